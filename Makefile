@@ -1,0 +1,57 @@
+# SwiftPaint. `make run` builds and starts the program; `make test` builds and runs every test.
+# Both install the Debian packages they need first (as root, or through sudo).
+
+SWIFT ?= swift
+# Build: Xlib, Xext (MIT-SHM), Xft, libpng, zlib. Tests and benchmarks: XTest, Xvfb, fonts.
+DEPS := pkg-config libx11-dev libxext-dev libxft-dev libpng-dev zlib1g-dev libxtst-dev \
+        xvfb xauth fonts-dejavu-core
+BENCH_DIR ?= ../shared/bench
+ARGS ?=
+
+.PHONY: all deps build run test bench format lint install clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEPS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all packages present"; exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; \
+	else echo "deps: run as root: apt-get update && apt-get install -y$$missing"; exit 1; fi; \
+	$$SUDO apt-get update -q && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing
+
+build: deps
+	$(SWIFT) build -c release
+
+run: build
+	.build/release/swiftpaint $(ARGS)
+
+# Unit tests run headless; the end-to-end tests start their own Xvfb servers.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) build -c release
+	@for f in $(BENCH_DIR)/strokes-1080p.jsonl $(BENCH_DIR)/strokes-4k.jsonl; do \
+	  echo "== $$f"; .build/release/paint-bench $$f || exit 1; \
+	done
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+PREFIX ?= /usr/local
+install: build
+	install -Dm755 .build/release/swiftpaint $(DESTDIR)$(PREFIX)/bin/swiftpaint
+	install -Dm644 resources/swiftpaint.desktop $(DESTDIR)$(PREFIX)/share/applications/swiftpaint.desktop
+
+clean:
+	rm -rf .build

@@ -1,0 +1,194 @@
+import Foundation
+import PaintCore
+
+/// A piece of text the window layer draws with its font over the chrome pixels.
+public struct TextRun: Sendable, Equatable {
+    public var text: String
+    /// Window position of the text's left end and baseline.
+    public var x: Int
+    public var baseline: Int
+    public var color: Color
+    public var bold: Bool
+
+    /// Makes a run.
+    public init(text: String, x: Int, baseline: Int, color: Color, bold: Bool) {
+        self.text = text
+        self.x = x
+        self.baseline = baseline
+        self.color = color
+        self.bold = bold
+    }
+}
+
+/// Measures text in the window layer's font; the headless default assumes 7 px a character.
+public protocol TextMeasuring {
+    /// Width of `text` in pixels.
+    func width(of text: String, bold: Bool) -> Int
+}
+
+/// The fallback measurer for tests and for a display without Xft.
+public struct FixedWidthMeasurer: TextMeasuring {
+    public init() {}
+    public func width(of text: String, bold: Bool) -> Int { text.count * 7 }
+}
+
+/// The toolbar and status bar, drawn: pixels for each strip, plus text to draw on top.
+public struct ChromeFrame {
+    public var toolbar: PixelImage
+    public var status: PixelImage
+    public var texts: [TextRun]
+}
+
+extension Session {
+    /// Draws the toolbar and status bar for the current state.
+    public func renderChrome(measure: TextMeasuring = FixedWidthMeasurer()) -> ChromeFrame {
+        var texts: [TextRun] = []
+        let toolbar = renderToolbar(&texts, measure)
+        let status = renderStatus(&texts, measure)
+        return ChromeFrame(toolbar: toolbar, status: status, texts: texts)
+    }
+
+    private func buttonState(_ item: ToolbarItem, selected: Bool, p: inout ChromePainter) {
+        let r = layout.rect(of: item)
+        let x = Double(r.x) + 0.5
+        let y = Double(r.y) + 0.5
+        let w = Double(r.width) - 1
+        let h = Double(r.height) - 1
+        if selected || pressed == item {
+            p.fillRoundedRect(x, y, w, h, radius: 6, Theme.activeFill)
+            p.strokeRoundedRect(x, y, w, h, radius: 6, lineWidth: 1, Theme.activeBorder)
+        } else if hovered == item {
+            p.fillRoundedRect(x, y, w, h, radius: 6, Theme.hoverFill)
+            p.strokeRoundedRect(x, y, w, h, radius: 6, lineWidth: 1, Theme.hoverBorder)
+        }
+    }
+
+    private func renderToolbar(_ texts: inout [TextRun], _ measure: TextMeasuring) -> PixelImage {
+        let bar = layout.toolbar
+        var p = ChromePainter(width: bar.width, height: bar.height, background: Theme.toolbarTop)
+        p.gradient(bar, top: Theme.toolbarTop, bottom: Theme.toolbarBottom)
+        p.fill(IntRect(x: 0, y: bar.height - 1, width: bar.width, height: 1), Theme.border)
+
+        for t in Tool.allCases {
+            buttonState(.tool(t), selected: tool == t, p: &p)
+            Icons.draw(.tool(t), in: layout.rect(of: .tool(t)), painter: &p)
+        }
+        separator(after: layout.rect(of: .tool(Tool.allCases[Tool.allCases.count - 1])), &p)
+
+        // Current colors: secondary behind, primary in front, as in every paint program.
+        let cc = layout.rect(of: .currentColors)
+        buttonState(.currentColors, selected: false, p: &p)
+        let cx = Double(cc.x)
+        let cy = Double(cc.y)
+        p.fillRoundedRect(cx + 15, cy + 15, 20, 20, radius: 3, secondary)
+        p.strokeRoundedRect(cx + 15, cy + 15, 20, 20, radius: 3, lineWidth: 1, Theme.border)
+        p.fillRoundedRect(cx + 5, cy + 5, 20, 20, radius: 3, primary)
+        p.strokeRoundedRect(cx + 5, cy + 5, 20, 20, radius: 3, lineWidth: 1.2, Theme.icon)
+
+        for (i, color) in Palette.colors.enumerated() {
+            let r = layout.rect(of: .swatch(i))
+            let x = Double(r.x) + 0.5
+            let y = Double(r.y) + 0.5
+            p.fillRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, color)
+            let chosen = color == primary || color == secondary
+            let edge = hovered == .swatch(i) ? Theme.activeBorder : Theme.border
+            p.strokeRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: chosen ? 2 : 1, chosen ? Theme.icon : edge)
+        }
+        separator(after: layout.rect(of: .swatch(Palette.columns - 1)), &p)
+
+        // Width: a live preview of the brush tip, then the slider.
+        let preview = layout.widthPreview
+        p.fillRoundedRect(Double(preview.x) + 0.5, Double(preview.y) + 0.5, 39, 39, radius: 6, .white)
+        p.strokeRoundedRect(Double(preview.x) + 0.5, Double(preview.y) + 0.5, 39, 39, radius: 6, lineWidth: 1, Theme.border)
+        let shown = min(brushWidth, 34) / 2
+        let tipAlpha = tool == .eraser ? 0.35 : Double(opacityPercent) / 100
+        p.fillCircle(Double(preview.x) + 20, Double(preview.y) + 20, radius: shown, tool == .eraser ? Theme.icon : primary, alpha: tipAlpha)
+        if tool == .eraser || primary == .white {
+            p.strokeCircle(Double(preview.x) + 20, Double(preview.y) + 20, radius: shown, lineWidth: 1, Theme.dimText)
+        }
+        slider(.widthSlider, fraction: Layout.widthFraction(brushWidth), label: "Width", value: "\(Int(brushWidth)) px", &p, &texts, measure)
+        slider(.opacitySlider, fraction: Double(opacityPercent - 1) / 99, label: "Opacity", value: "\(opacityPercent)%", &p, &texts, measure)
+        separator(after: layout.rect(of: .opacitySlider), &p)
+
+        for item in [ToolbarItem.clear, .save] {
+            buttonState(item, selected: false, p: &p)
+            Icons.draw(item, in: layout.rect(of: item), painter: &p)
+        }
+        return p.image
+    }
+
+    private func separator(after r: IntRect, _ p: inout ChromePainter) {
+        p.fill(IntRect(x: r.maxX + 9, y: 12, width: 1, height: Layout.toolbarHeight - 24), Theme.separator)
+    }
+
+    private func slider(
+        _ item: ToolbarItem, fraction: Double, label: String, value: String, _ p: inout ChromePainter, _ texts: inout [TextRun],
+        _ measure: TextMeasuring
+    ) {
+        let r = layout.rect(of: item)
+        let trackY = Double(r.y) + Double(r.height) / 2
+        let x0 = Double(r.x) + 1
+        let x1 = Double(r.maxX) - 1
+        let knobX = x0 + (x1 - x0) * fraction
+        p.line(x0, trackY, x1, trackY, width: 4, Theme.track)
+        p.line(x0, trackY, knobX, trackY, width: 4, Theme.trackFill)
+        let active = pressed == item || hovered == item
+        p.fillCircle(knobX, trackY, radius: 7, Theme.knob)
+        p.strokeCircle(knobX, trackY, radius: 7, lineWidth: active ? 1.6 : 1, active ? Theme.activeBorder : Theme.dimText)
+        texts.append(TextRun(text: label, x: r.x, baseline: 22, color: Theme.dimText, bold: false))
+        let valueWidth = measure.width(of: value, bold: true)
+        texts.append(TextRun(text: value, x: r.maxX - valueWidth, baseline: 22, color: Theme.text, bold: true))
+    }
+
+    private func renderStatus(_ texts: inout [TextRun], _ measure: TextMeasuring) -> PixelImage {
+        let bar = layout.statusBar
+        let asking: Bool
+        switch mode {
+        case .normal: asking = false
+        case .savePrompt, .confirmClose: asking = true
+        }
+        var p = ChromePainter(width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
+        p.offsetY = -Double(bar.y)
+        p.fill(IntRect(x: 0, y: bar.y, width: bar.width, height: 1), asking ? Theme.askBorder : Theme.border)
+        let baseline = bar.y + 19
+        switch mode {
+        case .normal:
+            var x = 10
+            func add(_ s: String, _ color: Color = Theme.dimText, bold: Bool = false, gap: Int = 22) {
+                texts.append(TextRun(text: s, x: x, baseline: baseline, color: color, bold: bold))
+                x += measure.width(of: s, bold: bold) + gap
+            }
+            add(pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", Theme.text)
+            add("\(engine.width) × \(engine.height)")
+            add("100%")
+            add(displayName + (isModified ? " (unsaved)" : ""), Theme.text, bold: true)
+            if !message.isEmpty {
+                let failed = message.hasPrefix("Cannot")
+                let w = measure.width(of: message, bold: false)
+                texts.append(TextRun(text: message, x: max(x, bar.width - 10 - w), baseline: baseline, color: failed ? Theme.errorText : Theme.text, bold: failed))
+            }
+        case .savePrompt(let field, _):
+            let label = "Save as:"
+            texts.append(TextRun(text: label, x: 10, baseline: baseline, color: Theme.text, bold: true))
+            let fieldX = 18 + measure.width(of: label, bold: true)
+            let fieldW = max(200, bar.width / 2)
+            p.fillRoundedRect(Double(fieldX) + 0.5, Double(bar.y) + 3.5, Double(fieldW), Double(bar.height) - 7, radius: 3, .white)
+            p.strokeRoundedRect(Double(fieldX) + 0.5, Double(bar.y) + 3.5, Double(fieldW), Double(bar.height) - 7, radius: 3, lineWidth: 1, Theme.activeBorder)
+            texts.append(TextRun(text: field.text, x: fieldX + 6, baseline: baseline, color: Theme.text, bold: false))
+            let cursorX = fieldX + 6 + measure.width(of: String(field.text.prefix(field.cursor)), bold: false)
+            p.fill(IntRect(x: cursorX, y: bar.y + 7, width: 1, height: bar.height - 14), Theme.text)
+            let hint = message.isEmpty ? "Enter: save   Esc: cancel   Tab: complete" : message
+            texts.append(TextRun(text: hint, x: fieldX + fieldW + 14, baseline: baseline, color: Theme.dimText, bold: false))
+        case .confirmClose:
+            texts.append(TextRun(text: "Save changes to “\(displayName)” before closing?", x: 10, baseline: baseline, color: Theme.text, bold: true))
+            for (choice, r) in closeChoiceRects() {
+                let isDefault = choice == .save
+                p.fillRoundedRect(Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4, isDefault ? Theme.activeFill : .white)
+                p.strokeRoundedRect(Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4, lineWidth: 1, isDefault ? Theme.activeBorder : Theme.border)
+                let w = measure.width(of: choice.rawValue, bold: isDefault)
+                texts.append(TextRun(text: choice.rawValue, x: r.x + (r.width - w) / 2, baseline: baseline, color: Theme.text, bold: isDefault))
+            }
+        }
+        return p.image
+    }
+}

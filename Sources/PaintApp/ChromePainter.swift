@@ -1,0 +1,142 @@
+import PaintCore
+
+/// Anti-aliased 2-D drawing into an opaque pixel image, for the toolbar, status bar and icons.
+///
+/// Every shape is a coverage function of the pixel centre (a signed distance, clamped to one
+/// pixel of ramp), blended source-over; the chrome is small and redrawn only when it changes, so
+/// clarity wins over speed here.
+public struct ChromePainter {
+    /// The pixels drawn so far (opaque, see `Pixel`).
+    public private(set) var image: PixelImage
+    /// Added to every coordinate: lets callers draw in window coordinates into a strip.
+    public var offsetX = 0.0
+    public var offsetY = 0.0
+
+    /// A canvas of the given size filled with `background`.
+    public init(width: Int, height: Int, background: Color) {
+        image = PixelImage(width: width, height: height, fill: background.pixel)
+    }
+
+    /// Blends `color` at `alpha` times the coverage the closure gives for each pixel centre in
+    /// `box` (window coordinates).
+    mutating func shade(
+        _ box: (x0: Double, y0: Double, x1: Double, y1: Double), _ color: Color, alpha: Double = 1,
+        coverage: (Double, Double) -> Double
+    ) {
+        let x0 = max(0, Int((box.x0 + offsetX).rounded(.down)))
+        let y0 = max(0, Int((box.y0 + offsetY).rounded(.down)))
+        let x1 = min(image.width - 1, Int((box.x1 + offsetX).rounded(.up)))
+        let y1 = min(image.height - 1, Int((box.y1 + offsetY).rounded(.up)))
+        guard x0 <= x1, y0 <= y1 else { return }
+        let source = color.pixel
+        for y in y0...y1 {
+            for x in x0...x1 {
+                let c = coverage(Double(x) + 0.5 - offsetX, Double(y) + 0.5 - offsetY) * alpha
+                guard c > 0 else { continue }
+                let a = UInt32(min(c, 1) * 255 + 0.5)
+                image[x, y] = Pixel.blend(image[x, y], source: source, alpha: a)
+            }
+        }
+    }
+
+    /// Fills a rectangle with sharp pixel edges.
+    public mutating func fill(_ r: IntRect, _ color: Color) {
+        let clipped = IntRect(x: r.x + Int(offsetX), y: r.y + Int(offsetY), width: r.width, height: r.height)
+            .intersection(IntRect(x: 0, y: 0, width: image.width, height: image.height))
+        guard !clipped.isEmpty else { return }
+        for y in clipped.y..<clipped.maxY {
+            for x in clipped.x..<clipped.maxX { image[x, y] = color.pixel }
+        }
+    }
+
+    /// Fills a vertical gradient from `top` to `bottom`.
+    public mutating func gradient(_ r: IntRect, top: Color, bottom: Color) {
+        for row in 0..<max(0, r.height) {
+            let t = r.height > 1 ? Double(row) / Double(r.height - 1) : 0
+            func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) * (1 - t) + Double(b) * t).rounded()) }
+            fill(
+                IntRect(x: r.x, y: r.y + row, width: r.width, height: 1),
+                Color(r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b)))
+        }
+    }
+
+    /// Signed distance from (px, py) to a rounded box (negative inside).
+    static func roundedBoxDistance(_ px: Double, _ py: Double, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ radius: Double) -> Double {
+        let hx = w / 2
+        let hy = h / 2
+        let qx = abs(px - (x + hx)) - (hx - radius)
+        let qy = abs(py - (y + hy)) - (hy - radius)
+        let ox = max(qx, 0)
+        let oy = max(qy, 0)
+        return (ox * ox + oy * oy).squareRoot() + min(max(qx, qy), 0) - radius
+    }
+
+    /// Fills a rounded rectangle (anti-aliased).
+    public mutating func fillRoundedRect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double, _ color: Color, alpha: Double = 1) {
+        shade((x - 1, y - 1, x + w + 1, y + h + 1), color, alpha: alpha) { px, py in
+            0.5 - Self.roundedBoxDistance(px, py, x, y, w, h, radius)
+        }
+    }
+
+    /// Outlines a rounded rectangle with a line of `lineWidth` centred on its edge.
+    public mutating func strokeRoundedRect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double, lineWidth: Double = 1, _ color: Color, alpha: Double = 1) {
+        shade((x - lineWidth - 1, y - lineWidth - 1, x + w + lineWidth + 1, y + h + lineWidth + 1), color, alpha: alpha) { px, py in
+            min(max(lineWidth / 2 + 0.5 - abs(Self.roundedBoxDistance(px, py, x, y, w, h, radius)), 0), 1)
+        }
+    }
+
+    /// Fills a disc.
+    public mutating func fillCircle(_ cx: Double, _ cy: Double, radius: Double, _ color: Color, alpha: Double = 1) {
+        shade((cx - radius - 1, cy - radius - 1, cx + radius + 1, cy + radius + 1), color, alpha: alpha) { px, py in
+            radius + 0.5 - ((px - cx) * (px - cx) + (py - cy) * (py - cy)).squareRoot()
+        }
+    }
+
+    /// Outlines a circle.
+    public mutating func strokeCircle(_ cx: Double, _ cy: Double, radius: Double, lineWidth: Double, _ color: Color, alpha: Double = 1) {
+        let outer = radius + lineWidth
+        shade((cx - outer - 1, cy - outer - 1, cx + outer + 1, cy + outer + 1), color, alpha: alpha) { px, py in
+            let d = ((px - cx) * (px - cx) + (py - cy) * (py - cy)).squareRoot()
+            return min(max(lineWidth / 2 + 0.5 - abs(d - radius), 0), 1)
+        }
+    }
+
+    /// Draws a round-capped line.
+    public mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, width: Double, _ color: Color, alpha: Double = 1) {
+        let capsule = Capsule(from: Point(x: x0, y: y0), to: Point(x: x1, y: y1), width: width)
+        let b = capsule.bounds(margin: 1)
+        shade((b.minX, b.minY, b.maxX, b.maxY), color, alpha: alpha) { px, py in
+            capsule.radius + 0.5 - capsule.distance(px, py)
+        }
+    }
+
+    /// Fills a convex polygon given in clockwise or counter-clockwise order.
+    public mutating func fillPolygon(_ points: [(Double, Double)], _ color: Color, alpha: Double = 1) {
+        guard points.count >= 3 else { return }
+        let xs = points.map(\.0)
+        let ys = points.map(\.1)
+        let area = zip(points, points.dropFirst() + [points[0]]).reduce(0.0) { $0 + $1.0.0 * $1.1.1 - $1.1.0 * $1.0.1 }
+        let sign = area >= 0 ? 1.0 : -1.0
+        shade((xs.min()! - 1, ys.min()! - 1, xs.max()! + 1, ys.max()! + 1), color, alpha: alpha) { px, py in
+            var inside = Double.infinity
+            for (a, b) in zip(points, points.dropFirst() + [points[0]]) {
+                let ex = b.0 - a.0
+                let ey = b.1 - a.1
+                let length = (ex * ex + ey * ey).squareRoot()
+                guard length > 0 else { continue }
+                inside = min(inside, sign * (ex * (py - a.1) - ey * (px - a.0)) / length)
+            }
+            return inside + 0.5
+        }
+    }
+
+    /// An 8-px checkerboard, the usual sign of transparency.
+    public mutating func checkerboard(_ r: IntRect) {
+        for y in 0..<r.height {
+            for x in 0..<r.width {
+                let light = ((x >> 2) ^ (y >> 2)) & 1 == 0
+                fill(IntRect(x: r.x + x, y: r.y + y, width: 1, height: 1), light ? .white : Color(r: 204, g: 204, b: 204))
+            }
+        }
+    }
+}

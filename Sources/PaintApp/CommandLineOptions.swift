@@ -1,0 +1,77 @@
+import PaintCore
+
+/// What `swiftpaint` was asked to do on its command line.
+public struct CommandLineOptions: Equatable, Sendable {
+    public static let version = "0.1.0"
+    public static let usage = """
+        Usage: swiftpaint [OPTIONS] [FILE.png]
+
+        Opens FILE.png, or a blank canvas that Ctrl+S saves as FILE.png when it does not exist.
+
+        Options:
+          --size WxH               canvas size for a new picture (default 1280x800)
+          --background COLOR       background of a new picture: #rrggbb, white, black or
+                                   transparent (default white)
+          --help                   show this help
+          --version                show the version
+
+        Keys: B brush, E eraser, X swap colors, [ ] brush width, 1..9 opacity 10..90%, 0 100%,
+              Ctrl+S save, Ctrl+Shift+S save as, Ctrl+Q close. Left button paints with the
+              primary color, right button with the secondary; Shift+click draws a straight
+              line from the last point; Ctrl+click picks a color.
+        """
+
+    public enum Action: Equatable, Sendable { case run, help, version }
+
+    public var action = Action.run
+    public var path: String?
+    public var width = 1280
+    public var height = 800
+    public var background = Background.color(.white)
+
+    /// The largest side `--size` accepts.
+    public static let maxSide = 16384
+
+    public init() {}
+
+    /// Parses the arguments after the program name; throws a message for bad input.
+    public static func parse(_ arguments: [String]) throws(OptionError) -> CommandLineOptions {
+        var options = CommandLineOptions()
+        var rest = arguments[...]
+        while let arg = rest.popFirst() {
+            switch arg {
+            case "--help", "-h": options.action = .help
+            case "--version", "-V": options.action = .version
+            case "--size":
+                guard let value = rest.popFirst() else { throw OptionError("--size needs a value like 1920x1080") }
+                let parts = value.lowercased().split(separator: "x")
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...maxSide).contains(w), (1...maxSide).contains(h) else {
+                    throw OptionError("--size \(value): expected WIDTHxHEIGHT, each 1 to \(maxSide)")
+                }
+                options.width = w
+                options.height = h
+            case "--background":
+                guard let value = rest.popFirst() else { throw OptionError("--background needs a color") }
+                switch value.lowercased() {
+                case "transparent", "none": options.background = .transparent
+                case "white": options.background = .color(.white)
+                case "black": options.background = .color(.black)
+                default:
+                    guard let color = Color(hex: value) else { throw OptionError("--background \(value): expected #rrggbb, white, black or transparent") }
+                    options.background = .color(color)
+                }
+            default:
+                if arg.hasPrefix("-") && arg != "-" { throw OptionError("unknown option \(arg) (see --help)") }
+                guard options.path == nil else { throw OptionError("only one file can be opened at a time") }
+                options.path = arg
+            }
+        }
+        return options
+    }
+}
+
+/// A command-line mistake, in words.
+public struct OptionError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,43 @@
+import PaintCore
+
+/// Toolbar icons drawn as anti-aliased vectors in a 40 x 40 button box.
+enum Icons {
+    /// Draws the icon of `item` centred in `r`.
+    static func draw(_ item: ToolbarItem, in r: IntRect, painter p: inout ChromePainter) {
+        let x = Double(r.x)
+        let y = Double(r.y)
+        switch item {
+        case .tool(.brush):
+            // A round brush: wooden handle, ferrule, and a paint-loaded tip.
+            p.line(x + 29, y + 9, x + 20, y + 19, width: 4.5, Color(r: 0xB0, g: 0x7A, b: 0x45))
+            p.line(x + 20, y + 19, x + 17, y + 22, width: 6, Color(r: 0x9A, g: 0xA0, b: 0xA8))
+            p.fillPolygon([(x + 13.5, y + 21.5), (x + 18.5, y + 26.5), (x + 13, y + 32), (x + 8, y + 32.5), (x + 9, y + 27)], Theme.iconAccent)
+            p.line(x + 9.5, y + 31, x + 11, y + 29, width: 1.5, Color(r: 0xA8, g: 0x35, b: 0x28))
+        case .tool(.eraser):
+            // A tilted two-tone block eraser.
+            p.fillPolygon([(x + 18, y + 10), (x + 31, y + 20), (x + 24, y + 29), (x + 11, y + 19)], Color(r: 0xF2, g: 0x8C, b: 0xA6))
+            p.fillPolygon([(x + 11, y + 19), (x + 24, y + 29), (x + 20, y + 34), (x + 7, y + 24)], Color(r: 0xF4, g: 0xF4, b: 0xF4))
+            p.line(x + 11, y + 19, x + 24, y + 29, width: 1.2, Theme.icon)
+            p.line(x + 18, y + 10, x + 31, y + 20, width: 1.2, Theme.icon)
+            p.line(x + 31, y + 20, x + 20, y + 34, width: 1.2, Theme.icon)
+            p.line(x + 20, y + 34, x + 7, y + 24, width: 1.2, Theme.icon)
+            p.line(x + 7, y + 24, x + 18, y + 10, width: 1.2, Theme.icon)
+        case .clear:
+            // A blank sheet with a sweeping cross.
+            p.fillRoundedRect(x + 10, y + 8, 20, 25, radius: 2, .white)
+            p.strokeRoundedRect(x + 10, y + 8, 20, 25, radius: 2, lineWidth: 1.4, Theme.icon)
+            p.line(x + 15, y + 15, x + 25, y + 26, width: 2.2, Theme.iconAccent)
+            p.line(x + 25, y + 15, x + 15, y + 26, width: 2.2, Theme.iconAccent)
+        case .save:
+            // A floppy disk: body, shutter, label.
+            p.fillRoundedRect(x + 9, y + 9, 22, 22, radius: 2.5, Color(r: 0x3F, g: 0x6F, b: 0xB5))
+            p.fillRoundedRect(x + 14, y + 9, 12, 8, radius: 1, Color(r: 0xDD, g: 0xE3, b: 0xEA))
+            p.fillRoundedRect(x + 22, y + 10.5, 2.5, 5, radius: 0.5, Color(r: 0x3F, g: 0x6F, b: 0xB5))
+            p.fillRoundedRect(x + 13, y + 21, 14, 10, radius: 1, .white)
+            p.line(x + 15.5, y + 24.5, x + 24.5, y + 24.5, width: 1, Color(r: 0x9A, g: 0xA4, b: 0xB0))
+            p.line(x + 15.5, y + 27.5, x + 24.5, y + 27.5, width: 1, Color(r: 0x9A, g: 0xA4, b: 0xB0))
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// A pointer button, including the wheel's virtual buttons.
+public enum PointerButton: Sendable, Equatable {
+    case left, middle, right
+    case wheelUp, wheelDown, wheelLeft, wheelRight
+}
+
+/// Keyboard modifiers held during an event.
+public struct Modifiers: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let shift = Modifiers(rawValue: 1)
+    public static let control = Modifiers(rawValue: 2)
+    public static let alt = Modifiers(rawValue: 4)
+}
+
+/// A key, as the platform layer translated it.
+public enum Key: Sendable, Equatable {
+    /// A printable character, with shift already applied (`"S"`, `"["`, `"5"`).
+    case character(Character)
+    case enter, escape, tab, backspace, delete, left, right, home, end
+}
+
+/// One platform-free input event; window coordinates are in pixels from the top-left corner.
+public enum InputEvent: Sendable, Equatable {
+    case press(x: Int, y: Int, button: PointerButton, modifiers: Modifiers)
+    case motion(x: Int, y: Int, modifiers: Modifiers)
+    case release(x: Int, y: Int, button: PointerButton, modifiers: Modifiers)
+    /// The pointer left the window.
+    case leave
+    case key(Key, modifiers: Modifiers)
+    /// The window now has this size.
+    case resize(width: Int, height: Int)
+    /// The window manager asks the window to close.
+    case closeRequest
+}

@@ -1,0 +1,175 @@
+import PaintCore
+
+/// Something on the toolbar that the pointer can hit.
+public enum ToolbarItem: Sendable, Equatable, Hashable {
+    case tool(Tool)
+    case swatch(Int)
+    /// The primary/secondary color indicator; a click swaps them.
+    case currentColors
+    case widthSlider
+    case opacitySlider
+    case clear
+    case save
+}
+
+/// Where everything sits in the window, for a window size, an image size and a scroll offset.
+///
+/// Pure geometry: the window layer draws from it and the tests use it to aim the pointer.
+public struct Layout: Sendable, Equatable {
+    public static let toolbarHeight = 64
+    public static let statusHeight = 28
+    static let button = 40
+    static let swatch = 20
+    static let swatchGap = 3
+    static let sliderWidth = 132
+
+    public let windowWidth: Int
+    public let windowHeight: Int
+    public let imageWidth: Int
+    public let imageHeight: Int
+    /// Image pixels scrolled out of view at the left and top (0 when the image fits).
+    public let scrollX: Int
+    public let scrollY: Int
+
+    /// Computes a layout; the scroll offset is clamped to what the image size allows.
+    public init(windowWidth: Int, windowHeight: Int, imageWidth: Int, imageHeight: Int, scrollX: Int = 0, scrollY: Int = 0) {
+        self.windowWidth = max(1, windowWidth)
+        self.windowHeight = max(1, windowHeight)
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        let areaWidth = self.windowWidth
+        let areaHeight = max(1, self.windowHeight - Self.toolbarHeight - Self.statusHeight)
+        self.scrollX = min(max(0, scrollX), max(0, imageWidth - areaWidth))
+        self.scrollY = min(max(0, scrollY), max(0, imageHeight - areaHeight))
+    }
+
+    /// A window size that shows the whole image when the screen allows.
+    public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (width: Int, height: Int) {
+        let width = min(max(imageWidth, 900), max(900, screenWidth - 40))
+        let height = min(max(imageHeight, 240) + toolbarHeight + statusHeight, max(400, screenHeight - 60))
+        return (width, height)
+    }
+
+    // MARK: Regions
+
+    /// The toolbar strip at the top.
+    public var toolbar: IntRect { IntRect(x: 0, y: 0, width: windowWidth, height: Self.toolbarHeight) }
+
+    /// The status bar strip at the bottom.
+    public var statusBar: IntRect {
+        IntRect(x: 0, y: windowHeight - Self.statusHeight, width: windowWidth, height: Self.statusHeight)
+    }
+
+    /// The area between toolbar and status bar where the image is shown.
+    public var canvasArea: IntRect {
+        IntRect(x: 0, y: Self.toolbarHeight, width: windowWidth, height: max(0, windowHeight - Self.toolbarHeight - Self.statusHeight))
+    }
+
+    /// Window position of image pixel (0, 0): centred when the image fits, else scrolled.
+    public var imageOrigin: (x: Int, y: Int) {
+        let area = canvasArea
+        let x = imageWidth <= area.width ? (area.width - imageWidth) / 2 : -scrollX
+        let y = imageHeight <= area.height ? area.y + (area.height - imageHeight) / 2 : area.y - scrollY
+        return (x, y)
+    }
+
+    /// The part of the window showing image pixels.
+    public var visibleImage: IntRect {
+        let o = imageOrigin
+        return IntRect(x: o.x, y: o.y, width: imageWidth, height: imageHeight).intersection(canvasArea)
+    }
+
+    /// Image coordinates of the centre of the window pixel (x, y).
+    public func imagePoint(windowX x: Int, windowY y: Int) -> Point {
+        let o = imageOrigin
+        return Point(x: Double(x - o.x) + 0.5, y: Double(y - o.y) + 0.5)
+    }
+
+    /// A rectangle of image pixels in window coordinates, clipped to the canvas area.
+    public func windowRect(forImageRect r: IntRect) -> IntRect {
+        let o = imageOrigin
+        return IntRect(x: r.x + o.x, y: r.y + o.y, width: r.width, height: r.height).intersection(visibleImage)
+    }
+
+    // MARK: Toolbar items
+
+    static let toolsX = 10
+    static var colorsX: Int { toolsX + 2 * (button + 4) + 14 }
+    static var paletteX: Int { colorsX + button + 12 }
+    static var paletteWidth: Int { Palette.columns * (swatch + swatchGap) - swatchGap }
+    static var widthGroupX: Int { paletteX + paletteWidth + 22 }
+    static var opacityGroupX: Int { widthGroupX + button + 10 + sliderWidth + 22 }
+    static var minimumActionsX: Int { opacityGroupX + sliderWidth + 22 }
+
+    static let buttonY = (toolbarHeight - button) / 2
+
+    /// The rectangle of a toolbar item in window coordinates.
+    public func rect(of item: ToolbarItem) -> IntRect {
+        switch item {
+        case .tool(let tool):
+            let index = Tool.allCases.firstIndex(of: tool) ?? 0
+            return IntRect(x: Self.toolsX + index * (Self.button + 4), y: Self.buttonY, width: Self.button, height: Self.button)
+        case .currentColors:
+            return IntRect(x: Self.colorsX, y: Self.buttonY, width: Self.button, height: Self.button)
+        case .swatch(let index):
+            let column = index % Palette.columns
+            let row = index / Palette.columns
+            let top = (Self.toolbarHeight - 2 * Self.swatch - Self.swatchGap) / 2
+            return IntRect(
+                x: Self.paletteX + column * (Self.swatch + Self.swatchGap), y: top + row * (Self.swatch + Self.swatchGap),
+                width: Self.swatch, height: Self.swatch)
+        case .widthSlider:
+            return IntRect(x: Self.widthGroupX + Self.button + 10, y: 30, width: Self.sliderWidth, height: 22)
+        case .opacitySlider:
+            return IntRect(x: Self.opacityGroupX, y: 30, width: Self.sliderWidth, height: 22)
+        case .clear, .save:
+            let right = max(Self.minimumActionsX + 2 * Self.button + 4, windowWidth - 10)
+            let offset = item == .save ? 1 : 2
+            return IntRect(x: right - offset * Self.button - (offset - 1) * 4, y: Self.buttonY, width: Self.button, height: Self.button)
+        }
+    }
+
+    /// The width preview box left of the width slider.
+    public var widthPreview: IntRect {
+        IntRect(x: Self.widthGroupX, y: Self.buttonY, width: Self.button, height: Self.button)
+    }
+
+    /// Every toolbar item, in drawing order.
+    public static var items: [ToolbarItem] {
+        Tool.allCases.map { .tool($0) } + [.currentColors] + Palette.colors.indices.map { .swatch($0) }
+            + [.widthSlider, .opacitySlider, .clear, .save]
+    }
+
+    /// The toolbar item under a window position, if any.
+    public func item(atX x: Int, y: Int) -> ToolbarItem? {
+        guard toolbar.contains(x, y) else { return nil }
+        return Self.items.first { item in
+            var r = rect(of: item)
+            if item == .widthSlider || item == .opacitySlider {
+                r = IntRect(x: r.x - 6, y: r.y - 20, width: r.width + 12, height: r.height + 22)
+            }
+            return r.contains(x, y)
+        }
+    }
+
+    /// Width slider value for a pointer x: 1...200 px on a square-root scale, so small sizes
+    /// get most of the track.
+    public func widthValue(atX x: Int) -> Double {
+        let r = rect(of: .widthSlider)
+        let t = min(max(Double(x - r.x) / Double(r.width - 1), 0), 1)
+        let root = 1 + t * (200.0.squareRoot() - 1)
+        return max(1, min(200, (root * root).rounded()))
+    }
+
+    /// The slider fraction 0...1 that shows a width.
+    public static func widthFraction(_ width: Double) -> Double {
+        min(max((width.squareRoot() - 1) / (200.0.squareRoot() - 1), 0), 1)
+    }
+
+    /// Opacity slider value for a pointer x: 1...100 %.
+    public func opacityValue(atX x: Int) -> Int {
+        let r = rect(of: .opacitySlider)
+        let t = min(max(Double(x - r.x) / Double(r.width - 1), 0), 1)
+        return max(1, Int((1 + t * 99).rounded()))
+    }
+}

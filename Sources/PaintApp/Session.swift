@@ -1,0 +1,543 @@
+import Foundation
+import PaintCore
+import PaintIO
+
+/// What the bottom bar is doing: showing status, or asking the user something.
+public enum SessionMode: Sendable, Equatable {
+    case normal
+    /// Asking for a file name; `thenQuit` when the save was asked for by closing the window.
+    case savePrompt(TextField, thenQuit: Bool)
+    /// Unsaved changes and the window is closing: Save / Discard / Cancel.
+    case confirmClose
+}
+
+/// The buttons of the close confirmation, in the order shown.
+public enum CloseChoice: String, Sendable, CaseIterable {
+    case save = "Save"
+    case discard = "Discard"
+    case cancel = "Cancel"
+}
+
+/// The running program without its window: it takes platform-free input events, drives the
+/// stroke engine, and reports what must be redrawn. The window layer owns one and only
+/// translates events in and pixels out.
+public final class Session {
+    /// The canvas and its stroke engine.
+    public private(set) var engine: StrokeEngine
+    /// Geometry of the window.
+    public private(set) var layout: Layout
+
+    public private(set) var tool: Tool = .brush
+    public private(set) var primary: Color = .black
+    public private(set) var secondary: Color = .white
+    /// Brush diameter in image pixels, 1...200.
+    public private(set) var brushWidth: Double = 5
+    /// Opacity in percent, 1...100.
+    public private(set) var opacityPercent = 100
+
+    /// The file the document saves to; nil until it has one.
+    public private(set) var path: String?
+    /// Whether there are changes since the last save.
+    public private(set) var isModified = false
+    /// The last message for the status bar ("Saved to …", an error).
+    public private(set) var message = ""
+    public private(set) var mode: SessionMode = .normal
+    /// The toolbar item under the pointer and the one being pressed.
+    public private(set) var hovered: ToolbarItem?
+    public private(set) var pressed: ToolbarItem?
+    /// The image pixel under the pointer, when it is over the image.
+    public private(set) var pointerPixel: (x: Int, y: Int)?
+
+    // Output, taken by the window layer after each batch of events.
+    /// Image pixels whose view changed since the last `takeCanvasDirty`.
+    public private(set) var canvasDirty = IntRect.empty
+    /// The toolbar or status bar must be redrawn.
+    public private(set) var chromeDirty = true
+    /// The whole window must be redrawn (resize, scroll, new image).
+    public private(set) var layoutChanged = true
+    /// Set when the program should exit, with its exit code.
+    public private(set) var exitCode: Int32?
+
+    private var strokeButton: PointerButton?
+    private var lastPaintPoint: Point?
+    private var sliderDrag: ToolbarItem?
+    private var panAnchor: (x: Int, y: Int, scrollX: Int, scrollY: Int)?
+
+    /// A session on `engine`, saving to `path` when it has one.
+    public init(engine: StrokeEngine, path: String?, windowWidth: Int, windowHeight: Int, message: String = "") {
+        self.engine = engine
+        self.path = path
+        self.message = message
+        layout = Layout(windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: engine.width, imageHeight: engine.height)
+    }
+
+    // MARK: Derived state
+
+    /// The window title: `name.png — SwiftPaint`, with a leading `*` while modified.
+    public var title: String {
+        (isModified ? "*" : "") + displayName + " — SwiftPaint"
+    }
+
+    /// The document's file name, or "Untitled".
+    public var displayName: String {
+        path.map { ($0 as NSString).lastPathComponent } ?? "Untitled"
+    }
+
+    /// The style the next stroke with `button` would use.
+    public func strokeStyle(for button: PointerButton) -> StrokeStyle {
+        StrokeStyle(
+            tool: tool.strokeTool, color: button == .right ? secondary : primary,
+            opacity: Double(opacityPercent) / 100, width: brushWidth)
+    }
+
+    /// The tooltip for the hovered toolbar item: what it is and its key.
+    public var tooltip: String? {
+        switch hovered {
+        case .tool(let t): return "\(t.title) (\(t.key))"
+        case .swatch(let i): return "\(Palette.colors[i].hex) — left click: primary, right click: secondary"
+        case .currentColors: return "Primary \(primary.hex), secondary \(secondary.hex) — click to swap (X)"
+        case .widthSlider: return "Brush width \(Int(brushWidth)) px ([ and ])"
+        case .opacitySlider: return "Opacity \(opacityPercent)% (1…9 = 10…90%, 0 = 100%)"
+        case .clear: return "Clear the canvas"
+        case .save: return "Save (Ctrl+S), Save as (Ctrl+Shift+S)"
+        case nil: return nil
+        }
+    }
+
+    /// Takes and resets the changed image rectangle.
+    public func takeCanvasDirty() -> IntRect {
+        defer { canvasDirty = .empty }
+        return canvasDirty
+    }
+
+    /// Marks the chrome and layout as drawn.
+    public func didRedrawChrome() {
+        chromeDirty = false
+        layoutChanged = false
+    }
+
+    // MARK: Events
+
+    /// Feeds one input event.
+    public func handle(_ event: InputEvent) {
+        switch event {
+        case .resize(let w, let h):
+            setLayout(Layout(windowWidth: w, windowHeight: h, imageWidth: engine.width, imageHeight: engine.height, scrollX: layout.scrollX, scrollY: layout.scrollY))
+        case .closeRequest:
+            requestClose()
+        case .key(let key, let modifiers):
+            handleKey(key, modifiers)
+        case .press(let x, let y, let button, let modifiers):
+            handlePress(x, y, button, modifiers)
+        case .motion(let x, let y, let modifiers):
+            handleMotion(x, y, modifiers)
+        case .release(let x, let y, let button, _):
+            handleRelease(x, y, button)
+        case .leave:
+            setHovered(nil)
+            if pointerPixel != nil {
+                pointerPixel = nil
+                chromeDirty = true
+            }
+        }
+    }
+
+    private func setLayout(_ new: Layout) {
+        guard new != layout else { return }
+        layout = new
+        layoutChanged = true
+        chromeDirty = true
+    }
+
+    private func setHovered(_ item: ToolbarItem?) {
+        guard item != hovered else { return }
+        hovered = item
+        chromeDirty = true
+    }
+
+    private func setMessage(_ text: String) {
+        message = text
+        chromeDirty = true
+    }
+
+    private func handlePress(_ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers) {
+        switch button {
+        case .wheelUp, .wheelDown, .wheelLeft, .wheelRight:
+            scroll(button, modifiers)
+            return
+        default: break
+        }
+        if case .confirmClose = mode {
+            if let choice = closeChoice(atX: x, y: y) { answerClose(choice) }
+            return
+        }
+        if case .savePrompt = mode { return }
+        if strokeButton != nil { return }
+        if let item = layout.item(atX: x, y: y) {
+            pressToolbar(item, x: x, button: button)
+            return
+        }
+        guard layout.canvasArea.contains(x, y) else { return }
+        if button == .middle {
+            panAnchor = (x, y, layout.scrollX, layout.scrollY)
+            return
+        }
+        let point = layout.imagePoint(windowX: x, windowY: y)
+        if modifiers.contains(.control) {
+            pickColor(at: point, into: button)
+            return
+        }
+        strokeButton = button
+        if modifiers.contains(.shift), let from = lastPaintPoint {
+            // Shift+click: a straight stroke from the last painted point (GIMP, Krita).
+            canvasDirty = canvasDirty.union(engine.begin(strokeStyle(for: button), at: from))
+            canvasDirty = canvasDirty.union(engine.move(to: point))
+        } else {
+            canvasDirty = canvasDirty.union(engine.begin(strokeStyle(for: button), at: point))
+        }
+        lastPaintPoint = point
+    }
+
+    private func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers) {
+        if strokeButton != nil {
+            let point = layout.imagePoint(windowX: x, windowY: y)
+            canvasDirty = canvasDirty.union(engine.move(to: point))
+            lastPaintPoint = point
+            updatePointerPixel(x, y)
+            return
+        }
+        if let slider = sliderDrag {
+            setSlider(slider, x: x)
+            return
+        }
+        if let anchor = panAnchor {
+            setLayout(Layout(
+                windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width, imageHeight: engine.height,
+                scrollX: anchor.scrollX - (x - anchor.x), scrollY: anchor.scrollY - (y - anchor.y)))
+            return
+        }
+        setHovered(layout.item(atX: x, y: y))
+        updatePointerPixel(x, y)
+    }
+
+    private func updatePointerPixel(_ x: Int, _ y: Int) {
+        let p = layout.imagePoint(windowX: x, windowY: y)
+        let pixel = (x: Int(p.x.rounded(.down)), y: Int(p.y.rounded(.down)))
+        let new: (x: Int, y: Int)? = layout.visibleImage.contains(x, y) ? pixel : nil
+        if new?.x != pointerPixel?.x || new?.y != pointerPixel?.y {
+            pointerPixel = new
+            chromeDirty = true
+        }
+    }
+
+    private func handleRelease(_ x: Int, _ y: Int, _ button: PointerButton) {
+        if strokeButton == button {
+            strokeButton = nil
+            let bounds = engine.end()
+            if !bounds.isEmpty { markModified() }
+            return
+        }
+        if sliderDrag != nil {
+            sliderDrag = nil
+            pressed = nil
+            chromeDirty = true
+            return
+        }
+        if button == .middle {
+            panAnchor = nil
+            return
+        }
+        if let item = pressed {
+            pressed = nil
+            chromeDirty = true
+            if layout.item(atX: x, y: y) == item { activate(item) }
+        }
+    }
+
+    private func pressToolbar(_ item: ToolbarItem, x: Int, button: PointerButton) {
+        switch item {
+        case .tool(let t):
+            select(t)
+        case .swatch(let i):
+            if button == .right { secondary = Palette.colors[i] } else { primary = Palette.colors[i] }
+            chromeDirty = true
+        case .currentColors:
+            swapColors()
+        case .widthSlider, .opacitySlider:
+            sliderDrag = item
+            pressed = item
+            setSlider(item, x: x)
+        case .clear, .save:
+            pressed = item
+            chromeDirty = true
+        }
+    }
+
+    private func activate(_ item: ToolbarItem) {
+        switch item {
+        case .clear: clear()
+        case .save: save()
+        default: break
+        }
+    }
+
+    private func setSlider(_ item: ToolbarItem, x: Int) {
+        if item == .widthSlider {
+            setWidth(layout.widthValue(atX: x))
+        } else {
+            setOpacity(layout.opacityValue(atX: x))
+        }
+    }
+
+    private func scroll(_ button: PointerButton, _ modifiers: Modifiers) {
+        let step = 48
+        var dx = 0
+        var dy = 0
+        switch button {
+        case .wheelUp: if modifiers.contains(.shift) { dx = -step } else { dy = -step }
+        case .wheelDown: if modifiers.contains(.shift) { dx = step } else { dy = step }
+        case .wheelLeft: dx = -step
+        case .wheelRight: dx = step
+        default: return
+        }
+        setLayout(Layout(
+            windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width, imageHeight: engine.height,
+            scrollX: layout.scrollX + dx, scrollY: layout.scrollY + dy))
+    }
+
+    // MARK: Keys
+
+    private func handleKey(_ key: Key, _ modifiers: Modifiers) {
+        switch mode {
+        case .savePrompt(var field, let thenQuit):
+            switch key {
+            case .enter:
+                mode = .normal
+                chromeDirty = true
+                let target = field.text.trimmingCharacters(in: .whitespaces)
+                guard !target.isEmpty else { return }
+                if save(to: PathDisplay.absolute(target)), thenQuit { exitCode = 0 }
+            case .escape:
+                mode = .normal
+                setMessage("Save cancelled")
+            case .tab:
+                let candidates = field.complete()
+                mode = .savePrompt(field, thenQuit: thenQuit)
+                setMessage(candidates.isEmpty ? "" : candidates.prefix(8).joined(separator: "  ") + (candidates.count > 8 ? "  …" : ""))
+            default:
+                if field.handle(key) {
+                    mode = .savePrompt(field, thenQuit: thenQuit)
+                    chromeDirty = true
+                }
+            }
+            return
+        case .confirmClose:
+            switch key {
+            case .enter: answerClose(.save)
+            case .escape: answerClose(.cancel)
+            case .character(let c) where "sS".contains(c): answerClose(.save)
+            case .character(let c) where "dD".contains(c): answerClose(.discard)
+            case .character(let c) where "cC".contains(c): answerClose(.cancel)
+            default: break
+            }
+            return
+        case .normal:
+            break
+        }
+        if modifiers.contains(.control) {
+            guard case .character(let c) = key else { return }
+            switch Character(c.lowercased()) {
+            case "s": if modifiers.contains(.shift) { promptSaveAs(thenQuit: false) } else { save() }
+            case "q", "w": requestClose()
+            default: break
+            }
+            return
+        }
+        switch key {
+        case .escape:
+            if engine.isStroking {
+                canvasDirty = canvasDirty.union(engine.cancel())
+                strokeButton = nil
+            }
+        case .character(let c):
+            if let digit = c.wholeNumberValue, c.isASCII {
+                setOpacity(digit == 0 ? 100 : digit * 10)
+                return
+            }
+            switch c {
+            case "[": setWidth(brushWidth - widthStep(down: true))
+            case "]": setWidth(brushWidth + widthStep(down: false))
+            case "x", "X": swapColors()
+            case "b", "B": select(.brush)
+            case "e", "E": select(.eraser)
+            default: break
+            }
+        default:
+            break
+        }
+    }
+
+    /// Width steps grow with the width, so `]` feels the same at 3 px and at 150 px.
+    private func widthStep(down: Bool) -> Double {
+        let w = down ? brushWidth - 1 : brushWidth
+        return max(1, (w * 0.15).rounded())
+    }
+
+    // MARK: Settings
+
+    /// Chooses a tool.
+    public func select(_ t: Tool) {
+        tool = t
+        chromeDirty = true
+    }
+
+    /// Sets the brush width (clamped to 1...200).
+    public func setWidth(_ w: Double) {
+        let clamped = min(max(w.rounded(), 1), 200)
+        guard clamped != brushWidth else { return }
+        brushWidth = clamped
+        chromeDirty = true
+    }
+
+    /// Sets the opacity in percent (clamped to 1...100).
+    public func setOpacity(_ percent: Int) {
+        let clamped = min(max(percent, 1), 100)
+        guard clamped != opacityPercent else { return }
+        opacityPercent = clamped
+        chromeDirty = true
+    }
+
+    /// Sets the primary color.
+    public func setPrimary(_ c: Color) {
+        primary = c
+        chromeDirty = true
+    }
+
+    /// Swaps primary and secondary colors.
+    public func swapColors() {
+        swap(&primary, &secondary)
+        chromeDirty = true
+    }
+
+    private func pickColor(at point: Point, into button: PointerButton) {
+        guard let pixel = engine.viewPixel(x: Int(point.x.rounded(.down)), y: Int(point.y.rounded(.down))) else { return }
+        let c = Pixel.unpack(pixel)
+        let color = Color(r: c.r, g: c.g, b: c.b)
+        if button == .right { secondary = color } else { primary = color }
+        setMessage("Picked \(color.hex)")
+    }
+
+    // MARK: Document
+
+    private func markModified() {
+        if !isModified {
+            isModified = true
+            chromeDirty = true
+        }
+    }
+
+    /// Removes all paint.
+    public func clear() {
+        canvasDirty = canvasDirty.union(engine.clearPaint())
+        markModified()
+        setMessage("Canvas cleared")
+    }
+
+    /// Saves to the document's file, or asks for a name when it has none.
+    public func save() {
+        guard let path else {
+            promptSaveAs(thenQuit: false)
+            return
+        }
+        save(to: path)
+    }
+
+    /// Opens the file-name prompt with the current name filled in.
+    public func promptSaveAs(thenQuit: Bool) {
+        let suggestion = path ?? Self.defaultSavePath()
+        mode = .savePrompt(TextField(PathDisplay.abbreviatingHome(suggestion)), thenQuit: thenQuit)
+        setMessage("")
+    }
+
+    /// Where an untitled drawing is offered to go: ~/Pictures when it exists, else the current
+    /// folder.
+    static func defaultSavePath() -> String {
+        let pictures = PathDisplay.expandingTilde("~/Pictures")
+        var isFolder: ObjCBool = false
+        let folder = FileManager.default.fileExists(atPath: pictures, isDirectory: &isFolder) && isFolder.boolValue
+            ? pictures : FileManager.default.currentDirectoryPath
+        return folder + "/untitled.png"
+    }
+
+    /// Writes the picture to `target` atomically; reports success or the reason in the status
+    /// bar. The document stays modified when it fails.
+    @discardableResult
+    public func save(to target: String) -> Bool {
+        if engine.isStroking {
+            engine.end()
+            strokeButton = nil
+        }
+        let withAlpha = engine.background == .transparent
+        do {
+            try ImageFile.save(engine.flattenedImage(), to: target, withAlpha: withAlpha)
+        } catch {
+            setMessage(error.description)
+            return false
+        }
+        path = target
+        isModified = false
+        setMessage("Saved to \(PathDisplay.abbreviatingHome(target))")
+        return true
+    }
+
+    // MARK: Closing
+
+    /// The window is asked to close: quit at once when saved, else ask.
+    public func requestClose() {
+        if engine.isStroking {
+            engine.end()
+            strokeButton = nil
+            markModified()
+        }
+        if isModified {
+            mode = .confirmClose
+            chromeDirty = true
+        } else {
+            exitCode = 0
+        }
+    }
+
+    /// Answers the close question.
+    public func answerClose(_ choice: CloseChoice) {
+        mode = .normal
+        chromeDirty = true
+        switch choice {
+        case .save:
+            if let path {
+                if save(to: path) { exitCode = 0 }
+            } else {
+                promptSaveAs(thenQuit: true)
+            }
+        case .discard:
+            exitCode = 0
+        case .cancel:
+            setMessage("")
+        }
+    }
+
+    /// The close-question buttons' rectangles in the status bar, right-aligned.
+    public func closeChoiceRects() -> [(CloseChoice, IntRect)] {
+        let bar = layout.statusBar
+        var x = bar.maxX - 8
+        var out: [(CloseChoice, IntRect)] = []
+        for choice in CloseChoice.allCases.reversed() {
+            x -= 76
+            out.append((choice, IntRect(x: x, y: bar.y + 3, width: 72, height: bar.height - 6)))
+        }
+        return out.reversed()
+    }
+
+    private func closeChoice(atX x: Int, y: Int) -> CloseChoice? {
+        closeChoiceRects().first { $0.1.contains(x, y) }?.0
+    }
+}

@@ -1,0 +1,390 @@
+/// The one stroke engine every tool draws through.
+///
+/// It keeps three canvas-sized buffers:
+/// - the **paint layer** (main image), premultiplied pixels;
+/// - the **stroke image**, 8-bit coverage of the stroke in progress, combined across segments by
+///   max so a stroke that crosses itself is not darker at the crossing;
+/// - the **view**, opaque pixels ready for the screen: background, paint and the live stroke
+///   composited at the stroke's opacity, exactly as the merge will leave them.
+///
+/// `begin`, `move` and `end` take image coordinates and return the rectangle of the view that
+/// changed. The work of one `move` is proportional to the pixels its segment touches; `end`
+/// visits only the 16-pixel row chunks the stroke touched.
+public final class StrokeEngine {
+    /// Canvas width in pixels.
+    public let width: Int
+    /// Canvas height in pixels.
+    public let height: Int
+    /// What shows through unpainted pixels.
+    public private(set) var background: Background
+
+    private let paint: UnsafeMutableBufferPointer<UInt32>
+    private let coverage: UnsafeMutableBufferPointer<UInt8>
+    private let view: UnsafeMutableBufferPointer<UInt32>
+    private let touched: ChunkMask
+
+    private var style = StrokeStyle()
+    private var source: UInt32 = 0
+    private var alpha: UInt32 = 255
+    private var lastPoint: Point?
+    /// Rows min...max that hold marked chunks of the stroke in progress.
+    private var strokeRows: (min: Int, max: Int) = (Int.max, Int.min)
+    private var strokeBounds = IntRect.empty
+
+    /// A canvas of the given size (at least 1 x 1), with no paint on `background`.
+    public init(width: Int, height: Int, background: Background = .color(.white)) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        let count = self.width * self.height
+        self.background = background
+        paint = .allocate(capacity: count)
+        paint.initialize(repeating: 0)
+        coverage = .allocate(capacity: count)
+        coverage.initialize(repeating: 0)
+        view = .allocate(capacity: count)
+        view.initialize(repeating: 0)
+        touched = ChunkMask(width: self.width, height: self.height)
+        if case .image(let image) = background, image.width != self.width || image.height != self.height {
+            self.background = .color(.white)
+        }
+        recomposite(IntRect(x: 0, y: 0, width: self.width, height: self.height))
+    }
+
+    /// A canvas holding `image` as its paint.
+    public convenience init(image: PixelImage, background: Background = .color(.white)) {
+        self.init(width: image.width, height: image.height, background: background)
+        replacePaint(with: image)
+    }
+
+    deinit {
+        paint.deallocate()
+        coverage.deallocate()
+        view.deallocate()
+        touched.deallocate()
+    }
+
+    /// The whole canvas.
+    public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
+
+    /// Whether a stroke is in progress.
+    public var isStroking: Bool { lastPoint != nil }
+
+    /// The opaque view pixels, row-major, `width` per row (see `Pixel` for the layout).
+    ///
+    /// Valid until the engine is released; read it right after a call returns its dirty rect.
+    public var viewPixels: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(view) }
+
+    // MARK: Strokes
+
+    /// Starts a stroke at `point`, stamping a disc there; returns the changed view rectangle.
+    ///
+    /// A stroke already in progress is merged first, so no paint is ever dropped.
+    @discardableResult
+    public func begin(_ style: StrokeStyle, at point: Point) -> IntRect {
+        var dirty = IntRect.empty
+        if isStroking { dirty = end() }
+        guard point.isFinite else { return dirty }
+        self.style = style
+        source = style.sourcePixel
+        alpha = style.alpha8
+        lastPoint = point
+        strokeBounds = .empty
+        return dirty.union(stamp(Capsule(from: point, to: point, width: style.width)))
+    }
+
+    /// Extends the stroke with a round-capped segment to `point`; returns the changed view
+    /// rectangle (empty when nothing new is covered).
+    @discardableResult
+    public func move(to point: Point) -> IntRect {
+        guard let last = lastPoint, point.isFinite else { return .empty }
+        lastPoint = point
+        return stamp(Capsule(from: last, to: point, width: style.width))
+    }
+
+    /// Merges the stroke into the paint layer at its opacity and clears the stroke image.
+    ///
+    /// The view already shows these exact pixels, so nothing on screen changes; the returned
+    /// rectangle is the stroke's bounds (what an undo step would have to restore).
+    @discardableResult
+    public func end() -> IntRect {
+        guard isStroking else { return .empty }
+        let src = source
+        let a = alpha
+        touched.drain(rows: strokeRows.min, through: strokeRows.max, width: width) { y, x0, x1 in
+            let row = y * width
+            for i in (row + x0)...(row + x1) {
+                paint[i] = Pixel.blend(paint[i], source: src, alpha: Pixel.div255(UInt32(coverage[i]) &* a))
+                coverage[i] = 0
+            }
+        }
+        return finishStroke()
+    }
+
+    /// Drops the stroke in progress without painting; returns the view rectangle restored.
+    @discardableResult
+    public func cancel() -> IntRect {
+        guard isStroking else { return .empty }
+        touched.drain(rows: strokeRows.min, through: strokeRows.max, width: width) { y, x0, x1 in
+            let row = y * width
+            for i in (row + x0)...(row + x1) { coverage[i] = 0 }
+            compositeRow(y, x0, x1)
+        }
+        return finishStroke()
+    }
+
+    private func finishStroke() -> IntRect {
+        lastPoint = nil
+        strokeRows = (Int.max, Int.min)
+        let bounds = strokeBounds
+        strokeBounds = .empty
+        return bounds
+    }
+
+    // MARK: Rasterizing
+
+    /// Adds a capsule's coverage to the stroke image (max-combined) and recomposites the pixels
+    /// whose coverage grew.
+    private func stamp(_ capsule: Capsule) -> IntRect {
+        let box = capsule.bounds(margin: 0.5)
+        let y0 = max(0, Int(clamping: box.minY - 0.5, .up))
+        let y1 = min(height - 1, Int(clamping: box.maxY - 0.5, .down))
+        guard y0 <= y1, box.maxX > 0, box.minX < Double(width) else { return .empty }
+        let outerRadius = capsule.radius + 0.5
+        let innerRadius = capsule.radius - 0.5
+        var dirtyX0 = Int.max
+        var dirtyX1 = Int.min
+        var dirtyY0 = Int.max
+        var dirtyY1 = Int.min
+        for y in y0...y1 {
+            let cy = Double(y) + 0.5
+            let outer = capsule.span(atY: cy, within: outerRadius)
+            guard outer.lo <= outer.hi else { continue }
+            // Pixel x is touched when its centre x + 0.5 lies strictly inside (lo, hi).
+            let xa = max(0, Int(clamping: outer.lo - 0.5, .down) + 1)
+            let xb = min(width - 1, Int(clamping: outer.hi - 0.5, .up) - 1)
+            guard xa <= xb else { continue }
+            var ia = xb + 1
+            var ib = xb
+            if innerRadius > 0 {
+                let inner = capsule.span(atY: cy, within: innerRadius)
+                if inner.lo <= inner.hi {
+                    ia = max(xa, Int(clamping: inner.lo - 0.5, .up))
+                    ib = min(xb, Int(clamping: inner.hi - 0.5, .down))
+                    if ia > ib {
+                        ia = xb + 1
+                        ib = xb
+                    }
+                }
+            }
+            let row = y * width
+            var first = Int.max
+            var last = Int.min
+            // Anti-aliased edge pixels: coverage falls from 1 to 0 across one pixel at the rim.
+            @inline(__always) func edge(_ x: Int) {
+                let d = capsule.distance(Double(x) + 0.5, cy)
+                let c = outerRadius - d
+                guard c > 0 else { return }
+                let m = c >= 1 ? 255 : UInt8(c * 255 + 0.5)
+                if m > coverage[row + x] {
+                    coverage[row + x] = m
+                    first = min(first, x)
+                    last = x
+                }
+            }
+            var x = xa
+            while x < ia {
+                edge(x)
+                x += 1
+            }
+            if ia <= ib {
+                if let run = raiseToFull(row + ia, row + ib) {
+                    first = min(first, run.first - row)
+                    last = max(last, run.last - row)
+                }
+                x = ib + 1
+                while x <= xb {
+                    edge(x)
+                    x += 1
+                }
+            }
+            guard first <= last else { continue }
+            touched.mark(row: y, from: first, through: last)
+            compositeRow(y, first, last)
+            dirtyX0 = min(dirtyX0, first)
+            dirtyX1 = max(dirtyX1, last)
+            if dirtyY0 == Int.max { dirtyY0 = y }
+            dirtyY1 = y
+        }
+        guard dirtyY0 <= dirtyY1 else { return .empty }
+        strokeRows = (min(strokeRows.min, dirtyY0), max(strokeRows.max, dirtyY1))
+        let dirty = IntRect(x0: dirtyX0, y0: dirtyY0, x1: dirtyX1, y1: dirtyY1)
+        strokeBounds = strokeBounds.union(dirty)
+        return dirty
+    }
+
+    /// Sets coverage i0...i1 to full; returns the first and last index that were not full yet.
+    ///
+    /// Scans eight bytes at a time: inside a stroke most of a row is already full.
+    @inline(__always)
+    private func raiseToFull(_ i0: Int, _ i1: Int) -> (first: Int, last: Int)? {
+        let base = UnsafeMutableRawPointer(coverage.baseAddress!)
+        var first = i0
+        while first <= i1 {
+            if first & 7 == 0 && first + 7 <= i1 {
+                if base.load(fromByteOffset: first, as: UInt64.self) == ~0 {
+                    first += 8
+                    continue
+                }
+            }
+            if coverage[first] != 255 { break }
+            first += 1
+        }
+        guard first <= i1 else { return nil }
+        var last = i1
+        while last > first {
+            if (last + 1) & 7 == 0 && last - 7 >= first {
+                if base.load(fromByteOffset: last - 7, as: UInt64.self) == ~0 {
+                    last -= 8
+                    continue
+                }
+            }
+            if coverage[last] != 255 { break }
+            last -= 1
+        }
+        (base + first).initializeMemory(as: UInt8.self, repeating: 255, count: last - first + 1)
+        return (first, last)
+    }
+
+    // MARK: Compositing
+
+    /// Writes view pixels x0...x1 of row y: background, paint, and the live stroke at its
+    /// opacity. The single place that defines what the screen shows.
+    @inline(__always)
+    private func compositeRow(_ y: Int, _ x0: Int, _ x1: Int) {
+        let row = y * width
+        let src = source
+        let a = alpha
+        switch background {
+        case .color(let color):
+            let backdrop = color.pixel
+            for i in (row + x0)...(row + x1) {
+                let p = Pixel.blend(paint[i], source: src, alpha: Pixel.div255(UInt32(coverage[i]) &* a))
+                view[i] = Pixel.over(p, backdrop: backdrop)
+            }
+        case .transparent:
+            for x in x0...x1 {
+                let i = row + x
+                let p = Pixel.blend(paint[i], source: src, alpha: Pixel.div255(UInt32(coverage[i]) &* a))
+                view[i] = Pixel.over(p, backdrop: Background.checker(x, y))
+            }
+        case .image(let image):
+            image.pixels.withUnsafeBufferPointer { backdrop in
+                for i in (row + x0)...(row + x1) {
+                    let p = Pixel.blend(paint[i], source: src, alpha: Pixel.div255(UInt32(coverage[i]) &* a))
+                    view[i] = Pixel.over(p, backdrop: backdrop[i])
+                }
+            }
+        }
+    }
+
+    /// Recomposites a rectangle of the view from the buffers (after a change that is not a
+    /// stroke: a new background, a loaded image, an undo).
+    public func recomposite(_ rect: IntRect) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        for y in r.y..<r.maxY { compositeRow(y, r.x, r.maxX - 1) }
+    }
+
+    // MARK: Document changes
+
+    /// Replaces the background, keeping the paint; an image of the wrong size is refused.
+    /// Returns the changed view rectangle.
+    @discardableResult
+    public func setBackground(_ newBackground: Background) -> IntRect {
+        if case .image(let image) = newBackground, image.width != width || image.height != height {
+            return .empty
+        }
+        background = newBackground
+        recomposite(bounds)
+        return bounds
+    }
+
+    /// Replaces the paint layer with an image of the same size (the caller checks the size);
+    /// a stroke in progress is merged first.
+    public func replacePaint(with image: PixelImage) {
+        if isStroking { end() }
+        guard image.width == width, image.height == height else { return }
+        image.pixels.withUnsafeBufferPointer { source in
+            _ = paint.update(fromContentsOf: source)
+        }
+        recomposite(bounds)
+    }
+
+    /// Removes all paint; returns the changed view rectangle.
+    @discardableResult
+    public func clearPaint() -> IntRect {
+        if isStroking { end() }
+        paint.update(repeating: 0)
+        recomposite(bounds)
+        return bounds
+    }
+
+    /// A copy of the paint layer (premultiplied).
+    public func paintImage() -> PixelImage {
+        PixelImage(width: width, height: height, pixels: Array(paint)) ?? PixelImage(width: width, height: height)
+    }
+
+    /// The picture as it is saved: the paint flattened onto the background, or the paint alone
+    /// (premultiplied, with alpha) when the background is transparent. A stroke in progress is
+    /// not included.
+    public func flattenedImage() -> PixelImage {
+        var out = PixelImage(width: width, height: height)
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                let row = y * width
+                for x in 0..<width {
+                    let p = paint[row + x]
+                    switch background {
+                    case .color(let color): dst[row + x] = Pixel.over(p, backdrop: color.pixel)
+                    case .transparent: dst[row + x] = p
+                    case .image(let image): dst[row + x] = Pixel.over(p, backdrop: image.pixels[row + x])
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The paint-layer pixel at (x, y), or nil outside the canvas.
+    public func paintPixel(x: Int, y: Int) -> UInt32? {
+        bounds.contains(x, y) ? paint[y * width + x] : nil
+    }
+
+    /// The view pixel at (x, y), or nil outside the canvas.
+    public func viewPixel(x: Int, y: Int) -> UInt32? {
+        bounds.contains(x, y) ? view[y * width + x] : nil
+    }
+
+    /// The stroke coverage at (x, y) (0...255), or nil outside the canvas.
+    public func strokeCoverage(x: Int, y: Int) -> UInt8? {
+        bounds.contains(x, y) ? coverage[y * width + x] : nil
+    }
+}
+
+extension Int {
+    /// Converts after rounding in the given direction, saturating instead of trapping on huge or
+    /// non-finite values (a pointer far outside the canvas must not crash).
+    @inline(__always)
+    init(clamping value: Double, _ rule: FloatingPointRoundingRule) {
+        let r = value.rounded(rule)
+        if r.isNaN {
+            self = 0
+        } else if r >= 1e15 {
+            self = 1 << 50
+        } else if r <= -1e15 {
+            self = -(1 << 50)
+        } else {
+            self = Int(r)
+        }
+    }
+}

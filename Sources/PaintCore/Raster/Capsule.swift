@@ -1,0 +1,96 @@
+/// A round-capped segment: every point within `radius` of the segment from `a` to `b`.
+///
+/// The rasterizer asks it two things per row: the x-interval that lies within some distance of
+/// the segment (so the inside of a row is filled without per-pixel math), and the exact distance
+/// for the few anti-aliased pixels at the interval's ends.
+public struct Capsule: Sendable {
+    public let a: Point
+    public let b: Point
+    public let radius: Double
+    let dx: Double
+    let dy: Double
+    let length: Double
+    /// 1 / |b - a|^2, or 0 for a disc (a == b), which makes the projection parameter 0.
+    let inverseLengthSquared: Double
+
+    /// A capsule of diameter `width` from `a` to `b`.
+    public init(from a: Point, to b: Point, width: Double) {
+        self.a = a
+        self.b = b
+        radius = width / 2
+        dx = b.x - a.x
+        dy = b.y - a.y
+        let lengthSquared = dx * dx + dy * dy
+        length = lengthSquared.squareRoot()
+        inverseLengthSquared = lengthSquared > 0 ? 1 / lengthSquared : 0
+    }
+
+    /// The bounding box of the points within `radius + margin`, in image coordinates.
+    public func bounds(margin: Double) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let r = radius + margin
+        return (min(a.x, b.x) - r, min(a.y, b.y) - r, max(a.x, b.x) + r, max(a.y, b.y) + r)
+    }
+
+    /// Distance from (px, py) to the segment.
+    @inline(__always)
+    public func distance(_ px: Double, _ py: Double) -> Double {
+        let ax = px - a.x
+        let ay = py - a.y
+        let t = min(max((ax * dx + ay * dy) * inverseLengthSquared, 0), 1)
+        let ex = ax - t * dx
+        let ey = ay - t * dy
+        return (ex * ex + ey * ey).squareRoot()
+    }
+
+    /// The x-interval of the horizontal line at `y` lying within `r` of the segment.
+    ///
+    /// The capsule is convex, so its cut by a line is one interval: the union of the cuts of the
+    /// two end discs and of the swept band between them. Returns lo > hi when the line misses.
+    @inline(__always)
+    public func span(atY y: Double, within r: Double) -> (lo: Double, hi: Double) {
+        var lo = Double.infinity
+        var hi = -Double.infinity
+        let r2 = r * r
+        let ay = y - a.y
+        let da = r2 - ay * ay
+        if da >= 0 {
+            let h = da.squareRoot()
+            lo = a.x - h
+            hi = a.x + h
+        }
+        let by = y - b.y
+        let db = r2 - by * by
+        if db >= 0 {
+            let h = db.squareRoot()
+            lo = min(lo, b.x - h)
+            hi = max(hi, b.x + h)
+        }
+        guard length > 0 else { return (lo, hi) }
+        // The band: |cross(p - a, d)| <= r * |d| and 0 <= dot(p - a, d) <= |d|^2, both linear in x.
+        var bandLo = -Double.infinity
+        var bandHi = Double.infinity
+        let rl = r * length
+        if dy != 0 {
+            let u = a.x + (ay * dx - rl) / dy
+            let v = a.x + (ay * dx + rl) / dy
+            bandLo = min(u, v)
+            bandHi = max(u, v)
+        } else if abs(ay * dx) > rl {
+            return (lo, hi)
+        }
+        if dx != 0 {
+            let u = a.x - ay * dy / dx
+            let v = a.x + (length * length - ay * dy) / dx
+            bandLo = max(bandLo, min(u, v))
+            bandHi = min(bandHi, max(u, v))
+        } else {
+            let along = ay * dy
+            if along < 0 || along > length * length { return (lo, hi) }
+        }
+        if bandLo <= bandHi {
+            lo = min(lo, bandLo)
+            hi = max(hi, bandHi)
+        }
+        return (lo, hi)
+    }
+}

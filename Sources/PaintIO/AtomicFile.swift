@@ -1,0 +1,183 @@
+import Glibc
+
+/// Replaces a file's contents all at once: afterwards the file holds either the old bytes or the
+/// new ones, never a mixture, even across a crash or a full disk.
+///
+/// The bytes go to a temporary file in the same folder (a rename is only atomic within one file
+/// system), which is synced and then renamed over the target; the folder is synced so the rename
+/// itself survives a power cut. A symlink is followed to its real target and the target is
+/// replaced, so the link stays a link. The old file's permission bits are kept.
+public enum AtomicFile {
+    /// Writes `bytes` to `path` atomically.
+    ///
+    /// On any failure before the rename, the temporary file is removed, the old file is left
+    /// byte-identical and an `ImageFileError` naming `path` (as given) is thrown.
+    public static func write(_ bytes: [UInt8], to path: String) throws(ImageFileError) {
+        guard !path.isEmpty else { throw .cannotWrite(path: path, errno: ENOENT) }
+
+        let (folder, name) = try realLocation(of: path)
+        let target = folder == "/" ? "/" + name : folder + "/" + name
+
+        // Keep the old file's permissions; a new file gets what open(2) would have given it.
+        var old = stat()
+        let mode: mode_t
+        var owner: (uid: uid_t, gid: gid_t)? = nil
+        if stat(target, &old) == 0 {
+            if old.st_mode & S_IFMT == S_IFDIR { throw .cannotWrite(path: path, errno: EISDIR) }
+            // Renaming over a device or a pipe would replace it with a plain file.
+            guard old.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path, saving: true) }
+            mode = old.st_mode & 0o777
+            owner = (old.st_uid, old.st_gid)
+        } else if errno == ENOENT {
+            mode = 0o666 & ~currentUmask()
+        } else {
+            throw .cannotWrite(path: path, errno: errno)
+        }
+
+        // ".NAME.XXXXXX.tmp": hidden, recognisable, and next to the target. The name part is cut
+        // so that the temporary name stays under NAME_MAX (255 bytes) for long file names.
+        var template = Array((folder == "/" ? "" : folder).utf8CString.dropLast())
+        template += Array("/.".utf8CString.dropLast())
+        template += name.utf8CString.dropLast().prefix(200)
+        template += Array(".XXXXXX.tmp".utf8CString)  // keeps the terminating NUL
+        let fd = mkstemps(&template, 4)
+        guard fd >= 0 else { throw .cannotWrite(path: path, errno: errno) }
+        // mkostemps (which takes O_CLOEXEC) is not visible through Glibc; set it right after.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temp = template
+
+        var isOpen = true
+        /// Undoes everything: close, remove the temporary file, report the first errno.
+        func failure(_ code: Int32) -> ImageFileError {
+            if isOpen { _ = close(fd) }
+            _ = unlink(temp)
+            return .cannotWrite(path: path, errno: code)
+        }
+
+        let writeError = writeAll(bytes, to: fd)
+        if writeError != 0 { throw failure(writeError) }
+
+        // fchown first: it may clear set-id bits, and fchmod then sets exactly the old mode.
+        // Changing the owner only works as root; as anyone else the file becomes ours, as with
+        // any editor that saves by rename.
+        if let owner, owner.uid != geteuid() || owner.gid != getegid() {
+            _ = fchown(fd, owner.uid, owner.gid)
+        }
+        if fchmod(fd, mode) != 0 { throw failure(errno) }
+        if syncRetrying(fd) != 0 { throw failure(errno) }
+        isOpen = false
+        // A failing close can report a delayed write error (NFS); EINTR still closed the fd.
+        if close(fd) != 0, errno != EINTR { throw failure(errno) }
+
+        if rename(temp, target) != 0 { throw failure(errno) }
+
+        // The new bytes are in place now; syncing the folder makes the rename durable. Some file
+        // systems cannot sync a folder (EINVAL): nothing more can be done there, so that is fine.
+        let dir = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else { throw .cannotWrite(path: path, errno: errno) }
+        defer { _ = close(dir) }
+        if syncRetrying(dir) != 0, errno != EINVAL, errno != ENOTSUP {
+            throw .cannotWrite(path: path, errno: errno)
+        }
+    }
+
+    /// The real folder (absolute, symlinks resolved) and file name that `path` ends up at.
+    ///
+    /// Symlinks at the last component are followed one by one (relative targets against the
+    /// link's folder), so a link to a file that does not exist yet still creates that file.
+    private static func realLocation(of path: String) throws(ImageFileError) -> (folder: String, name: String) {
+        var current = path
+        var hops = 0
+        while true {
+            var info = stat()
+            if lstat(current, &info) != 0 {
+                guard errno == ENOENT else { throw .cannotWrite(path: path, errno: errno) }
+                break  // a new file: the folder check below reports a missing folder
+            }
+            guard info.st_mode & S_IFMT == S_IFLNK else { break }
+            hops += 1
+            guard hops <= 40 else { throw .cannotWrite(path: path, errno: ELOOP) }
+            guard let destination = readLink(current) else { throw .cannotWrite(path: path, errno: errno) }
+            current = destination.hasPrefix("/") ? destination : split(current).folder + "/" + destination
+        }
+
+        let (folder, name) = split(current)
+        // "dir/", "." and ".." name a folder, not a file in it.
+        guard !name.isEmpty, name != ".", name != ".." else { throw .cannotWrite(path: path, errno: EISDIR) }
+        guard let real = realpath(folder, nil) else { throw .cannotWrite(path: path, errno: errno) }
+        defer { free(real) }
+        return (String(cString: real), name)
+    }
+
+    /// Splits at the last slash: "a/b/c" -> ("a/b", "c"), "c" -> (".", "c"), "/c" -> ("/", "c").
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let name = String(path[path.index(after: slash)...])
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, name)
+    }
+
+    /// The destination stored in the symlink at `path`, or nil with errno set.
+    private static func readLink(_ path: String) -> String? {
+        var capacity = Int(PATH_MAX)
+        while capacity <= 1 << 16 {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            let n = readlink(path, &buffer, capacity)
+            if n < 0 { return nil }
+            // A full buffer may mean the name was cut; try again with more room.
+            if n < capacity { return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            capacity *= 2
+        }
+        errno = ENAMETOOLONG
+        return nil
+    }
+
+    /// Writes every byte, looping over partial writes and EINTR; returns 0 or an errno.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32 {
+        bytes.withUnsafeBytes { raw -> Int32 in
+            guard let base = raw.baseAddress else { return 0 }
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, base + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                // write(2) returning 0 for a non-empty buffer means no progress is possible.
+                if n == 0 { return EIO }
+                offset += n
+            }
+            return 0
+        }
+    }
+
+    /// fsync, retried on EINTR; returns fsync's result with errno set.
+    private static func syncRetrying(_ fd: Int32) -> Int32 {
+        while true {
+            let result = fsync(fd)
+            if result == 0 || errno != EINTR { return result }
+        }
+    }
+
+    /// The process umask, read without changing it.
+    ///
+    /// umask(2) can only be read by setting it, which races with other threads creating files;
+    /// Linux (4.7+) shows it in /proc/self/status, so that is tried first.
+    private static func currentUmask() -> mode_t {
+        if let status = fopen("/proc/self/status", "r") {
+            defer { fclose(status) }
+            var line = [CChar](repeating: 0, count: 256)
+            while fgets(&line, Int32(line.count), status) != nil {
+                let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if text.hasPrefix("Umask:"),
+                    let value = mode_t(String(text.dropFirst(6).filter { !$0.isWhitespace }), radix: 8)
+                {
+                    return value
+                }
+            }
+        }
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
+}

@@ -1,0 +1,77 @@
+import Glibc
+import PaintCore
+
+/// Opening and saving PNG images on disk: the one entry point the app uses for files.
+///
+/// Loading reads the whole file into memory and decodes it there; saving encodes in memory and
+/// hands the bytes to `AtomicFile`, so a failed save never leaves a half-written file behind.
+/// Both report failures as `ImageFileError`, whose `message` goes to the status bar.
+public enum ImageFile {
+    /// Files larger than this are refused before reading: 1 GiB, far beyond any PNG of an image
+    /// within `ImageLimits.default`, and small enough to hold in memory.
+    public static let maxFileBytes = 1 << 30
+
+    /// Reads and decodes the PNG file at `path`.
+    ///
+    /// Fails with `cannotRead` (missing, unreadable, a folder), `notAFile`, `fileTooBig`,
+    /// `emptyFile`, `notPNG`, `damaged` or `tooLarge`; the caller's document is not touched.
+    public static func load(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> PixelImage {
+        let bytes = try readAll(path, limit: maxFileBytes)
+        return try PNGCodec.decode(bytes, name: path, limits: limits)
+    }
+
+    /// Encodes `image` as PNG (RGBA when `withAlpha`, else RGB) and writes it atomically to `path`.
+    ///
+    /// A symlink at `path` is followed and its target replaced; the old file's permissions are
+    /// kept; on failure the old file is left byte-identical.
+    public static func save(_ image: PixelImage, to path: String, withAlpha: Bool) throws(ImageFileError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try PNGCodec.encode(image, withAlpha: withAlpha)
+        } catch {
+            // The codec does not know the file name; put it into the message.
+            throw error.withPath(path)
+        }
+        try AtomicFile.write(bytes, to: path)
+    }
+
+    /// The whole contents of the ordinary file at `path`, refusing more than `limit` bytes.
+    static func readAll(_ path: String, limit: Int) throws(ImageFileError) -> [UInt8] {
+        guard !path.isEmpty else { throw .cannotRead(path: path, errno: ENOENT) }
+        // O_NONBLOCK so that a FIFO cannot hang the open; it is refused just below anyway and
+        // has no effect on ordinary files.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw .cannotRead(path: path, errno: errno) }
+        defer { _ = close(fd) }
+
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw .cannotRead(path: path, errno: EISDIR) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path, saving: false) }
+        let size = Int(info.st_size)
+        guard size <= limit else { throw .fileTooBig(path: path, bytes: size, limit: limit) }
+
+        // One spare byte lets EOF show up without a second allocation; the loop still copes
+        // with a file that grows or shrinks while it is read.
+        var bytes = [UInt8](repeating: 0, count: size + 1)
+        var filled = 0
+        while true {
+            if filled == bytes.count {
+                guard bytes.count <= limit else { throw .fileTooBig(path: path, bytes: bytes.count, limit: limit) }
+                bytes += [UInt8](repeating: 0, count: min(max(bytes.count, 1 << 16), limit + 1 - bytes.count))
+            }
+            let n = bytes.withUnsafeMutableBytes { raw in
+                // The buffer is never empty here: it has at least the spare byte.
+                read(fd, raw.baseAddress.map { $0 + filled }, raw.count - filled)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .cannotRead(path: path, errno: errno)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+}

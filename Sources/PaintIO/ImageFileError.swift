@@ -1,0 +1,139 @@
+import Glibc
+
+/// Why an image file could not be opened or saved, with the path as the person typed it.
+///
+/// Every case renders as one sentence for the status bar (`message`), naming the file and the
+/// reason in words rather than errno names, because a failed load or save must tell the person
+/// what to do next while the document stays untouched.
+public enum ImageFileError: Error, CustomStringConvertible, Equatable {
+    /// Opening or reading the file failed with the system error `errno`.
+    case cannotRead(path: String, errno: Int32)
+    /// The path names a device, pipe or socket rather than an ordinary file.
+    case notAFile(path: String, saving: Bool)
+    /// The file holds `bytes` bytes, more than the `limit` SwiftPaint reads into memory.
+    case fileTooBig(path: String, bytes: Int, limit: Int)
+    /// The file is empty.
+    case emptyFile(path: String)
+    /// The file does not start with the PNG signature.
+    case notPNG(path: String)
+    /// The file starts like a PNG but is cut short or damaged; `reason` is libpng's message.
+    case damaged(path: String, reason: String)
+    /// The image's header claims `width` x `height` pixels, more than `limits` allow.
+    case tooLarge(path: String, width: Int, height: Int, limits: ImageLimits)
+    /// libpng could not encode the image; `reason` is its message.
+    case cannotEncode(path: String, reason: String)
+    /// Writing the file (or its temporary twin, or the folder) failed with `errno`.
+    case cannotWrite(path: String, errno: Int32)
+
+    /// The path the person asked to open or save (empty when encoding without a file).
+    public var path: String {
+        switch self {
+        case .cannotRead(let path, _), .notAFile(let path, _), .fileTooBig(let path, _, _),
+            .emptyFile(let path), .notPNG(let path), .damaged(let path, _),
+            .tooLarge(let path, _, _, _), .cannotEncode(let path, _), .cannotWrite(let path, _):
+            return path
+        }
+    }
+
+    /// Whether the error happened while saving (as opposed to opening).
+    public var isSaveError: Bool {
+        switch self {
+        case .cannotEncode, .cannotWrite: return true
+        case .notAFile(_, let saving): return saving
+        default: return false
+        }
+    }
+
+    /// One sentence for a person, e.g. `Cannot open “/x/a.png”: no such file`.
+    public var message: String {
+        let verb = isSaveError ? "save" : "open"
+        // An encode error has no file yet; name the image instead of printing empty quotes.
+        let subject = path.isEmpty ? "the image" : "“\(path)”"
+        return "Cannot \(verb) \(subject): \(reason)"
+    }
+
+    /// The message, so that `print(error)` and string interpolation read well.
+    public var description: String { message }
+
+    /// The same error about another path; the codec does not know the file name when encoding.
+    func withPath(_ newPath: String) -> ImageFileError {
+        switch self {
+        case .cannotRead(_, let e): return .cannotRead(path: newPath, errno: e)
+        case .notAFile(_, let saving): return .notAFile(path: newPath, saving: saving)
+        case .fileTooBig(_, let bytes, let limit): return .fileTooBig(path: newPath, bytes: bytes, limit: limit)
+        case .emptyFile: return .emptyFile(path: newPath)
+        case .notPNG: return .notPNG(path: newPath)
+        case .damaged(_, let reason): return .damaged(path: newPath, reason: reason)
+        case .tooLarge(_, let w, let h, let limits): return .tooLarge(path: newPath, width: w, height: h, limits: limits)
+        case .cannotEncode(_, let reason): return .cannotEncode(path: newPath, reason: reason)
+        case .cannotWrite(_, let e): return .cannotWrite(path: newPath, errno: e)
+        }
+    }
+
+    /// The part after the colon.
+    private var reason: String {
+        switch self {
+        case .cannotRead(_, let e):
+            return Self.words(forErrno: e, saving: false)
+        case .cannotWrite(_, let e):
+            return Self.words(forErrno: e, saving: true)
+        case .notAFile:
+            return "it is not an ordinary file"
+        case .fileTooBig(_, let bytes, let limit):
+            return "the file is \(Self.megabytes(bytes)), more than SwiftPaint reads (at most \(Self.megabytes(limit)))"
+        case .emptyFile:
+            return "the file is empty"
+        case .notPNG:
+            return "not a PNG file"
+        case .damaged(_, let detail):
+            return Self.looksTruncated(detail)
+                ? "the file is cut short (\(detail))" : "the file is damaged (\(detail))"
+        case .tooLarge(_, let w, let h, let limits):
+            return "the image is \(w) x \(h) pixels, more than SwiftPaint can edit "
+                + "(at most \(limits.maxSide) on a side and \(Self.millions(limits.maxPixels)) pixels)"
+        case .cannotEncode(_, let detail):
+            return "the image could not be encoded (\(detail))"
+        }
+    }
+
+    /// libpng's wording when its input ran out: the memory reader says "read beyond end of
+    /// data", the row reader "Not enough image data", the decompressor "Truncated"/"unexpected end".
+    private static func looksTruncated(_ detail: String) -> Bool {
+        let lower = detail.lowercased()
+        return ["end of data", "not enough", "truncated", "unexpected end", "read error"]
+            .contains { lower.contains($0) }
+    }
+
+    /// errno in words; the save wording differs because ENOENT then means the folder is missing.
+    private static func words(forErrno e: Int32, saving: Bool) -> String {
+        switch e {
+        case ENOENT: return saving ? "the folder does not exist" : "no such file"
+        case EACCES, EPERM: return "permission denied"
+        case EROFS: return "the disk is read-only"
+        case ENOSPC, EDQUOT: return "the disk is full"
+        case EISDIR: return "it is a folder"
+        case ENOTDIR: return "a part of the path is not a folder"
+        case ELOOP: return "too many symbolic links"
+        case ENAMETOOLONG: return "the name is too long"
+        case EIO: return "the disk reported an input/output error"
+        case EFBIG: return "the file is too large for the disk"
+        case ENOMEM: return "out of memory"
+        case EMFILE, ENFILE: return "too many files are open"
+        default:
+            // Anything rarer: the C library's sentence, lower-cased to fit after the colon.
+            guard let c = strerror(e) else { return "error \(e)" }
+            let text = String(cString: c)
+            return text.prefix(1).lowercased() + text.dropFirst()
+        }
+    }
+
+    /// 268435456 -> "268 million"; smaller counts are written out.
+    private static func millions(_ n: Int) -> String {
+        n >= 1_000_000 ? "\(n / 1_000_000) million" : "\(n)"
+    }
+
+    /// A byte count in whole megabytes (MiB, written MB as people read it).
+    private static func megabytes(_ n: Int) -> String {
+        "\(n / (1 << 20)) MB"
+    }
+}

@@ -1,0 +1,68 @@
+import CX11
+import PaintApp
+import PaintCore
+
+/// Anti-aliased text through Xft (DejaVu Sans), with the core "fixed" font as the fallback when
+/// Xft finds no font.
+final class TextRenderer: TextMeasuring {
+    private let display: OpaquePointer
+    private let visual: UnsafeMutablePointer<Visual>
+    private let colormap: Colormap
+    private let regular: UnsafeMutablePointer<XftFont>?
+    private let bold: UnsafeMutablePointer<XftFont>?
+    private let coreFont: UnsafeMutablePointer<XFontStruct>?
+
+    init(display: OpaquePointer, screen: Int32, visual: UnsafeMutablePointer<Visual>, colormap: Colormap) {
+        self.display = display
+        self.visual = visual
+        self.colormap = colormap
+        regular = XftFontOpenName(display, screen, "DejaVu Sans:size=9:antialias=true")
+        bold = XftFontOpenName(display, screen, "DejaVu Sans:bold:size=9:antialias=true") ?? regular
+        coreFont = regular == nil ? XLoadQueryFont(display, "fixed") : nil
+    }
+
+    deinit {
+        if let bold, bold != regular { XftFontClose(display, bold) }
+        if let regular { XftFontClose(display, regular) }
+        if let coreFont { XFreeFont(display, coreFont) }
+    }
+
+    /// Width of `text` in pixels.
+    func width(of text: String, bold isBold: Bool) -> Int {
+        let bytes = Array(text.utf8)
+        if let font = isBold ? bold : regular {
+            var extents = XGlyphInfo()
+            bytes.withUnsafeBufferPointer { XftTextExtentsUtf8(display, font, $0.baseAddress, Int32($0.count), &extents) }
+            return Int(extents.xOff)
+        }
+        if let coreFont {
+            return Int(XTextWidth(coreFont, text, Int32(text.utf8.count)))
+        }
+        return text.count * 7
+    }
+
+    /// Draws runs onto a drawable (a pixmap or window), offset by (dx, dy).
+    func draw(_ runs: [TextRun], on drawable: Drawable, dx: Int = 0, dy: Int = 0, gc: GC) {
+        if regular != nil, let draw = XftDrawCreate(display, drawable, visual, colormap) {
+            defer { XftDrawDestroy(draw) }
+            for run in runs {
+                guard let font = run.bold ? bold : regular else { continue }
+                var render = XRenderColor(
+                    red: UInt16(run.color.r) * 257, green: UInt16(run.color.g) * 257, blue: UInt16(run.color.b) * 257, alpha: 0xFFFF)
+                var color = XftColor()
+                XftColorAllocValue(display, visual, colormap, &render, &color)
+                let bytes = Array(run.text.utf8)
+                bytes.withUnsafeBufferPointer {
+                    XftDrawStringUtf8(draw, &color, font, Int32(run.x + dx), Int32(run.baseline + dy), $0.baseAddress, Int32($0.count))
+                }
+                XftColorFree(display, visual, colormap, &color)
+            }
+            return
+        }
+        if let coreFont { XSetFont(display, gc, coreFont.pointee.fid) }
+        for run in runs {
+            XSetForeground(display, gc, UInt(run.color.r) << 16 | UInt(run.color.g) << 8 | UInt(run.color.b))
+            XDrawString(display, drawable, gc, Int32(run.x + dx), Int32(run.baseline + dy), run.text, Int32(run.text.utf8.count))
+        }
+    }
+}

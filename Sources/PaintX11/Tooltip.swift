@@ -1,0 +1,53 @@
+import CX11
+import PaintApp
+import PaintCore
+
+/// A small override-redirect window under a toolbar button that names it and its key.
+struct Tooltip {
+    /// Seconds the pointer rests on a button before the tooltip shows.
+    static let delay = 0.6
+
+    private let display: OpaquePointer
+    private let window: Window
+    private let visual: UnsafeMutablePointer<Visual>
+    private let depth: Int32
+    private(set) var isShown = false
+
+    init(display: OpaquePointer, parent: Window, visual: UnsafeMutablePointer<Visual>, depth: Int32, colormap: Colormap) {
+        self.display = display
+        self.visual = visual
+        self.depth = depth
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        attributes.background_pixmap = 0
+        attributes.colormap = colormap
+        attributes.border_pixel = 0
+        window = XCreateWindow(
+            display, parent, 0, 0, 10, 10, 0, depth, UInt32(InputOutput), visual,
+            UInt(CWOverrideRedirect | CWBackPixmap | CWColormap | CWBorderPixel), &attributes)
+    }
+
+    mutating func show(_ tip: String, atX x: Int, y: Int, text: TextRenderer, format: PixelFormat) {
+        let width = text.width(of: tip, bold: false) + 16
+        let height = 24
+        XMoveResizeWindow(display, window, Int32(x), Int32(y), UInt32(width), UInt32(height))
+        XMapRaised(display, window)
+        var painter = ChromePainter(width: width, height: height, background: Color(r: 0xFF, g: 0xFF, b: 0xF2))
+        painter.strokeRoundedRect(0.5, 0.5, Double(width) - 1, Double(height) - 1, radius: 0, lineWidth: 1, Color(r: 0x8A, g: 0x8C, b: 0x90))
+        guard let gc = XCreateGC(display, window, 0, nil) else { return }
+        let pixmap = XCreatePixmap(display, window, UInt32(width), UInt32(height), UInt32(depth))
+        SmallImage.put(painter.image, display: display, drawable: pixmap, gc: gc, visual: visual, depth: depth, format: format)
+        text.draw([TextRun(text: tip, x: 8, baseline: 16, color: Theme.text, bold: false)], on: pixmap, gc: gc)
+        XCopyArea(display, pixmap, window, gc, 0, 0, UInt32(width), UInt32(height), 0, 0)
+        XFreePixmap(display, pixmap)
+        XFreeGC(display, gc)
+        isShown = true
+    }
+
+    mutating func hide() {
+        guard isShown else { return }
+        XUnmapWindow(display, window)
+        isShown = false
+    }
+}
+

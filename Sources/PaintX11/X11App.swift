@@ -1,0 +1,281 @@
+import CX11
+import Foundation
+import Glibc
+import PaintApp
+import PaintCore
+
+/// The window: one thread owns every X call. The loop waits on the X connection, drains every
+/// pending event into the session (no motion is dropped or compressed), then presents the union
+/// of what changed once.
+public final class X11App {
+    let display: OpaquePointer
+    let screen: Int32
+    let window: Window
+    let session: Session
+    let format: PixelFormat
+    let blitter: Blitter
+    let text: TextRenderer
+    let chromeGC: GC
+    let visual: UnsafeMutablePointer<Visual>
+    let colormap: Colormap
+    let depth: Int32
+    private let wmDeleteWindow: Atom
+    private let wmProtocols: Atom
+    private let netWMName: Atom
+    private let utf8String: Atom
+    private var deferredEvents: [XEvent] = []
+    private var shownTitle = ""
+    private var tooltip: Tooltip
+    private var hoverSince: Double = 0
+    private var lastHovered: ToolbarItem?
+    /// How the window gets its pixels, for the log line at start-up.
+    public let transport: String
+
+    /// Opens the display and creates the (not yet mapped) window for `session`.
+    public init(session: Session, displayName: String?) throws(DisplayError) {
+        guard let display = XOpenDisplay(displayName) else {
+            throw .noDisplay(displayName ?? ProcessInfo.processInfo.environment["DISPLAY"])
+        }
+        self.display = display
+        self.session = session
+        screen = XDefaultScreen(display)
+        visual = XDefaultVisual(display, screen)
+        depth = XDefaultDepth(display, screen)
+        colormap = XDefaultColormap(display, screen)
+        switch PixelFormat.of(visual: visual, depth: depth) {
+        case .success(let f): format = f
+        case .failure(let error):
+            XCloseDisplay(display)
+            throw error
+        }
+        let root = XRootWindow(display, screen)
+        let size = Layout.preferredWindowSize(
+            imageWidth: session.engine.width, imageHeight: session.engine.height,
+            screenWidth: Int(XDisplayWidth(display, screen)), screenHeight: Int(XDisplayHeight(display, screen)))
+        var attributes = XSetWindowAttributes()
+        // No background: the first thing the window shows is the image, never a white flash.
+        attributes.background_pixmap = 0
+        attributes.bit_gravity = NorthWestGravity
+        attributes.event_mask =
+            ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | LeaveWindowMask | StructureNotifyMask
+        window = XCreateWindow(
+            display, root, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
+            UInt(CWBackPixmap | CWBitGravity | CWEventMask), &attributes)
+        wmDeleteWindow = XInternAtom(display, "WM_DELETE_WINDOW", 0)
+        wmProtocols = XInternAtom(display, "WM_PROTOCOLS", 0)
+        netWMName = XInternAtom(display, "_NET_WM_NAME", 0)
+        utf8String = XInternAtom(display, "UTF8_STRING", 0)
+        let (shm, why) = Blitter.shmUsable(display: display, displayName: String(cString: XDisplayString(display)))
+        transport = shm ? "MIT-SHM" : "XPutImage (\(why))"
+        blitter = Blitter(display: display, window: window, visual: visual, format: format, useShm: shm)
+        chromeGC = XCreateGC(display, window, 0, nil)
+        text = TextRenderer(display: display, screen: screen, visual: visual, colormap: colormap)
+        tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
+        session.handle(.resize(width: size.width, height: size.height))
+        try blitter.resize(width: size.width, height: size.height)
+        setProperties()
+    }
+
+    deinit {
+        XCloseDisplay(display)
+    }
+
+    private func setProperties() {
+        var protocols = [wmDeleteWindow]
+        XSetWMProtocols(display, window, &protocols, 1)
+        // WM_CLASS: instance and class name, for window managers and task bars.
+        let classHint = XAllocClassHint()
+        let instance = strdup("swiftpaint")
+        let className = strdup("SwiftPaint")
+        classHint?.pointee.res_name = instance
+        classHint?.pointee.res_class = className
+        XSetClassHint(display, window, classHint)
+        XFree(classHint)
+        free(instance)
+        free(className)
+        var pid = UInt(getpid())
+        let pidAtom = XInternAtom(display, "_NET_WM_PID", 0)
+        withUnsafeBytes(of: &pid) {
+            XChangeProperty(display, window, pidAtom, XA_CARDINAL, 32, PropModeReplace, $0.bindMemory(to: UInt8.self).baseAddress, 1)
+        }
+        var hints = XSizeHints()
+        hints.flags = PMinSize
+        hints.min_width = 640
+        hints.min_height = 240
+        XSetWMNormalHints(display, window, &hints)
+        updateTitle()
+    }
+
+    private func updateTitle() {
+        let title = session.title
+        guard title != shownTitle else { return }
+        shownTitle = title
+        let bytes = Array(title.utf8)
+        bytes.withUnsafeBufferPointer { XChangeProperty(display, window, netWMName, utf8String, 8, PropModeReplace, $0.baseAddress, Int32($0.count)) }
+        // WM_NAME for old window managers: Latin-1 where it can be, else ASCII.
+        let latin1 = title.replacingOccurrences(of: "—", with: "-")
+        XStoreName(display, window, latin1)
+    }
+
+    /// Maps the window and runs until the session asks to exit; returns the exit code.
+    public func run() -> Int32 {
+        XMapWindow(display, window)
+        XFlush(display)
+        let fd = XConnectionNumber(display)
+        while session.exitCode == nil {
+            while !deferredEvents.isEmpty {
+                var event = deferredEvents.removeFirst()
+                dispatch(&event)
+            }
+            while XPending(display) > 0 {
+                var event = XEvent()
+                XNextEvent(display, &event)
+                dispatch(&event)
+            }
+            present()
+            if session.exitCode != nil { break }
+            if XPending(display) > 0 || !deferredEvents.isEmpty { continue }
+            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&pollfd, 1, pollTimeout())
+            updateTooltip()
+        }
+        XUnmapWindow(display, window)
+        XFlush(display)
+        return session.exitCode ?? 0
+    }
+
+    private func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// Sleep until an event, or until a pending tooltip is due.
+    private func pollTimeout() -> Int32 {
+        guard session.hovered != nil, !tooltip.isShown else { return -1 }
+        return Int32(max(1, (hoverSince + Tooltip.delay - now()) * 1000))
+    }
+
+    private func updateTooltip() {
+        if session.hovered != lastHovered {
+            lastHovered = session.hovered
+            hoverSince = now()
+            tooltip.hide()
+        }
+        guard let item = session.hovered, let tip = session.tooltip, !tooltip.isShown, now() >= hoverSince + Tooltip.delay else { return }
+        let r = session.layout.rect(of: item)
+        var child: Window = 0
+        var rootX: Int32 = 0
+        var rootY: Int32 = 0
+        XTranslateCoordinates(display, window, XRootWindow(display, screen), Int32(r.x), Int32(r.maxY + 6), &rootX, &rootY, &child)
+        tooltip.show(tip, atX: Int(rootX), y: Int(rootY), text: text, format: format)
+    }
+
+    private func dispatch(_ event: inout XEvent) {
+        switch event.type {
+        case KeyPress:
+            if let key = EventTranslator.key(&event.xkey) {
+                session.handle(.key(key, modifiers: EventTranslator.modifiers(event.xkey.state)))
+            }
+        case ButtonPress:
+            tooltip.hide()
+            if let button = EventTranslator.button(event.xbutton.button) {
+                session.handle(.press(x: Int(event.xbutton.x), y: Int(event.xbutton.y), button: button, modifiers: EventTranslator.modifiers(event.xbutton.state)))
+            }
+        case ButtonRelease:
+            if let button = EventTranslator.button(event.xbutton.button) {
+                session.handle(.release(x: Int(event.xbutton.x), y: Int(event.xbutton.y), button: button, modifiers: EventTranslator.modifiers(event.xbutton.state)))
+            }
+        case MotionNotify:
+            session.handle(.motion(x: Int(event.xmotion.x), y: Int(event.xmotion.y), modifiers: EventTranslator.modifiers(event.xmotion.state)))
+        case LeaveNotify:
+            session.handle(.leave)
+        case ConfigureNotify:
+            session.handle(.resize(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height)))
+        case Expose:
+            exposed = exposed.union(IntRect(x: Int(event.xexpose.x), y: Int(event.xexpose.y), width: Int(event.xexpose.width), height: Int(event.xexpose.height)))
+        case ClientMessage:
+            if event.xclient.message_type == wmProtocols, Atom(event.xclient.data.l.0) == wmDeleteWindow {
+                session.handle(.closeRequest)
+            }
+        default:
+            if event.type == blitter.completionEventType { blitter.pendingCompletions -= 1 }
+        }
+    }
+
+    private var exposed = IntRect.empty
+
+    /// Draws what changed: the canvas rectangles, the chrome, or everything after a resize.
+    private func present() {
+        let layout = session.layout
+        let defer_: (XEvent) -> Void = { [unowned self] in deferredEvents.append($0) }
+        if session.layoutChanged {
+            do {
+                try blitter.resize(width: layout.windowWidth, height: layout.windowHeight)
+            } catch {
+                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            }
+            _ = session.takeCanvasDirty()
+            drawSurround(layout, deferring: defer_)
+            blitImage(session.engine.bounds, layout, deferring: defer_)
+            drawChrome(layout)
+            exposed = .empty
+        } else {
+            if !exposed.isEmpty {
+                // Expose: repaint from the images we already hold; no flicker, nothing recomputed.
+                let area = exposed.intersection(layout.canvasArea)
+                if !area.isEmpty {
+                    drawSurround(layout, deferring: defer_, clip: area)
+                    let o = layout.imageOrigin
+                    blitImage(IntRect(x: area.x - o.x, y: area.y - o.y, width: area.width, height: area.height), layout, deferring: defer_)
+                }
+                if !exposed.intersection(layout.toolbar).isEmpty || !exposed.intersection(layout.statusBar).isEmpty {
+                    drawChrome(layout)
+                }
+                exposed = .empty
+            }
+            let dirty = session.takeCanvasDirty()
+            if !dirty.isEmpty { blitImage(dirty, layout, deferring: defer_) }
+            if session.chromeDirty { drawChrome(layout) }
+        }
+        updateTitle()
+        XFlush(display)
+    }
+
+    private func blitImage(_ imageRect: IntRect, _ layout: Layout, deferring: (XEvent) -> Void) {
+        let target = layout.windowRect(forImageRect: imageRect.intersection(session.engine.bounds))
+        guard !target.isEmpty else { return }
+        let o = layout.imageOrigin
+        let source = IntRect(x: target.x - o.x, y: target.y - o.y, width: target.width, height: target.height)
+        blitter.put(pixels: session.engine.viewPixels, stride: session.engine.width, source: source, atX: target.x, y: target.y, deferring: deferring)
+    }
+
+    /// The neutral gray around an image smaller than the window.
+    private func drawSurround(_ layout: Layout, deferring: (XEvent) -> Void, clip: IntRect? = nil) {
+        let area = layout.canvasArea
+        let image = layout.visibleImage
+        let bands = [
+            IntRect(x: area.x, y: area.y, width: area.width, height: image.y - area.y),
+            IntRect(x: area.x, y: image.maxY, width: area.width, height: area.maxY - image.maxY),
+            IntRect(x: area.x, y: image.y, width: image.x - area.x, height: image.height),
+            IntRect(x: image.maxX, y: image.y, width: area.maxX - image.maxX, height: image.height),
+        ]
+        for band in bands where !band.isEmpty {
+            blitter.fill(clip.map { band.intersection($0) } ?? band, color: Theme.surround, deferring: deferring)
+        }
+    }
+
+    /// Toolbar and status bar: pixels into a pixmap, text on top with Xft, one copy to the window.
+    private func drawChrome(_ layout: Layout) {
+        let frame = session.renderChrome(measure: text)
+        for (strip, rect) in [(frame.toolbar, layout.toolbar), (frame.status, layout.statusBar)] where !rect.isEmpty {
+            let pixmap = XCreatePixmap(display, window, UInt32(rect.width), UInt32(rect.height), UInt32(depth))
+            SmallImage.put(strip, display: display, drawable: pixmap, gc: chromeGC, visual: visual, depth: depth, format: format)
+            let runs = frame.texts.filter { rect.contains($0.x + 1, $0.baseline - 4) }
+            text.draw(runs, on: pixmap, dx: -rect.x, dy: -rect.y, gc: chromeGC)
+            XCopyArea(display, pixmap, window, chromeGC, 0, 0, UInt32(rect.width), UInt32(rect.height), Int32(rect.x), Int32(rect.y))
+            XFreePixmap(display, pixmap)
+        }
+        session.didRedrawChrome()
+    }
+}

@@ -1,0 +1,27 @@
+import CX11
+
+// Xlib calls its error handler with no context pointer, so the flag it sets must be a global.
+// Only the X thread touches it (one thread owns every X call), hence nonisolated(unsafe).
+nonisolated(unsafe) private var trappedErrorCode: UInt8 = 0
+
+private func trapHandler(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
+    trappedErrorCode = event?.pointee.error_code ?? 1
+    return 0
+}
+
+/// Runs X calls under a temporary error handler and reports whether the server refused any.
+///
+/// Used where an error is an answer rather than a bug: a trial XShmAttach on a server that
+/// cannot reach our shared memory (remote X, containers).
+enum XErrorTrap {
+    /// Runs `body`, syncs so the server has answered, and returns the first error code or nil.
+    static func run(_ display: OpaquePointer, _ body: () -> Void) -> UInt8? {
+        XSync(display, 0)
+        trappedErrorCode = 0
+        let previous = XSetErrorHandler(trapHandler)
+        body()
+        XSync(display, 0)
+        XSetErrorHandler(previous)
+        return trappedErrorCode == 0 ? nil : trappedErrorCode
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import PaintApp
+import PaintCore
+import PaintIO
+import PaintX11
+
+// swiftpaint: parse the command line, open or make the picture, run the window.
+
+func fail(_ message: String, code: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(code)
+}
+
+let options: CommandLineOptions
+do {
+    options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail("swiftpaint: \(error.description)", code: 2)
+}
+
+switch options.action {
+case .help:
+    print(CommandLineOptions.usage)
+    exit(0)
+case .version:
+    print("swiftpaint \(CommandLineOptions.version)")
+    exit(0)
+case .run:
+    break
+}
+
+var engine: StrokeEngine
+var path = options.path.map(PathDisplay.absolute)
+var message = ""
+if let target = path, FileManager.default.fileExists(atPath: target) {
+    do {
+        let image = try ImageFile.load(path: target)
+        engine = StrokeEngine(image: image, background: options.background)
+        message = "Opened \(PathDisplay.abbreviatingHome(target))"
+    } catch {
+        // Never start editing over a file we could not read: a blank untitled canvas instead,
+        // so Ctrl+S cannot overwrite it.
+        FileHandle.standardError.write(Data(("swiftpaint: " + error.description + "\n").utf8))
+        engine = StrokeEngine(width: options.width, height: options.height, background: options.background)
+        message = error.description
+        path = nil
+    }
+} else {
+    engine = StrokeEngine(width: options.width, height: options.height, background: options.background)
+    if let target = path { message = "New picture; Ctrl+S saves it as \(PathDisplay.abbreviatingHome(target))" }
+}
+
+let session = Session(engine: engine, path: path, windowWidth: 1280, windowHeight: 900, message: message)
+do {
+    let app = try X11App(session: session, displayName: nil)
+    if ProcessInfo.processInfo.environment["SWIFTPAINT_DEBUG"] == "1" {
+        FileHandle.standardError.write(Data("swiftpaint: drawing through \(app.transport)\n".utf8))
+    }
+    exit(app.run())
+} catch {
+    fail(error.description)
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A fresh directory under the system temporary folder, removed with everything in it when the
+/// instance goes away (or on `remove()`). Used for Xvfb and program logs, and as the program's
+/// `HOME` / `XDG_STATE_HOME`, so tests never touch the real user's files.
+final class TemporaryDirectory {
+    /// The directory's absolute path.
+    let path: String
+    /// Whether `deinit` deletes the directory. Set to false to keep it for a post-mortem.
+    var removeOnDeinit = true
+
+    /// Creates `$TMPDIR/<prefix>-XXXXXX` with `mkdtemp`.
+    init(prefix: String = "swiftpaint-e2e") throws {
+        let base = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
+        var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw HarnessError.xRequestFailed("mkdtemp in \(base): errno \(errno)")
+        }
+        path = String(cString: made)
+    }
+
+    deinit {
+        if removeOnDeinit { remove() }
+    }
+
+    /// Deletes the directory and its contents now.
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// `path/name`.
+    func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    /// Creates (with intermediates) and returns `path/name`.
+    @discardableResult
+    func subdirectory(_ name: String) throws -> String {
+        let p = file(name)
+        try FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
+        return p
+    }
+
+    /// The contents of `path/name` as UTF-8 text, or "" if it cannot be read.
+    func read(_ name: String) -> String {
+        (try? String(contentsOfFile: file(name), encoding: .utf8)) ?? ""
+    }
+}

@@ -1,0 +1,137 @@
+import CX11
+import Foundation
+
+/// A private Xvfb X server for one test, on a display number nobody else is using.
+///
+/// Started as `Xvfb :N -screen 0 WxHxD -nolisten tcp -noreset [-extension MIT-SHM]` through
+/// `ChildProcess` (empty signal mask, default dispositions), with its output in `logPath`. The
+/// initializer returns once a client can connect. `stop()` (or `deinit`) SIGKILLs and reaps the
+/// server and removes the lock file and socket it leaves behind.
+///
+/// ```swift
+/// let server = try XvfbServer(depth: 16, shm: false)
+/// let client = try XClient(display: server.displayName)
+/// ```
+final class XvfbServer {
+    /// Screen width in pixels.
+    let width: Int
+    /// Screen height in pixels.
+    let height: Int
+    /// Screen depth: 24 or 16.
+    let depth: Int
+    /// Whether the MIT-SHM extension is offered.
+    let shm: Bool
+    /// The display number N.
+    let number: Int
+    /// The server's output (stdout and stderr).
+    let logPath: String
+    private let process: ChildProcess
+    private let directory: TemporaryDirectory
+
+    /// `":N"`, for `DISPLAY` and `XOpenDisplay`.
+    var displayName: String { ":\(number)" }
+    /// The server's process id.
+    var pid: pid_t { process.pid }
+
+    /// Starts a server and waits (polling `XOpenDisplay`) until it accepts connections.
+    ///
+    /// Display numbers are tried from a random start at 90 or above, skipping any N with a
+    /// `/tmp/.X11-unix/XN` socket or `/tmp/.XN-lock` file; a server that exits (another one won
+    /// the race for N) or never answers is killed and the next number is tried.
+    /// - Parameter startTimeout: how long one attempt may take before it counts as failed.
+    init(
+        width: Int = 1280, height: Int = 1024, depth: Int = 24, shm: Bool = true,
+        startTimeout: Duration = Wait.defaultTimeout
+    ) throws {
+        precondition(depth == 24 || depth == 16, "Xvfb depth must be 24 or 16")
+        self.width = width
+        self.height = height
+        self.depth = depth
+        self.shm = shm
+        let directory = try TemporaryDirectory(prefix: "swiftpaint-xvfb")
+        self.directory = directory
+
+        var attempts: [String] = []
+        var candidate = 90 + Int.random(in: 0..<400)
+        for attempt in 0..<12 {
+            while Self.displayLooksTaken(candidate) { candidate += 1 }
+            let n = candidate
+            candidate += 1 + Int.random(in: 0..<7)
+            let log = directory.file("xvfb-\(n)-\(attempt).log")
+            var arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp", "-noreset"]
+            if !shm { arguments += ["-extension", "MIT-SHM"] }
+            let child: ChildProcess
+            do {
+                child = try ChildProcess(
+                    executable: Self.executable, arguments: arguments,
+                    environment: ChildProcess.cleanEnvironment(), stdoutPath: log, stderrPath: log)
+            } catch {
+                attempts.append(":\(n): \(error)")
+                continue
+            }
+            let ready = Wait.until(timeout: startTimeout, poll: .milliseconds(20)) {
+                if !child.isRunning { return true }
+                return Self.lockOwner(n) == child.pid && Self.canConnect(":\(n)")
+            }
+            if ready && child.isRunning {
+                self.number = n
+                self.logPath = log
+                self.process = child
+                return
+            }
+            let why = child.isRunning ? "no connection after \(startTimeout)" : "Xvfb \(child.status!)"
+            child.killAndReap()
+            Self.removeLeftovers(n, pid: child.pid)
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            attempts.append(":\(n): \(why)\n\(text.suffix(600))")
+        }
+        throw HarnessError.xvfbDidNotStart(attempts: attempts)
+    }
+
+    deinit { stop() }
+
+    /// Whether the server process is still alive.
+    var isRunning: Bool { process.isRunning }
+
+    /// The server's output so far.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// SIGKILLs and reaps the server, then removes its lock file and socket. Idempotent.
+    /// `XClient`s still connected survive it: their next request marks them `isConnectionLost`.
+    func stop() {
+        guard process.status == nil else { return }
+        process.killAndReap()
+        Self.removeLeftovers(number, pid: process.pid)
+    }
+
+    /// The Xvfb binary: `$XVFB` if set, else `/usr/bin/Xvfb`.
+    static var executable: String {
+        ProcessInfo.processInfo.environment["XVFB"] ?? "/usr/bin/Xvfb"
+    }
+
+    /// Whether display N has a socket or lock file (a server, or the remains of one).
+    static func displayLooksTaken(_ n: Int) -> Bool {
+        access("/tmp/.X11-unix/X\(n)", F_OK) == 0 || access("/tmp/.X\(n)-lock", F_OK) == 0
+    }
+
+    /// The pid written in `/tmp/.XN-lock`, if the file exists and parses.
+    static func lockOwner(_ n: Int) -> pid_t? {
+        guard let text = try? String(contentsOfFile: "/tmp/.X\(n)-lock", encoding: .utf8) else { return nil }
+        return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Whether `XOpenDisplay(name)` succeeds right now (the connection is closed again).
+    static func canConnect(_ name: String) -> Bool {
+        guard let display = XOpenDisplay(name) else { return false }
+        XCloseDisplay(display)
+        return true
+    }
+
+    /// Removes the lock file and socket of display N if they belong to `pid` (SIGKILL gives
+    /// the server no chance to do it itself).
+    private static func removeLeftovers(_ n: Int, pid: pid_t) {
+        guard lockOwner(n) == pid else { return }
+        unlink("/tmp/.X11-unix/X\(n)")
+        unlink("/tmp/.X\(n)-lock")
+    }
+}

@@ -1,0 +1,60 @@
+import Testing
+
+@testable import PaintCore
+
+/// The packed two-lanes-at-a-time arithmetic must equal the per-channel formula exactly.
+@Suite struct PixelTests {
+    @Test func div255IsRoundedDivisionForEveryProduct() {
+        for x in UInt32(0)...65025 {
+            #expect(Pixel.div255(x) == UInt32((Double(x) / 255).rounded()), "x = \(x)")
+        }
+    }
+
+    @Test func blendMatchesPerChannelFormula() {
+        let sources: [UInt32] = [0, Color(r: 255, g: 0, b: 0).pixel, Color(r: 12, g: 200, b: 99).pixel, 0xFFFF_FFFF]
+        var dests: [UInt32] = [0, 0xFFFF_FFFF, 0x8040_2010]
+        for v in stride(from: 0, through: 255, by: 15) {
+            let c = UInt8(v)
+            dests.append(Pixel.pack(r: c, g: c / 2, b: 255 - c, a: 255))
+            dests.append(Pixel.pack(r: c / 3, g: c / 2, b: c, a: c))  // premultiplied: channels <= alpha
+        }
+        for s in sources {
+            for d in dests {
+                for a in UInt32(0)...255 {
+                    let out = Pixel.blend(d, source: s, alpha: a)
+                    for shift in [0, 8, 16, 24] as [UInt32] {
+                        let sc = s >> shift & 0xFF
+                        let dc = d >> shift & 0xFF
+                        let expected = UInt32((Double(sc * a + dc * (255 - a)) / 255).rounded())
+                        #expect(out >> shift & 0xFF == expected)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func overFlattensOntoBackdrop() {
+        let white = Color.white.pixel
+        #expect(Pixel.over(0, backdrop: white) == white)
+        #expect(Pixel.over(Color.black.pixel, backdrop: white) == Color.black.pixel)
+        // Black at alpha 128, premultiplied: channels 0, alpha 128 -> 255 * 127 / 255 = 127.
+        let half = Pixel.pack(r: 0, g: 0, b: 0, a: 128)
+        #expect(Pixel.over(half, backdrop: white) == Pixel.pack(r: 127, g: 127, b: 127, a: 255))
+    }
+
+    @Test func premultiplyRoundTripsOpaqueAndTransparent() {
+        let opaque = Pixel.pack(r: 1, g: 2, b: 3, a: 255)
+        #expect(Pixel.premultiply(opaque) == opaque)
+        #expect(Pixel.unpremultiply(Pixel.premultiply(Pixel.pack(r: 200, g: 100, b: 50, a: 0))) == 0)
+        let half = Pixel.premultiply(Pixel.pack(r: 200, g: 100, b: 50, a: 128))
+        #expect(Pixel.unpack(half) == (r: 100, g: 50, b: 25, a: 128))
+        #expect(Pixel.unpremultiply(half) == Pixel.pack(r: 199, g: 100, b: 50, a: 128))
+    }
+
+    @Test func colorHexParsing() {
+        #expect(Color(hex: "#e6194b") == Color(r: 0xE6, g: 0x19, b: 0x4B))
+        #expect(Color(hex: "E6194B")?.hex == "#e6194b")
+        #expect(Color(hex: "#12345") == nil)
+        #expect(Color(hex: "#zzzzzz") == nil)
+    }
+}
