@@ -1,0 +1,298 @@
+import CX11
+import Foundation
+import PaintApp
+import PaintCore
+import PaintIO
+import Testing
+
+/// One X server configuration the drawing tests run on.
+struct ServerConfig: Sendable, CustomTestStringConvertible, CustomStringConvertible {
+    let depth: Int
+    let shm: Bool
+
+    /// Depth 24 with MIT-SHM, depth 24 without it (`-extension MIT-SHM`), and depth 16.
+    static let all = [
+        ServerConfig(depth: 24, shm: true),
+        ServerConfig(depth: 24, shm: false),
+        ServerConfig(depth: 16, shm: true),
+    ]
+
+    var description: String { "depth \(depth)\(shm ? " + MIT-SHM" : ", no MIT-SHM")" }
+    var testDescription: String { description }
+
+    /// Per-channel tolerance for comparing on-screen colors with 8-bit colors (5-6-5 at depth 16).
+    var tolerance: Int { depth == 16 ? 8 : 0 }
+}
+
+/// Colors of the chrome the tests look at (the program's `Theme` keeps them internal).
+enum ChromeColors {
+    /// The status bar in normal mode.
+    static let statusFill = Color(r: 0xEE, g: 0xEF, b: 0xF1)
+    /// The status bar while it asks something (close question, file-name prompt).
+    static let askFill = Color(r: 0xFF, g: 0xF4, b: 0xC8)
+}
+
+/// A running `swiftpaint` on a private Xvfb, with the geometry to aim at the canvas and toolbar.
+///
+/// Everything is in window coordinates unless a name says "image": image pixel (x, y) is at
+/// window pixel `layout.imageOrigin + (x, y)`, and the program maps window pixel (wx, wy) to the
+/// image point (wx - ox + 0.5, wy - oy + 0.5).
+final class PaintWindow {
+    let config: ServerConfig
+    let session: AppSession
+    let layout: Layout
+    var client: XClient { session.client }
+    var window: Window { session.window }
+    var app: AppProcess { session.app }
+
+    /// Starts swiftpaint with `arguments` on a fresh server of `config` and waits for its first
+    /// complete frame (status bar drawn, which comes after the canvas in the same present).
+    init(
+        _ config: ServerConfig, arguments: [String], imageWidth: Int, imageHeight: Int,
+        home: String? = nil
+    ) throws {
+        self.config = config
+        session = try AppSession(
+            arguments: arguments, screenWidth: 1024, screenHeight: 768, depth: config.depth,
+            shm: config.shm, home: home)
+        guard let frame = session.client.geometry(session.window) else {
+            throw HarnessError.captureFailed("no geometry for the swiftpaint window")
+        }
+        layout = Layout(
+            windowWidth: frame.width, windowHeight: frame.height, imageWidth: imageWidth,
+            imageHeight: imageHeight)
+        try waitForStatus(ChromeColors.statusFill, "the first frame (status bar drawn)")
+    }
+
+    func stop() { session.stop() }
+
+    // MARK: Geometry
+
+    /// Window coordinates of image pixel (x, y).
+    func windowPoint(imageX x: Int, imageY y: Int) -> (Int, Int) {
+        let o = layout.imageOrigin
+        return (o.x + x, o.y + y)
+    }
+
+    /// The centre of a toolbar item.
+    func center(of item: ToolbarItem) -> (Int, Int) {
+        let r = layout.rect(of: item)
+        return (r.x + r.width / 2, r.y + r.height / 2)
+    }
+
+    // MARK: Input
+
+    /// Moves the pointer into the window over the gray surround left of the image: keys go to
+    /// the window under the pointer (no window manager), and nothing there shows a tooltip or
+    /// paints.
+    func parkPointer() {
+        let area = layout.canvasArea
+        let spot = layout.imageOrigin.x > 12 ? (4, area.y + 4) : (area.x + 4, area.maxY - 4)
+        client.moveMouse(toWindow: window, x: spot.0, y: spot.1)
+    }
+
+    /// Presses a key (by keysym name) with the pointer parked inside the window.
+    func key(_ name: String, modifiers: KeyModifiers = [], times: Int = 1) throws {
+        parkPointer()
+        for _ in 0..<times { try client.key(name, modifiers: modifiers) }
+    }
+
+    /// A drag through image coordinates, one motion event per point.
+    func drag(image path: [(Int, Int)], button: UInt32 = 1) throws {
+        let o = layout.imageOrigin
+        try client.drag(window, path: path.map { ($0.0 + o.x, $0.1 + o.y) }, button: button)
+    }
+
+    /// A click on image pixel (x, y) without motion.
+    func click(imageX x: Int, imageY y: Int, button: UInt32 = 1) throws {
+        let p = windowPoint(imageX: x, imageY: y)
+        try client.click(window, x: p.0, y: p.1, button: button)
+    }
+
+    /// Clicks a toolbar item, then parks the pointer (so no tooltip pops up over the canvas).
+    func click(_ item: ToolbarItem, button: UInt32 = 1, atX x: Int? = nil) throws {
+        let c = center(of: item)
+        try client.click(window, x: x ?? c.0, y: c.1, button: button)
+        parkPointer()
+    }
+
+    // MARK: Reading back
+
+    /// Captures image pixels `rect` (image coordinates) from the screen.
+    func capture(image rect: IntRect) throws -> ScreenCapture {
+        try client.capture(window, rect: layout.windowRect(forImageRect: rect))
+    }
+
+    /// Polls captures of image pixels `rect` until `predicate` holds; returns that capture.
+    func waitForCapture(
+        image rect: IntRect, _ what: @autoclosure () -> String, until predicate: (ScreenCapture) -> Bool
+    ) throws -> ScreenCapture {
+        try client.waitForCapture(window, rect: layout.windowRect(forImageRect: rect), what(), until: predicate)
+    }
+
+    /// The whole image as shown.
+    func captureCanvas() throws -> ScreenCapture {
+        try client.capture(window, rect: layout.visibleImage)
+    }
+
+    /// The status bar's background color (a pixel left of any text, below its top border).
+    func statusColor() throws -> Color {
+        let bar = layout.statusBar
+        return try client.capture(window, rect: IntRect(x: bar.x + 3, y: bar.y + 4, width: 1, height: 1))
+            .color(x: 0, y: 0)
+    }
+
+    /// Polls until the status bar background is `color`.
+    func waitForStatus(_ color: Color, _ what: String) throws {
+        var last: Color?
+        let ok = try Wait.until(poll: .milliseconds(20)) {
+            last = try statusColor()
+            return ScreenCapture.matches(last!, color, tolerance: config.tolerance)
+        }
+        if !ok {
+            throw HarnessError.timedOut("\(what): status bar \(color) (it is \(last.map(\.description) ?? "?"))\n\(app.outputSummary)")
+        }
+    }
+
+    /// How many white pixels the status bar has in a row just inside its top (the file-name
+    /// field of the save prompt is a wide white box; the close question has two small white
+    /// buttons).
+    func statusWhiteRun() throws -> Int {
+        let bar = layout.statusBar
+        let row = try client.capture(window, rect: IntRect(x: 0, y: bar.y + 5, width: bar.width, height: 1))
+        return row.count(of: .white)
+    }
+
+    /// Polls until the save prompt (a yellow bar with a wide white text field) is shown.
+    func waitForSavePrompt() throws {
+        try waitForStatus(ChromeColors.askFill, "the save prompt")
+        try Wait.require("the file-name field of the save prompt\n\(app.outputSummary)") {
+            try statusWhiteRun() > 300
+        }
+    }
+
+    /// Polls until the close question (yellow bar, no text field) is shown.
+    func waitForCloseQuestion() throws {
+        try waitForStatus(ChromeColors.askFill, "the Save / Discard / Cancel question")
+        let white = try statusWhiteRun()
+        if white > 300 {
+            throw HarnessError.timedOut("the close question, but the status bar shows a text field (\(white) white pixels)")
+        }
+    }
+
+    /// The current title.
+    var title: String? { client.windowTitle(window) }
+
+    /// Polls until the title shows (`true`) or does not show (`false`) the unsaved-changes star.
+    func waitForModified(_ modified: Bool) throws {
+        let ok = client.waitForTitle(window) { $0.hasPrefix("*") == modified && $0.hasSuffix("SwiftPaint") } != nil
+        if !ok {
+            throw HarnessError.timedOut("a title \(modified ? "with" : "without") the leading * (it is \(title ?? "nil"))\n\(app.outputSummary)")
+        }
+    }
+}
+
+// MARK: - Pixels
+
+extension Color {
+    /// The 8-bit gray level when r == g == b, else nil.
+    var gray: Int? { r == g && g == b ? Int(r) : nil }
+    /// The darkest channel.
+    var darkest: Int { Int(min(r, g, b)) }
+    /// The brightest channel.
+    var brightest: Int { Int(max(r, g, b)) }
+}
+
+extension PixelImage {
+    /// The color at (x, y), for opaque pixels.
+    func color(x: Int, y: Int) -> Color {
+        let p = Pixel.unpack(self[x, y])
+        return Color(r: p.r, g: p.g, b: p.b)
+    }
+}
+
+extension ScreenCapture {
+    /// Whether the capture at (x, y) shows `color` within `tolerance`.
+    func shows(_ c: Color, x: Int, y: Int, tolerance: Int) -> Bool {
+        ScreenCapture.matches(color(x: x, y: y), c, tolerance: tolerance)
+    }
+}
+
+/// An 8-bit color the way a visual with `masks` shows it: each channel truncated to the mask's
+/// bits (what swiftpaint's blitter does) and scaled back up the way the harness reads it.
+func asShown(_ c: Color, masks: ChannelMasks) -> Color {
+    func reduce(_ v: UInt8, _ mask: UInt) -> UInt {
+        let shift = mask.trailingZeroBitCount
+        let bits = min(8, (mask >> UInt(shift)).nonzeroBitCount)
+        return (UInt(v) >> UInt(8 - bits)) << UInt(shift)
+    }
+    let value = reduce(c.r, masks.red) | reduce(c.g, masks.green) | reduce(c.b, masks.blue)
+    let rgb = masks.rgb(value)
+    return Color(r: rgb.r, g: rgb.g, b: rgb.b)
+}
+
+/// The first pixels where `screen` differs from `file` (as the visual shows it), for messages;
+/// empty when they are equal.
+func differences(screen: ScreenCapture, file: PixelImage, limit: Int = 10) -> [String] {
+    guard screen.width == file.width && screen.height == file.height else {
+        return ["sizes differ: screen \(screen.width)x\(screen.height), file \(file.width)x\(file.height)"]
+    }
+    var out: [String] = []
+    var count = 0
+    for y in 0..<file.height {
+        for x in 0..<file.width {
+            let p = Pixel.unpack(file[x, y])
+            let expected = asShown(Color(r: p.r, g: p.g, b: p.b), masks: screen.masks)
+            let shown = screen.color(x: x, y: y)
+            if shown != expected || p.a != 255 {
+                count += 1
+                if out.count < limit { out.append("(\(x),\(y)) screen \(shown) file \(Color(r: p.r, g: p.g, b: p.b)) a=\(p.a)") }
+            }
+        }
+    }
+    if count > out.count { out.append("... \(count) pixels differ in all") }
+    return out
+}
+
+/// Distance from (px, py) to the segment a-b.
+func distance(_ px: Double, _ py: Double, _ a: (Double, Double), _ b: (Double, Double)) -> Double {
+    let dx = b.0 - a.0, dy = b.1 - a.1
+    let len2 = dx * dx + dy * dy
+    var t = len2 == 0 ? 0 : ((px - a.0) * dx + (py - a.1) * dy) / len2
+    t = min(max(t, 0), 1)
+    let cx = a.0 + t * dx - px, cy = a.1 + t * dy - py
+    return (cx * cx + cy * cy).squareRoot()
+}
+
+/// Distance from the centre of image pixel (x, y) to the polyline through `path` (image
+/// pixel coordinates as sent to the pointer; the program samples at pixel centres).
+func distance(pixelX x: Int, pixelY y: Int, toPath path: [(Int, Int)]) -> Double {
+    let pts = path.map { (Double($0.0), Double($0.1)) }
+    if pts.count == 1 { return distance(Double(x), Double(y), pts[0], pts[0]) }
+    var best = Double.infinity
+    for i in 1..<pts.count {
+        best = min(best, distance(Double(x), Double(y), pts[i - 1], pts[i]))
+    }
+    return best
+}
+
+/// Points from `a` to `b` in steps of about `step` pixels, both ends included.
+func line(from a: (Int, Int), to b: (Int, Int), step: Int = 2) -> [(Int, Int)] {
+    let n = max(1, max(abs(b.0 - a.0), abs(b.1 - a.1)) / step)
+    return (0...n).map { i in
+        (a.0 + (b.0 - a.0) * i / n, a.1 + (b.1 - a.1) * i / n)
+    }
+}
+
+/// A fresh temporary folder for one test's files.
+func scratchFolder() throws -> TemporaryDirectory {
+    try TemporaryDirectory(prefix: "swiftpaint-draw")
+}
+
+/// The brush width a fresh session has after `keys` presses of `]` (or `[`), computed by the
+/// program's own headless `Session`, so the test follows its step rule.
+func widthAfter(pressing key: Character, times: Int) -> Double {
+    let s = Session(engine: StrokeEngine(width: 16, height: 16), path: nil, windowWidth: 900, windowHeight: 400)
+    for _ in 0..<times { s.handle(.key(.character(key), modifiers: [])) }
+    return s.brushWidth
+}

@@ -1,0 +1,238 @@
+import Foundation
+import PaintCore
+import PaintIO
+import Testing
+
+@testable import PaintApp
+
+/// The session's behaviour without a window: events in, engine pixels and state out.
+@Suite struct SessionTests {
+    static func makeSession(path: String? = nil, width: Int = 200, height: Int = 100) -> Session {
+        Session(engine: StrokeEngine(width: width, height: height), path: path, windowWidth: 1000, windowHeight: 400)
+    }
+
+    static func temporaryFolder() -> String {
+        let dir = NSTemporaryDirectory() + "swiftpaint-session-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// Window position of image pixel (x, y).
+    static func window(_ s: Session, _ x: Int, _ y: Int) -> (Int, Int) {
+        (s.layout.imageOrigin.x + x, s.layout.imageOrigin.y + y)
+    }
+
+    static func drag(_ s: Session, _ points: [(Int, Int)], button: PointerButton = .left, modifiers: Modifiers = []) {
+        let w = points.map { window(s, $0.0, $0.1) }
+        s.handle(.press(x: w[0].0, y: w[0].1, button: button, modifiers: modifiers))
+        for p in w.dropFirst() { s.handle(.motion(x: p.0, y: p.1, modifiers: modifiers)) }
+        s.handle(.release(x: w[w.count - 1].0, y: w[w.count - 1].1, button: button, modifiers: modifiers))
+    }
+
+    static func key(_ s: Session, _ c: Character, _ modifiers: Modifiers = []) {
+        s.handle(.key(.character(c), modifiers: modifiers))
+    }
+
+    @Test func newDocumentDefaults() {
+        let s = Self.makeSession()
+        #expect(s.primary == .black && s.secondary == .white)
+        #expect(s.brushWidth == 5 && s.opacityPercent == 100 && s.tool == .brush)
+        #expect(s.title == "Untitled — SwiftPaint")
+    }
+
+    @Test func keysSetOpacityWidthToolAndColors() {
+        let s = Self.makeSession()
+        Self.key(s, "5")
+        #expect(s.opacityPercent == 50)
+        Self.key(s, "0")
+        #expect(s.opacityPercent == 100)
+        Self.key(s, "1")
+        #expect(s.opacityPercent == 10)
+        Self.key(s, "]")
+        #expect(s.brushWidth == 6)
+        for _ in 0..<100 { Self.key(s, "]") }
+        #expect(s.brushWidth == 200)
+        for _ in 0..<100 { Self.key(s, "[") }
+        #expect(s.brushWidth == 1)
+        Self.key(s, "x")
+        #expect(s.primary == .white && s.secondary == .black)
+        Self.key(s, "e")
+        #expect(s.tool == .eraser)
+        Self.key(s, "B")
+        #expect(s.tool == .brush)
+    }
+
+    @Test func swatchClicksSetPrimaryAndSecondary() {
+        let s = Self.makeSession()
+        let red = s.layout.rect(of: .swatch(3))
+        s.handle(.press(x: red.x + 5, y: red.y + 5, button: .left, modifiers: []))
+        s.handle(.release(x: red.x + 5, y: red.y + 5, button: .left, modifiers: []))
+        #expect(s.primary == Palette.colors[3])
+        let blue = s.layout.rect(of: .swatch(8))
+        s.handle(.press(x: blue.x + 5, y: blue.y + 5, button: .right, modifiers: []))
+        s.handle(.release(x: blue.x + 5, y: blue.y + 5, button: .right, modifiers: []))
+        #expect(s.secondary == Palette.colors[8])
+        // The right button paints with the secondary color.
+        Self.drag(s, [(50, 50), (60, 50)], button: .right)
+        #expect(s.engine.viewPixel(x: 55, y: 50) == Palette.colors[8].pixel)
+        Self.drag(s, [(50, 80), (60, 80)])
+        #expect(s.engine.viewPixel(x: 55, y: 80) == Palette.colors[3].pixel)
+    }
+
+    @Test func slidersFollowThePointer() {
+        let s = Self.makeSession()
+        let slider = s.layout.rect(of: .opacitySlider)
+        s.handle(.press(x: slider.x, y: slider.y + 5, button: .left, modifiers: []))
+        #expect(s.opacityPercent == 1)
+        s.handle(.motion(x: slider.maxX + 40, y: slider.y + 5, modifiers: []))
+        #expect(s.opacityPercent == 100)
+        s.handle(.release(x: slider.maxX, y: slider.y + 5, button: .left, modifiers: []))
+        let width = s.layout.rect(of: .widthSlider)
+        s.handle(.press(x: width.maxX - 1, y: width.y + 5, button: .left, modifiers: []))
+        s.handle(.release(x: width.maxX - 1, y: width.y + 5, button: .left, modifiers: []))
+        #expect(s.brushWidth == 200)
+    }
+
+    @Test func drawingMarksTheDocumentModifiedAndShiftClickDrawsALine() {
+        let s = Self.makeSession(path: "/tmp/x.png")
+        #expect(s.title == "x.png — SwiftPaint")
+        Self.drag(s, [(10, 10)])
+        #expect(s.title == "*x.png — SwiftPaint")
+        #expect(s.engine.viewPixel(x: 10, y: 10) == Color.black.pixel)
+        let (wx, wy) = Self.window(s, 150, 10)
+        s.handle(.press(x: wx, y: wy, button: .left, modifiers: .shift))
+        s.handle(.release(x: wx, y: wy, button: .left, modifiers: .shift))
+        for x in stride(from: 10, through: 150, by: 10) {
+            #expect(s.engine.viewPixel(x: x, y: 10) == Color.black.pixel, "gap at \(x)")
+        }
+    }
+
+    @Test func ctrlClickPicksTheColorUnderThePointer() {
+        let s = Self.makeSession()
+        s.setPrimary(Color(r: 10, g: 20, b: 30))
+        Self.drag(s, [(40, 40)])
+        s.setPrimary(.black)
+        Self.drag(s, [(40, 40)], button: .right, modifiers: .control)
+        #expect(s.secondary == Color(r: 10, g: 20, b: 30))
+    }
+
+    @Test func saveWritesThePictureAndClearsTheModifiedMark() throws {
+        let dir = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = Self.makeSession(path: dir + "/a.png")
+        Self.key(s, "5")
+        Self.drag(s, [(20, 20), (80, 60), (20, 60), (80, 20)])
+        Self.key(s, "s", .control)
+        #expect(s.isModified == false)
+        #expect(s.message.hasPrefix("Saved to"))
+        let saved = try ImageFile.load(path: dir + "/a.png")
+        #expect(saved.pixels == Array(s.engine.viewPixels))
+        #expect(Pixel.unpack(saved[50, 40]).r == 127 || Pixel.unpack(saved[50, 40]).r == 128)
+    }
+
+    @Test func aFailedSaveKeepsTheDocumentModifiedAndSaysWhy() {
+        let dir = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = Self.makeSession(path: dir)
+        Self.drag(s, [(20, 20)])
+        Self.key(s, "s", .control)
+        #expect(s.isModified)
+        #expect(s.message.contains("folder"), "\(s.message)")
+        #expect(s.title.hasPrefix("*"))
+    }
+
+    @Test func saveWithoutANameAsksForOneAndTabCompletes() throws {
+        let dir = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        FileManager.default.createFile(atPath: dir + "/existing-picture.png", contents: Data())
+        let s = Self.makeSession()
+        Self.drag(s, [(20, 20)])
+        Self.key(s, "s", .control)
+        guard case .savePrompt(var field, _) = s.mode else {
+            Issue.record("no prompt")
+            return
+        }
+        // Replace the suggestion with our folder and a prefix, then complete it.
+        while field.handle(.backspace) && !field.text.isEmpty {}
+        for c in dir + "/exi" { s.handle(.key(.character(c), modifiers: [])) }
+        // The field in the session started from the suggestion; clear it the same way.
+        guard case .savePrompt(let typed, _) = s.mode else { return }
+        #expect(typed.text.hasSuffix(dir + "/exi"))
+        for _ in 0..<typed.text.count { s.handle(.key(.backspace, modifiers: [])) }
+        for c in dir + "/exi" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.tab, modifiers: []))
+        guard case .savePrompt(let completed, _) = s.mode else { return }
+        #expect(completed.text == dir + "/existing-picture.png")
+        for _ in 0..<"existing-picture.png".count { s.handle(.key(.backspace, modifiers: [])) }
+        for c in "new.png" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.mode == .normal)
+        #expect(FileManager.default.fileExists(atPath: dir + "/new.png"))
+        #expect(s.title == "new.png — SwiftPaint")
+    }
+
+    @Test func closingWithUnsavedChangesAsks() {
+        let s = Self.makeSession()
+        s.handle(.closeRequest)
+        #expect(s.exitCode == 0, "nothing to lose: closes at once")
+
+        let t = Self.makeSession()
+        Self.drag(t, [(20, 20)])
+        t.handle(.closeRequest)
+        #expect(t.mode == .confirmClose && t.exitCode == nil)
+        t.handle(.key(.escape, modifiers: []))
+        #expect(t.mode == .normal && t.exitCode == nil)
+        t.handle(.closeRequest)
+        Self.key(t, "d")
+        #expect(t.exitCode == 0)
+    }
+
+    @Test func escapeCancelsAStrokeInProgress() {
+        let s = Self.makeSession()
+        let (x, y) = Self.window(s, 30, 30)
+        s.handle(.press(x: x, y: y, button: .left, modifiers: []))
+        s.handle(.motion(x: x + 40, y: y, modifiers: []))
+        #expect(s.engine.viewPixel(x: 50, y: 30) == Color.black.pixel)
+        s.handle(.key(.escape, modifiers: []))
+        s.handle(.release(x: x + 40, y: y, button: .left, modifiers: []))
+        #expect(s.engine.viewPixel(x: 50, y: 30) == Color.white.pixel)
+        #expect(!s.isModified)
+    }
+
+    @Test func layoutCentresSmallImagesAndMapsPointsBothWays() {
+        let layout = Layout(windowWidth: 1000, windowHeight: 500, imageWidth: 200, imageHeight: 100)
+        let o = layout.imageOrigin
+        #expect(o.x == 400)
+        #expect(layout.imagePoint(windowX: o.x + 7, windowY: o.y + 3) == Point(x: 7.5, y: 3.5))
+        #expect(layout.windowRect(forImageRect: IntRect(x: 0, y: 0, width: 10, height: 10)) == IntRect(x: o.x, y: o.y, width: 10, height: 10))
+        for item in Layout.items {
+            let r = layout.rect(of: item)
+            #expect(layout.item(atX: r.x + r.width / 2, y: r.y + r.height / 2) == item, "\(item)")
+        }
+    }
+
+    @Test func chromeRendersWithoutTouchingTheCanvas() {
+        let s = Self.makeSession()
+        let before = Array(s.engine.viewPixels)
+        let frame = s.renderChrome()
+        #expect(frame.toolbar.width == 1000 && frame.toolbar.height == Layout.toolbarHeight)
+        #expect(frame.texts.contains { $0.text == "5 px" })
+        #expect(frame.texts.contains { $0.text == "100%" })
+        #expect(Array(s.engine.viewPixels) == before)
+    }
+}
+
+@Suite struct CommandLineOptionsTests {
+    @Test func parsesFileSizeAndBackground() throws {
+        let o = try CommandLineOptions.parse(["--size", "640x480", "--background", "#ff0000", "a.png"])
+        #expect(o.width == 640 && o.height == 480 && o.path == "a.png")
+        #expect(o.background == .color(Color(r: 255, g: 0, b: 0)))
+        #expect(try CommandLineOptions.parse(["--background", "transparent"]).background == .transparent)
+        #expect(try CommandLineOptions.parse(["--help"]).action == .help)
+    }
+
+    @Test(arguments: [["--size", "0x0"], ["--size"], ["--size", "abc"], ["--bogus"], ["a.png", "b.png"], ["--background", "#12"]])
+    func rejectsBadInputWithAMessage(args: [String]) {
+        #expect(throws: OptionError.self) { try CommandLineOptions.parse(args) }
+    }
+}
