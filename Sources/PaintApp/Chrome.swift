@@ -32,20 +32,26 @@ public struct FixedWidthMeasurer: TextMeasuring {
     public func width(of text: String, bold: Bool) -> Int { text.count * 7 }
 }
 
-/// The toolbar and status bar, drawn: pixels for each strip, plus text to draw on top.
-public struct ChromeFrame {
-    public var toolbar: PixelImage
-    public var status: PixelImage
+/// A strip of chrome (toolbar or status bar), drawn: its pixels, plus text to draw on top in
+/// window coordinates.
+public struct ChromeStrip {
+    public var pixels: PixelImage
     public var texts: [TextRun]
 }
 
 extension Session {
-    /// Draws the toolbar and status bar for the current state.
-    public func renderChrome(measure: TextMeasuring = FixedWidthMeasurer()) -> ChromeFrame {
+    /// Draws the toolbar for the current state.
+    public func renderToolbar(measure: TextMeasuring = FixedWidthMeasurer()) -> ChromeStrip {
         var texts: [TextRun] = []
-        let toolbar = renderToolbar(&texts, measure)
-        let status = renderStatus(&texts, measure)
-        return ChromeFrame(toolbar: toolbar, status: status, texts: texts)
+        let pixels = renderToolbar(&texts, measure)
+        return ChromeStrip(pixels: pixels, texts: texts)
+    }
+
+    /// Draws the status bar for the current state.
+    public func renderStatus(measure: TextMeasuring = FixedWidthMeasurer()) -> ChromeStrip {
+        var texts: [TextRun] = []
+        let pixels = renderStatus(&texts, measure)
+        return ChromeStrip(pixels: pixels, texts: texts)
     }
 
     private func buttonState(_ item: ToolbarItem, selected: Bool, p: inout ChromePainter) {

@@ -51,8 +51,10 @@ public final class Session {
     // Output, taken by the window layer after each batch of events.
     /// Image pixels whose view changed since the last `takeCanvasDirty`.
     public private(set) var canvasDirty = IntRect.empty
-    /// The toolbar or status bar must be redrawn.
-    public private(set) var chromeDirty = true
+    /// The toolbar must be redrawn (a setting, hover or press changed).
+    public private(set) var toolbarDirty = true
+    /// The status bar must be redrawn (message, pointer position, file name, a question).
+    public private(set) var statusDirty = true
     /// The whole window must be redrawn (resize, scroll, new image).
     public private(set) var layoutChanged = true
     /// Set when the program should exit, with its exit code.
@@ -110,10 +112,17 @@ public final class Session {
         return canvasDirty
     }
 
-    /// Marks the chrome and layout as drawn.
-    public func didRedrawChrome() {
-        chromeDirty = false
+    /// Marks the toolbar as drawn.
+    public func didRedrawToolbar() { toolbarDirty = false }
+
+    /// Marks the status bar as drawn.
+    public func didRedrawStatus() { statusDirty = false }
+
+    /// Marks a whole-window redraw as done.
+    public func didRedrawLayout() {
         layoutChanged = false
+        toolbarDirty = false
+        statusDirty = false
     }
 
     // MARK: Events
@@ -137,7 +146,7 @@ public final class Session {
             setHovered(nil)
             if pointerPixel != nil {
                 pointerPixel = nil
-                chromeDirty = true
+                statusDirty = true
             }
         }
     }
@@ -146,18 +155,19 @@ public final class Session {
         guard new != layout else { return }
         layout = new
         layoutChanged = true
-        chromeDirty = true
+        toolbarDirty = true
+        statusDirty = true
     }
 
     private func setHovered(_ item: ToolbarItem?) {
         guard item != hovered else { return }
         hovered = item
-        chromeDirty = true
+        toolbarDirty = true
     }
 
     private func setMessage(_ text: String) {
         message = text
-        chromeDirty = true
+        statusDirty = true
     }
 
     private func handlePress(_ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers) {
@@ -203,7 +213,8 @@ public final class Session {
             let point = layout.imagePoint(windowX: x, windowY: y)
             canvasDirty = canvasDirty.union(engine.move(to: point))
             lastPaintPoint = point
-            updatePointerPixel(x, y)
+            // The status bar's pointer position waits for the release: nothing but the canvas
+            // redraws per pointer event while painting.
             return
         }
         if let slider = sliderDrag {
@@ -226,13 +237,14 @@ public final class Session {
         let new: (x: Int, y: Int)? = layout.visibleImage.contains(x, y) ? pixel : nil
         if new?.x != pointerPixel?.x || new?.y != pointerPixel?.y {
             pointerPixel = new
-            chromeDirty = true
+            statusDirty = true
         }
     }
 
     private func handleRelease(_ x: Int, _ y: Int, _ button: PointerButton) {
         if strokeButton == button {
             strokeButton = nil
+            updatePointerPixel(x, y)
             let bounds = engine.end()
             if !bounds.isEmpty { markModified() }
             return
@@ -240,7 +252,7 @@ public final class Session {
         if sliderDrag != nil {
             sliderDrag = nil
             pressed = nil
-            chromeDirty = true
+            toolbarDirty = true
             return
         }
         if button == .middle {
@@ -249,7 +261,7 @@ public final class Session {
         }
         if let item = pressed {
             pressed = nil
-            chromeDirty = true
+            toolbarDirty = true
             if layout.item(atX: x, y: y) == item { activate(item) }
         }
     }
@@ -260,7 +272,7 @@ public final class Session {
             select(t)
         case .swatch(let i):
             if button == .right { secondary = Palette.colors[i] } else { primary = Palette.colors[i] }
-            chromeDirty = true
+            toolbarDirty = true
         case .currentColors:
             swapColors()
         case .widthSlider, .opacitySlider:
@@ -269,7 +281,7 @@ public final class Session {
             setSlider(item, x: x)
         case .clear, .save:
             pressed = item
-            chromeDirty = true
+            toolbarDirty = true
         }
     }
 
@@ -313,7 +325,7 @@ public final class Session {
             switch key {
             case .enter:
                 mode = .normal
-                chromeDirty = true
+                statusDirty = true
                 let target = field.text.trimmingCharacters(in: .whitespaces)
                 guard !target.isEmpty else { return }
                 if save(to: PathDisplay.absolute(target)), thenQuit { exitCode = 0 }
@@ -327,7 +339,7 @@ public final class Session {
             default:
                 if field.handle(key) {
                     mode = .savePrompt(field, thenQuit: thenQuit)
-                    chromeDirty = true
+                    statusDirty = true
                 }
             }
             return
@@ -388,7 +400,7 @@ public final class Session {
     /// Chooses a tool.
     public func select(_ t: Tool) {
         tool = t
-        chromeDirty = true
+        toolbarDirty = true
     }
 
     /// Sets the brush width (clamped to 1...200).
@@ -396,7 +408,7 @@ public final class Session {
         let clamped = min(max(w.rounded(), 1), 200)
         guard clamped != brushWidth else { return }
         brushWidth = clamped
-        chromeDirty = true
+        toolbarDirty = true
     }
 
     /// Sets the opacity in percent (clamped to 1...100).
@@ -404,19 +416,19 @@ public final class Session {
         let clamped = min(max(percent, 1), 100)
         guard clamped != opacityPercent else { return }
         opacityPercent = clamped
-        chromeDirty = true
+        toolbarDirty = true
     }
 
     /// Sets the primary color.
     public func setPrimary(_ c: Color) {
         primary = c
-        chromeDirty = true
+        toolbarDirty = true
     }
 
     /// Swaps primary and secondary colors.
     public func swapColors() {
         swap(&primary, &secondary)
-        chromeDirty = true
+        toolbarDirty = true
     }
 
     private func pickColor(at point: Point, into button: PointerButton) {
@@ -432,7 +444,7 @@ public final class Session {
     private func markModified() {
         if !isModified {
             isModified = true
-            chromeDirty = true
+            statusDirty = true
         }
     }
 
@@ -501,7 +513,7 @@ public final class Session {
         }
         if isModified {
             mode = .confirmClose
-            chromeDirty = true
+            statusDirty = true
         } else {
             exitCode = 0
         }
@@ -510,7 +522,7 @@ public final class Session {
     /// Answers the close question.
     public func answerClose(_ choice: CloseChoice) {
         mode = .normal
-        chromeDirty = true
+        statusDirty = true
         switch choice {
         case .save:
             if let path {

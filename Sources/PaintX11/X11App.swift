@@ -14,7 +14,12 @@ public final class X11App {
     let session: Session
     let format: PixelFormat
     let blitter: Blitter
-    let text: TextRenderer
+    /// Fonts load on first use, after the canvas is on screen: fontconfig's start-up is the
+    /// slowest part of opening the window.
+    lazy var text = TextRenderer(display: display, screen: screen, visual: visual, colormap: colormap)
+    private var lastStatusDraw: Double = 0
+    /// Seconds between status-bar redraws for pointer-position changes alone.
+    private static let statusInterval = 0.033
     let chromeGC: GC
     let visual: UnsafeMutablePointer<Visual>
     let colormap: Colormap
@@ -33,6 +38,7 @@ public final class X11App {
 
     /// Opens the display and creates the (not yet mapped) window for `session`.
     public init(session: Session, displayName: String?) throws(DisplayError) {
+        XConnectionGuard.install()
         guard let display = XOpenDisplay(displayName) else {
             throw .noDisplay(displayName ?? ProcessInfo.processInfo.environment["DISPLAY"])
         }
@@ -69,7 +75,6 @@ public final class X11App {
         transport = shm ? "MIT-SHM" : "XPutImage (\(why))"
         blitter = Blitter(display: display, window: window, visual: visual, format: format, useShm: shm)
         chromeGC = XCreateGC(display, window, 0, nil)
-        text = TextRenderer(display: display, screen: screen, visual: visual, colormap: colormap)
         tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
         session.handle(.resize(width: size.width, height: size.height))
         try blitter.resize(width: size.width, height: size.height)
@@ -150,10 +155,13 @@ public final class X11App {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// Sleep until an event, or until a pending tooltip is due.
+    /// Sleep until an event, a throttled status-bar redraw, or a pending tooltip is due.
     private func pollTimeout() -> Int32 {
-        guard session.hovered != nil, !tooltip.isShown else { return -1 }
-        return Int32(max(1, (hoverSince + Tooltip.delay - now()) * 1000))
+        var due = Double.infinity
+        if session.statusDirty { due = lastStatusDraw + Self.statusInterval }
+        if session.hovered != nil, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }
+        guard due.isFinite else { return -1 }
+        return Int32(max(1, ((due - now()) * 1000).rounded(.up)))
     }
 
     private func updateTooltip() {
@@ -218,7 +226,12 @@ public final class X11App {
             _ = session.takeCanvasDirty()
             drawSurround(layout, deferring: defer_)
             blitImage(session.engine.bounds, layout, deferring: defer_)
-            drawChrome(layout)
+            // The picture first, then the chrome: a user (and a start-up benchmark) sees the
+            // canvas before fonts are loaded.
+            XFlush(display)
+            drawToolbar(layout)
+            drawStatus(layout)
+            session.didRedrawLayout()
             exposed = .empty
         } else {
             if !exposed.isEmpty {
@@ -229,14 +242,17 @@ public final class X11App {
                     let o = layout.imageOrigin
                     blitImage(IntRect(x: area.x - o.x, y: area.y - o.y, width: area.width, height: area.height), layout, deferring: defer_)
                 }
-                if !exposed.intersection(layout.toolbar).isEmpty || !exposed.intersection(layout.statusBar).isEmpty {
-                    drawChrome(layout)
-                }
+                if !exposed.intersection(layout.toolbar).isEmpty { drawToolbar(layout) }
+                if !exposed.intersection(layout.statusBar).isEmpty { drawStatus(layout) }
                 exposed = .empty
             }
             let dirty = session.takeCanvasDirty()
             if !dirty.isEmpty { blitImage(dirty, layout, deferring: defer_) }
-            if session.chromeDirty { drawChrome(layout) }
+            if session.toolbarDirty { drawToolbar(layout) }
+            // Pointer-position updates are throttled; questions and messages show at once.
+            if session.statusDirty && (session.mode != .normal || now() >= lastStatusDraw + Self.statusInterval) {
+                drawStatus(layout)
+            }
         }
         updateTitle()
         XFlush(display)
@@ -265,17 +281,25 @@ public final class X11App {
         }
     }
 
-    /// Toolbar and status bar: pixels into a pixmap, text on top with Xft, one copy to the window.
-    private func drawChrome(_ layout: Layout) {
-        let frame = session.renderChrome(measure: text)
-        for (strip, rect) in [(frame.toolbar, layout.toolbar), (frame.status, layout.statusBar)] where !rect.isEmpty {
-            let pixmap = XCreatePixmap(display, window, UInt32(rect.width), UInt32(rect.height), UInt32(depth))
-            SmallImage.put(strip, display: display, drawable: pixmap, gc: chromeGC, visual: visual, depth: depth, format: format)
-            let runs = frame.texts.filter { rect.contains($0.x + 1, $0.baseline - 4) }
-            text.draw(runs, on: pixmap, dx: -rect.x, dy: -rect.y, gc: chromeGC)
-            XCopyArea(display, pixmap, window, chromeGC, 0, 0, UInt32(rect.width), UInt32(rect.height), Int32(rect.x), Int32(rect.y))
-            XFreePixmap(display, pixmap)
-        }
-        session.didRedrawChrome()
+    private func drawToolbar(_ layout: Layout) {
+        drawStrip(session.renderToolbar(measure: text), at: layout.toolbar)
+        session.didRedrawToolbar()
+    }
+
+    private func drawStatus(_ layout: Layout) {
+        drawStrip(session.renderStatus(measure: text), at: layout.statusBar)
+        lastStatusDraw = now()
+        session.didRedrawStatus()
+    }
+
+    /// One strip of chrome: pixels into a pixmap, text on top with Xft, one copy to the window
+    /// (no flicker: the window only ever receives the finished strip).
+    private func drawStrip(_ strip: ChromeStrip, at rect: IntRect) {
+        guard !rect.isEmpty else { return }
+        let pixmap = XCreatePixmap(display, window, UInt32(rect.width), UInt32(rect.height), UInt32(depth))
+        SmallImage.put(strip.pixels, display: display, drawable: pixmap, gc: chromeGC, visual: visual, depth: depth, format: format)
+        text.draw(strip.texts, on: pixmap, dx: -rect.x, dy: -rect.y, gc: chromeGC)
+        XCopyArea(display, pixmap, window, chromeGC, 0, 0, UInt32(rect.width), UInt32(rect.height), Int32(rect.x), Int32(rect.y))
+        XFreePixmap(display, pixmap)
     }
 }

@@ -1,4 +1,5 @@
 import CX11
+import Glibc
 
 // Xlib calls its error handler with no context pointer, so the flag it sets must be a global.
 // Only the X thread touches it (one thread owns every X call), hence nonisolated(unsafe).
@@ -23,5 +24,20 @@ enum XErrorTrap {
         XSync(display, 0)
         XSetErrorHandler(previous)
         return trappedErrorCode == 0 ? nil : trappedErrorCode
+    }
+}
+
+/// Called by Xlib when the connection to the server is lost. It must not call X again; it says
+/// so in words and exits (the journal of later work hooks in here).
+private func connectionLost(_ display: OpaquePointer?) -> Int32 {
+    let message = "swiftpaint: lost the connection to the X server\n"
+    _ = message.withCString { write(2, $0, strlen($0)) }
+    exit(1)
+}
+
+enum XConnectionGuard {
+    /// Installs the handler for a lost X connection.
+    static func install() {
+        XSetIOErrorHandler(connectionLost)
     }
 }

@@ -214,10 +214,13 @@ import Testing
     @Test func chromeRendersWithoutTouchingTheCanvas() {
         let s = Self.makeSession()
         let before = Array(s.engine.viewPixels)
-        let frame = s.renderChrome()
-        #expect(frame.toolbar.width == 1000 && frame.toolbar.height == Layout.toolbarHeight)
-        #expect(frame.texts.contains { $0.text == "5 px" })
-        #expect(frame.texts.contains { $0.text == "100%" })
+        let toolbar = s.renderToolbar()
+        #expect(toolbar.pixels.width == 1000 && toolbar.pixels.height == Layout.toolbarHeight)
+        #expect(toolbar.texts.contains { $0.text == "5 px" })
+        #expect(toolbar.texts.contains { $0.text == "100%" })
+        let status = s.renderStatus()
+        #expect(status.pixels.height == Layout.statusHeight)
+        #expect(status.texts.contains { $0.text == "200 × 100" })
         #expect(Array(s.engine.viewPixels) == before)
     }
 }

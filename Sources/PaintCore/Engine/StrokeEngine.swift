@@ -110,12 +110,12 @@ public final class StrokeEngine {
         guard isStroking else { return .empty }
         let src = source
         let a = alpha
+        let opacity = UInt16(a)
+        let paintBase = paint.baseAddress!
+        let coverageBase = coverage.baseAddress!
         touched.drain(rows: strokeRows.min, through: strokeRows.max, width: width) { y, x0, x1 in
-            let row = y * width
-            for i in (row + x0)...(row + x1) {
-                paint[i] = Pixel.blend(paint[i], source: src, alpha: Pixel.div255(UInt32(coverage[i]) &* a))
-                coverage[i] = 0
-            }
+            let i = y * width + x0
+            SpanCompositor.merge(paint: paintBase + i, coverage: coverageBase + i, count: x1 - x0 + 1, source: src, opacity: opacity)
         }
         return finishStroke()
     }
@@ -276,25 +276,25 @@ public final class StrokeEngine {
         let row = y * width
         let src = source
         let a = alpha
+        let opacity = UInt16(a)
+        let count = x1 - x0 + 1
+        let i = row + x0
         switch background {
         case .color(let color):
-            let backdrop = color.pixel
-            for i in (row + x0)...(row + x1) {
-                let p = Pixel.blend(paint[i], source: src, alpha: Pixel.div255(UInt32(coverage[i]) &* a))
-                view[i] = Pixel.over(p, backdrop: backdrop)
-            }
+            SpanCompositor.composite(
+                paint: paint.baseAddress! + i, coverage: coverage.baseAddress! + i, view: view.baseAddress! + i, count: count,
+                source: src, opacity: opacity, backdrop: color.pixel)
         case .transparent:
             for x in x0...x1 {
-                let i = row + x
-                let p = Pixel.blend(paint[i], source: src, alpha: Pixel.div255(UInt32(coverage[i]) &* a))
-                view[i] = Pixel.over(p, backdrop: Background.checker(x, y))
+                let j = row + x
+                let p = SpanCompositor.blend(paint[j], source: src, coverage: coverage[j], opacity: opacity)
+                view[j] = SpanCompositor.over(p, backdrop: Background.checker(x, y))
             }
         case .image(let image):
             image.pixels.withUnsafeBufferPointer { backdrop in
-                for i in (row + x0)...(row + x1) {
-                    let p = Pixel.blend(paint[i], source: src, alpha: Pixel.div255(UInt32(coverage[i]) &* a))
-                    view[i] = Pixel.over(p, backdrop: backdrop[i])
-                }
+                SpanCompositor.composite(
+                    paint: paint.baseAddress! + i, coverage: coverage.baseAddress! + i, view: view.baseAddress! + i, count: count,
+                    source: src, opacity: opacity, backdrops: backdrop.baseAddress! + i)
             }
         }
     }

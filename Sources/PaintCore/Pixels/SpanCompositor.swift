@@ -1,0 +1,71 @@
+/// The per-span loops of the stroke engine, written so the optimizer vectorizes them.
+///
+/// Every channel product `c * a` is at most 255 * 255, and `div255` of it stays below 2^16, so
+/// the arithmetic is done in `UInt16`: baseline x86-64 (SSE2) multiplies eight 16-bit lanes per
+/// instruction but has no 32-bit lane multiply. The results equal `Pixel.blend` and
+/// `Pixel.over` bit for bit (the tests compare them exhaustively).
+enum SpanCompositor {
+    @inline(__always)
+    static func div255(_ x: UInt16) -> UInt16 {
+        let t = x &+ 128
+        return (t &+ (t &>> 8)) &>> 8
+    }
+
+    @inline(__always)
+    static func channel(_ p: UInt32, _ shift: UInt32) -> UInt16 {
+        UInt16(truncatingIfNeeded: p &>> shift) & 0xFF
+    }
+
+    /// The paint pixel after the stroke: `source` at alpha `coverage * opacity` over `p`.
+    @inline(__always)
+    static func blend(_ p: UInt32, source s: UInt32, coverage m: UInt8, opacity o: UInt16) -> UInt32 {
+        let a = div255(UInt16(m) &* o)
+        let ia = 255 &- a
+        let b = div255(channel(s, 0) &* a &+ channel(p, 0) &* ia)
+        let g = div255(channel(s, 8) &* a &+ channel(p, 8) &* ia)
+        let r = div255(channel(s, 16) &* a &+ channel(p, 16) &* ia)
+        let al = div255(channel(s, 24) &* a &+ channel(p, 24) &* ia)
+        return UInt32(b) | UInt32(g) &<< 8 | UInt32(r) &<< 16 | UInt32(al) &<< 24
+    }
+
+    /// `p` flattened onto an opaque backdrop, returned opaque.
+    @inline(__always)
+    static func over(_ p: UInt32, backdrop d: UInt32) -> UInt32 {
+        let ia = 255 &- channel(p, 24)
+        let b = channel(p, 0) &+ div255(channel(d, 0) &* ia)
+        let g = channel(p, 8) &+ div255(channel(d, 8) &* ia)
+        let r = channel(p, 16) &+ div255(channel(d, 16) &* ia)
+        return UInt32(b) | UInt32(g) &<< 8 | UInt32(r) &<< 16 | 0xFF00_0000
+    }
+
+    /// View pixels for `count` pixels over one backdrop color.
+    @inline(__always)
+    static func composite(
+        paint: UnsafeMutablePointer<UInt32>, coverage: UnsafeMutablePointer<UInt8>, view: UnsafeMutablePointer<UInt32>,
+        count: Int, source: UInt32, opacity: UInt16, backdrop: UInt32
+    ) {
+        for i in 0..<count {
+            view[i] = over(blend(paint[i], source: source, coverage: coverage[i], opacity: opacity), backdrop: backdrop)
+        }
+    }
+
+    /// View pixels for `count` pixels over a per-pixel backdrop.
+    @inline(__always)
+    static func composite(
+        paint: UnsafeMutablePointer<UInt32>, coverage: UnsafeMutablePointer<UInt8>, view: UnsafeMutablePointer<UInt32>,
+        count: Int, source: UInt32, opacity: UInt16, backdrops: UnsafePointer<UInt32>
+    ) {
+        for i in 0..<count {
+            view[i] = over(blend(paint[i], source: source, coverage: coverage[i], opacity: opacity), backdrop: backdrops[i])
+        }
+    }
+
+    /// Merges the stroke into the paint for `count` pixels and clears its coverage.
+    @inline(__always)
+    static func merge(paint: UnsafeMutablePointer<UInt32>, coverage: UnsafeMutablePointer<UInt8>, count: Int, source: UInt32, opacity: UInt16) {
+        for i in 0..<count {
+            paint[i] = blend(paint[i], source: source, coverage: coverage[i], opacity: opacity)
+            coverage[i] = 0
+        }
+    }
+}
