@@ -1,4 +1,3 @@
-import Foundation
 import PaintCore
 
 /// A piece of text the window layer draws with its font over the chrome pixels.

@@ -1,4 +1,3 @@
-import Foundation
 import PaintCore
 import PaintIO
 
@@ -82,7 +81,7 @@ public final class Session {
 
     /// The document's file name, or "Untitled".
     public var displayName: String {
-        path.map { ($0 as NSString).lastPathComponent } ?? "Untitled"
+        path.map(FileSystem.lastComponent) ?? "Untitled"
     }
 
     /// The style the next stroke with `button` would use.
@@ -326,7 +325,7 @@ public final class Session {
             case .enter:
                 mode = .normal
                 statusDirty = true
-                let target = field.text.trimmingCharacters(in: .whitespaces)
+                let target = field.text.trimmingSpaces
                 guard !target.isEmpty else { return }
                 if save(to: PathDisplay.absolute(target)), thenQuit { exitCode = 0 }
             case .escape:
@@ -475,9 +474,7 @@ public final class Session {
     /// folder.
     static func defaultSavePath() -> String {
         let pictures = PathDisplay.expandingTilde("~/Pictures")
-        var isFolder: ObjCBool = false
-        let folder = FileManager.default.fileExists(atPath: pictures, isDirectory: &isFolder) && isFolder.boolValue
-            ? pictures : FileManager.default.currentDirectoryPath
+        let folder = FileSystem.kind(pictures) == .folder ? pictures : FileSystem.currentFolder
         return folder + "/untitled.png"
     }
 

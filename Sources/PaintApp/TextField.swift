@@ -1,4 +1,4 @@
-import Foundation
+import PaintIO
 
 /// A one-line text field with a cursor, for the Save As prompt; Tab completes file names.
 public struct TextField: Sendable, Equatable {
@@ -44,7 +44,7 @@ public struct TextField: Sendable, Equatable {
         let slash = expanded.lastIndex(of: "/")
         let folder = slash.map { String(expanded[...$0]) } ?? "./"
         let prefix = slash.map { String(expanded[expanded.index(after: $0)...]) } ?? expanded
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        guard let names = FileSystem.names(inFolder: folder) else { return [] }
         let matches = names.filter { $0.hasPrefix(prefix) && ($0.hasPrefix(".") == prefix.hasPrefix(".")) }.sorted()
         guard let first = matches.first else { return [] }
         var common = first
@@ -52,8 +52,7 @@ public struct TextField: Sendable, Equatable {
             while !name.hasPrefix(common) { common.removeLast() }
         }
         var completed = common
-        var isFolder: ObjCBool = false
-        if matches.count == 1, FileManager.default.fileExists(atPath: folder + first, isDirectory: &isFolder), isFolder.boolValue {
+        if matches.count == 1, FileSystem.kind(folder + first) == .folder {
             completed += "/"
         }
         // Tilde expansion only touches the part before the first slash, so the text up to its
@@ -67,7 +66,7 @@ public struct TextField: Sendable, Equatable {
 
 /// Paths as people read them: the home folder shown as `~`.
 public enum PathDisplay {
-    static var home: String { ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory() }
+    static var home: String { FileSystem.home }
 
     /// `/home/ann/Pictures/a.png` becomes `~/Pictures/a.png`.
     public static func abbreviatingHome(_ path: String) -> String {
@@ -87,6 +86,15 @@ public enum PathDisplay {
     public static func absolute(_ path: String) -> String {
         let expanded = expandingTilde(path)
         if expanded.hasPrefix("/") { return expanded }
-        return FileManager.default.currentDirectoryPath + "/" + expanded
+        return FileSystem.currentFolder + "/" + expanded
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -1,5 +1,5 @@
 import CX11
-import Foundation
+import PaintIO
 import Glibc
 import PaintApp
 import PaintCore
@@ -40,7 +40,7 @@ public final class X11App {
     public init(session: Session, displayName: String?) throws(DisplayError) {
         XConnectionGuard.install()
         guard let display = XOpenDisplay(displayName) else {
-            throw .noDisplay(displayName ?? ProcessInfo.processInfo.environment["DISPLAY"])
+            throw .noDisplay(displayName ?? FileSystem.environment("DISPLAY"))
         }
         self.display = display
         self.session = session
@@ -117,9 +117,12 @@ public final class X11App {
         shownTitle = title
         let bytes = Array(title.utf8)
         bytes.withUnsafeBufferPointer { XChangeProperty(display, window, netWMName, utf8String, 8, PropModeReplace, $0.baseAddress, Int32($0.count)) }
-        // WM_NAME for old window managers: Latin-1 where it can be, else ASCII.
-        let latin1 = title.replacingOccurrences(of: "—", with: "-")
-        XStoreName(display, window, latin1)
+        // WM_NAME for old window managers is Latin-1: the dash becomes "-", anything else
+        // outside Latin-1 a "?".
+        let latin1: [UInt8] = title.unicodeScalars.map { $0 == "—" ? 0x2D : $0.value < 256 ? UInt8($0.value) : 0x3F }
+        latin1.withUnsafeBufferPointer {
+            XChangeProperty(display, window, XA_WM_NAME, XA_STRING, 8, PropModeReplace, $0.baseAddress, Int32($0.count))
+        }
     }
 
     /// Maps the window and runs until the session asks to exit; returns the exit code.
@@ -221,7 +224,7 @@ public final class X11App {
             do {
                 try blitter.resize(width: layout.windowWidth, height: layout.windowHeight)
             } catch {
-                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                FileSystem.printError(error.description)
             }
             _ = session.takeCanvasDirty()
             drawSurround(layout, deferring: defer_)

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PaintApp
 import PaintCore
 import PaintIO
@@ -7,7 +7,7 @@ import PaintX11
 // swiftpaint: parse the command line, open or make the picture, run the window.
 
 func fail(_ message: String, code: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    FileSystem.printError(message)
     exit(code)
 }
 
@@ -32,7 +32,7 @@ case .run:
 var engine: StrokeEngine
 var path = options.path.map(PathDisplay.absolute)
 var message = ""
-if let target = path, FileManager.default.fileExists(atPath: target) {
+if let target = path, FileSystem.exists(target) {
     do {
         let image = try ImageFile.load(path: target)
         engine = StrokeEngine(image: image, background: options.background)
@@ -40,7 +40,7 @@ if let target = path, FileManager.default.fileExists(atPath: target) {
     } catch {
         // Never start editing over a file we could not read: a blank untitled canvas instead,
         // so Ctrl+S cannot overwrite it.
-        FileHandle.standardError.write(Data(("swiftpaint: " + error.description + "\n").utf8))
+        FileSystem.printError("swiftpaint: " + error.description)
         engine = StrokeEngine(width: options.width, height: options.height, background: options.background)
         message = error.description
         path = nil
@@ -53,8 +53,8 @@ if let target = path, FileManager.default.fileExists(atPath: target) {
 let session = Session(engine: engine, path: path, windowWidth: 1280, windowHeight: 900, message: message)
 do {
     let app = try X11App(session: session, displayName: nil)
-    if ProcessInfo.processInfo.environment["SWIFTPAINT_DEBUG"] == "1" {
-        FileHandle.standardError.write(Data("swiftpaint: drawing through \(app.transport)\n".utf8))
+    if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
+        FileSystem.printError("swiftpaint: drawing through \(app.transport)")
     }
     exit(app.run())
 } catch {
