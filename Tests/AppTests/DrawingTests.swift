@@ -16,7 +16,7 @@ struct DrawingTests {
     static let size = (w: 400, h: 300)
     static var sizeArgument: [String] { ["--size", "\(size.w)x\(size.h)"] }
 
-    private func start(_ config: ServerConfig, _ extra: [String] = [], home: String? = nil) throws -> PaintWindow {
+    func start(_ config: ServerConfig, _ extra: [String] = [], home: String? = nil) throws -> PaintWindow {
         try PaintWindow(config, arguments: Self.sizeArgument + extra, imageWidth: Self.size.w, imageHeight: Self.size.h, home: home)
     }
 
@@ -26,11 +26,15 @@ struct DrawingTests {
     func dragPaintsContinuousLine(config: ServerConfig) throws {
         let paint = try start(config)
         defer { paint.stop() }
-        let a = (30, 120), b = (370, 180)
-        let path = line(from: a, to: b, step: 2)
+        // Slanted so that every segment between two (integer) pointer positions is slanted too
+        // (steps of 4 px across, 1 or 2 px down): a horizontal segment of an odd width has its
+        // edges on pixel boundaries and, rightly, no intermediate values.
+        let a = (30, 90), b = (370, 210)
+        let path = line(from: a, to: b, step: 4)
+        #expect(path.count > 80)
         try paint.drag(image: path)
 
-        let band = IntRect(x: 20, y: 100, width: 360, height: 100)
+        let band = IntRect(x: 20, y: 75, width: 360, height: 150)
         // The end of the drag on screen means every earlier motion was drawn (events are handled
         // and presented in order).
         let shot = try paint.waitForCapture(image: band, "the end of the dragged line") {
@@ -57,19 +61,24 @@ struct DrawingTests {
             }
             previousRun = top...bottom
             if config.depth == 24 {
-                let above = shot.color(x: cx, y: top - 1), below = shot.color(x: cx, y: bottom + 1)
-                if let g = above.gray, g > 8, g < 247 { grayAbove += 1 }
-                if let g = below.gray, g > 8, g < 247 { grayBelow += 1 }
+                // An intermediate gray within a pixel or two of each edge of the dark run.
+                func isRamp(_ y: Int) -> Bool {
+                    guard y >= 0, y < band.height, let g = shot.color(x: cx, y: y).gray else { return false }
+                    return g > 8 && g < 247
+                }
+                if (top - 2...top).contains(where: isRamp) { grayAbove += 1 }
+                if (bottom...bottom + 2).contains(where: isRamp) { grayBelow += 1 }
             }
         }
         // A black line over white: every pixel is a neutral gray, and everything more than the
         // radius plus the anti-aliasing ramp away from the line is untouched white.
+        let field = DistanceField(path: path, rect: band, reach: 6)
         var colored = 0, strayPaint = 0
         for y in 0..<band.height {
             for x in 0..<band.width {
                 let c = shot.color(x: x, y: y)
                 if config.depth == 24, c.gray == nil { colored += 1 }
-                if distance(pixelX: x + band.x, pixelY: y + band.y, toPath: [a, b]) > 2.5 + 1.5,
+                if field[x + band.x, y + band.y] > 2.5 + 1,
                    !ScreenCapture.matches(c, .white, tolerance: config.tolerance) {
                     strayPaint += 1
                 }
@@ -111,6 +120,10 @@ struct DrawingTests {
             // Centred on the click: the box is symmetric around the clicked pixel within a pixel.
             let left = r - box.x, right = box.maxX - 1 - r
             #expect(abs(left - right) <= 1, "\(what) dot not centred on the click: \(box) in \(rect)")
+            // A disc, not a square: the pixels more than half covered add up to its area.
+            let area = Double(shot.count { $0.brightest < 128 })
+            let disc = Double.pi * expected * expected / 4
+            #expect(abs(area - disc) <= 1.6 * expected + 2, "\(what) dot covers \(Int(area)) px, a disc of \(expected) px covers \(Int(disc))")
         }
 
         try dot(at: 60, 80, expected: 5, "default 5 px")
@@ -207,21 +220,32 @@ extension DrawingTests {
             let p = (center.0 + Int((120 * sin(t)).rounded()), center.1 + Int((70 * sin(t) * cos(t)).rounded()))
             if path.last.map({ $0 != p }) ?? true { path.append(p) }
         }
-        try paint.drag(image: path)
-        try paint.waitForModified(true)
+        // The drag by hand, so the preview can be read while the button is still down.
+        let o = paint.layout.imageOrigin
+        paint.client.moveMouse(toWindow: paint.window, x: o.x + path[0].0, y: o.y + path[0].1)
+        paint.client.press(button: 1)
+        for p in path.dropFirst() { paint.client.moveMouse(toWindow: paint.window, x: o.x + p.0, y: o.y + p.1) }
         let last = path.last!
         let area = IntRect(x: 60, y: 95, width: 280, height: 110)
-        let shot = try paint.waitForCapture(image: area, "the end of the figure eight") {
+        let preview = try paint.waitForCapture(image: area, "the end of the figure eight (button still down)") {
             $0.color(x: last.0 - area.x, y: last.1 - area.y).brightest < 200
         }
+        #expect(paint.title?.hasPrefix("*") == false, "modified before the stroke was finished")
+        paint.client.release(button: 1)
+        try paint.waitForModified(true)
+        let shot = try paint.capture(image: area)
+        // The preview is exactly what the release merges.
+        let changed = zip(preview.image.pixels, shot.image.pixels).filter { $0 != $1 }.count
+        #expect(changed == 0, "\(changed) pixels changed when the stroke was released (preview != merged)")
         try save(paint)
         let png = try load(file)
 
+        let field = DistanceField(path: path, rect: area, reach: width / 2 + 3)
         let inner = width / 2 - 1
         var checked = 0, bad: [String] = []
         var screenBad: [String] = []
         for y in area.y..<area.maxY {
-            for x in area.x..<area.maxX where distance(pixelX: x, pixelY: y, toPath: path) <= inner {
+            for x in area.x..<area.maxX where field[x, y] <= inner {
                 checked += 1
                 let c = png.color(x: x, y: y)
                 if !(c.gray == 127 || c.gray == 128) { bad.append("(\(x),\(y)) \(c)") }
@@ -241,7 +265,7 @@ extension DrawingTests {
         // Outside the stroke (beyond radius + ramp) the canvas is untouched white.
         var outside = 0
         for y in area.y..<area.maxY {
-            for x in area.x..<area.maxX where distance(pixelX: x, pixelY: y, toPath: path) > width / 2 + 1.5 {
+            for x in area.x..<area.maxX where field[x, y] > width / 2 + 1.5 {
                 if png[x, y] != Color.white.pixel { outside += 1 }
             }
         }
@@ -334,11 +358,11 @@ extension DrawingTests {
         try paint.drag(image: line(from: (50, 50), to: (300, 200), step: 3))
         try paint.waitForModified(true)
         try paint.key("s", modifiers: [.control])
-        try paint.waitForSavePrompt()
+        #expect(throws: Never.self, "Ctrl+S must ask for a name: the document has none") { try paint.waitForSavePrompt() }
         try paint.key("Escape")
         try paint.waitForStatus(ChromeColors.statusFill, "the status bar after Escape")
         #expect(paint.app.isRunning, "\(paint.app.outputSummary)")
-        #expect(paint.title?.hasPrefix("*") == true, "the drawing is still unsaved")
+        #expect(paint.title?.hasPrefix("*") == true, "the drawing is still unsaved: \(paint.title ?? "nil")")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == bytes, "the unreadable file was changed")
         paint.stop()
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == bytes, "the unreadable file was changed")

@@ -52,16 +52,35 @@ final class PaintWindow {
         home: String? = nil
     ) throws {
         self.config = config
+        // SWIFTPAINT_DEBUG=1 makes swiftpaint log how it draws (MIT-SHM or XPutImage), so the
+        // tests can tell that each configuration really takes its path.
         session = try AppSession(
             arguments: arguments, screenWidth: 1024, screenHeight: 768, depth: config.depth,
-            shm: config.shm, home: home)
+            shm: config.shm, environment: ["SWIFTPAINT_DEBUG": "1"], home: home)
+        guard session.client.depth == config.depth, session.client.hasMITSHM == config.shm else {
+            throw HarnessError.xRequestFailed("the server is not \(config): depth \(session.client.depth), MIT-SHM \(session.client.hasMITSHM)")
+        }
         guard let frame = session.client.geometry(session.window) else {
             throw HarnessError.captureFailed("no geometry for the swiftpaint window")
         }
         layout = Layout(
             windowWidth: frame.width, windowHeight: frame.height, imageWidth: imageWidth,
             imageHeight: imageHeight)
-        try waitForStatus(ChromeColors.statusFill, "the first frame (status bar drawn)")
+        // Only a barrier (the canvas is blitted before the chrome in the same present), so a
+        // loose tolerance: wrong colors are for the tests to report, not for this wait.
+        try waitForStatus(ChromeColors.statusFill, "the first frame (status bar drawn)", tolerance: 40)
+        // The transport line, when the program prints one, must match the server.
+        if let transport = app.stderr.split(separator: "\n").first(where: { $0.contains("drawing through") }) {
+            #expect(transport.contains("XPutImage") == !config.shm,
+                    "\(config): \(transport)")
+        }
+    }
+
+    /// What the program wrote to stderr, without its debug line about the transport.
+    var stderrWithoutTransport: String {
+        app.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("drawing through") }.joined(separator: "\n")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func stop() { session.stop() }
@@ -127,7 +146,18 @@ final class PaintWindow {
     func waitForCapture(
         image rect: IntRect, _ what: @autoclosure () -> String, until predicate: (ScreenCapture) -> Bool
     ) throws -> ScreenCapture {
-        try client.waitForCapture(window, rect: layout.windowRect(forImageRect: rect), what(), until: predicate)
+        do {
+            return try client.waitForCapture(window, rect: layout.windowRect(forImageRect: rect), what(), until: predicate)
+        } catch {
+            throw explained(error)
+        }
+    }
+
+    /// `error`, or a clearer one when the cause is that the program is gone.
+    func explained(_ error: Error) -> Error {
+        // A window that vanished under a capture: give an exiting program a moment to finish.
+        guard app.waitForExit(timeout: .seconds(2)) != nil else { return error }
+        return HarnessError.timedOut("swiftpaint, which exited unexpectedly (\(error))\n\(app.outputSummary)")
     }
 
     /// The whole image as shown.
@@ -143,11 +173,16 @@ final class PaintWindow {
     }
 
     /// Polls until the status bar background is `color`.
-    func waitForStatus(_ color: Color, _ what: String) throws {
+    func waitForStatus(_ color: Color, _ what: String, tolerance: Int? = nil) throws {
         var last: Color?
-        let ok = try Wait.until(poll: .milliseconds(20)) {
-            last = try statusColor()
-            return ScreenCapture.matches(last!, color, tolerance: config.tolerance)
+        let ok: Bool
+        do {
+            ok = try Wait.until(poll: .milliseconds(20)) {
+                last = try statusColor()
+                return ScreenCapture.matches(last!, color, tolerance: tolerance ?? config.tolerance)
+            }
+        } catch {
+            throw explained(error)
         }
         if !ok {
             throw HarnessError.timedOut("\(what): status bar \(color) (it is \(last.map(\.description) ?? "?"))\n\(app.outputSummary)")
@@ -165,7 +200,12 @@ final class PaintWindow {
 
     /// Polls until the save prompt (a yellow bar with a wide white text field) is shown.
     func waitForSavePrompt() throws {
-        try waitForStatus(ChromeColors.askFill, "the save prompt")
+        if !Wait.until(poll: .milliseconds(20), {
+            (try? statusColor()).map { ScreenCapture.matches($0, ChromeColors.askFill, tolerance: config.tolerance) } == true
+                || !app.isRunning || title?.hasPrefix("*") == false
+        }) || !app.isRunning || title?.hasPrefix("*") == false {
+            throw HarnessError.timedOut("the save prompt; instead the title is \(title ?? "nil") and the status bar \((try? statusColor())?.description ?? "gone")\n\(app.outputSummary)")
+        }
         try Wait.require("the file-name field of the save prompt\n\(app.outputSummary)") {
             try statusWhiteRun() > 300
         }
@@ -264,16 +304,35 @@ func distance(_ px: Double, _ py: Double, _ a: (Double, Double), _ b: (Double, D
     return (cx * cx + cy * cy).squareRoot()
 }
 
-/// Distance from the centre of image pixel (x, y) to the polyline through `path` (image
-/// pixel coordinates as sent to the pointer; the program samples at pixel centres).
-func distance(pixelX x: Int, pixelY y: Int, toPath path: [(Int, Int)]) -> Double {
-    let pts = path.map { (Double($0.0), Double($0.1)) }
-    if pts.count == 1 { return distance(Double(x), Double(y), pts[0], pts[0]) }
-    var best = Double.infinity
-    for i in 1..<pts.count {
-        best = min(best, distance(Double(x), Double(y), pts[i - 1], pts[i]))
+/// Distances from the centres of the pixels of `rect` (image coordinates) to the polyline
+/// through `path`, row by row; pixels farther than `reach` from every segment get `.infinity`.
+/// Visits only each segment's neighbourhood, so it stays fast in a debug build.
+struct DistanceField {
+    let rect: IntRect
+    private var values: [Double]
+
+    init(path: [(Int, Int)], rect: IntRect, reach: Double) {
+        self.rect = rect
+        values = [Double](repeating: .infinity, count: rect.width * rect.height)
+        let pts = path.map { (Double($0.0), Double($0.1)) }
+        let r = Int(reach.rounded(.up)) + 1
+        for i in 0..<pts.count {
+            let a = pts[i], b = pts[min(i + 1, pts.count - 1)]
+            let x0 = max(rect.x, Int(min(a.0, b.0)) - r), x1 = min(rect.maxX - 1, Int(max(a.0, b.0)) + r)
+            let y0 = max(rect.y, Int(min(a.1, b.1)) - r), y1 = min(rect.maxY - 1, Int(max(a.1, b.1)) + r)
+            guard x0 <= x1, y0 <= y1 else { continue }
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    let d = distance(Double(x), Double(y), a, b)
+                    let k = (y - rect.y) * rect.width + (x - rect.x)
+                    if d < values[k] { values[k] = d }
+                }
+            }
+        }
     }
-    return best
+
+    /// The distance at image pixel (x, y), which must lie in `rect`.
+    subscript(x: Int, y: Int) -> Double { values[(y - rect.y) * rect.width + (x - rect.x)] }
 }
 
 /// Points from `a` to `b` in steps of about `step` pixels, both ends included.
