@@ -39,8 +39,10 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release
 	@for f in $(BENCH_DIR)/strokes-1080p.jsonl $(BENCH_DIR)/strokes-4k.jsonl; do \
-	  echo "== $$f"; .build/release/paint-bench $$f || exit 1; \
+	  echo "== engine: $$f"; .build/release/paint-bench $$f || exit 1; \
 	done
+	@echo "== window under Xvfb, MIT-SHM"; .build/release/paint-bench x11 --app .build/release/swiftpaint
+	@echo "== window under Xvfb, XPutImage"; .build/release/paint-bench x11 --app .build/release/swiftpaint --no-shm
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
