@@ -3,7 +3,9 @@ import PackageDescription
 
 // Release builds of the pixel modules run without overflow checks: the hot loops use wrapping
 // arithmetic already, and -Ounchecked lets the optimizer vectorize the rest (measured ~25%).
-let uncheckedInRelease: [SwiftSetting] = [.unsafeFlags(["-Ounchecked", "-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+let uncheckedInRelease: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
 
 let package = Package(
     name: "SwiftPaint",

@@ -97,22 +97,31 @@ extension Session {
             p.fillRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, color)
             let chosen = color == primary || color == secondary
             let edge = hovered == .swatch(i) ? Theme.activeBorder : Theme.border
-            p.strokeRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: chosen ? 2 : 1, chosen ? Theme.icon : edge)
+            p.strokeRoundedRect(
+                x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: chosen ? 2 : 1,
+                chosen ? Theme.icon : edge)
         }
         separator(after: layout.rect(of: .swatch(Palette.columns - 1)), &p)
 
         // Width: a live preview of the brush tip, then the slider.
         let preview = layout.widthPreview
         p.fillRoundedRect(Double(preview.x) + 0.5, Double(preview.y) + 0.5, 39, 39, radius: 6, .white)
-        p.strokeRoundedRect(Double(preview.x) + 0.5, Double(preview.y) + 0.5, 39, 39, radius: 6, lineWidth: 1, Theme.border)
+        p.strokeRoundedRect(
+            Double(preview.x) + 0.5, Double(preview.y) + 0.5, 39, 39, radius: 6, lineWidth: 1, Theme.border)
         let shown = min(brushWidth, 34) / 2
         let tipAlpha = tool == .eraser ? 0.35 : Double(opacityPercent) / 100
-        p.fillCircle(Double(preview.x) + 20, Double(preview.y) + 20, radius: shown, tool == .eraser ? Theme.icon : primary, alpha: tipAlpha)
+        p.fillCircle(
+            Double(preview.x) + 20, Double(preview.y) + 20, radius: shown, tool == .eraser ? Theme.icon : primary,
+            alpha: tipAlpha)
         if tool == .eraser || primary == .white {
             p.strokeCircle(Double(preview.x) + 20, Double(preview.y) + 20, radius: shown, lineWidth: 1, Theme.dimText)
         }
-        slider(.widthSlider, fraction: Layout.widthFraction(brushWidth), label: "Width", value: "\(Int(brushWidth)) px", &p, &texts, measure)
-        slider(.opacitySlider, fraction: Double(opacityPercent - 1) / 99, label: "Opacity", value: "\(opacityPercent)%", &p, &texts, measure)
+        slider(
+            .widthSlider, fraction: Layout.widthFraction(brushWidth), label: "Width", value: "\(Int(brushWidth)) px",
+            &p, &texts, measure)
+        slider(
+            .opacitySlider, fraction: Double(opacityPercent - 1) / 99, label: "Opacity", value: "\(opacityPercent)%",
+            &p, &texts, measure)
         separator(after: layout.rect(of: .opacitySlider), &p)
 
         for item in [ToolbarItem.clear, .save] {
@@ -127,7 +136,8 @@ extension Session {
     }
 
     private func slider(
-        _ item: ToolbarItem, fraction: Double, label: String, value: String, _ p: inout ChromePainter, _ texts: inout [TextRun],
+        _ item: ToolbarItem, fraction: Double, label: String, value: String, _ p: inout ChromePainter,
+        _ texts: inout [TextRun],
         _ measure: TextMeasuring
     ) {
         let r = layout.rect(of: item)
@@ -139,7 +149,8 @@ extension Session {
         p.line(x0, trackY, knobX, trackY, width: 4, Theme.trackFill)
         let active = pressed == item || hovered == item
         p.fillCircle(knobX, trackY, radius: 7, Theme.knob)
-        p.strokeCircle(knobX, trackY, radius: 7, lineWidth: active ? 1.6 : 1, active ? Theme.activeBorder : Theme.dimText)
+        p.strokeCircle(
+            knobX, trackY, radius: 7, lineWidth: active ? 1.6 : 1, active ? Theme.activeBorder : Theme.dimText)
         texts.append(TextRun(text: label, x: r.x, baseline: 22, color: Theme.dimText, bold: false))
         let valueWidth = measure.width(of: value, bold: true)
         texts.append(TextRun(text: value, x: r.maxX - valueWidth, baseline: 22, color: Theme.text, bold: true))
@@ -152,7 +163,8 @@ extension Session {
         case .normal: asking = false
         case .savePrompt, .confirmClose: asking = true
         }
-        var p = ChromePainter(width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
+        var p = ChromePainter(
+            width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
         p.offsetY = -Double(bar.y)
         p.fill(IntRect(x: 0, y: bar.y, width: bar.width, height: 1), asking ? Theme.askBorder : Theme.border)
         let baseline = bar.y + 19
@@ -170,28 +182,45 @@ extension Session {
             if !message.isEmpty {
                 let failed = message.hasPrefix("Cannot")
                 let w = measure.width(of: message, bold: false)
-                texts.append(TextRun(text: message, x: max(x, bar.width - 10 - w), baseline: baseline, color: failed ? Theme.errorText : Theme.text, bold: failed))
+                texts.append(
+                    TextRun(
+                        text: message, x: max(x, bar.width - 10 - w), baseline: baseline,
+                        color: failed ? Theme.errorText : Theme.text, bold: failed))
             }
         case .savePrompt(let field, _):
             let label = "Save as:"
             texts.append(TextRun(text: label, x: 10, baseline: baseline, color: Theme.text, bold: true))
             let fieldX = 18 + measure.width(of: label, bold: true)
             let fieldW = max(200, bar.width / 2)
-            p.fillRoundedRect(Double(fieldX) + 0.5, Double(bar.y) + 3.5, Double(fieldW), Double(bar.height) - 7, radius: 3, .white)
-            p.strokeRoundedRect(Double(fieldX) + 0.5, Double(bar.y) + 3.5, Double(fieldW), Double(bar.height) - 7, radius: 3, lineWidth: 1, Theme.activeBorder)
+            p.fillRoundedRect(
+                Double(fieldX) + 0.5, Double(bar.y) + 3.5, Double(fieldW), Double(bar.height) - 7, radius: 3, .white)
+            p.strokeRoundedRect(
+                Double(fieldX) + 0.5, Double(bar.y) + 3.5, Double(fieldW), Double(bar.height) - 7, radius: 3,
+                lineWidth: 1, Theme.activeBorder)
             texts.append(TextRun(text: field.text, x: fieldX + 6, baseline: baseline, color: Theme.text, bold: false))
             let cursorX = fieldX + 6 + measure.width(of: String(field.text.prefix(field.cursor)), bold: false)
             p.fill(IntRect(x: cursorX, y: bar.y + 7, width: 1, height: bar.height - 14), Theme.text)
             let hint = message.isEmpty ? "Enter: save   Esc: cancel   Tab: complete" : message
-            texts.append(TextRun(text: hint, x: fieldX + fieldW + 14, baseline: baseline, color: Theme.dimText, bold: false))
+            texts.append(
+                TextRun(text: hint, x: fieldX + fieldW + 14, baseline: baseline, color: Theme.dimText, bold: false))
         case .confirmClose:
-            texts.append(TextRun(text: "Save changes to “\(displayName)” before closing?", x: 10, baseline: baseline, color: Theme.text, bold: true))
+            texts.append(
+                TextRun(
+                    text: "Save changes to “\(displayName)” before closing?", x: 10, baseline: baseline,
+                    color: Theme.text, bold: true))
             for (choice, r) in closeChoiceRects() {
                 let isDefault = choice == .save
-                p.fillRoundedRect(Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4, isDefault ? Theme.activeFill : .white)
-                p.strokeRoundedRect(Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4, lineWidth: 1, isDefault ? Theme.activeBorder : Theme.border)
+                p.fillRoundedRect(
+                    Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4,
+                    isDefault ? Theme.activeFill : .white)
+                p.strokeRoundedRect(
+                    Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4,
+                    lineWidth: 1, isDefault ? Theme.activeBorder : Theme.border)
                 let w = measure.width(of: choice.rawValue, bold: isDefault)
-                texts.append(TextRun(text: choice.rawValue, x: r.x + (r.width - w) / 2, baseline: baseline, color: Theme.text, bold: isDefault))
+                texts.append(
+                    TextRun(
+                        text: choice.rawValue, x: r.x + (r.width - w) / 2, baseline: baseline, color: Theme.text,
+                        bold: isDefault))
             }
         }
         return p.image

@@ -61,7 +61,9 @@ public struct ChromePainter {
     }
 
     /// Signed distance from (px, py) to a rounded box (negative inside).
-    static func roundedBoxDistance(_ px: Double, _ py: Double, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ radius: Double) -> Double {
+    static func roundedBoxDistance(
+        _ px: Double, _ py: Double, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ radius: Double
+    ) -> Double {
         let hx = w / 2
         let hy = h / 2
         let qx = abs(px - (x + hx)) - (hx - radius)
@@ -72,15 +74,21 @@ public struct ChromePainter {
     }
 
     /// Fills a rounded rectangle (anti-aliased).
-    public mutating func fillRoundedRect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double, _ color: Color, alpha: Double = 1) {
+    public mutating func fillRoundedRect(
+        _ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double, _ color: Color, alpha: Double = 1
+    ) {
         shade((x - 1, y - 1, x + w + 1, y + h + 1), color, alpha: alpha) { px, py in
             0.5 - Self.roundedBoxDistance(px, py, x, y, w, h, radius)
         }
     }
 
     /// Outlines a rounded rectangle with a line of `lineWidth` centred on its edge.
-    public mutating func strokeRoundedRect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double, lineWidth: Double = 1, _ color: Color, alpha: Double = 1) {
-        shade((x - lineWidth - 1, y - lineWidth - 1, x + w + lineWidth + 1, y + h + lineWidth + 1), color, alpha: alpha) { px, py in
+    public mutating func strokeRoundedRect(
+        _ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double, lineWidth: Double = 1, _ color: Color,
+        alpha: Double = 1
+    ) {
+        shade((x - lineWidth - 1, y - lineWidth - 1, x + w + lineWidth + 1, y + h + lineWidth + 1), color, alpha: alpha)
+        { px, py in
             min(max(lineWidth / 2 + 0.5 - abs(Self.roundedBoxDistance(px, py, x, y, w, h, radius)), 0), 1)
         }
     }
@@ -93,7 +101,9 @@ public struct ChromePainter {
     }
 
     /// Outlines a circle.
-    public mutating func strokeCircle(_ cx: Double, _ cy: Double, radius: Double, lineWidth: Double, _ color: Color, alpha: Double = 1) {
+    public mutating func strokeCircle(
+        _ cx: Double, _ cy: Double, radius: Double, lineWidth: Double, _ color: Color, alpha: Double = 1
+    ) {
         let outer = radius + lineWidth
         shade((cx - outer - 1, cy - outer - 1, cx + outer + 1, cy + outer + 1), color, alpha: alpha) { px, py in
             let d = ((px - cx) * (px - cx) + (py - cy) * (py - cy)).squareRoot()
@@ -102,7 +112,9 @@ public struct ChromePainter {
     }
 
     /// Draws a round-capped line.
-    public mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, width: Double, _ color: Color, alpha: Double = 1) {
+    public mutating func line(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, width: Double, _ color: Color, alpha: Double = 1
+    ) {
         let capsule = Capsule(from: Point(x: x0, y: y0), to: Point(x: x1, y: y1), width: width)
         let b = capsule.bounds(margin: 1)
         shade((b.minX, b.minY, b.maxX, b.maxY), color, alpha: alpha) { px, py in
@@ -135,7 +147,9 @@ public struct ChromePainter {
         for y in 0..<r.height {
             for x in 0..<r.width {
                 let light = ((x >> 2) ^ (y >> 2)) & 1 == 0
-                fill(IntRect(x: r.x + x, y: r.y + y, width: 1, height: 1), light ? .white : Color(r: 204, g: 204, b: 204))
+                fill(
+                    IntRect(x: r.x + x, y: r.y + y, width: 1, height: 1), light ? .white : Color(r: 204, g: 204, b: 204)
+                )
             }
         }
     }

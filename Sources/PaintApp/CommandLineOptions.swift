@@ -45,7 +45,9 @@ public struct CommandLineOptions: Equatable, Sendable {
             case "--size":
                 guard let value = rest.popFirst() else { throw OptionError("--size needs a value like 1920x1080") }
                 let parts = value.lowercased().split(separator: "x")
-                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...maxSide).contains(w), (1...maxSide).contains(h) else {
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...maxSide).contains(w),
+                    (1...maxSide).contains(h)
+                else {
                     throw OptionError("--size \(value): expected WIDTHxHEIGHT, each 1 to \(maxSide)")
                 }
                 options.width = w
@@ -57,7 +59,9 @@ public struct CommandLineOptions: Equatable, Sendable {
                 case "white": options.background = .color(.white)
                 case "black": options.background = .color(.black)
                 default:
-                    guard let color = Color(hex: value) else { throw OptionError("--background \(value): expected #rrggbb, white, black or transparent") }
+                    guard let color = Color(hex: value) else {
+                        throw OptionError("--background \(value): expected #rrggbb, white, black or transparent")
+                    }
                     options.background = .color(color)
                 }
             default:

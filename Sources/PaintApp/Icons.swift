@@ -11,12 +11,18 @@ enum Icons {
             // A round brush: wooden handle, ferrule, and a paint-loaded tip.
             p.line(x + 29, y + 9, x + 20, y + 19, width: 4.5, Color(r: 0xB0, g: 0x7A, b: 0x45))
             p.line(x + 20, y + 19, x + 17, y + 22, width: 6, Color(r: 0x9A, g: 0xA0, b: 0xA8))
-            p.fillPolygon([(x + 13.5, y + 21.5), (x + 18.5, y + 26.5), (x + 13, y + 32), (x + 8, y + 32.5), (x + 9, y + 27)], Theme.iconAccent)
+            p.fillPolygon(
+                [(x + 13.5, y + 21.5), (x + 18.5, y + 26.5), (x + 13, y + 32), (x + 8, y + 32.5), (x + 9, y + 27)],
+                Theme.iconAccent)
             p.line(x + 9.5, y + 31, x + 11, y + 29, width: 1.5, Color(r: 0xA8, g: 0x35, b: 0x28))
         case .tool(.eraser):
             // A tilted two-tone block eraser.
-            p.fillPolygon([(x + 18, y + 10), (x + 31, y + 20), (x + 24, y + 29), (x + 11, y + 19)], Color(r: 0xF2, g: 0x8C, b: 0xA6))
-            p.fillPolygon([(x + 11, y + 19), (x + 24, y + 29), (x + 20, y + 34), (x + 7, y + 24)], Color(r: 0xF4, g: 0xF4, b: 0xF4))
+            p.fillPolygon(
+                [(x + 18, y + 10), (x + 31, y + 20), (x + 24, y + 29), (x + 11, y + 19)],
+                Color(r: 0xF2, g: 0x8C, b: 0xA6))
+            p.fillPolygon(
+                [(x + 11, y + 19), (x + 24, y + 29), (x + 20, y + 34), (x + 7, y + 24)],
+                Color(r: 0xF4, g: 0xF4, b: 0xF4))
             p.line(x + 11, y + 19, x + 24, y + 29, width: 1.2, Theme.icon)
             p.line(x + 18, y + 10, x + 31, y + 20, width: 1.2, Theme.icon)
             p.line(x + 31, y + 20, x + 20, y + 34, width: 1.2, Theme.icon)

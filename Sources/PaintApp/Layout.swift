@@ -32,7 +32,9 @@ public struct Layout: Sendable, Equatable {
     public let scrollY: Int
 
     /// Computes a layout; the scroll offset is clamped to what the image size allows.
-    public init(windowWidth: Int, windowHeight: Int, imageWidth: Int, imageHeight: Int, scrollX: Int = 0, scrollY: Int = 0) {
+    public init(
+        windowWidth: Int, windowHeight: Int, imageWidth: Int, imageHeight: Int, scrollX: Int = 0, scrollY: Int = 0
+    ) {
         self.windowWidth = max(1, windowWidth)
         self.windowHeight = max(1, windowHeight)
         self.imageWidth = imageWidth
@@ -44,7 +46,9 @@ public struct Layout: Sendable, Equatable {
     }
 
     /// A window size that shows the whole image when the screen allows.
-    public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (width: Int, height: Int) {
+    public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (
+        width: Int, height: Int
+    ) {
         let width = min(max(imageWidth, 900), max(900, screenWidth - 40))
         let height = min(max(imageHeight, 240) + toolbarHeight + statusHeight, max(400, screenHeight - 60))
         return (width, height)
@@ -62,7 +66,9 @@ public struct Layout: Sendable, Equatable {
 
     /// The area between toolbar and status bar where the image is shown.
     public var canvasArea: IntRect {
-        IntRect(x: 0, y: Self.toolbarHeight, width: windowWidth, height: max(0, windowHeight - Self.toolbarHeight - Self.statusHeight))
+        IntRect(
+            x: 0, y: Self.toolbarHeight, width: windowWidth,
+            height: max(0, windowHeight - Self.toolbarHeight - Self.statusHeight))
     }
 
     /// Window position of image pixel (0, 0): centred when the image fits, else scrolled.
@@ -108,7 +114,8 @@ public struct Layout: Sendable, Equatable {
         switch item {
         case .tool(let tool):
             let index = Tool.allCases.firstIndex(of: tool) ?? 0
-            return IntRect(x: Self.toolsX + index * (Self.button + 4), y: Self.buttonY, width: Self.button, height: Self.button)
+            return IntRect(
+                x: Self.toolsX + index * (Self.button + 4), y: Self.buttonY, width: Self.button, height: Self.button)
         case .currentColors:
             return IntRect(x: Self.colorsX, y: Self.buttonY, width: Self.button, height: Self.button)
         case .swatch(let index):
@@ -116,7 +123,8 @@ public struct Layout: Sendable, Equatable {
             let row = index / Palette.columns
             let top = (Self.toolbarHeight - 2 * Self.swatch - Self.swatchGap) / 2
             return IntRect(
-                x: Self.paletteX + column * (Self.swatch + Self.swatchGap), y: top + row * (Self.swatch + Self.swatchGap),
+                x: Self.paletteX + column * (Self.swatch + Self.swatchGap),
+                y: top + row * (Self.swatch + Self.swatchGap),
                 width: Self.swatch, height: Self.swatch)
         case .widthSlider:
             return IntRect(x: Self.widthGroupX + Self.button + 10, y: 30, width: Self.sliderWidth, height: 22)
@@ -125,7 +133,9 @@ public struct Layout: Sendable, Equatable {
         case .clear, .save:
             let right = max(Self.minimumActionsX + 2 * Self.button + 4, windowWidth - 10)
             let offset = item == .save ? 1 : 2
-            return IntRect(x: right - offset * Self.button - (offset - 1) * 4, y: Self.buttonY, width: Self.button, height: Self.button)
+            return IntRect(
+                x: right - offset * Self.button - (offset - 1) * 4, y: Self.buttonY, width: Self.button,
+                height: Self.button)
         }
     }
 

@@ -69,7 +69,8 @@ public final class Session {
         self.engine = engine
         self.path = path
         self.message = message
-        layout = Layout(windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: engine.width, imageHeight: engine.height)
+        layout = Layout(
+            windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: engine.width, imageHeight: engine.height)
     }
 
     // MARK: Derived state
@@ -130,7 +131,10 @@ public final class Session {
     public func handle(_ event: InputEvent) {
         switch event {
         case .resize(let w, let h):
-            setLayout(Layout(windowWidth: w, windowHeight: h, imageWidth: engine.width, imageHeight: engine.height, scrollX: layout.scrollX, scrollY: layout.scrollY))
+            setLayout(
+                Layout(
+                    windowWidth: w, windowHeight: h, imageWidth: engine.width, imageHeight: engine.height,
+                    scrollX: layout.scrollX, scrollY: layout.scrollY))
         case .closeRequest:
             requestClose()
         case .key(let key, let modifiers):
@@ -221,9 +225,11 @@ public final class Session {
             return
         }
         if let anchor = panAnchor {
-            setLayout(Layout(
-                windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width, imageHeight: engine.height,
-                scrollX: anchor.scrollX - (x - anchor.x), scrollY: anchor.scrollY - (y - anchor.y)))
+            setLayout(
+                Layout(
+                    windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
+                    imageHeight: engine.height,
+                    scrollX: anchor.scrollX - (x - anchor.x), scrollY: anchor.scrollY - (y - anchor.y)))
             return
         }
         setHovered(layout.item(atX: x, y: y))
@@ -311,9 +317,11 @@ public final class Session {
         case .wheelRight: dx = step
         default: return
         }
-        setLayout(Layout(
-            windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width, imageHeight: engine.height,
-            scrollX: layout.scrollX + dx, scrollY: layout.scrollY + dy))
+        setLayout(
+            Layout(
+                windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
+                imageHeight: engine.height,
+                scrollX: layout.scrollX + dx, scrollY: layout.scrollY + dy))
     }
 
     // MARK: Keys
@@ -334,7 +342,9 @@ public final class Session {
             case .tab:
                 let candidates = field.complete()
                 mode = .savePrompt(field, thenQuit: thenQuit)
-                setMessage(candidates.isEmpty ? "" : candidates.prefix(8).joined(separator: "  ") + (candidates.count > 8 ? "  …" : ""))
+                setMessage(
+                    candidates.isEmpty
+                        ? "" : candidates.prefix(8).joined(separator: "  ") + (candidates.count > 8 ? "  …" : ""))
             default:
                 if field.handle(key) {
                     mode = .savePrompt(field, thenQuit: thenQuit)
@@ -431,7 +441,9 @@ public final class Session {
     }
 
     private func pickColor(at point: Point, into button: PointerButton) {
-        guard let pixel = engine.viewPixel(x: Int(point.x.rounded(.down)), y: Int(point.y.rounded(.down))) else { return }
+        guard let pixel = engine.viewPixel(x: Int(point.x.rounded(.down)), y: Int(point.y.rounded(.down))) else {
+            return
+        }
         let c = Pixel.unpack(pixel)
         let color = Color(r: c.r, g: c.g, b: c.b)
         if button == .right { secondary = color } else { primary = color }

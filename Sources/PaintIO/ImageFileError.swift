@@ -64,7 +64,8 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
         case .emptyFile: return .emptyFile(path: newPath)
         case .notPNG: return .notPNG(path: newPath)
         case .damaged(_, let reason): return .damaged(path: newPath, reason: reason)
-        case .tooLarge(_, let w, let h, let limits): return .tooLarge(path: newPath, width: w, height: h, limits: limits)
+        case .tooLarge(_, let w, let h, let limits):
+            return .tooLarge(path: newPath, width: w, height: h, limits: limits)
         case .cannotEncode(_, let reason): return .cannotEncode(path: newPath, reason: reason)
         case .cannotWrite(_, let e): return .cannotWrite(path: newPath, errno: e)
         }

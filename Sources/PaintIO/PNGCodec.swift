@@ -43,7 +43,8 @@ public enum PNGCodec {
             guard png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count) != 0 else {
                 return .failure(.damaged(path: name, reason: message(of: png)))
             }
-            let width = Int(png.width), height = Int(png.height)
+            let width = Int(png.width)
+            let height = Int(png.height)
             guard limits.allows(width: width, height: height) else {
                 return .failure(.tooLarge(path: name, width: width, height: height, limits: limits))
             }
@@ -144,7 +145,8 @@ public enum PNGCodec {
         // The same input compresses to the same size, so a second-pass overflow means libpng
         // changed its mind; report it rather than return a cut-off file.
         guard ok != 0, written <= size else {
-            throw .cannotEncode(path: "", reason: cpng_failed(&writing) != 0 ? message(of: writing) : "the encoded size changed")
+            throw .cannotEncode(
+                path: "", reason: cpng_failed(&writing) != 0 ? message(of: writing) : "the encoded size changed")
         }
         out.removeLast(size - written)
         return out

@@ -24,7 +24,9 @@ final class Blitter {
     /// The event type of ShmCompletion on this server (extension events are numbered at run time).
     let completionEventType: Int32
 
-    init(display: OpaquePointer, window: Window, visual: UnsafeMutablePointer<Visual>, format: PixelFormat, useShm: Bool) {
+    init(
+        display: OpaquePointer, window: Window, visual: UnsafeMutablePointer<Visual>, format: PixelFormat, useShm: Bool
+    ) {
         self.display = display
         self.window = window
         self.visual = visual
@@ -40,7 +42,9 @@ final class Blitter {
     /// remote display, not without the extension, and not when a trial attach fails.
     static func shmUsable(display: OpaquePointer, displayName: String) -> (Bool, String) {
         if getenv("SWIFTPAINT_NO_SHM").map({ String(cString: $0) }) == "1" { return (false, "SWIFTPAINT_NO_SHM=1") }
-        let host = displayName.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let host =
+            displayName.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+            ?? ""
         if !host.isEmpty && host != "unix" && host != "localhost" && !host.hasPrefix("/") {
             return (false, "remote display \(displayName)")
         }
@@ -50,7 +54,9 @@ final class Blitter {
         info.shmid = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0o600)
         guard info.shmid >= 0 else { return (false, "shmget failed") }
         defer { shmctl(info.shmid, IPC_RMID, nil) }
-        guard let address = shmat(info.shmid, nil, 0), cx_shmat_failed(address) == 0 else { return (false, "shmat failed") }
+        guard let address = shmat(info.shmid, nil, 0), cx_shmat_failed(address) == 0 else {
+            return (false, "shmat failed")
+        }
         defer { shmdt(address) }
         info.shmaddr = address.assumingMemoryBound(to: CChar.self)
         info.readOnly = 1
@@ -70,7 +76,9 @@ final class Blitter {
         height = max(1, h)
         let depth = UInt32(format.depth)
         if useShm {
-            guard let img = XShmCreateImage(display, visual, depth, ZPixmap, nil, &segment, UInt32(width), UInt32(height)) else {
+            guard
+                let img = XShmCreateImage(display, visual, depth, ZPixmap, nil, &segment, UInt32(width), UInt32(height))
+            else {
                 throw .outOfMemory
             }
             let size = Int(img.pointee.bytes_per_line) * height
@@ -92,7 +100,11 @@ final class Blitter {
             let pad: Int32 = 32
             let bytesPerLine = ((width * format.bytesPerPixel * 8 + Int(pad) - 1) / Int(pad)) * Int(pad) / 8
             guard let data = malloc(bytesPerLine * height) else { throw .outOfMemory }
-            guard let img = XCreateImage(display, visual, depth, ZPixmap, 0, data.assumingMemoryBound(to: CChar.self), UInt32(width), UInt32(height), pad, Int32(bytesPerLine)) else {
+            guard
+                let img = XCreateImage(
+                    display, visual, depth, ZPixmap, 0, data.assumingMemoryBound(to: CChar.self), UInt32(width),
+                    UInt32(height), pad, Int32(bytesPerLine))
+            else {
                 free(data)
                 throw .outOfMemory
             }
@@ -131,9 +143,13 @@ final class Blitter {
 
     /// Copies the image rectangle `source` of `pixels` (row stride `stride`) to window position
     /// (`x`, `y`) in the image, then sends it to the window.
-    func put(pixels: UnsafeBufferPointer<UInt32>, stride: Int, source: IntRect, atX x: Int, y: Int, deferring: (XEvent) -> Void) {
+    func put(
+        pixels: UnsafeBufferPointer<UInt32>, stride: Int, source: IntRect, atX x: Int, y: Int,
+        deferring: (XEvent) -> Void
+    ) {
         guard let img = image, !source.isEmpty, let base = pixels.baseAddress else { return }
-        let target = IntRect(x: x, y: y, width: source.width, height: source.height).intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        let target = IntRect(x: x, y: y, width: source.width, height: source.height).intersection(
+            IntRect(x: 0, y: 0, width: width, height: height))
         guard !target.isEmpty else { return }
         waitForCompletions(deferring: deferring)
         let sx = source.x + (target.x - x)
@@ -158,7 +174,8 @@ final class Blitter {
         let data = UnsafeMutableRawPointer(img.pointee.data)!
         row.withUnsafeMutableBufferPointer { buffer in
             for y in r.y..<r.maxY {
-                format.convert(buffer.baseAddress!, to: data + y * bytesPerLine + r.x * format.bytesPerPixel, count: r.width)
+                format.convert(
+                    buffer.baseAddress!, to: data + y * bytesPerLine + r.x * format.bytesPerPixel, count: r.width)
             }
         }
         send(r)
@@ -167,10 +184,14 @@ final class Blitter {
     private func send(_ r: IntRect) {
         guard let img = image else { return }
         if useShm {
-            XShmPutImage(display, window, gc, img, Int32(r.x), Int32(r.y), Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), 1)
+            XShmPutImage(
+                display, window, gc, img, Int32(r.x), Int32(r.y), Int32(r.x), Int32(r.y), UInt32(r.width),
+                UInt32(r.height), 1)
             pendingCompletions += 1
         } else {
-            XPutImage(display, window, gc, img, Int32(r.x), Int32(r.y), Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
+            XPutImage(
+                display, window, gc, img, Int32(r.x), Int32(r.y), Int32(r.x), Int32(r.y), UInt32(r.width),
+                UInt32(r.height))
         }
     }
 }

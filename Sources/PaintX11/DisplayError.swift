@@ -8,9 +8,11 @@ public enum DisplayError: Error, CustomStringConvertible {
         switch self {
         case .noDisplay(let name):
             if let name, !name.isEmpty {
-                return "swiftpaint: cannot open the X display \"\(name)\" (check DISPLAY and that the X server is running)"
+                return
+                    "swiftpaint: cannot open the X display \"\(name)\" (check DISPLAY and that the X server is running)"
             }
-            return "swiftpaint: cannot open an X display: DISPLAY is not set (run it inside a desktop session, or set DISPLAY)"
+            return
+                "swiftpaint: cannot open an X display: DISPLAY is not set (run it inside a desktop session, or set DISPLAY)"
         case .unsupportedVisual(let why): return "swiftpaint: cannot draw on this display: \(why)"
         case .outOfMemory: return "swiftpaint: out of memory for the window image"
         }

@@ -46,10 +46,10 @@ enum EventTranslator {
         }
         guard count > 0 else { return nil }
         let bytes = buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }
-        guard let text = Optional(String(decoding: bytes, as: UTF8.self)), let c = text.first, text.count == 1, !c.isNewline,
+        guard let text = Optional(String(decoding: bytes, as: UTF8.self)), let c = text.first, text.count == 1,
+            !c.isNewline,
             c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
         else { return nil }
         return .character(c)
     }
 }
-

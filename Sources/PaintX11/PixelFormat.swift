@@ -23,8 +23,16 @@ struct PixelFormat {
             return .failure(.unsupportedVisual("the screen is not TrueColor (class \(v.`class`))"))
         }
         switch depth {
-        case 24, 32: return .success(PixelFormat(bytesPerPixel: 4, depth: depth, redMask: v.red_mask, greenMask: v.green_mask, blueMask: v.blue_mask))
-        case 15, 16: return .success(PixelFormat(bytesPerPixel: 2, depth: depth, redMask: v.red_mask, greenMask: v.green_mask, blueMask: v.blue_mask))
+        case 24, 32:
+            return .success(
+                PixelFormat(
+                    bytesPerPixel: 4, depth: depth, redMask: v.red_mask, greenMask: v.green_mask, blueMask: v.blue_mask)
+            )
+        case 15, 16:
+            return .success(
+                PixelFormat(
+                    bytesPerPixel: 2, depth: depth, redMask: v.red_mask, greenMask: v.green_mask, blueMask: v.blue_mask)
+            )
         default: return .failure(.unsupportedVisual("a \(depth)-bit screen is not supported (use 16, 24 or 32 bits)"))
         }
     }

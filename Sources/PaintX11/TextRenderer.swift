@@ -32,7 +32,9 @@ final class TextRenderer: TextMeasuring {
         let bytes = Array(text.utf8)
         if let font = isBold ? bold : regular {
             var extents = XGlyphInfo()
-            bytes.withUnsafeBufferPointer { XftTextExtentsUtf8(display, font, $0.baseAddress, Int32($0.count), &extents) }
+            bytes.withUnsafeBufferPointer {
+                XftTextExtentsUtf8(display, font, $0.baseAddress, Int32($0.count), &extents)
+            }
             return Int(extents.xOff)
         }
         if let coreFont {
@@ -48,12 +50,15 @@ final class TextRenderer: TextMeasuring {
             for run in runs {
                 guard let font = run.bold ? bold : regular else { continue }
                 var render = XRenderColor(
-                    red: UInt16(run.color.r) * 257, green: UInt16(run.color.g) * 257, blue: UInt16(run.color.b) * 257, alpha: 0xFFFF)
+                    red: UInt16(run.color.r) * 257, green: UInt16(run.color.g) * 257, blue: UInt16(run.color.b) * 257,
+                    alpha: 0xFFFF)
                 var color = XftColor()
                 XftColorAllocValue(display, visual, colormap, &render, &color)
                 let bytes = Array(run.text.utf8)
                 bytes.withUnsafeBufferPointer {
-                    XftDrawStringUtf8(draw, &color, font, Int32(run.x + dx), Int32(run.baseline + dy), $0.baseAddress, Int32($0.count))
+                    XftDrawStringUtf8(
+                        draw, &color, font, Int32(run.x + dx), Int32(run.baseline + dy), $0.baseAddress, Int32($0.count)
+                    )
                 }
                 XftColorFree(display, visual, colormap, &color)
             }
@@ -62,7 +67,9 @@ final class TextRenderer: TextMeasuring {
         if let coreFont { XSetFont(display, gc, coreFont.pointee.fid) }
         for run in runs {
             XSetForeground(display, gc, UInt(run.color.r) << 16 | UInt(run.color.g) << 8 | UInt(run.color.b))
-            XDrawString(display, drawable, gc, Int32(run.x + dx), Int32(run.baseline + dy), run.text, Int32(run.text.utf8.count))
+            XDrawString(
+                display, drawable, gc, Int32(run.x + dx), Int32(run.baseline + dy), run.text, Int32(run.text.utf8.count)
+            )
         }
     }
 }

@@ -13,7 +13,8 @@ struct Tooltip {
     private let depth: Int32
     private(set) var isShown = false
 
-    init(display: OpaquePointer, parent: Window, visual: UnsafeMutablePointer<Visual>, depth: Int32, colormap: Colormap) {
+    init(display: OpaquePointer, parent: Window, visual: UnsafeMutablePointer<Visual>, depth: Int32, colormap: Colormap)
+    {
         self.display = display
         self.visual = visual
         self.depth = depth
@@ -33,10 +34,12 @@ struct Tooltip {
         XMoveResizeWindow(display, window, Int32(x), Int32(y), UInt32(width), UInt32(height))
         XMapRaised(display, window)
         var painter = ChromePainter(width: width, height: height, background: Color(r: 0xFF, g: 0xFF, b: 0xF2))
-        painter.strokeRoundedRect(0.5, 0.5, Double(width) - 1, Double(height) - 1, radius: 0, lineWidth: 1, Color(r: 0x8A, g: 0x8C, b: 0x90))
+        painter.strokeRoundedRect(
+            0.5, 0.5, Double(width) - 1, Double(height) - 1, radius: 0, lineWidth: 1, Color(r: 0x8A, g: 0x8C, b: 0x90))
         guard let gc = XCreateGC(display, window, 0, nil) else { return }
         let pixmap = XCreatePixmap(display, window, UInt32(width), UInt32(height), UInt32(depth))
-        SmallImage.put(painter.image, display: display, drawable: pixmap, gc: gc, visual: visual, depth: depth, format: format)
+        SmallImage.put(
+            painter.image, display: display, drawable: pixmap, gc: gc, visual: visual, depth: depth, format: format)
         text.draw([TextRun(text: tip, x: 8, baseline: 16, color: Theme.text, bold: false)], on: pixmap, gc: gc)
         XCopyArea(display, pixmap, window, gc, 0, 0, UInt32(width), UInt32(height), 0, 0)
         XFreePixmap(display, pixmap)
@@ -50,4 +53,3 @@ struct Tooltip {
         isShown = false
     }
 }
-

@@ -1,8 +1,8 @@
 import CX11
-import PaintIO
 import Glibc
 import PaintApp
 import PaintCore
+import PaintIO
 
 /// The window: one thread owns every X call. The loop waits on the X connection, drains every
 /// pending event into the session (no motion is dropped or compressed), then presents the union
@@ -63,7 +63,8 @@ public final class X11App {
         attributes.background_pixmap = 0
         attributes.bit_gravity = NorthWestGravity
         attributes.event_mask =
-            ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | LeaveWindowMask | StructureNotifyMask
+            ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | LeaveWindowMask
+            | StructureNotifyMask
         window = XCreateWindow(
             display, root, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
             UInt(CWBackPixmap | CWBitGravity | CWEventMask), &attributes)
@@ -101,7 +102,9 @@ public final class X11App {
         var pid = UInt(getpid())
         let pidAtom = XInternAtom(display, "_NET_WM_PID", 0)
         withUnsafeBytes(of: &pid) {
-            XChangeProperty(display, window, pidAtom, XA_CARDINAL, 32, PropModeReplace, $0.bindMemory(to: UInt8.self).baseAddress, 1)
+            XChangeProperty(
+                display, window, pidAtom, XA_CARDINAL, 32, PropModeReplace, $0.bindMemory(to: UInt8.self).baseAddress, 1
+            )
         }
         var hints = XSizeHints()
         hints.flags = PMinSize
@@ -116,7 +119,9 @@ public final class X11App {
         guard title != shownTitle else { return }
         shownTitle = title
         let bytes = Array(title.utf8)
-        bytes.withUnsafeBufferPointer { XChangeProperty(display, window, netWMName, utf8String, 8, PropModeReplace, $0.baseAddress, Int32($0.count)) }
+        bytes.withUnsafeBufferPointer {
+            XChangeProperty(display, window, netWMName, utf8String, 8, PropModeReplace, $0.baseAddress, Int32($0.count))
+        }
         // WM_NAME for old window managers is Latin-1: the dash becomes "-", anything else
         // outside Latin-1 a "?".
         let latin1: [UInt8] = title.unicodeScalars.map { $0 == "—" ? 0x2D : $0.value < 256 ? UInt8($0.value) : 0x3F }
@@ -173,12 +178,15 @@ public final class X11App {
             hoverSince = now()
             tooltip.hide()
         }
-        guard let item = session.hovered, let tip = session.tooltip, !tooltip.isShown, now() >= hoverSince + Tooltip.delay else { return }
+        guard let item = session.hovered, let tip = session.tooltip, !tooltip.isShown,
+            now() >= hoverSince + Tooltip.delay
+        else { return }
         let r = session.layout.rect(of: item)
         var child: Window = 0
         var rootX: Int32 = 0
         var rootY: Int32 = 0
-        XTranslateCoordinates(display, window, XRootWindow(display, screen), Int32(r.x), Int32(r.maxY + 6), &rootX, &rootY, &child)
+        XTranslateCoordinates(
+            display, window, XRootWindow(display, screen), Int32(r.x), Int32(r.maxY + 6), &rootX, &rootY, &child)
         tooltip.show(tip, atX: Int(rootX), y: Int(rootY), text: text, format: format)
     }
 
@@ -191,20 +199,32 @@ public final class X11App {
         case ButtonPress:
             tooltip.hide()
             if let button = EventTranslator.button(event.xbutton.button) {
-                session.handle(.press(x: Int(event.xbutton.x), y: Int(event.xbutton.y), button: button, modifiers: EventTranslator.modifiers(event.xbutton.state)))
+                session.handle(
+                    .press(
+                        x: Int(event.xbutton.x), y: Int(event.xbutton.y), button: button,
+                        modifiers: EventTranslator.modifiers(event.xbutton.state)))
             }
         case ButtonRelease:
             if let button = EventTranslator.button(event.xbutton.button) {
-                session.handle(.release(x: Int(event.xbutton.x), y: Int(event.xbutton.y), button: button, modifiers: EventTranslator.modifiers(event.xbutton.state)))
+                session.handle(
+                    .release(
+                        x: Int(event.xbutton.x), y: Int(event.xbutton.y), button: button,
+                        modifiers: EventTranslator.modifiers(event.xbutton.state)))
             }
         case MotionNotify:
-            session.handle(.motion(x: Int(event.xmotion.x), y: Int(event.xmotion.y), modifiers: EventTranslator.modifiers(event.xmotion.state)))
+            session.handle(
+                .motion(
+                    x: Int(event.xmotion.x), y: Int(event.xmotion.y),
+                    modifiers: EventTranslator.modifiers(event.xmotion.state)))
         case LeaveNotify:
             session.handle(.leave)
         case ConfigureNotify:
             session.handle(.resize(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height)))
         case Expose:
-            exposed = exposed.union(IntRect(x: Int(event.xexpose.x), y: Int(event.xexpose.y), width: Int(event.xexpose.width), height: Int(event.xexpose.height)))
+            exposed = exposed.union(
+                IntRect(
+                    x: Int(event.xexpose.x), y: Int(event.xexpose.y), width: Int(event.xexpose.width),
+                    height: Int(event.xexpose.height)))
         case ClientMessage:
             if event.xclient.message_type == wmProtocols, Atom(event.xclient.data.l.0) == wmDeleteWindow {
                 session.handle(.closeRequest)
@@ -219,7 +239,7 @@ public final class X11App {
     /// Draws what changed: the canvas rectangles, the chrome, or everything after a resize.
     private func present() {
         let layout = session.layout
-        let defer_: (XEvent) -> Void = { [unowned self] in deferredEvents.append($0) }
+        let deferEvent: (XEvent) -> Void = { [unowned self] in deferredEvents.append($0) }
         if session.layoutChanged {
             do {
                 try blitter.resize(width: layout.windowWidth, height: layout.windowHeight)
@@ -227,8 +247,8 @@ public final class X11App {
                 FileSystem.printError(error.description)
             }
             _ = session.takeCanvasDirty()
-            drawSurround(layout, deferring: defer_)
-            blitImage(session.engine.bounds, layout, deferring: defer_)
+            drawSurround(layout, deferring: deferEvent)
+            blitImage(session.engine.bounds, layout, deferring: deferEvent)
             // The picture first, then the chrome: a user (and a start-up benchmark) sees the
             // canvas before fonts are loaded.
             XFlush(display)
@@ -241,16 +261,18 @@ public final class X11App {
                 // Expose: repaint from the images we already hold; no flicker, nothing recomputed.
                 let area = exposed.intersection(layout.canvasArea)
                 if !area.isEmpty {
-                    drawSurround(layout, deferring: defer_, clip: area)
+                    drawSurround(layout, deferring: deferEvent, clip: area)
                     let o = layout.imageOrigin
-                    blitImage(IntRect(x: area.x - o.x, y: area.y - o.y, width: area.width, height: area.height), layout, deferring: defer_)
+                    blitImage(
+                        IntRect(x: area.x - o.x, y: area.y - o.y, width: area.width, height: area.height), layout,
+                        deferring: deferEvent)
                 }
                 if !exposed.intersection(layout.toolbar).isEmpty { drawToolbar(layout) }
                 if !exposed.intersection(layout.statusBar).isEmpty { drawStatus(layout) }
                 exposed = .empty
             }
             let dirty = session.takeCanvasDirty()
-            if !dirty.isEmpty { blitImage(dirty, layout, deferring: defer_) }
+            if !dirty.isEmpty { blitImage(dirty, layout, deferring: deferEvent) }
             if session.toolbarDirty { drawToolbar(layout) }
             // Pointer-position updates are throttled; questions and messages show at once.
             if session.statusDirty && (session.mode != .normal || now() >= lastStatusDraw + Self.statusInterval) {
@@ -266,7 +288,9 @@ public final class X11App {
         guard !target.isEmpty else { return }
         let o = layout.imageOrigin
         let source = IntRect(x: target.x - o.x, y: target.y - o.y, width: target.width, height: target.height)
-        blitter.put(pixels: session.engine.viewPixels, stride: session.engine.width, source: source, atX: target.x, y: target.y, deferring: deferring)
+        blitter.put(
+            pixels: session.engine.viewPixels, stride: session.engine.width, source: source, atX: target.x, y: target.y,
+            deferring: deferring)
     }
 
     /// The neutral gray around an image smaller than the window.
@@ -300,9 +324,13 @@ public final class X11App {
     private func drawStrip(_ strip: ChromeStrip, at rect: IntRect) {
         guard !rect.isEmpty else { return }
         let pixmap = XCreatePixmap(display, window, UInt32(rect.width), UInt32(rect.height), UInt32(depth))
-        SmallImage.put(strip.pixels, display: display, drawable: pixmap, gc: chromeGC, visual: visual, depth: depth, format: format)
+        SmallImage.put(
+            strip.pixels, display: display, drawable: pixmap, gc: chromeGC, visual: visual, depth: depth, format: format
+        )
         text.draw(strip.texts, on: pixmap, dx: -rect.x, dy: -rect.y, gc: chromeGC)
-        XCopyArea(display, pixmap, window, chromeGC, 0, 0, UInt32(rect.width), UInt32(rect.height), Int32(rect.x), Int32(rect.y))
+        XCopyArea(
+            display, pixmap, window, chromeGC, 0, 0, UInt32(rect.width), UInt32(rect.height), Int32(rect.x),
+            Int32(rect.y))
         XFreePixmap(display, pixmap)
     }
 }

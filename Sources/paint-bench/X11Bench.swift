@@ -37,8 +37,8 @@ func x11Spawn(_ path: String, _ arguments: [String], display: String?, output: S
     if let display { envStrings.append("DISPLAY=\(display)") }
     var envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
     defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
+        for pointer in argv { free(pointer) }
+        for pointer in envp { free(pointer) }
     }
     var attr = posix_spawnattr_t()
     posix_spawnattr_init(&attr)
@@ -48,7 +48,9 @@ func x11Spawn(_ path: String, _ arguments: [String], display: String?, output: S
     posix_spawnattr_setsigmask(&attr, &mask)
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    for sig in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD, SIGQUIT, SIGALRM] { sigaddset(&defaults, sig) }
+    for sig in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD, SIGQUIT, SIGALRM] {
+        sigaddset(&defaults, sig)
+    }
     posix_spawnattr_setsigdefault(&attr, &defaults)
     posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var actions = posix_spawn_file_actions_t()
@@ -133,7 +135,8 @@ final class X11Probe {
             let info = UnsafeMutablePointer<XShmSegmentInfo>.allocate(capacity: 1)
             info.initialize(to: XShmSegmentInfo())
             if let image = XShmCreateImage(
-                display, XDefaultVisual(display, screen), UInt32(XDefaultDepth(display, screen)), ZPixmap, nil, info, 3, 3)
+                display, XDefaultVisual(display, screen), UInt32(XDefaultDepth(display, screen)), ZPixmap, nil, info, 3,
+                3)
             {
                 let size = Int(image.pointee.bytes_per_line) * Int(image.pointee.height)
                 let id = shmget(0, size, IPC_CREAT | 0o600)
@@ -161,17 +164,22 @@ final class X11Probe {
             guard XShmGetImage(display, root, image, Int32(x - 1), Int32(y - 1), UInt.max) != 0 else { return nil }
             return UInt32(truncatingIfNeeded: cx_get_pixel(image, 1, 1)) & 0xFFFFFF
         }
-        guard let image = XGetImage(display, root, Int32(x - 1), Int32(y - 1), 3, 3, UInt.max, ZPixmap) else { return nil }
+        guard let image = XGetImage(display, root, Int32(x - 1), Int32(y - 1), 3, 3, UInt.max, ZPixmap) else {
+            return nil
+        }
         defer { _ = cx_destroy_image(image) }
         return UInt32(truncatingIfNeeded: cx_get_pixel(image, 1, 1)) & 0xFFFFFF
     }
 
     /// True when every pixel of a 5x5 box centred on root (x, y) is white.
     func boxWhite(x: Int, y: Int) -> Bool {
-        guard let image = XGetImage(display, root, Int32(x - 2), Int32(y - 2), 5, 5, UInt.max, ZPixmap) else { return false }
+        guard let image = XGetImage(display, root, Int32(x - 2), Int32(y - 2), 5, 5, UInt.max, ZPixmap) else {
+            return false
+        }
         defer { _ = cx_destroy_image(image) }
         for j in 0..<5 {
-            for i in 0..<5 where UInt32(truncatingIfNeeded: cx_get_pixel(image, Int32(i), Int32(j))) & 0xFFFFFF != 0xFFFFFF {
+            for i in 0..<5
+            where UInt32(truncatingIfNeeded: cx_get_pixel(image, Int32(i), Int32(j))) & 0xFFFFFF != 0xFFFFFF {
                 return false
             }
         }
@@ -240,7 +248,9 @@ final class X11Probe {
 }
 
 /// Where image pixel (0, 0) sits in root coordinates, from the window geometry.
-func x11ImageOrigin(window: (x: Int, y: Int, width: Int, height: Int, viewable: Bool), imageWidth: Int, imageHeight: Int) -> (x: Int, y: Int) {
+func x11ImageOrigin(
+    window: (x: Int, y: Int, width: Int, height: Int, viewable: Bool), imageWidth: Int, imageHeight: Int
+) -> (x: Int, y: Int) {
     let areaY = 64
     let areaHeight = max(1, window.height - 64 - 28)
     let ox = imageWidth <= window.width ? (window.width - imageWidth) / 2 : 0
@@ -250,7 +260,9 @@ func x11ImageOrigin(window: (x: Int, y: Int, width: Int, height: Int, viewable: 
 
 func x11IsDark(_ p: UInt32?) -> Bool {
     guard let p else { return false }
-    let r = Int(p >> 16 & 255), g = Int(p >> 8 & 255), b = Int(p & 255)
+    let r = Int(p >> 16 & 255)
+    let g = Int(p >> 8 & 255)
+    let b = Int(p & 255)
     return (r + g + b) / 3 < 128
 }
 
@@ -286,12 +298,17 @@ struct X11Instance {
     var path: String
 }
 
-func x11Launch(probe: X11Probe, options: X11Options, display: String, width: Int, height: Int, tag: String) -> X11Instance? {
+func x11Launch(probe: X11Probe, options: X11Options, display: String, width: Int, height: Int, tag: String)
+    -> X11Instance?
+{
     let path = "/tmp/paint-bench-x11-\(getpid())-\(tag).png"
     unlink(path)
     let t0 = x11Now()
-    guard let pid = x11Spawn(options.app, ["--size", "\(width)x\(height)", path], display: display,
-                             output: "/tmp/paint-bench-x11-\(getpid())-\(tag).log") else { return nil }
+    guard
+        let pid = x11Spawn(
+            options.app, ["--size", "\(width)x\(height)", path], display: display,
+            output: "/tmp/paint-bench-x11-\(getpid())-\(tag).log")
+    else { return nil }
     var window: Window = 0
     var origin = (x: 0, y: 0)
     var startup: UInt64?
@@ -350,7 +367,8 @@ func runX11Bench(arguments: [String]) -> Never {
     let displayName = ":\(n)"
     var xArgs = [displayName, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"]
     if options.noShm { xArgs += ["-extension", "MIT-SHM"] }
-    guard let xvfb = x11Spawn("/usr/bin/Xvfb", xArgs, display: nil, output: "/tmp/paint-bench-x11-\(getpid())-xvfb.log") else { exit(1) }
+    guard let xvfb = x11Spawn("/usr/bin/Xvfb", xArgs, display: nil, output: "/tmp/paint-bench-x11-\(getpid())-xvfb.log")
+    else { exit(1) }
     var dpy: OpaquePointer?
     _ = x11Wait(sleepMicros: 10_000) {
         dpy = XOpenDisplay(displayName)
@@ -362,10 +380,15 @@ func runX11Bench(arguments: [String]) -> Never {
         exit(1)
     }
     let probe = X11Probe(display: display, tryShm: !options.noShm)
-    x11Say("display=\(displayName) xvfb_pid=\(xvfb) screen_read=\(probe.usesShm ? "XShmGetImage" : "XGetImage")\(options.noShm ? " xvfb=-extension MIT-SHM" : "")")
+    x11Say(
+        "display=\(displayName) xvfb_pid=\(xvfb) screen_read=\(probe.usesShm ? "XShmGetImage" : "XGetImage")\(options.noShm ? " xvfb=-extension MIT-SHM" : "")"
+    )
 
-    let imageW = 1280, imageH = 800
-    guard let app = x11Launch(probe: probe, options: options, display: displayName, width: imageW, height: imageH, tag: "a"),
+    let imageW = 1280
+    let imageH = 800
+    guard
+        let app = x11Launch(
+            probe: probe, options: options, display: displayName, width: imageW, height: imageH, tag: "a"),
         app.window != 0
     else {
         x11Say("startup_ms=timeout")
@@ -381,7 +404,7 @@ func runX11Bench(arguments: [String]) -> Never {
     let (sx, sy) = root(24, 24)
     probe.move(sx, sy)
     usleep(50_000)
-    for _ in 0..<3 { probe.tap(Int32(XK_bracketright)); }
+    for _ in 0..<3 { probe.tap(Int32(XK_bracketright)) }
     XSync(display, 0)
     usleep(200_000)
     // Serpentine grid: rows 16 px apart, points 16 px apart, starting at (24, 24).
@@ -419,8 +442,12 @@ func runX11Bench(arguments: [String]) -> Never {
         x11Say("latency_ms timeout n=0")
     } else {
         let s = latencies.sorted()
-        func q(_ f: Double) -> String { x11Fixed(Double(s[min(s.count - 1, Int((Double(s.count) * f).rounded(.up)) - 1)]) / 1e6, 3) }
-        x11Say("latency_ms p50=\(q(0.5)) p95=\(q(0.95)) p99=\(q(0.99)) max=\(x11Fixed(Double(s.last!) / 1e6, 3)) n=\(s.count)" + (latencyTimeouts > 0 ? " timeouts=\(latencyTimeouts)" : ""))
+        func q(_ f: Double) -> String {
+            x11Fixed(Double(s[min(s.count - 1, Int((Double(s.count) * f).rounded(.up)) - 1)]) / 1e6, 3)
+        }
+        x11Say(
+            "latency_ms p50=\(q(0.5)) p95=\(q(0.95)) p99=\(q(0.99)) max=\(x11Fixed(Double(s.last!) / 1e6, 3)) n=\(s.count)"
+                + (latencyTimeouts > 0 ? " timeouts=\(latencyTimeouts)" : ""))
     }
     usleep(100_000)
 
@@ -429,11 +456,15 @@ func runX11Bench(arguments: [String]) -> Never {
     // goes to a fresh point at (640, 240).
     let cpuEvents = 5000
     var cpuPoints: [(Int, Int)] = []
-    var cx = 20, dir = 4
+    var cx = 20
+    var dir = 4
     for i in 0..<(cpuEvents - 1) {
         cpuPoints.append((cx, i % 2 == 0 ? 110 : 210))
         cx += dir
-        if cx > imageW - 20 || cx < 20 { dir = -dir; cx += 2 * dir }
+        if cx > imageW - 20 || cx < 20 {
+            dir = -dir
+            cx += 2 * dir
+        }
     }
     cpuPoints.append((640, 240))
     let (c0x, c0y) = root(cpuPoints[0].0, cpuPoints[0].1)
@@ -441,7 +472,8 @@ func runX11Bench(arguments: [String]) -> Never {
     probe.button(true)
     XSync(display, 0)
     usleep(100_000)
-    let appCPU0 = x11CPUTime(app.pid), xCPU0 = x11CPUTime(xvfb)
+    let appCPU0 = x11CPUTime(app.pid)
+    let xCPU0 = x11CPUTime(xvfb)
     let start = x11Now() + 1_000_000
     for (i, p) in cpuPoints.enumerated() {
         x11SleepUntil(start + UInt64(i) * 1_000_000)
@@ -450,14 +482,16 @@ func runX11Bench(arguments: [String]) -> Never {
     }
     let (ex, ey) = root(640, 240)
     let cpuEnd = x11Wait { x11IsDark(probe.pixel(x: ex, y: ey)) }
-    let appCPU1 = x11CPUTime(app.pid), xCPU1 = x11CPUTime(xvfb)
+    let appCPU1 = x11CPUTime(app.pid)
+    let xCPU1 = x11CPUTime(xvfb)
     let elapsed = x11Now() - start
     probe.button(false)
     XSync(display, 0)
     let appUs = Double(appCPU1 &- appCPU0) / 1000 / Double(cpuEvents)
     let xUs = Double(xCPU1 &- xCPU0) / 1000 / Double(cpuEvents)
-    x11Say("cpu_us_per_event app=\(x11Fixed(appUs, 2)) xserver=\(x11Fixed(xUs, 2)) events=\(cpuEvents) wall_ms=\(x11Fixed(Double(elapsed) / 1e6, 1))"
-        + (cpuEnd == nil ? " end_point=timeout" : ""))
+    x11Say(
+        "cpu_us_per_event app=\(x11Fixed(appUs, 2)) xserver=\(x11Fixed(xUs, 2)) events=\(cpuEvents) wall_ms=\(x11Fixed(Double(elapsed) / 1e6, 1))"
+            + (cpuEnd == nil ? " end_point=timeout" : ""))
     usleep(100_000)
 
     // --- 4. Fidelity: unpaced zigzag ---
@@ -495,19 +529,22 @@ func runX11Bench(arguments: [String]) -> Never {
     let saved = x11Wait(sleepMicros: 2_000) { access(app.path, F_OK) == 0 }
     usleep(200_000)
     var painted = 0
-    if let image = XGetImage(display, app.window, Int32(o.x - (probe.geometry(app.window)?.x ?? 0)),
-                             Int32(o.y - (probe.geometry(app.window)?.y ?? 0)), UInt32(imageW), UInt32(imageH), UInt.max, ZPixmap)
+    if let image = XGetImage(
+        display, app.window, Int32(o.x - (probe.geometry(app.window)?.x ?? 0)),
+        Int32(o.y - (probe.geometry(app.window)?.y ?? 0)), UInt32(imageW), UInt32(imageH), UInt.max, ZPixmap)
     {
-        for t in tips where x11IsDark(UInt32(truncatingIfNeeded: cx_get_pixel(image, Int32(t.0), Int32(t.1))) & 0xFFFFFF) {
+        for t in tips
+        where x11IsDark(UInt32(truncatingIfNeeded: cx_get_pixel(image, Int32(t.0), Int32(t.1))) & 0xFFFFFF) {
             painted += 1
         }
         _ = cx_destroy_image(image)
     } else {
         x11Warn("XGetImage of the window failed")
     }
-    x11Say("zigzag tips_painted=\(painted)/\(tips.count) end_point_painted=\(endPainted != nil ? "yes" : "no")"
-        + " send_ms=\(x11Fixed(Double(sendNs) / 1e6, 1)) settled_ms=\(x11Fixed(Double(settledNs) / 1e6, 1))"
-        + " saved=\(saved != nil ? "yes" : "timeout")")
+    x11Say(
+        "zigzag tips_painted=\(painted)/\(tips.count) end_point_painted=\(endPainted != nil ? "yes" : "no")"
+            + " send_ms=\(x11Fixed(Double(sendNs) / 1e6, 1)) settled_ms=\(x11Fixed(Double(settledNs) / 1e6, 1))"
+            + " saved=\(saved != nil ? "yes" : "timeout")")
 
     // --- 5. peak memory ---
     let rss = x11PeakRSS(app.pid)
@@ -515,13 +552,17 @@ func runX11Bench(arguments: [String]) -> Never {
     x11Kill(app.pid)
     unlink(app.path)
 
-    if let big = x11Launch(probe: probe, options: options, display: displayName, width: 1920, height: 1080, tag: "b"), big.window != 0 {
+    if let big = x11Launch(probe: probe, options: options, display: displayName, width: 1920, height: 1080, tag: "b"),
+        big.window != 0
+    {
         // A stroke across the visible canvas so the paint path's buffers exist too.
         let g = probe.geometry(big.window)!
-        let top = g.y + 64 + 20, bottom = g.y + g.height - 28 - 20
+        let top = g.y + 64 + 20
+        let bottom = g.y + g.height - 28 - 20
         probe.move(g.x + 20, top)
         probe.button(true)
-        var endX = g.x + 20, endY = top
+        var endX = g.x + 20
+        var endY = top
         for i in 0..<500 {
             endX = g.x + 20 + (i * (g.width - 40)) / 500
             endY = i % 2 == 0 ? top : bottom
@@ -531,8 +572,10 @@ func runX11Bench(arguments: [String]) -> Never {
         let ok = x11Wait { x11IsDark(probe.pixel(x: endX, y: endY)) }
         usleep(200_000)
         let bigRSS = x11PeakRSS(big.pid)
-        x11Say("peak_rss_mb=\(bigRSS.map { x11Fixed($0, 1) } ?? "unknown") size=1920x1080 startup_ms="
-            + (big.startupNs.map { x11Fixed(Double($0) / 1e6, 1) } ?? "timeout") + (ok == nil ? " stroke_end=timeout" : ""))
+        x11Say(
+            "peak_rss_mb=\(bigRSS.map { x11Fixed($0, 1) } ?? "unknown") size=1920x1080 startup_ms="
+                + (big.startupNs.map { x11Fixed(Double($0) / 1e6, 1) } ?? "timeout")
+                + (ok == nil ? " stroke_end=timeout" : ""))
         x11Kill(big.pid)
         unlink(big.path)
     } else {

@@ -13,14 +13,18 @@ extension DrawingTests {
     private func drawStroke(_ paint: PaintWindow, y: Int = 150) throws {
         let path = line(from: (60, y), to: (340, y), step: 4)
         try paint.drag(image: path)
-        _ = try paint.waitForCapture(image: IntRect(x: 330, y: y - 5, width: 15, height: 11), "the end of the stroke at y \(y)") {
+        _ = try paint.waitForCapture(
+            image: IntRect(x: 330, y: y - 5, width: 15, height: 11), "the end of the stroke at y \(y)"
+        ) {
             $0.color(x: 10, y: 5).brightest < 100
         }
         try paint.waitForModified(true)
     }
 
     private func loadSaved(_ path: String) throws -> PixelImage {
-        do { return try ImageFile.load(path: path) } catch { throw HarnessError.xRequestFailed("cannot load \(path): \(error)") }
+        do { return try ImageFile.load(path: path) } catch {
+            throw HarnessError.xRequestFailed("cannot load \(path): \(error)")
+        }
     }
 
     @Test("closing with unsaved changes asks, Cancel and C keep it running, D discards and exits 0", arguments: configs)
@@ -75,7 +79,8 @@ extension DrawingTests {
             try paint.key("Return")
             #expect(paint.app.waitForExit() == 0, "\(paint.app.outputSummary)")
             let png = try loadSaved(file)
-            #expect(png[200, 150] == Color.black.pixel, "the stroke is not in the saved file: \(png.color(x: 200, y: 150))")
+            #expect(
+                png[200, 150] == Color.black.pixel, "the stroke is not in the saved file: \(png.color(x: 200, y: 150))")
             #expect(png[200, 100] == Color.white.pixel)
         }
 
@@ -124,8 +129,9 @@ extension DrawingTests {
         // DISPLAY unset.
         let (unset, out1, err1) = try run(["--size", "400x300"], environment: [:])
         #expect(unset == .exited(1), "DISPLAY unset: \(unset.map(\.description) ?? "still running") \(err1)")
-        #expect(err1.hasSuffix("\n") && err1.dropLast().split(separator: "\n", omittingEmptySubsequences: false).count == 1,
-                "one line on stderr, got: \(err1.debugDescription)")
+        #expect(
+            err1.hasSuffix("\n") && err1.dropLast().split(separator: "\n", omittingEmptySubsequences: false).count == 1,
+            "one line on stderr, got: \(err1.debugDescription)")
         #expect(err1.contains("DISPLAY"), "\(err1)")
         #expect(out1.isEmpty)
 
@@ -134,8 +140,9 @@ extension DrawingTests {
         while XvfbServer.displayLooksTaken(n) { n += 1 }
         let (bad, out2, err2) = try run(["--size", "400x300"], environment: ["DISPLAY": ":\(n)"])
         #expect(bad == .exited(1), "DISPLAY=:\(n): \(bad.map(\.description) ?? "still running") \(err2)")
-        #expect(err2.hasSuffix("\n") && err2.dropLast().split(separator: "\n", omittingEmptySubsequences: false).count == 1,
-                "one line on stderr, got: \(err2.debugDescription)")
+        #expect(
+            err2.hasSuffix("\n") && err2.dropLast().split(separator: "\n", omittingEmptySubsequences: false).count == 1,
+            "one line on stderr, got: \(err2.debugDescription)")
         #expect(err2.contains("DISPLAY") && err2.contains(":\(n)"), "\(err2)")
         #expect(out2.isEmpty)
     }
@@ -159,7 +166,9 @@ extension DrawingTests {
         let (zero, zeroOut, zeroErr) = try run(["--size", "0x0"], environment: env)
         #expect(zero == .exited(2), "\(zero.map(\.description) ?? "still running") \(zeroErr)")
         #expect(zeroErr.contains("--size") && zeroErr.contains("0x0"), "\(zeroErr)")
-        #expect(zeroErr.hasSuffix("\n") && zeroErr.dropLast().split(separator: "\n").count == 1, "\(zeroErr.debugDescription)")
+        #expect(
+            zeroErr.hasSuffix("\n") && zeroErr.dropLast().split(separator: "\n").count == 1,
+            "\(zeroErr.debugDescription)")
         #expect(zeroOut.isEmpty)
 
         let (unknown, _, unknownErr) = try run(["--frobnicate"], environment: env)

@@ -17,7 +17,8 @@ struct DrawingTests {
     static var sizeArgument: [String] { ["--size", "\(size.w)x\(size.h)"] }
 
     func start(_ config: ServerConfig, _ extra: [String] = [], home: String? = nil) throws -> PaintWindow {
-        try PaintWindow(config, arguments: Self.sizeArgument + extra, imageWidth: Self.size.w, imageHeight: Self.size.h, home: home)
+        try PaintWindow(
+            config, arguments: Self.sizeArgument + extra, imageWidth: Self.size.w, imageHeight: Self.size.h, home: home)
     }
 
     // MARK: 1. Continuous anti-aliased line
@@ -29,7 +30,8 @@ struct DrawingTests {
         // Slanted so that every segment between two (integer) pointer positions is slanted too
         // (steps of 4 px across, 1 or 2 px down): a horizontal segment of an odd width has its
         // edges on pixel boundaries and, rightly, no intermediate values.
-        let a = (30, 90), b = (370, 210)
+        let a = (30, 90)
+        let b = (370, 210)
         let path = line(from: a, to: b, step: 4)
         #expect(path.count > 80)
         try paint.drag(image: path)
@@ -43,7 +45,8 @@ struct DrawingTests {
         try paint.waitForModified(true)
 
         var previousRun: ClosedRange<Int>?
-        var grayAbove = 0, grayBelow = 0
+        var grayAbove = 0
+        var grayBelow = 0
         for x in a.0...b.0 {
             let cx = x - band.x
             let dark = (0..<band.height).filter { shot.color(x: cx, y: $0).brightest < 100 }
@@ -54,8 +57,10 @@ struct DrawingTests {
             }
             #expect(dark.count == bottom - top + 1, "column \(x): the dark run has holes: \(dark.map { $0 + band.y })")
             let expectedY = Double(a.1) + Double(x - a.0) * Double(b.1 - a.1) / Double(b.0 - a.0) - Double(band.y)
-            #expect(Double(top) <= expectedY + 1 && Double(bottom) >= expectedY - 1,
-                    "column \(x): dark rows \(top + band.y)...\(bottom + band.y) miss the line at y \(expectedY + Double(band.y))")
+            #expect(
+                Double(top) <= expectedY + 1 && Double(bottom) >= expectedY - 1,
+                "column \(x): dark rows \(top + band.y)...\(bottom + band.y) miss the line at y \(expectedY + Double(band.y))"
+            )
             if let p = previousRun {
                 #expect(p.overlaps(top...bottom), "gap between columns \(x - 1) and \(x)")
             }
@@ -73,13 +78,15 @@ struct DrawingTests {
         // A black line over white: every pixel is a neutral gray, and everything more than the
         // radius plus the anti-aliasing ramp away from the line is untouched white.
         let field = DistanceField(path: path, rect: band, reach: 6)
-        var colored = 0, strayPaint = 0
+        var colored = 0
+        var strayPaint = 0
         for y in 0..<band.height {
             for x in 0..<band.width {
                 let c = shot.color(x: x, y: y)
                 if config.depth == 24, c.gray == nil { colored += 1 }
                 if field[x + band.x, y + band.y] > 2.5 + 1,
-                   !ScreenCapture.matches(c, .white, tolerance: config.tolerance) {
+                    !ScreenCapture.matches(c, .white, tolerance: config.tolerance)
+                {
                     strayPaint += 1
                 }
             }
@@ -90,8 +97,10 @@ struct DrawingTests {
             // Anti-aliasing: intermediate grays along both edges (a slanted edge crosses pixel
             // centres at varying offsets, so nearly every column has one).
             let columns = b.0 - a.0 + 1
-            #expect(grayAbove >= columns * 2 / 3, "only \(grayAbove) of \(columns) columns have an anti-aliased upper edge")
-            #expect(grayBelow >= columns * 2 / 3, "only \(grayBelow) of \(columns) columns have an anti-aliased lower edge")
+            #expect(
+                grayAbove >= columns * 2 / 3, "only \(grayAbove) of \(columns) columns have an anti-aliased upper edge")
+            #expect(
+                grayBelow >= columns * 2 / 3, "only \(grayBelow) of \(columns) columns have an anti-aliased lower edge")
         }
     }
 
@@ -114,16 +123,22 @@ struct DrawingTests {
             let shot = try paint.waitForCapture(image: rect, "the \(what) dot") {
                 $0.color(x: r, y: r).brightest < 100
             }
-            guard let box = darkBox(shot) else { Issue.record("no dark pixels for the \(what) dot"); return }
+            guard let box = darkBox(shot) else {
+                Issue.record("no dark pixels for the \(what) dot")
+                return
+            }
             #expect(abs(Double(box.width) - expected) <= 1, "\(what) dot: \(box.width) px wide, brush \(expected) px")
             #expect(abs(Double(box.height) - expected) <= 1, "\(what) dot: \(box.height) px high, brush \(expected) px")
             // Centred on the click: the box is symmetric around the clicked pixel within a pixel.
-            let left = r - box.x, right = box.maxX - 1 - r
+            let left = r - box.x
+            let right = box.maxX - 1 - r
             #expect(abs(left - right) <= 1, "\(what) dot not centred on the click: \(box) in \(rect)")
             // A disc, not a square: the pixels more than half covered add up to its area.
             let area = Double(shot.count { $0.brightest < 128 })
             let disc = Double.pi * expected * expected / 4
-            #expect(abs(area - disc) <= 1.6 * expected + 2, "\(what) dot covers \(Int(area)) px, a disc of \(expected) px covers \(Int(disc))")
+            #expect(
+                abs(area - disc) <= 1.6 * expected + 2,
+                "\(what) dot covers \(Int(area)) px, a disc of \(expected) px covers \(Int(disc))")
         }
 
         try dot(at: 60, 80, expected: 5, "default 5 px")
@@ -151,7 +166,9 @@ struct DrawingTests {
 extension DrawingTests {
     /// Loads a PNG the program saved (premultiplied packed pixels; opaque here).
     private func load(_ path: String) throws -> PixelImage {
-        do { return try ImageFile.load(path: path) } catch { throw HarnessError.xRequestFailed("cannot load \(path): \(error)") }
+        do { return try ImageFile.load(path: path) } catch {
+            throw HarnessError.xRequestFailed("cannot load \(path): \(error)")
+        }
     }
 
     /// Ctrl+S, then waits until the title loses its star.
@@ -169,7 +186,8 @@ extension DrawingTests {
         let file = dir.file("out.png")
         let paint = try start(config, [file])
         defer { paint.stop() }
-        let red = Palette.colors[3], blue = Palette.colors[7]
+        let red = Palette.colors[3]
+        let blue = Palette.colors[7]
         #expect(red == Color(hex: "#ed1c24") && blue == Color(hex: "#00a2e8"))
 
         try paint.click(.swatch(3))
@@ -178,12 +196,18 @@ extension DrawingTests {
         try paint.drag(image: line(from: (50, 200), to: (350, 200), step: 4), button: 3)
 
         let t = config.tolerance
-        let shot = try paint.waitForCapture(image: IntRect(x: 40, y: 90, width: 320, height: 120), "the blue right-button stroke") {
+        let shot = try paint.waitForCapture(
+            image: IntRect(x: 40, y: 90, width: 320, height: 120), "the blue right-button stroke"
+        ) {
             $0.shows(blue, x: 350 - 40, y: 200 - 90, tolerance: t)
         }
         for x in stride(from: 55, through: 345, by: 10) {
-            #expect(shot.shows(red, x: x - 40, y: 100 - 90, tolerance: t), "screen at (\(x), 100): \(shot.color(x: x - 40, y: 10)), want \(red)")
-            #expect(shot.shows(blue, x: x - 40, y: 200 - 90, tolerance: t), "screen at (\(x), 200): \(shot.color(x: x - 40, y: 110)), want \(blue)")
+            #expect(
+                shot.shows(red, x: x - 40, y: 100 - 90, tolerance: t),
+                "screen at (\(x), 100): \(shot.color(x: x - 40, y: 10)), want \(red)")
+            #expect(
+                shot.shows(blue, x: x - 40, y: 200 - 90, tolerance: t),
+                "screen at (\(x), 200): \(shot.color(x: x - 40, y: 110)), want \(blue)")
         }
         try save(paint)
         let png = try load(file)
@@ -197,7 +221,9 @@ extension DrawingTests {
 
     // MARK: 4. Opacity 50% with a self-crossing stroke
 
-    @Test("at opacity 50% a self-crossing stroke reads 127 or 128 everywhere inside, crossing included", arguments: configs)
+    @Test(
+        "at opacity 50% a self-crossing stroke reads 127 or 128 everywhere inside, crossing included",
+        arguments: configs)
     func halfOpacityFigureEight(config: ServerConfig) throws {
         let dir = try scratchFolder()
         let file = dir.file("eight.png")
@@ -242,7 +268,8 @@ extension DrawingTests {
 
         let field = DistanceField(path: path, rect: area, reach: width / 2 + 3)
         let inner = width / 2 - 1
-        var checked = 0, bad: [String] = []
+        var checked = 0
+        var bad: [String] = []
         var screenBad: [String] = []
         for y in area.y..<area.maxY {
             for x in area.x..<area.maxX where field[x, y] <= inner {
@@ -258,8 +285,11 @@ extension DrawingTests {
             }
         }
         #expect(checked > 2000, "only \(checked) interior pixels: the stroke is too thin for the test")
-        #expect(bad.isEmpty, "\(bad.count) of \(checked) interior pixels in the file are not 127/128: \(bad.prefix(12))")
-        #expect(screenBad.isEmpty, "\(screenBad.count) of \(checked) interior pixels on screen are not 127/128: \(screenBad.prefix(12))")
+        #expect(
+            bad.isEmpty, "\(bad.count) of \(checked) interior pixels in the file are not 127/128: \(bad.prefix(12))")
+        #expect(
+            screenBad.isEmpty,
+            "\(screenBad.count) of \(checked) interior pixels on screen are not 127/128: \(screenBad.prefix(12))")
         let crossing = png.color(x: center.0, y: center.1)
         #expect(crossing.gray == 127 || crossing.gray == 128, "the crossing point reads \(crossing)")
         // Outside the stroke (beyond radius + ramp) the canvas is untouched white.
@@ -297,7 +327,8 @@ extension DrawingTests {
         try paint.drag(image: curve, button: 1)
         try paint.click(.swatch(9), button: 3)
         try paint.click(imageX: 330, imageY: 60, button: 3)
-        let orange = Palette.colors[4], purple = Palette.colors[9]
+        let orange = Palette.colors[4]
+        let purple = Palette.colors[9]
         _ = try paint.waitForCapture(image: IntRect(x: 320, y: 50, width: 21, height: 21), "the last (purple) dot") {
             $0.shows(purple, x: 10, y: 10, tolerance: config.tolerance)
         }
@@ -329,7 +360,10 @@ extension DrawingTests {
                     r: UInt8(x * 255 / (w - 1)), g: UInt8(y * 255 / (h - 1)), b: UInt8((x * 3 + y * 5) & 0xFF), a: 255)
             }
         }
-        do { try ImageFile.save(image, to: file, withAlpha: false) } catch { Issue.record("cannot write the test PNG: \(error)"); return }
+        do { try ImageFile.save(image, to: file, withAlpha: false) } catch {
+            Issue.record("cannot write the test PNG: \(error)")
+            return
+        }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
 
         let paint = try PaintWindow(config, arguments: [file], imageWidth: w, imageHeight: h)
@@ -353,12 +387,16 @@ extension DrawingTests {
         let paint = try start(config, [file])
         defer { paint.stop() }
         let blank = try paint.captureCanvas()
-        #expect(blank.count(of: .white) == Self.size.w * Self.size.h, "the canvas is not blank white: \(blank.histogram(limit: 4))")
+        #expect(
+            blank.count(of: .white) == Self.size.w * Self.size.h,
+            "the canvas is not blank white: \(blank.histogram(limit: 4))")
 
         try paint.drag(image: line(from: (50, 50), to: (300, 200), step: 3))
         try paint.waitForModified(true)
         try paint.key("s", modifiers: [.control])
-        #expect(throws: Never.self, "Ctrl+S must ask for a name: the document has none") { try paint.waitForSavePrompt() }
+        #expect(throws: Never.self, "Ctrl+S must ask for a name: the document has none") {
+            try paint.waitForSavePrompt()
+        }
         try paint.key("Escape")
         try paint.waitForStatus(ChromeColors.statusFill, "the status bar after Escape")
         #expect(paint.app.isRunning, "\(paint.app.outputSummary)")

@@ -155,8 +155,9 @@ struct HarnessTests {
         let shot = try tester.waitForCapture(probe.window, "the probe's background") {
             $0.count(of: orange, tolerance: tolerance) == 120 * 90
         }
-        #expect(shot.boundingBox { ScreenCapture.matches($0, orange, tolerance: tolerance) }
-            == IntRect(x: 0, y: 0, width: 120, height: 90))
+        #expect(
+            shot.boundingBox { ScreenCapture.matches($0, orange, tolerance: tolerance) }
+                == IntRect(x: 0, y: 0, width: 120, height: 90))
         let white = try tester.capture(tester.root, rect: IntRect(x: 0, y: 0, width: 4, height: 4))
         #expect(white.width == 4)
 
@@ -175,10 +176,13 @@ struct HarnessTests {
         let home = try TemporaryDirectory()
         let app = try AppProcess(
             executable: "/bin/sh",
-            arguments: ["-c", """
+            arguments: [
+                "-c",
+                """
                 grep -E '^Sig(Blk|Ign)' /proc/self/status; echo "D=$DISPLAY H=$HOME S=$XDG_STATE_HOME N=$SWIFTPAINT_NO_SHM"; \
                 echo oops >&2; exit 3
-                """],
+                """,
+            ],
             display: ":4242", environment: ["SWIFTPAINT_NO_SHM": "1"], home: home.path)
         #expect(app.waitForExit() == 3)
         #expect(app.exitStatus == .exited(3))
@@ -198,10 +202,12 @@ struct HarnessTests {
 
     @Test("AppSession starts, finds the window and tears everything down")
     func appSessionWithXlogo() throws {
-        let session = try AppSession(executable: "/usr/bin/xlogo", screenWidth: 640, screenHeight: 480,
-                                     depth: 16, shm: false, match: .named("xlogo"))
+        let session = try AppSession(
+            executable: "/usr/bin/xlogo", screenWidth: 640, screenHeight: 480,
+            depth: 16, shm: false, match: .named("xlogo"))
         #expect(session.client.isViewable(session.window))
-        let serverPID = session.server.pid, appPID = session.app.pid
+        let serverPID = session.server.pid
+        let appPID = session.app.pid
         session.stop()
         #expect(kill(serverPID, 0) == -1 && kill(appPID, 0) == -1)
 

@@ -58,7 +58,8 @@ final class PaintWindow {
             arguments: arguments, screenWidth: 1024, screenHeight: 768, depth: config.depth,
             shm: config.shm, environment: ["SWIFTPAINT_DEBUG": "1"], home: home)
         guard session.client.depth == config.depth, session.client.hasMITSHM == config.shm else {
-            throw HarnessError.xRequestFailed("the server is not \(config): depth \(session.client.depth), MIT-SHM \(session.client.hasMITSHM)")
+            throw HarnessError.xRequestFailed(
+                "the server is not \(config): depth \(session.client.depth), MIT-SHM \(session.client.hasMITSHM)")
         }
         guard let frame = session.client.geometry(session.window) else {
             throw HarnessError.captureFailed("no geometry for the swiftpaint window")
@@ -71,8 +72,9 @@ final class PaintWindow {
         try waitForStatus(ChromeColors.statusFill, "the first frame (status bar drawn)", tolerance: 40)
         // The transport line, when the program prints one, must match the server.
         if let transport = app.stderr.split(separator: "\n").first(where: { $0.contains("drawing through") }) {
-            #expect(transport.contains("XPutImage") == !config.shm,
-                    "\(config): \(transport)")
+            #expect(
+                transport.contains("XPutImage") == !config.shm,
+                "\(config): \(transport)")
         }
     }
 
@@ -147,7 +149,8 @@ final class PaintWindow {
         image rect: IntRect, _ what: @autoclosure () -> String, until predicate: (ScreenCapture) -> Bool
     ) throws -> ScreenCapture {
         do {
-            return try client.waitForCapture(window, rect: layout.windowRect(forImageRect: rect), what(), until: predicate)
+            return try client.waitForCapture(
+                window, rect: layout.windowRect(forImageRect: rect), what(), until: predicate)
         } catch {
             throw explained(error)
         }
@@ -185,7 +188,8 @@ final class PaintWindow {
             throw explained(error)
         }
         if !ok {
-            throw HarnessError.timedOut("\(what): status bar \(color) (it is \(last.map(\.description) ?? "?"))\n\(app.outputSummary)")
+            throw HarnessError.timedOut(
+                "\(what): status bar \(color) (it is \(last.map(\.description) ?? "?"))\n\(app.outputSummary)")
         }
     }
 
@@ -200,11 +204,18 @@ final class PaintWindow {
 
     /// Polls until the save prompt (a yellow bar with a wide white text field) is shown.
     func waitForSavePrompt() throws {
-        if !Wait.until(poll: .milliseconds(20), {
-            (try? statusColor()).map { ScreenCapture.matches($0, ChromeColors.askFill, tolerance: config.tolerance) } == true
-                || !app.isRunning || title?.hasPrefix("*") == false
-        }) || !app.isRunning || title?.hasPrefix("*") == false {
-            throw HarnessError.timedOut("the save prompt; instead the title is \(title ?? "nil") and the status bar \((try? statusColor())?.description ?? "gone")\n\(app.outputSummary)")
+        if !Wait.until(
+            poll: .milliseconds(20),
+            {
+                (try? statusColor()).map {
+                    ScreenCapture.matches($0, ChromeColors.askFill, tolerance: config.tolerance)
+                } == true
+                    || !app.isRunning || title?.hasPrefix("*") == false
+            }) || !app.isRunning || title?.hasPrefix("*") == false
+        {
+            throw HarnessError.timedOut(
+                "the save prompt; instead the title is \(title ?? "nil") and the status bar \((try? statusColor())?.description ?? "gone")\n\(app.outputSummary)"
+            )
         }
         try Wait.require("the file-name field of the save prompt\n\(app.outputSummary)") {
             try statusWhiteRun() > 300
@@ -216,7 +227,8 @@ final class PaintWindow {
         try waitForStatus(ChromeColors.askFill, "the Save / Discard / Cancel question")
         let white = try statusWhiteRun()
         if white > 300 {
-            throw HarnessError.timedOut("the close question, but the status bar shows a text field (\(white) white pixels)")
+            throw HarnessError.timedOut(
+                "the close question, but the status bar shows a text field (\(white) white pixels)")
         }
     }
 
@@ -227,7 +239,9 @@ final class PaintWindow {
     func waitForModified(_ modified: Bool) throws {
         let ok = client.waitForTitle(window) { $0.hasPrefix("*") == modified && $0.hasSuffix("SwiftPaint") } != nil
         if !ok {
-            throw HarnessError.timedOut("a title \(modified ? "with" : "without") the leading * (it is \(title ?? "nil"))\n\(app.outputSummary)")
+            throw HarnessError.timedOut(
+                "a title \(modified ? "with" : "without") the leading * (it is \(title ?? "nil"))\n\(app.outputSummary)"
+            )
         }
     }
 }
@@ -286,7 +300,9 @@ func differences(screen: ScreenCapture, file: PixelImage, limit: Int = 10) -> [S
             let shown = screen.color(x: x, y: y)
             if shown != expected || p.a != 255 {
                 count += 1
-                if out.count < limit { out.append("(\(x),\(y)) screen \(shown) file \(Color(r: p.r, g: p.g, b: p.b)) a=\(p.a)") }
+                if out.count < limit {
+                    out.append("(\(x),\(y)) screen \(shown) file \(Color(r: p.r, g: p.g, b: p.b)) a=\(p.a)")
+                }
             }
         }
     }
@@ -296,11 +312,13 @@ func differences(screen: ScreenCapture, file: PixelImage, limit: Int = 10) -> [S
 
 /// Distance from (px, py) to the segment a-b.
 func distance(_ px: Double, _ py: Double, _ a: (Double, Double), _ b: (Double, Double)) -> Double {
-    let dx = b.0 - a.0, dy = b.1 - a.1
+    let dx = b.0 - a.0
+    let dy = b.1 - a.1
     let len2 = dx * dx + dy * dy
     var t = len2 == 0 ? 0 : ((px - a.0) * dx + (py - a.1) * dy) / len2
     t = min(max(t, 0), 1)
-    let cx = a.0 + t * dx - px, cy = a.1 + t * dy - py
+    let cx = a.0 + t * dx - px
+    let cy = a.1 + t * dy - py
     return (cx * cx + cy * cy).squareRoot()
 }
 
@@ -317,9 +335,12 @@ struct DistanceField {
         let pts = path.map { (Double($0.0), Double($0.1)) }
         let r = Int(reach.rounded(.up)) + 1
         for i in 0..<pts.count {
-            let a = pts[i], b = pts[min(i + 1, pts.count - 1)]
-            let x0 = max(rect.x, Int(min(a.0, b.0)) - r), x1 = min(rect.maxX - 1, Int(max(a.0, b.0)) + r)
-            let y0 = max(rect.y, Int(min(a.1, b.1)) - r), y1 = min(rect.maxY - 1, Int(max(a.1, b.1)) + r)
+            let a = pts[i]
+            let b = pts[min(i + 1, pts.count - 1)]
+            let x0 = max(rect.x, Int(min(a.0, b.0)) - r)
+            let x1 = min(rect.maxX - 1, Int(max(a.0, b.0)) + r)
+            let y0 = max(rect.y, Int(min(a.1, b.1)) - r)
+            let y1 = min(rect.maxY - 1, Int(max(a.1, b.1)) + r)
             guard x0 <= x1, y0 <= y1 else { continue }
             for y in y0...y1 {
                 for x in x0...x1 {

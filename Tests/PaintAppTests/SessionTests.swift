@@ -204,7 +204,9 @@ import Testing
         let o = layout.imageOrigin
         #expect(o.x == 400)
         #expect(layout.imagePoint(windowX: o.x + 7, windowY: o.y + 3) == Point(x: 7.5, y: 3.5))
-        #expect(layout.windowRect(forImageRect: IntRect(x: 0, y: 0, width: 10, height: 10)) == IntRect(x: o.x, y: o.y, width: 10, height: 10))
+        #expect(
+            layout.windowRect(forImageRect: IntRect(x: 0, y: 0, width: 10, height: 10))
+                == IntRect(x: o.x, y: o.y, width: 10, height: 10))
         for item in Layout.items {
             let r = layout.rect(of: item)
             #expect(layout.item(atX: r.x + r.width / 2, y: r.y + r.height / 2) == item, "\(item)")
@@ -234,7 +236,9 @@ import Testing
         #expect(try CommandLineOptions.parse(["--help"]).action == .help)
     }
 
-    @Test(arguments: [["--size", "0x0"], ["--size"], ["--size", "abc"], ["--bogus"], ["a.png", "b.png"], ["--background", "#12"]])
+    @Test(arguments: [
+        ["--size", "0x0"], ["--size"], ["--size", "abc"], ["--bogus"], ["a.png", "b.png"], ["--background", "#12"],
+    ])
     func rejectsBadInputWithAMessage(args: [String]) {
         #expect(throws: OptionError.self) { try CommandLineOptions.parse(args) }
     }

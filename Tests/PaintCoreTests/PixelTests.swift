@@ -40,14 +40,20 @@ import Testing
             let alpha = UInt32(rng.next() % 256)
             func channel() -> UInt8 { UInt8(rng.next() % UInt64(alpha + 1)) }
             let dest = Pixel.pack(r: channel(), g: channel(), b: channel(), a: UInt8(alpha))
-            let source = Color(r: UInt8(truncatingIfNeeded: rng.next()), g: UInt8(truncatingIfNeeded: rng.next()), b: 7).pixel
+            let source = Color(r: UInt8(truncatingIfNeeded: rng.next()), g: UInt8(truncatingIfNeeded: rng.next()), b: 7)
+                .pixel
             let m = UInt8(truncatingIfNeeded: rng.next())
             let o = UInt16(truncatingIfNeeded: rng.next() % 256)
             let strength = Pixel.div255(UInt32(m) * UInt32(o))
-            #expect(SpanCompositor.blend(dest, source: source, coverage: m, opacity: o) == Pixel.blend(dest, source: source, alpha: strength))
-            #expect(SpanCompositor.blend(dest, source: 0, coverage: m, opacity: o) == Pixel.blend(dest, source: 0, alpha: strength))
+            #expect(
+                SpanCompositor.blend(dest, source: source, coverage: m, opacity: o)
+                    == Pixel.blend(dest, source: source, alpha: strength))
+            #expect(
+                SpanCompositor.blend(dest, source: 0, coverage: m, opacity: o)
+                    == Pixel.blend(dest, source: 0, alpha: strength))
             let backdrop = Color(r: UInt8(truncatingIfNeeded: rng.next()), g: 9, b: 200).pixel
-            #expect(SpanCompositor.over(dest, backdrop: backdrop) == Pixel.over(dest, backdrop: backdrop), "alpha \(alpha)")
+            #expect(
+                SpanCompositor.over(dest, backdrop: backdrop) == Pixel.over(dest, backdrop: backdrop), "alpha \(alpha)")
         }
     }
 

@@ -120,7 +120,9 @@ import Testing
             for step in 0..<6 {
                 let after = Array(engine.viewPixels)
                 for i in 0..<after.count where after[i] != before[i] {
-                    #expect(dirty.contains(i % 90, i / 90), "stroke \(n) step \(step): pixel \(i % 90),\(i / 90) outside \(dirty)")
+                    #expect(
+                        dirty.contains(i % 90, i / 90),
+                        "stroke \(n) step \(step): pixel \(i % 90),\(i / 90) outside \(dirty)")
                 }
                 before = after
                 dirty = engine.move(to: Point(x: rng.unit() * 90, y: rng.unit() * 70))

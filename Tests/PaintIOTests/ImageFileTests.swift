@@ -61,7 +61,9 @@ import Testing
         #expect(error?.path == readOnly.file)
         #expect(error?.isSaveError == true)
         #expect(Support.get(readOnly.file) == before)
-        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: readOnly.path))?.filter { $0.hasSuffix(".tmp") }
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: readOnly.path))?.filter {
+            $0.hasSuffix(".tmp")
+        }
         #expect(leftovers == [])
     }
 
@@ -110,7 +112,9 @@ import Testing
         Support.put(Array(whole[..<(whole.count / 2)]), path)
 
         let error = #expect(throws: ImageFileError.self) { _ = try ImageFile.load(path: path) }
-        #expect(error?.message.hasPrefix("Cannot open “\(path)”: the file is cut short") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.hasPrefix("Cannot open “\(path)”: the file is cut short") == true,
+            "\(String(describing: error))")
     }
 
     @Test func loadOfAFolderOrDeviceIsRefused() {

@@ -27,7 +27,8 @@ import Testing
     @Test func alphaRoundTripKeepsStraightAndPremultipliedValues() throws {
         // Row 0 opaque, row 1 fully transparent (with colour that must vanish), rows 2... every
         // alpha from 1 to 254 against varied colours.
-        let width = 64, height = 6
+        let width = 64
+        let height = 6
         var noise = Support.Noise(state: 7)
         var straight = [UInt32](repeating: 0, count: width * height)
         for y in 0..<height {
@@ -44,7 +45,10 @@ import Testing
         let stored = try #require(Support.straightBGRA(bytes))
         for x in 0..<width {
             let opaque = straight[x]
-            #expect(Array(stored[x * 4..<x * 4 + 4]) == [UInt8(opaque & 0xFF), UInt8(opaque >> 8 & 0xFF), UInt8(opaque >> 16 & 0xFF), 255])
+            #expect(
+                Array(stored[x * 4..<x * 4 + 4]) == [
+                    UInt8(opaque & 0xFF), UInt8(opaque >> 8 & 0xFF), UInt8(opaque >> 16 & 0xFF), 255,
+                ])
             let t = (width + x) * 4
             #expect(stored[t + 3] == 0)
         }
@@ -70,13 +74,14 @@ import Testing
     @Test(arguments: ["signature prefix", "signature only", "header only", "half", "inside the last IDAT"])
     func truncatedPNGIsDamaged(cut: String) throws {
         let whole = try PNGCodec.encode(Support.opaqueImage(width: 40, height: 40), withAlpha: false)
-        let length = switch cut {
-        case "signature prefix": 4
-        case "signature only": 8
-        case "header only": 33  // signature + IHDR chunk
-        case "half": whole.count / 2
-        default: whole.count - 12 - 6  // IEND is the last 12 bytes; cut IDAT's CRC and adler-32
-        }
+        let length =
+            switch cut {
+            case "signature prefix": 4
+            case "signature only": 8
+            case "header only": 33  // signature + IHDR chunk
+            case "half": whole.count / 2
+            default: whole.count - 12 - 6  // IEND is the last 12 bytes; cut IDAT's CRC and adler-32
+            }
         let error = #expect(throws: ImageFileError.self) {
             _ = try PNGCodec.decode(Array(whole[..<length]), name: "cut.png")
         }
@@ -136,7 +141,8 @@ import Testing
         #expect(throws: ImageFileError.tooLarge(path: "s.png", width: 97, height: 61, limits: small)) {
             try PNGCodec.decode(bytes, name: "s.png", limits: small)
         }
-        #expect(try PNGCodec.decode(bytes, name: "s.png", limits: ImageLimits(maxSide: 97, maxPixels: 97 * 61)).width == 97)
+        #expect(
+            try PNGCodec.decode(bytes, name: "s.png", limits: ImageLimits(maxSide: 97, maxPixels: 97 * 61)).width == 97)
     }
 
     @Test func emptyImageCannotBeEncoded() {

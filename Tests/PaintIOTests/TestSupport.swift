@@ -2,6 +2,7 @@ import CPNG
 import Foundation
 import Glibc
 import PaintCore
+
 @testable import PaintIO
 
 /// A fresh folder under the system temporary directory, removed by `remove()`.
@@ -10,7 +11,8 @@ struct TempFolder {
 
     init(_ label: String = #function) {
         let safe = label.filter { $0.isLetter || $0.isNumber }
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("PaintIOTests-\(safe)-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
@@ -71,7 +73,7 @@ enum Support {
     struct Noise {
         var state: UInt64
         mutating func next() -> UInt32 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt32(truncatingIfNeeded: state >> 33)
         }
     }
@@ -101,7 +103,10 @@ enum Support {
     }
 
     static func bigEndian(_ v: UInt32) -> [UInt8] {
-        [UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
+        [
+            UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8),
+            UInt8(truncatingIfNeeded: v),
+        ]
     }
 
     /// A syntactically valid PNG whose header claims `width` x `height` RGBA pixels, with a tiny

@@ -115,7 +115,8 @@ public final class StrokeEngine {
         let coverageBase = coverage.baseAddress!
         touched.drain(rows: strokeRows.min, through: strokeRows.max, width: width) { y, x0, x1 in
             let i = y * width + x0
-            SpanCompositor.merge(paint: paintBase + i, coverage: coverageBase + i, count: x1 - x0 + 1, source: src, opacity: opacity)
+            SpanCompositor.merge(
+                paint: paintBase + i, coverage: coverageBase + i, count: x1 - x0 + 1, source: src, opacity: opacity)
         }
         return finishStroke()
     }
@@ -282,7 +283,8 @@ public final class StrokeEngine {
         switch background {
         case .color(let color):
             SpanCompositor.composite(
-                paint: paint.baseAddress! + i, coverage: coverage.baseAddress! + i, view: view.baseAddress! + i, count: count,
+                paint: paint.baseAddress! + i, coverage: coverage.baseAddress! + i, view: view.baseAddress! + i,
+                count: count,
                 source: src, opacity: opacity, backdrop: color.pixel)
         case .transparent:
             for x in x0...x1 {
@@ -293,7 +295,8 @@ public final class StrokeEngine {
         case .image(let image):
             image.pixels.withUnsafeBufferPointer { backdrop in
                 SpanCompositor.composite(
-                    paint: paint.baseAddress! + i, coverage: coverage.baseAddress! + i, view: view.baseAddress! + i, count: count,
+                    paint: paint.baseAddress! + i, coverage: coverage.baseAddress! + i, view: view.baseAddress! + i,
+                    count: count,
                     source: src, opacity: opacity, backdrops: backdrop.baseAddress! + i)
             }
         }

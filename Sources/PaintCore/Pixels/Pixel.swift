@@ -19,7 +19,10 @@ public enum Pixel {
     /// The channels of a packed pixel as (r, g, b, a).
     @inlinable
     public static func unpack(_ p: UInt32) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
-        (UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p), UInt8(truncatingIfNeeded: p >> 24))
+        (
+            UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p),
+            UInt8(truncatingIfNeeded: p >> 24)
+        )
     }
 
     /// `round(x / 255)` exactly, for `x` in 0...65025.

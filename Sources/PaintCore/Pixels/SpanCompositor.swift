@@ -56,13 +56,17 @@ enum SpanCompositor {
         count: Int, source: UInt32, opacity: UInt16, backdrops: UnsafePointer<UInt32>
     ) {
         for i in 0..<count {
-            view[i] = over(blend(paint[i], source: source, coverage: coverage[i], opacity: opacity), backdrop: backdrops[i])
+            view[i] = over(
+                blend(paint[i], source: source, coverage: coverage[i], opacity: opacity), backdrop: backdrops[i])
         }
     }
 
     /// Merges the stroke into the paint for `count` pixels and clears its coverage.
     @inline(__always)
-    static func merge(paint: UnsafeMutablePointer<UInt32>, coverage: UnsafeMutablePointer<UInt8>, count: Int, source: UInt32, opacity: UInt16) {
+    static func merge(
+        paint: UnsafeMutablePointer<UInt32>, coverage: UnsafeMutablePointer<UInt8>, count: Int, source: UInt32,
+        opacity: UInt16
+    ) {
         for i in 0..<count {
             paint[i] = blend(paint[i], source: source, coverage: coverage[i], opacity: opacity)
             coverage[i] = 0

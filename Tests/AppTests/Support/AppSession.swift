@@ -49,7 +49,8 @@ final class AppSession {
             executable: executable, arguments: arguments, display: server.displayName,
             environment: environment, home: home)
         var found: Window?
-        let client = client, app = app
+        let client = client
+        let app = app
         Wait.until(timeout: timeout, poll: .milliseconds(20)) {
             if !app.isRunning { return true }  // it died: stop waiting, report below
             let candidate: Window?

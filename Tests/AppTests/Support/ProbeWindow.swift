@@ -55,7 +55,10 @@ final class ProbeWindow {
     }
 
     deinit {
-        if !client.isConnectionLost { XDestroyWindow(client.display, window); XSync(client.display, 0) }
+        if !client.isConnectionLost {
+            XDestroyWindow(client.display, window)
+            XSync(client.display, 0)
+        }
     }
 
     /// Reads every event that has arrived into `received`.

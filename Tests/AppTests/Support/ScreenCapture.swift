@@ -55,10 +55,16 @@ struct ScreenCapture {
     /// The smallest rectangle (relative to the capture) holding every pixel that satisfies
     /// `predicate`, or nil when none does.
     func boundingBox(where predicate: (Color) -> Bool) -> IntRect? {
-        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        var x0 = Int.max
+        var y0 = Int.max
+        var x1 = Int.min
+        var y1 = Int.min
         for y in 0..<height {
             for x in 0..<width where predicate(color(x: x, y: y)) {
-                x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+                x0 = min(x0, x)
+                y0 = min(y0, y)
+                x1 = max(x1, x)
+                y1 = max(y1, y)
             }
         }
         return x0 == Int.max ? nil : IntRect(x0: x0, y0: y0, x1: x1, y1: y1)

@@ -48,11 +48,16 @@ final class XClient {
         self.displayName = displayName
         screen = XDefaultScreen(display)
         root = XRootWindow(display, screen)
-        XSetIOErrorExitHandler(display, { _, data in
-            guard let data else { return }
-            Unmanaged<LostFlag>.fromOpaque(data).takeUnretainedValue().lost = true
-        }, Unmanaged.passUnretained(lostFlag).toOpaque())
-        var event: Int32 = 0, error: Int32 = 0, major: Int32 = 0, minor: Int32 = 0
+        XSetIOErrorExitHandler(
+            display,
+            { _, data in
+                guard let data else { return }
+                Unmanaged<LostFlag>.fromOpaque(data).takeUnretainedValue().lost = true
+            }, Unmanaged.passUnretained(lostFlag).toOpaque())
+        var event: Int32 = 0
+        var error: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
         guard XTestQueryExtension(display, &event, &error, &major, &minor) != 0 else {
             XCloseDisplay(display)
             throw HarnessError.xRequestFailed("the server has no XTEST extension")
@@ -118,7 +123,8 @@ final class XClient {
             let w = queue[index]
             index += 1
             if w != root { result.append(w) }
-            var rootReturn: Window = 0, parent: Window = 0
+            var rootReturn: Window = 0
+            var parent: Window = 0
             var children: UnsafeMutablePointer<Window>?
             var count: UInt32 = 0
             guard XQueryTree(display, w, &rootReturn, &parent, &children, &count) != 0 else { continue }
@@ -134,7 +140,8 @@ final class XClient {
     func property(_ window: Window, _ name: String) -> (bytes: [UInt8], type: Atom, format: Int32, items: Int)? {
         var actualType: Atom = 0
         var actualFormat: Int32 = 0
-        var items: UInt = 0, after: UInt = 0
+        var items: UInt = 0
+        var after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         let status = XGetWindowProperty(
             display, window, atom(name), 0, 1 << 20, 0, Atom(AnyPropertyType),
@@ -183,10 +190,11 @@ final class XClient {
     /// The top-most window whose WM_CLASS name or class, `_NET_WM_NAME` or WM_NAME equals
     /// `name` (for programs that do not set `_NET_WM_PID`, such as xlogo), or nil.
     func findWindow(named name: String) -> Window? {
-        best(allWindows().filter { w in
-            if let c = windowClass(w), c.name == name || c.className == name { return true }
-            return windowTitle(w) == name
-        })
+        best(
+            allWindows().filter { w in
+                if let c = windowClass(w), c.name == name || c.className == name { return true }
+                return windowTitle(w) == name
+            })
     }
 
     /// Polls until a window of `pid` exists and is viewable; returns it.
@@ -194,9 +202,13 @@ final class XClient {
     func waitForWindow(
         pid: pid_t, timeout: Duration = Wait.defaultTimeout, hint: @autoclosure () -> String = ""
     ) throws -> Window {
-        guard let w = Wait.value(timeout: timeout, poll: .milliseconds(20), {
-            findWindow(pid: pid).flatMap { isViewable($0) ? $0 : nil }
-        }) else {
+        guard
+            let w = Wait.value(
+                timeout: timeout, poll: .milliseconds(20),
+                {
+                    findWindow(pid: pid).flatMap { isViewable($0) ? $0 : nil }
+                })
+        else {
             throw HarnessError.timedOut("a viewable window with _NET_WM_PID \(pid)\n\(hint())")
         }
         return w
@@ -204,9 +216,13 @@ final class XClient {
 
     /// Polls until a window matching `findWindow(named:)` exists and is viewable; returns it.
     func waitForWindow(named name: String, timeout: Duration = Wait.defaultTimeout) throws -> Window {
-        guard let w = Wait.value(timeout: timeout, poll: .milliseconds(20), {
-            findWindow(named: name).flatMap { isViewable($0) ? $0 : nil }
-        }) else {
+        guard
+            let w = Wait.value(
+                timeout: timeout, poll: .milliseconds(20),
+                {
+                    findWindow(named: name).flatMap { isViewable($0) ? $0 : nil }
+                })
+        else {
             throw HarnessError.timedOut("a viewable window named \(name)")
         }
         return w
@@ -268,7 +284,8 @@ final class XClient {
 
     /// Window coordinates to root coordinates (`XTranslateCoordinates`).
     func toScreen(_ window: Window, x: Int, y: Int) -> (x: Int, y: Int) {
-        var rx: Int32 = 0, ry: Int32 = 0
+        var rx: Int32 = 0
+        var ry: Int32 = 0
         var child: Window = 0
         XTranslateCoordinates(display, window, root, Int32(x), Int32(y), &rx, &ry, &child)
         return (Int(rx), Int(ry))
@@ -343,8 +360,12 @@ final class XClient {
 
     /// The pointer position in root coordinates (`XQueryPointer`).
     func pointerPosition() -> (x: Int, y: Int) {
-        var rootReturn: Window = 0, child: Window = 0
-        var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
+        var rootReturn: Window = 0
+        var child: Window = 0
+        var rx: Int32 = 0
+        var ry: Int32 = 0
+        var wx: Int32 = 0
+        var wy: Int32 = 0
         var mask: UInt32 = 0
         XQueryPointer(display, root, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask)
         return (Int(rx), Int(ry))
@@ -430,7 +451,8 @@ final class XClient {
         guard let a = attributes(window), let visual = a.visual else {
             throw HarnessError.captureFailed("window \(window) does not exist")
         }
-        return ChannelMasks(red: visual.pointee.red_mask, green: visual.pointee.green_mask, blue: visual.pointee.blue_mask)
+        return ChannelMasks(
+            red: visual.pointee.red_mask, green: visual.pointee.green_mask, blue: visual.pointee.blue_mask)
     }
 
     /// Reads the pixels of `rect` (window coordinates; the whole window by default) with
@@ -444,8 +466,9 @@ final class XClient {
         let r = rect ?? IntRect(x: 0, y: 0, width: Int(a.width), height: Int(a.height))
         guard !r.isEmpty else { throw HarnessError.captureFailed("empty rectangle \(r)") }
         let masks = try channelMasks(window)
-        guard let image = XGetImage(
-            display, window, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), UInt.max, ZPixmap)
+        guard
+            let image = XGetImage(
+                display, window, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), UInt.max, ZPixmap)
         else {
             throw HarnessError.captureFailed("\(r) of window \(window) (\(a.width)x\(a.height))")
         }
