@@ -45,6 +45,20 @@ public struct Layout: Sendable, Equatable {
         self.scrollY = min(max(0, scrollY), max(0, imageHeight - areaHeight))
     }
 
+    /// The same layout for a new window size, keeping the scroll offset where it still fits.
+    public func resized(width: Int, height: Int) -> Layout {
+        Layout(
+            windowWidth: width, windowHeight: height, imageWidth: imageWidth, imageHeight: imageHeight,
+            scrollX: scrollX, scrollY: scrollY)
+    }
+
+    /// The same layout scrolled to a new offset (clamped).
+    public func scrolled(toX x: Int, y: Int) -> Layout {
+        Layout(
+            windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
+            scrollX: x, scrollY: y)
+    }
+
     /// A window size that shows the whole image when the screen allows.
     public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (
         width: Int, height: Int

@@ -131,10 +131,7 @@ public final class Session {
     public func handle(_ event: InputEvent) {
         switch event {
         case .resize(let w, let h):
-            setLayout(
-                Layout(
-                    windowWidth: w, windowHeight: h, imageWidth: engine.width, imageHeight: engine.height,
-                    scrollX: layout.scrollX, scrollY: layout.scrollY))
+            setLayout(layout.resized(width: w, height: h))
         case .closeRequest:
             requestClose()
         case .key(let key, let modifiers):
@@ -225,11 +222,7 @@ public final class Session {
             return
         }
         if let anchor = panAnchor {
-            setLayout(
-                Layout(
-                    windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
-                    imageHeight: engine.height,
-                    scrollX: anchor.scrollX - (x - anchor.x), scrollY: anchor.scrollY - (y - anchor.y)))
+            setLayout(layout.scrolled(toX: anchor.scrollX - (x - anchor.x), y: anchor.scrollY - (y - anchor.y)))
             return
         }
         setHovered(layout.item(atX: x, y: y))
@@ -317,11 +310,7 @@ public final class Session {
         case .wheelRight: dx = step
         default: return
         }
-        setLayout(
-            Layout(
-                windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
-                imageHeight: engine.height,
-                scrollX: layout.scrollX + dx, scrollY: layout.scrollY + dy))
+        setLayout(layout.scrolled(toX: layout.scrollX + dx, y: layout.scrollY + dy))
     }
 
     // MARK: Keys

@@ -213,6 +213,21 @@ import Testing
         }
     }
 
+    @Test func aLargeImageScrollsWithTheWheelAndPaintsWhereThePointerIs() {
+        let s = Session(engine: StrokeEngine(width: 3000, height: 2000), path: nil, windowWidth: 800, windowHeight: 600)
+        #expect(s.layout.imageOrigin.x == 0)
+        s.handle(.press(x: 100, y: 200, button: .wheelDown, modifiers: []))
+        s.handle(.press(x: 100, y: 200, button: .wheelDown, modifiers: .shift))
+        #expect(s.layout.scrollY == 48 && s.layout.scrollX == 48)
+        s.handle(.press(x: 100, y: 200, button: .left, modifiers: []))
+        s.handle(.release(x: 100, y: 200, button: .left, modifiers: []))
+        let expected = s.layout.imagePoint(windowX: 100, windowY: 200)
+        #expect(expected == Point(x: 148.5, y: Double(200 - Layout.toolbarHeight + 48) + 0.5))
+        #expect(s.engine.viewPixel(x: 148, y: 200 - Layout.toolbarHeight + 48) == Color.black.pixel)
+        for _ in 0..<1000 { s.handle(.press(x: 100, y: 200, button: .wheelUp, modifiers: [])) }
+        #expect(s.layout.scrollY == 0)
+    }
+
     @Test func chromeRendersWithoutTouchingTheCanvas() {
         let s = Self.makeSession()
         let before = Array(s.engine.viewPixels)
