@@ -101,7 +101,7 @@ public final class X11App {
         free(className)
         var pid = UInt(getpid())
         let pidAtom = XInternAtom(display, "_NET_WM_PID", 0)
-        withUnsafeBytes(of: &pid) {
+        _ = withUnsafeBytes(of: &pid) {
             XChangeProperty(
                 display, window, pidAtom, XA_CARDINAL, 32, PropModeReplace, $0.bindMemory(to: UInt8.self).baseAddress, 1
             )
@@ -119,13 +119,13 @@ public final class X11App {
         guard title != shownTitle else { return }
         shownTitle = title
         let bytes = Array(title.utf8)
-        bytes.withUnsafeBufferPointer {
+        _ = bytes.withUnsafeBufferPointer {
             XChangeProperty(display, window, netWMName, utf8String, 8, PropModeReplace, $0.baseAddress, Int32($0.count))
         }
         // WM_NAME for old window managers is Latin-1: the dash becomes "-", anything else
         // outside Latin-1 a "?".
         let latin1: [UInt8] = title.unicodeScalars.map { $0 == "—" ? 0x2D : $0.value < 256 ? UInt8($0.value) : 0x3F }
-        latin1.withUnsafeBufferPointer {
+        _ = latin1.withUnsafeBufferPointer {
             XChangeProperty(display, window, XA_WM_NAME, XA_STRING, 8, PropModeReplace, $0.baseAddress, Int32($0.count))
         }
     }

@@ -26,7 +26,7 @@ func x11Warn(_ line: String) {
 
 /// posix_spawn with an empty signal mask and default dispositions; stdout/stderr to `output`.
 func x11Spawn(_ path: String, _ arguments: [String], display: String?, output: String) -> pid_t? {
-    var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
     var envStrings: [String] = []
     var e: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
     while let entry = e?.pointee {
@@ -35,7 +35,7 @@ func x11Spawn(_ path: String, _ arguments: [String], display: String?, output: S
         e = e! + 1
     }
     if let display { envStrings.append("DISPLAY=\(display)") }
-    var envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
     defer {
         for pointer in argv { free(pointer) }
         for pointer in envp { free(pointer) }
@@ -114,7 +114,7 @@ func x11PeakRSS(_ pid: pid_t) -> Double? {
 func x11Fixed(_ v: Double, _ digits: Int) -> String {
     var buffer = [CChar](repeating: 0, count: 64)
     _ = withVaList([v]) { vsnprintf(&buffer, 64, "%.\(digits)f", $0) }
-    return String(cString: buffer)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// A connection to the benchmark's X server, with screen readers.
