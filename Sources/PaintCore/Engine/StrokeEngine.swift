@@ -89,7 +89,7 @@ public final class StrokeEngine {
         alpha = style.alpha8
         lastPoint = point
         strokeBounds = .empty
-        return dirty.union(stamp(Capsule(from: point, to: point, width: style.width)))
+        return dirty.union(stamp(Capsule(from: point, to: point, width: style.width), fullDiscAtStart: false))
     }
 
     /// Extends the stroke with a round-capped segment to `point`; returns the changed view
@@ -98,7 +98,7 @@ public final class StrokeEngine {
     public func move(to point: Point) -> IntRect {
         guard let last = lastPoint, point.isFinite else { return .empty }
         lastPoint = point
-        return stamp(Capsule(from: last, to: point, width: style.width))
+        return stamp(Capsule(from: last, to: point, width: style.width), fullDiscAtStart: true)
     }
 
     /// Merges the stroke into the paint layer at its opacity and clears the stroke image.
@@ -145,7 +145,11 @@ public final class StrokeEngine {
 
     /// Adds a capsule's coverage to the stroke image (max-combined) and recomposites the pixels
     /// whose coverage grew.
-    private func stamp(_ capsule: Capsule) -> IntRect {
+    ///
+    /// With `fullDiscAtStart`, the disc around the capsule's start was already stamped (it ended
+    /// the previous segment), so its fully covered inside is skipped: a wide brush moving a few
+    /// pixels then only visits the thin crescent it adds, not its whole width on every row.
+    private func stamp(_ capsule: Capsule, fullDiscAtStart: Bool) -> IntRect {
         let box = capsule.bounds(margin: 0.5)
         let y0 = max(0, Int(clamping: box.minY - 0.5, .up))
         let y1 = min(height - 1, Int(clamping: box.maxY - 0.5, .down))
@@ -178,37 +182,41 @@ public final class StrokeEngine {
                 }
             }
             let row = y * width
-            // The pixels whose coverage grew lie between the first and last changed rim or
-            // inside pixel; recompositing that one span per row measured cheaper than splitting
-            // it into rim and inside runs (fewer, longer loops). No nested functions here: a
-            // closure capturing these counters would box them on the heap for every row.
+            // Skip the start disc's inside, shrunk by a pixel on each side so rounding in the
+            // previous segment's span can never leave a pixel unvisited.
+            var skipFrom = xb + 1
+            var skipThrough = xb
+            if fullDiscAtStart && innerRadius > 1 {
+                let dy = cy - capsule.a.y
+                let h2 = innerRadius * innerRadius - dy * dy
+                if h2 > 0 {
+                    let h = h2.squareRoot()
+                    skipFrom = max(xa, Int(clamping: capsule.a.x - h - 0.5, .up) + 1)
+                    skipThrough = min(xb, Int(clamping: capsule.a.x + h - 0.5, .down) - 1)
+                    if skipFrom > skipThrough {
+                        skipFrom = xb + 1
+                        skipThrough = xb
+                    }
+                }
+            }
             var rowFirst = Int.max
             var rowLast = Int.min
-            var x = xa
-            while x < ia {
-                if raiseRim(capsule, outerRadius, x, cy, row) {
-                    if rowFirst == Int.max { rowFirst = x }
-                    rowLast = x
-                }
-                x += 1
-            }
-            if ia <= ib {
-                if let run = raiseToFull(row + ia, row + ib) {
-                    rowFirst = min(rowFirst, run.first - row)
-                    rowLast = run.last - row
-                }
-                x = ib + 1
-                while x <= xb {
-                    if raiseRim(capsule, outerRadius, x, cy, row) {
-                        if rowFirst == Int.max { rowFirst = x }
-                        rowLast = x
+            // Each piece left and right of the skipped inside is recomposited on its own.
+            var piece = (from: xa, through: skipFrom - 1)
+            for _ in 0..<2 {
+                if piece.from <= piece.through {
+                    let run = raise(
+                        piece.from, piece.through, capsule: capsule, outerRadius: outerRadius, cy: cy, row: row,
+                        insideFrom: ia,
+                        insideThrough: ib)
+                    if run.first <= run.last {
+                        touched.mark(row: y, from: run.first, through: run.last)
+                        compositeRow(y, run.first, run.last)
+                        rowFirst = min(rowFirst, run.first)
+                        rowLast = max(rowLast, run.last)
                     }
-                    x += 1
                 }
-            }
-            if rowFirst <= rowLast {
-                touched.mark(row: y, from: rowFirst, through: rowLast)
-                compositeRow(y, rowFirst, rowLast)
+                piece = (skipThrough + 1, xb)
             }
             guard rowFirst <= rowLast else { continue }
             dirtyX0 = min(dirtyX0, rowFirst)
@@ -221,6 +229,42 @@ public final class StrokeEngine {
         let dirty = IntRect(x0: dirtyX0, y0: dirtyY0, x1: dirtyX1, y1: dirtyY1)
         strokeBounds = strokeBounds.union(dirty)
         return dirty
+    }
+
+    /// Raises the coverage of pixels pa...pb of a row: rim pixels by their distance, the inside
+    /// (insideFrom...insideThrough) to full. Returns the first and last pixel that grew
+    /// (first > last when none did). A method, not a closure: captured counters would be boxed.
+    @inline(__always)
+    private func raise(
+        _ pa: Int, _ pb: Int, capsule: Capsule, outerRadius: Double, cy: Double, row: Int, insideFrom ia: Int,
+        insideThrough ib: Int
+    ) -> (first: Int, last: Int) {
+        var first = Int.max
+        var last = Int.min
+        var x = pa
+        let leftRimEnd = min(pb, ia - 1)
+        while x <= leftRimEnd {
+            if raiseRim(capsule, outerRadius, x, cy, row) {
+                if first == Int.max { first = x }
+                last = x
+            }
+            x += 1
+        }
+        let insideFrom = max(pa, ia)
+        let insideThrough = min(pb, ib)
+        if insideFrom <= insideThrough, let run = raiseToFull(row + insideFrom, row + insideThrough) {
+            first = min(first, run.first - row)
+            last = run.last - row
+        }
+        x = max(pa, ib + 1, leftRimEnd + 1)
+        while x <= pb {
+            if raiseRim(capsule, outerRadius, x, cy, row) {
+                if first == Int.max { first = x }
+                last = x
+            }
+            x += 1
+        }
+        return (first, last)
     }
 
     /// Raises one anti-aliased rim pixel's coverage (falling from 1 to 0 across one pixel);
