@@ -161,7 +161,7 @@ extension Session {
         let asking: Bool
         switch mode {
         case .normal: asking = false
-        case .savePrompt, .confirmClose: asking = true
+        case .savePrompt, .confirmClose, .offerRestore: asking = true
         }
         var p = ChromePainter(
             width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
@@ -203,13 +203,16 @@ extension Session {
             let hint = message.isEmpty ? "Enter: save   Esc: cancel   Tab: complete" : message
             texts.append(
                 TextRun(text: hint, x: fieldX + fieldW + 14, baseline: baseline, color: Theme.dimText, bold: false))
-        case .confirmClose:
-            texts.append(
-                TextRun(
-                    text: "Save changes to “\(displayName)” before closing?", x: 10, baseline: baseline,
-                    color: Theme.text, bold: true))
-            for (choice, r) in closeChoiceRects() {
-                let isDefault = choice == .save
+        case .confirmClose, .offerRestore:
+            let question: String
+            if case .offerRestore(let text) = mode {
+                question = text
+            } else {
+                question = "Save changes to “\(displayName)” before closing?"
+            }
+            texts.append(TextRun(text: question, x: 10, baseline: baseline, color: Theme.text, bold: true))
+            for (choice, r) in answerButtons() {
+                let isDefault = choice == mode.answers.first
                 p.fillRoundedRect(
                     Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4,
                     isDefault ? Theme.activeFill : .white)

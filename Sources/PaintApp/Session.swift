@@ -8,13 +8,46 @@ public enum SessionMode: Sendable, Equatable {
     case savePrompt(TextField, thenQuit: Bool)
     /// Unsaved changes and the window is closing: Save / Discard / Cancel.
     case confirmClose
+    /// A drawing left by a crash can be restored: Restore / Discard. The text is the question.
+    case offerRestore(String)
+
+    /// The answers offered in the status bar, default first.
+    public var answers: [Answer] {
+        switch self {
+        case .confirmClose: return [.save, .discard, .cancel]
+        case .offerRestore: return [.restore, .discard]
+        default: return []
+        }
+    }
 }
 
-/// The buttons of the close confirmation, in the order shown.
-public enum CloseChoice: String, Sendable, CaseIterable {
+/// An answer to a question in the status bar.
+public enum Answer: String, Sendable, CaseIterable {
     case save = "Save"
     case discard = "Discard"
     case cancel = "Cancel"
+    case restore = "Restore"
+}
+
+/// A crash journal that can be restored, as the program found it at start-up.
+public struct RestoreOffer {
+    /// The question, e.g. "Restore the drawing from 14:32 (12 strokes)?".
+    public let question: String
+    /// Rebuilds the drawing: the engine, the path it saves to, and a status message; nil when
+    /// the journal could not be read after all (the reason is in the message).
+    public let restore: () -> (engine: StrokeEngine?, path: String?, message: String)
+    /// Throws the journal away.
+    public let discard: () -> Void
+
+    /// Makes an offer.
+    public init(
+        question: String, restore: @escaping () -> (engine: StrokeEngine?, path: String?, message: String),
+        discard: @escaping () -> Void
+    ) {
+        self.question = question
+        self.restore = restore
+        self.discard = discard
+    }
 }
 
 /// The running program without its window: it takes platform-free input events, drives the
@@ -60,6 +93,11 @@ public final class Session {
     public private(set) var exitCode: Int32?
 
     private var strokeButton: PointerButton?
+    private var strokeStyle = StrokeStyle()
+    private var strokePoints: [Point] = []
+    /// Where committed operations go (the crash journal); nil runs without one.
+    public var sink: OperationSink?
+    private var pendingRestore: RestoreOffer?
     private var lastPaintPoint: Point?
     private var sliderDrag: ToolbarItem?
     private var panAnchor: (x: Int, y: Int, scrollX: Int, scrollY: Int)?
@@ -177,8 +215,8 @@ public final class Session {
             return
         default: break
         }
-        if case .confirmClose = mode {
-            if let choice = closeChoice(atX: x, y: y) { answerClose(choice) }
+        if !mode.answers.isEmpty {
+            if let chosen = answerButtons().first(where: { $0.1.contains(x, y) })?.0 { answer(chosen) }
             return
         }
         if case .savePrompt = mode { return }
@@ -200,19 +238,16 @@ public final class Session {
         strokeButton = button
         if modifiers.contains(.shift), let from = lastPaintPoint {
             // Shift+click: a straight stroke from the last painted point (GIMP, Krita).
-            canvasDirty = canvasDirty.union(engine.begin(strokeStyle(for: button), at: from))
-            canvasDirty = canvasDirty.union(engine.move(to: point))
+            beginStroke(strokeStyle(for: button), at: from)
+            extendStroke(to: point)
         } else {
-            canvasDirty = canvasDirty.union(engine.begin(strokeStyle(for: button), at: point))
+            beginStroke(strokeStyle(for: button), at: point)
         }
-        lastPaintPoint = point
     }
 
     private func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers) {
         if strokeButton != nil {
-            let point = layout.imagePoint(windowX: x, windowY: y)
-            canvasDirty = canvasDirty.union(engine.move(to: point))
-            lastPaintPoint = point
+            extendStroke(to: layout.imagePoint(windowX: x, windowY: y))
             // The status bar's pointer position waits for the release: nothing but the canvas
             // redraws per pointer event while painting.
             return
@@ -241,10 +276,8 @@ public final class Session {
 
     private func handleRelease(_ x: Int, _ y: Int, _ button: PointerButton) {
         if strokeButton == button {
-            strokeButton = nil
+            commitStroke()
             updatePointerPixel(x, y)
-            let bounds = engine.end()
-            if !bounds.isEmpty { markModified() }
             return
         }
         if sliderDrag != nil {
@@ -313,6 +346,48 @@ public final class Session {
         setLayout(layout.scrolled(toX: layout.scrollX + dx, y: layout.scrollY + dy))
     }
 
+    // MARK: Strokes
+
+    /// Starts a stroke in the engine and starts recording its samples.
+    private func beginStroke(_ style: StrokeStyle, at point: Point) {
+        canvasDirty = canvasDirty.union(engine.begin(style, at: point))
+        strokeStyle = style
+        strokePoints = [point]
+        lastPaintPoint = point
+    }
+
+    /// Feeds one more pointer sample to the stroke in progress.
+    private func extendStroke(to point: Point) {
+        guard engine.isStroking else { return }
+        canvasDirty = canvasDirty.union(engine.move(to: point))
+        strokePoints.append(point)
+        lastPaintPoint = point
+    }
+
+    /// Merges the stroke in progress and records it as an operation. Safe to call when there is
+    /// none; also the emergency path when the program must exit mid-stroke.
+    public func commitStroke() {
+        strokeButton = nil
+        guard engine.isStroking else { return }
+        let bounds = engine.end()
+        let points = strokePoints
+        strokePoints = []
+        if !bounds.isEmpty { record(.stroke(strokeStyle, points: points)) }
+    }
+
+    private func cancelStroke() {
+        guard engine.isStroking else { return }
+        canvasDirty = canvasDirty.union(engine.cancel())
+        strokeButton = nil
+        strokePoints = []
+    }
+
+    /// A committed change: the document is modified and the journal hears of it.
+    private func record(_ operation: Operation) {
+        markModified()
+        sink?.record(operation)
+    }
+
     // MARK: Keys
 
     private func handleKey(_ key: Key, _ modifiers: Modifiers) {
@@ -324,7 +399,7 @@ public final class Session {
                 statusDirty = true
                 let target = field.text.trimmingSpaces
                 guard !target.isEmpty else { return }
-                if save(to: PathDisplay.absolute(target)), thenQuit { exitCode = 0 }
+                if save(to: PathDisplay.absolute(target)), thenQuit { finish() }
             case .escape:
                 mode = .normal
                 setMessage("Save cancelled")
@@ -341,13 +416,25 @@ public final class Session {
                 }
             }
             return
-        case .confirmClose:
+        case .confirmClose, .offerRestore:
+            // Enter takes the default (first) answer; each answer's initial letter picks it.
+            let answers = mode.answers
             switch key {
-            case .enter: answerClose(.save)
-            case .escape: answerClose(.cancel)
-            case .character(let c) where "sS".contains(c): answerClose(.save)
-            case .character(let c) where "dD".contains(c): answerClose(.discard)
-            case .character(let c) where "cC".contains(c): answerClose(.cancel)
+            case .enter: answers.first.map(answer)
+            case .escape:
+                // Escape never throws work away: it cancels, or (for a restore offer) leaves the
+                // journal where it is for the next start.
+                if answers.contains(.cancel) {
+                    answer(.cancel)
+                } else {
+                    mode = .normal
+                    pendingRestore = nil
+                    setMessage("The earlier drawing is kept; it will be offered again at the next start")
+                }
+            case .character(let c):
+                if let match = answers.first(where: { $0.rawValue.first?.lowercased() == c.lowercased() }) {
+                    answer(match)
+                }
             default: break
             }
             return
@@ -365,10 +452,7 @@ public final class Session {
         }
         switch key {
         case .escape:
-            if engine.isStroking {
-                canvasDirty = canvasDirty.union(engine.cancel())
-                strokeButton = nil
-            }
+            cancelStroke()
         case .character(let c):
             if let digit = c.wholeNumberValue, c.isASCII {
                 setOpacity(digit == 0 ? 100 : digit * 10)
@@ -450,8 +534,9 @@ public final class Session {
 
     /// Removes all paint.
     public func clear() {
+        commitStroke()
         canvasDirty = canvasDirty.union(engine.clearPaint())
-        markModified()
+        record(.clear)
         setMessage("Canvas cleared")
     }
 
@@ -483,17 +568,17 @@ public final class Session {
     /// bar. The document stays modified when it fails.
     @discardableResult
     public func save(to target: String) -> Bool {
-        if engine.isStroking {
-            engine.end()
-            strokeButton = nil
-        }
+        commitStroke()
         let withAlpha = engine.background == .transparent
+        let png: [UInt8]
         do {
-            try ImageFile.save(engine.flattenedImage(), to: target, withAlpha: withAlpha)
+            png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: withAlpha)
+            try AtomicFile.write(png, to: target)
         } catch {
             setMessage(error.description)
             return false
         }
+        sink?.saved(png: png, path: target, session: self)
         path = target
         isModified = false
         setMessage("Saved to \(PathDisplay.abbreviatingHome(target))")
@@ -504,50 +589,98 @@ public final class Session {
 
     /// The window is asked to close: quit at once when saved, else ask.
     public func requestClose() {
-        if engine.isStroking {
-            engine.end()
-            strokeButton = nil
-            markModified()
-        }
+        commitStroke()
         if isModified {
             mode = .confirmClose
             statusDirty = true
         } else {
-            exitCode = 0
+            finish()
         }
     }
 
-    /// Answers the close question.
-    public func answerClose(_ choice: CloseChoice) {
+    /// Leaves with nothing to lose: the journal goes.
+    private func finish() {
+        sink?.closedCleanly()
+        exitCode = 0
+    }
+
+    /// SIGTERM, SIGHUP: finish the stroke in progress, make the journal durable, and exit. The
+    /// journal stays when there are unsaved changes, so the next start offers to restore them.
+    public func terminate() {
+        commitStroke()
+        if isModified {
+            sink?.flush()
+            exitCode = 0
+        } else {
+            finish()
+        }
+    }
+
+    /// The X server is gone: no more X calls. Record the stroke in progress as finished and make
+    /// the journal durable; the caller exits.
+    public func emergencyStop() {
+        commitStroke()
+        sink?.flush()
+    }
+
+    /// Offers to restore a drawing left by a crash (shown in the status bar).
+    public func offer(_ restore: RestoreOffer) {
+        pendingRestore = restore
+        mode = .offerRestore(restore.question)
+        statusDirty = true
+    }
+
+    /// Replaces the document with another (restored) one.
+    private func replaceDocument(engine newEngine: StrokeEngine, path newPath: String?) {
+        engine = newEngine
+        path = newPath
+        layout = Layout(
+            windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
+            imageHeight: engine.height)
+        layoutChanged = true
+        toolbarDirty = true
+        statusDirty = true
+        isModified = true
+        lastPaintPoint = nil
+    }
+
+    /// Answers the question in the status bar.
+    public func answer(_ answer: Answer) {
+        let asked = mode
         mode = .normal
         statusDirty = true
-        switch choice {
-        case .save:
+        switch (asked, answer) {
+        case (.confirmClose, .save):
             if let path {
-                if save(to: path) { exitCode = 0 }
+                if save(to: path) { finish() }
             } else {
                 promptSaveAs(thenQuit: true)
             }
-        case .discard:
-            exitCode = 0
-        case .cancel:
+        case (.confirmClose, .discard):
+            finish()
+        case (.offerRestore, .restore):
+            guard let offer = pendingRestore else { return }
+            pendingRestore = nil
+            let restored = offer.restore()
+            if let engine = restored.engine { replaceDocument(engine: engine, path: restored.path) }
+            setMessage(restored.message)
+        case (.offerRestore, .discard):
+            pendingRestore?.discard()
+            pendingRestore = nil
+            setMessage("The earlier drawing was discarded")
+        default:
             setMessage("")
         }
     }
 
-    /// The close-question buttons' rectangles in the status bar, right-aligned.
-    public func closeChoiceRects() -> [(CloseChoice, IntRect)] {
+    /// The answer buttons' rectangles in the status bar, right-aligned, in `mode.answers` order.
+    public func answerButtons() -> [(Answer, IntRect)] {
         let bar = layout.statusBar
-        var x = bar.maxX - 8
-        var out: [(CloseChoice, IntRect)] = []
-        for choice in CloseChoice.allCases.reversed() {
-            x -= 76
-            out.append((choice, IntRect(x: x, y: bar.y + 3, width: 72, height: bar.height - 6)))
+        let answers = mode.answers
+        var x = bar.maxX - 8 - 76 * answers.count
+        return answers.map { answer in
+            defer { x += 76 }
+            return (answer, IntRect(x: x + 4, y: bar.y + 3, width: 72, height: bar.height - 6))
         }
-        return out.reversed()
-    }
-
-    private func closeChoice(atX x: Int, y: Int) -> CloseChoice? {
-        closeChoiceRects().first { $0.1.contains(x, y) }?.0
     }
 }

@@ -38,7 +38,7 @@ public final class X11App {
 
     /// Opens the display and creates the (not yet mapped) window for `session`.
     public init(session: Session, displayName: String?) throws(DisplayError) {
-        XConnectionGuard.install()
+        XConnectionGuard.install(onLost: { [session] in session.emergencyStop() })
         guard let display = XOpenDisplay(displayName) else {
             throw .noDisplay(displayName ?? FileSystem.environment("DISPLAY"))
         }
@@ -135,6 +135,7 @@ public final class X11App {
         XMapWindow(display, window)
         XFlush(display)
         let fd = XConnectionNumber(display)
+        let signalFD = TerminationSignals.install()
         while session.exitCode == nil {
             while !deferredEvents.isEmpty {
                 var event = deferredEvents.removeFirst()
@@ -148,8 +149,15 @@ public final class X11App {
             present()
             if session.exitCode != nil { break }
             if XPending(display) > 0 || !deferredEvents.isEmpty { continue }
-            var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&pollfd, 1, pollTimeout())
+            var fds = [
+                Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+            ]
+            _ = poll(&fds, signalFD >= 0 ? 2 : 1, pollTimeout())
+            if signalFD >= 0 && fds[1].revents != 0 && TerminationSignals.drain(signalFD) {
+                session.terminate()
+                break
+            }
             updateTooltip()
         }
         XUnmapWindow(display, window)

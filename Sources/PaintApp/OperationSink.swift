@@ -1,0 +1,13 @@
+import PaintCore
+
+/// Hears every committed change of a document, so work survives a crash.
+public protocol OperationSink: AnyObject {
+    /// A stroke or clear was committed (button release).
+    func record(_ operation: Operation)
+    /// The document was saved to `path` as `png` (the bytes written): the work is safe on disk.
+    func saved(png: [UInt8], path: String, session: Session)
+    /// The program is leaving with nothing to lose (saved, or the user chose Discard).
+    func closedCleanly()
+    /// Everything recorded so far must be durable before this returns.
+    func flush()
+}

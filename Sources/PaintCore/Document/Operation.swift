@@ -1,0 +1,136 @@
+/// One committed change to a document: a value that serializes, and replays through the engine
+/// to the same pixels, bit for bit, in the same build.
+///
+/// The journal appends these as they are committed; the history work builds on the same log.
+public enum Operation: Equatable, Sendable {
+    /// A brush or eraser stroke: its style and every pointer sample the engine received.
+    case stroke(StrokeStyle, points: [Point])
+    /// All paint removed.
+    case clear
+
+    /// Applies the operation to `engine` exactly as the live session did; returns the changed
+    /// view rectangle.
+    @discardableResult
+    public func apply(to engine: StrokeEngine) -> IntRect {
+        switch self {
+        case .stroke(let style, let points):
+            guard let first = points.first else { return .empty }
+            var dirty = engine.begin(style, at: first)
+            for p in points.dropFirst() { dirty = dirty.union(engine.move(to: p)) }
+            engine.end()
+            return dirty
+        case .clear:
+            return engine.clearPaint()
+        }
+    }
+
+    // MARK: Binary form
+
+    private enum Tag: UInt8 {
+        case stroke = 1
+        case clear = 2
+    }
+
+    /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
+    /// opacity and width as IEEE doubles, the point count and the points as doubles (doubles,
+    /// so replay sees exactly the values the live stroke saw).
+    public func encoded() -> [UInt8] {
+        var out = ByteWriter()
+        switch self {
+        case .stroke(let style, let points):
+            out.byte(Tag.stroke.rawValue)
+            out.byte(style.tool == .eraser ? 1 : 0)
+            out.byte(style.color.r)
+            out.byte(style.color.g)
+            out.byte(style.color.b)
+            out.double(style.opacity)
+            out.double(style.width)
+            out.uint32(UInt32(points.count))
+            for p in points {
+                out.double(p.x)
+                out.double(p.y)
+            }
+        case .clear:
+            out.byte(Tag.clear.rawValue)
+        }
+        return out.bytes
+    }
+
+    /// Decodes `encoded()`; nil for anything malformed (unknown tag, wrong length, a count that
+    /// does not fit the bytes, values out of range).
+    public init?(decoding bytes: [UInt8]) {
+        var input = ByteReader(bytes)
+        guard let raw = input.byte(), let tag = Tag(rawValue: raw) else { return nil }
+        switch tag {
+        case .clear:
+            guard input.isAtEnd else { return nil }
+            self = .clear
+        case .stroke:
+            guard let tool = input.byte(), tool <= 1, let r = input.byte(), let g = input.byte(), let b = input.byte(),
+                let opacity = input.double(), let width = input.double(), let count = input.uint32(),
+                opacity.isFinite, width.isFinite, Int(count) * 16 == input.remaining
+            else { return nil }
+            var points: [Point] = []
+            points.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let x = input.double(), let y = input.double() else { return nil }
+                points.append(Point(x: x, y: y))
+            }
+            let style = StrokeStyle(
+                tool: tool == 1 ? .eraser : .brush, color: Color(r: r, g: g, b: b), opacity: opacity, width: width)
+            self = .stroke(style, points: points)
+        }
+    }
+}
+
+/// Appends little-endian values to a byte array.
+public struct ByteWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    public init() {}
+    public mutating func byte(_ v: UInt8) { bytes.append(v) }
+    public mutating func uint32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    public mutating func uint64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    public mutating func double(_ v: Double) { uint64(v.bitPattern) }
+    public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+}
+
+/// Reads little-endian values from a byte array; every read is bounds-checked and returns nil
+/// past the end.
+public struct ByteReader: Sendable {
+    private let bytes: [UInt8]
+    public private(set) var offset = 0
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public var remaining: Int { bytes.count - offset }
+    public var isAtEnd: Bool { offset == bytes.count }
+
+    public mutating func byte() -> UInt8? {
+        guard remaining >= 1 else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    public mutating func uint32() -> UInt32? {
+        guard remaining >= 4 else { return nil }
+        var v: UInt32 = 0
+        for i in 0..<4 { v |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
+        offset += 4
+        return v
+    }
+
+    public mutating func uint64() -> UInt64? {
+        guard remaining >= 8 else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+        offset += 8
+        return v
+    }
+
+    public mutating func double() -> Double? { uint64().map(Double.init(bitPattern:)) }
+
+    /// The next `count` bytes.
+    public mutating func take(_ count: Int) -> [UInt8]? {
+        guard count >= 0, remaining >= count else { return nil }
+        defer { offset += count }
+        return Array(bytes[offset..<(offset + count)])
+    }
+}

@@ -1,0 +1,110 @@
+import PaintCore
+import Testing
+
+@testable import PaintApp
+
+/// A sink that keeps what the session reports, in order.
+final class RecordingSink: OperationSink {
+    var operations: [Operation] = []
+    var events: [String] = []
+    func record(_ operation: Operation) { operations.append(operation) }
+    func saved(png: [UInt8], path: String, session: Session) { events.append("saved \(path) \(png.count > 0)") }
+    func closedCleanly() { events.append("closed") }
+    func flush() { events.append("flush") }
+}
+
+/// Every committed change reaches the journal as an operation that replays to the same pixels.
+@Suite struct OperationRecordingTests {
+    typealias T = SessionTests
+
+    @Test func replayingTheRecordedOperationsGivesTheSamePixels() {
+        let s = T.makeSession(width: 160, height: 90)
+        let sink = RecordingSink()
+        s.sink = sink
+        T.key(s, "5")
+        T.drag(s, [(10, 10), (60, 40), (150, 20), (20, 80)])
+        T.key(s, "e")
+        T.drag(s, [(40, 10), (40, 80)])
+        T.key(s, "b")
+        T.key(s, "0")
+        let (x, y) = T.window(s, 100, 60)
+        s.handle(.press(x: x, y: y, button: .right, modifiers: .shift))
+        s.handle(.release(x: x, y: y, button: .right, modifiers: .shift))
+        #expect(sink.operations.count == 3)
+        let replayed = StrokeEngine(width: 160, height: 90)
+        for op in sink.operations { op.apply(to: replayed) }
+        #expect(Array(replayed.viewPixels) == Array(s.engine.viewPixels))
+        // Encoded and decoded, they still replay the same.
+        let decoded = sink.operations.compactMap { Operation(decoding: $0.encoded()) }
+        #expect(decoded == sink.operations)
+    }
+
+    @Test func cancelledStrokesAreNotRecordedAndClearIs() {
+        let s = T.makeSession()
+        let sink = RecordingSink()
+        s.sink = sink
+        let (x, y) = T.window(s, 30, 30)
+        s.handle(.press(x: x, y: y, button: .left, modifiers: []))
+        s.handle(.motion(x: x + 20, y: y, modifiers: []))
+        s.handle(.key(.escape, modifiers: []))
+        s.handle(.release(x: x + 20, y: y, button: .left, modifiers: []))
+        #expect(sink.operations.isEmpty)
+        s.clear()
+        #expect(sink.operations == [.clear])
+    }
+
+    @Test func terminatingMidStrokeCommitsItAndKeepsTheJournal() {
+        let s = T.makeSession()
+        let sink = RecordingSink()
+        s.sink = sink
+        let (x, y) = T.window(s, 30, 30)
+        s.handle(.press(x: x, y: y, button: .left, modifiers: []))
+        s.handle(.motion(x: x + 20, y: y, modifiers: []))
+        s.terminate()
+        #expect(sink.operations.count == 1)
+        #expect(sink.events == ["flush"])
+        #expect(s.exitCode == 0)
+    }
+
+    @Test func quittingWithNothingToLoseClosesTheJournal() {
+        let s = T.makeSession()
+        let sink = RecordingSink()
+        s.sink = sink
+        s.handle(.closeRequest)
+        #expect(sink.events == ["closed"])
+        let t = T.makeSession()
+        let tSink = RecordingSink()
+        t.sink = tSink
+        T.drag(t, [(5, 5)])
+        t.handle(.closeRequest)
+        T.key(t, "d")
+        #expect(tSink.events == ["closed"] && t.exitCode == 0)
+    }
+
+    @Test func aRestoreOfferReplacesTheDocumentOrDiscardsTheJournal() {
+        let s = T.makeSession(width: 50, height: 40)
+        let restored = StrokeEngine(width: 300, height: 200)
+        restored.begin(StrokeStyle(width: 9), at: Point(x: 100, y: 100))
+        restored.end()
+        var discarded = false
+        s.offer(
+            RestoreOffer(
+                question: "Restore the drawing from 12:00 (1 stroke)?",
+                restore: { (restored, "/tmp/restored.png", "Restored 1 stroke") }, discard: { discarded = true }))
+        T.drag(s, [(5, 5)])
+        #expect(s.engine.viewPixel(x: 5, y: 5) == Color.white.pixel, "the canvas waits for the answer")
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.engine.width == 300 && s.isModified && s.path == "/tmp/restored.png")
+        #expect(s.engine.viewPixel(x: 100, y: 100) == Color.black.pixel)
+        #expect(s.title == "*restored.png — SwiftPaint")
+        #expect(!discarded)
+
+        let t = T.makeSession()
+        t.offer(RestoreOffer(question: "Restore?", restore: { (nil, nil, "") }, discard: { discarded = true }))
+        t.handle(.key(.escape, modifiers: []))
+        #expect(!discarded && t.mode == .normal, "Escape keeps the journal for later")
+        t.offer(RestoreOffer(question: "Restore?", restore: { (nil, nil, "") }, discard: { discarded = true }))
+        t.handle(.key(.character("d"), modifiers: []))
+        #expect(discarded && t.mode == .normal && t.engine.width == 200)
+    }
+}
