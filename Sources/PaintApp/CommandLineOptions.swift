@@ -12,8 +12,13 @@ public struct CommandLineOptions: Equatable, Sendable {
           --size WxH               canvas size for a new picture (default 1280x800)
           --background COLOR       background of a new picture: #rrggbb, white, black or
                                    transparent (default white)
+          --recover                list drawings a crash left behind that can be restored
+          --no-journal             do not keep a crash journal (for measurements)
           --help                   show this help
           --version                show the version
+
+        Unsaved work is journaled under $XDG_STATE_HOME/swiftpaint (~/.local/state/swiftpaint):
+        after a crash, a kill or a lost X server the next start offers to restore it.
 
         Keys: B brush, E eraser, X swap colors, [ ] brush width, 1..9 opacity 10..90%, 0 100%,
               Ctrl+S save, Ctrl+Shift+S save as, Ctrl+Q close. Left button paints with the
@@ -21,13 +26,15 @@ public struct CommandLineOptions: Equatable, Sendable {
               line from the last point; Ctrl+click picks a color.
         """
 
-    public enum Action: Equatable, Sendable { case run, help, version }
+    public enum Action: Equatable, Sendable { case run, help, version, recover }
 
     public var action = Action.run
     public var path: String?
     public var width = 1280
     public var height = 800
     public var background = Background.color(.white)
+    /// Whether to keep a crash journal.
+    public var journal = true
 
     /// The largest side `--size` accepts.
     public static let maxSide = 16384
@@ -42,6 +49,8 @@ public struct CommandLineOptions: Equatable, Sendable {
             switch arg {
             case "--help", "-h": options.action = .help
             case "--version", "-V": options.action = .version
+            case "--recover": options.action = .recover
+            case "--no-journal": options.journal = false
             case "--size":
                 guard let value = rest.popFirst() else { throw OptionError("--size needs a value like 1920x1080") }
                 let parts = value.lowercased().split(separator: "x")

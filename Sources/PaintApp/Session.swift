@@ -203,6 +203,9 @@ public final class Session {
         toolbarDirty = true
     }
 
+    /// Shows a message in the status bar.
+    public func show(_ text: String) { setMessage(text) }
+
     private func setMessage(_ text: String) {
         message = text
         statusDirty = true

@@ -25,6 +25,9 @@ case .help:
 case .version:
     print("swiftpaint \(CommandLineOptions.version)")
     exit(0)
+case .recover:
+    print(Recovery.listing(in: JournalReader.defaultFolder))
+    exit(0)
 case .run:
     break
 }
@@ -32,10 +35,13 @@ case .run:
 var engine: StrokeEngine
 var path = options.path.map(PathDisplay.absolute)
 var message = ""
+/// The opened file's bytes, the journal's starting point.
+var baseImage: [UInt8]?
 if let target = path, FileSystem.exists(target) {
     do {
         let image = try ImageFile.load(path: target)
         engine = StrokeEngine(image: image, background: options.background)
+        baseImage = try? PNGCodec.encode(image, withAlpha: true)
         message = "Opened \(PathDisplay.abbreviatingHome(target))"
     } catch {
         // Never start editing over a file we could not read: a blank untitled canvas instead,
@@ -55,6 +61,22 @@ do {
     let app = try X11App(session: session, displayName: nil)
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
         FileSystem.printError("swiftpaint: drawing through \(app.transport)")
+    }
+    if options.journal {
+        let folder = JournalReader.defaultFolder
+        let leftOver = Recovery.candidate(for: path, in: folder)
+        let header = JournalHeader(
+            documentPath: path, width: engine.width, height: engine.height,
+            background: DocumentJournal.journalBackground(engine.background), baseImage: baseImage)
+        do {
+            let journal = DocumentJournal(writer: try JournalWriter.create(in: folder, header: header))
+            session.sink = journal
+            if let leftOver { session.offer(Recovery.offer(leftOver, journal: journal)) }
+        } catch {
+            // Drawing goes on without a journal; the user is told what is at stake.
+            FileSystem.printError("swiftpaint: \(error.description)")
+            session.show("No crash journal: \(error.description)")
+        }
     }
     exit(app.run())
 } catch {

@@ -1,0 +1,142 @@
+import Glibc
+import PaintCore
+
+/// What shows through the paint layer of a journalled document: the `Background` cases a journal
+/// can describe without pixels (an image background is stored as the base image instead).
+public enum JournalBackground: Equatable, Sendable {
+    case color(Color)
+    case transparent
+}
+
+/// The first record of a journal: everything needed to rebuild the document's starting state,
+/// onto which the journal's operations are replayed.
+public struct JournalHeader: Equatable, Sendable {
+    /// The absolute path the document saves to; nil while it is untitled.
+    public var documentPath: String?
+    /// Canvas size in pixels.
+    public var width: Int
+    public var height: Int
+    /// The background behind the paint layer.
+    public var background: JournalBackground
+    /// PNG bytes of the starting paint layer when the document started from a file or a save;
+    /// nil for a blank (fully transparent) layer.
+    public var baseImage: [UInt8]?
+    /// When the journal was started, in unix seconds.
+    public var createdAt: Int64
+    /// The process that wrote the journal.
+    public var pid: Int32
+
+    /// The version of the header's binary form written by `encoded()`.
+    public static let formatVersion: UInt8 = 1
+
+    public init(
+        documentPath: String?, width: Int, height: Int, background: JournalBackground,
+        baseImage: [UInt8]? = nil, createdAt: Int64 = JournalHeader.now(), pid: Int32 = getpid()
+    ) {
+        self.documentPath = documentPath
+        self.width = width
+        self.height = height
+        self.background = background
+        self.baseImage = baseImage
+        self.createdAt = createdAt
+        self.pid = pid
+    }
+
+    /// The current time in unix seconds (CLOCK_REALTIME).
+    public static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec)
+    }
+
+    // MARK: Binary form
+    //
+    //   version           UInt8 (= formatVersion)
+    //   flags             UInt8: bit 0 documentPath present, bit 1 baseImage present
+    //   width, height     UInt32 each
+    //   background        UInt8 tag (0 transparent, 1 color) + r, g, b for a color
+    //   createdAt         UInt64 (Int64 bit pattern)
+    //   pid               UInt32 (Int32 bit pattern)
+    //   documentPath      UInt32 byte count + UTF-8, when present
+    //   baseImage         UInt32 byte count + bytes, when present
+    //
+    // All little-endian; nothing may follow.
+
+    /// The header's binary form.
+    public func encoded() -> [UInt8] {
+        var out = ByteWriter()
+        out.byte(Self.formatVersion)
+        out.byte((documentPath == nil ? 0 : 1) | (baseImage == nil ? 0 : 2))
+        out.uint32(UInt32(clamping: width))
+        out.uint32(UInt32(clamping: height))
+        switch background {
+        case .transparent:
+            out.byte(0)
+        case .color(let c):
+            out.byte(1)
+            out.byte(c.r)
+            out.byte(c.g)
+            out.byte(c.b)
+        }
+        out.uint64(UInt64(bitPattern: createdAt))
+        out.uint32(UInt32(bitPattern: pid))
+        if let documentPath {
+            let utf8 = Array(documentPath.utf8)
+            out.uint32(UInt32(utf8.count))
+            out.append(utf8)
+        }
+        if let baseImage {
+            out.uint32(UInt32(baseImage.count))
+            out.append(baseImage)
+        }
+        return out.bytes
+    }
+
+    /// Why `bytes` is not a header this build can read.
+    enum DecodingProblem: Error, Equatable {
+        case unsupportedVersion(UInt8)
+        case malformed(String)
+    }
+
+    /// Decodes `encoded()`.
+    static func decode(_ bytes: [UInt8]) throws(DecodingProblem) -> JournalHeader {
+        var input = ByteReader(bytes)
+        guard let version = input.byte() else { throw .malformed("it is empty") }
+        guard version == formatVersion else { throw .unsupportedVersion(version) }
+        guard let flags = input.byte(), flags & ~3 == 0 else { throw .malformed("unknown flags") }
+        guard let width = input.uint32(), let height = input.uint32() else { throw .malformed("it is cut short") }
+        let background: JournalBackground
+        switch input.byte() {
+        case 0: background = .transparent
+        case 1:
+            guard let r = input.byte(), let g = input.byte(), let b = input.byte() else {
+                throw .malformed("it is cut short")
+            }
+            background = .color(Color(r: r, g: g, b: b))
+        case nil: throw .malformed("it is cut short")
+        default: throw .malformed("unknown background")
+        }
+        guard let created = input.uint64(), let pid = input.uint32() else { throw .malformed("it is cut short") }
+        var path: String? = nil
+        if flags & 1 != 0 {
+            guard let count = input.uint32(), let utf8 = input.take(Int(count)) else {
+                throw .malformed("the document path is cut short")
+            }
+            guard let text = String(validating: utf8, as: UTF8.self) else {
+                throw .malformed("the document path is not UTF-8")
+            }
+            path = text
+        }
+        var base: [UInt8]? = nil
+        if flags & 2 != 0 {
+            guard let count = input.uint32(), let image = input.take(Int(count)) else {
+                throw .malformed("the base image is cut short")
+            }
+            base = image
+        }
+        guard input.isAtEnd else { throw .malformed("unexpected bytes after it") }
+        return JournalHeader(
+            documentPath: path, width: Int(width), height: Int(height), background: background,
+            baseImage: base, createdAt: Int64(bitPattern: created), pid: Int32(bitPattern: pid))
+    }
+}

@@ -1,0 +1,524 @@
+import Glibc
+import PaintCore
+
+/// The write-ahead journal of one open document: every committed operation is appended to a
+/// file under the journal folder and made durable by a background thread, so that a crash, a
+/// kill -9 or the loss of the X server never costs more than the stroke in progress.
+///
+/// `append` only enqueues (the event thread never waits on the disk); a background pthread
+/// writes the queued records with one `pwrite` and then `fdatasync`s. The file is held under
+/// `flock(LOCK_EX)` for the writer's whole life, so a journal whose lock can be taken belongs to
+/// a program that is gone (see `JournalReader.orphans`).
+///
+/// Disk errors never crash or stop the program: they are kept in `lastError`, the records that
+/// could not be written stay queued and are retried with the next append or `flush`.
+///
+/// Dropping the last reference without `discard()` writes what is queued, stops the thread and
+/// closes the file, leaving the journal on disk to be found as an orphan.
+public final class JournalWriter: @unchecked Sendable {
+    private let core: Core
+    private var thread: pthread_t
+
+    private init(core: Core) throws(JournalError) {
+        self.core = core
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(core).toOpaque()
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                let core = Unmanaged<Core>.fromOpaque(raw!).takeRetainedValue()
+                core.run()
+                return nil
+            }, context)
+        if rc != 0 {
+            Unmanaged<Core>.fromOpaque(context).release()
+            core.closeFile(unlinking: true)
+            throw .cannotOpen(path: core.unlockedPath, errno: rc)
+        }
+        self.thread = thread
+    }
+
+    deinit {
+        // Not discarded: keep the work. Write what is queued, then stop; the file stays.
+        if core.stop(mode: .drain) { pthread_join(thread, nil) }
+        core.closeFile(unlinking: false)
+    }
+
+    // MARK: Creating
+
+    /// Starts a new journal for a document in `folder` (created with mode 0700 if missing).
+    ///
+    /// The file is named `doc-<16 hex digits of the FNV-1a hash of the document path>-<pid>.spj`,
+    /// or `untitled-<pid>-<created time>.spj`, with `-2`, `-3`, ... added if that name is taken.
+    /// It is locked, and holds the magic and the header, synced, before this returns.
+    public static func create(in folder: String, header: JournalHeader) throws(JournalError) -> JournalWriter {
+        let headerRecord = try framedHeader(header)
+        try JournalFormat.makeFolders(folder)
+        let base = JournalFormat.baseName(for: header)
+        var attempt = 1
+        while true {
+            let name = attempt == 1 ? base : "\(base)-\(attempt)"
+            let path = join(folder, name + JournalFormat.fileExtension)
+            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd < 0 {
+                let e = errno
+                if e == EEXIST, attempt < 1000 {
+                    attempt += 1
+                    continue
+                }
+                throw .cannotOpen(path: path, errno: e)
+            }
+            // Blocking: the only other holders are orphan scans, which let go at once.
+            var e: Int32 = 0
+            while flock(fd, LOCK_EX) != 0 {
+                if errno != EINTR {
+                    e = errno
+                    break
+                }
+            }
+            let bytes = JournalFormat.filePrefix + headerRecord
+            if e == 0 { e = JournalFormat.writeAll(bytes, to: fd, at: 0) }
+            if e == 0 { e = JournalFormat.dataSync(fd) }
+            if e == 0 { e = JournalFormat.syncFolder(folder) }
+            if e != 0 {
+                _ = unlink(path)
+                _ = close(fd)
+                throw .cannotWrite(path: path, errno: e)
+            }
+            let core = Core(fd: fd, path: path, folder: folder, header: header, fileEnd: bytes.count, recordCount: 0)
+            return try JournalWriter(core: core)
+        }
+    }
+
+    /// Takes over the journal at `path` left by a program that is gone: locks it (failing with
+    /// `inUse` when its owner is still running), cuts off a torn last record, and continues
+    /// appending after the last complete one.
+    ///
+    /// Adopt before reading the contents to restore, so that no other instance can take the
+    /// same journal in between.
+    public static func adopt(path: String) throws(JournalError) -> JournalWriter {
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+        var ok = false
+        defer { if !ok { _ = close(fd) } }
+        // An orphan scan in another instance may hold the lock for a moment; a live owner holds
+        // it for good.
+        var tries = 0
+        while true {
+            let e = JournalFormat.tryLock(fd)
+            if e == 0 { break }
+            guard e == EWOULDBLOCK else { throw .cannotOpen(path: path, errno: e) }
+            tries += 1
+            guard tries < 10 else { throw .inUse(path: path) }
+            usleep(20_000)
+        }
+        let parsed = try JournalReader.parse(fd: fd, path: path)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
+        if Int(info.st_size) != parsed.validEnd {
+            guard ftruncate(fd, off_t(parsed.validEnd)) == 0 else { throw .cannotWrite(path: path, errno: errno) }
+            let e = JournalFormat.dataSync(fd)
+            guard e == 0 else { throw .cannotWrite(path: path, errno: e) }
+        }
+        // Back to blocking mode for the writes.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let folder = path.lastIndex(of: "/").map { i in i == path.startIndex ? "/" : String(path[..<i]) } ?? "."
+        let core = Core(
+            fd: fd, path: path, folder: folder, header: parsed.header, fileEnd: parsed.validEnd,
+            recordCount: parsed.operations.count)
+        ok = true
+        return try JournalWriter(core: core)
+    }
+
+    // MARK: Using
+
+    /// The journal file's current path (it changes with `restart`).
+    public var path: String { core.locked { core.path } }
+
+    /// The header of the current journal file.
+    public var header: JournalHeader { core.locked { core.header } }
+
+    /// Operations in the current journal file: those already on disk plus those appended since.
+    public var recordCount: Int { core.locked { core.recordCount } }
+
+    /// Operations appended but not yet durable (queued, being written, or waiting for a retry
+    /// after a disk error).
+    public var pendingCount: Int { core.locked { core.appended - core.durableThrough } }
+
+    /// The most recent disk error, or nil when none happened. It is not cleared by later
+    /// successes; compare `pendingCount` to see whether the journal has caught up.
+    public var lastError: JournalError? { core.locked { core.lastError } }
+
+    /// Queues `operation` to be written and made durable; returns at once.
+    public func append(_ operation: Operation) {
+        let record = JournalFormat.record(operation.encoded())
+        let now = JournalFormat.monotonic()
+        core.locked {
+            guard !core.closed else { return }
+            guard record.count - JournalFormat.recordOverhead <= JournalFormat.maxRecordBytes else {
+                core.lastError = .recordTooLarge(
+                    bytes: record.count - JournalFormat.recordOverhead, limit: JournalFormat.maxRecordBytes)
+                return
+            }
+            core.appended += 1
+            core.queue.append(Pending(bytes: record, appendedAt: now, sequence: core.appended))
+            core.recordCount += 1
+            pthread_cond_broadcast(core.condition)
+        }
+    }
+
+    /// Blocks until every operation appended so far is durable, or until a write attempt that
+    /// included all of them has failed (then `lastError` says why), or until `timeout` seconds
+    /// have passed. Returns whether everything is durable.
+    ///
+    /// The writer's lock is never held across disk I/O, so this cannot wait on a lock forever;
+    /// it only waits for the disk itself, and `timeout` bounds even that.
+    @discardableResult
+    public func flush(timeout: Double? = nil) -> Bool {
+        core.locked {
+            let target = core.appended
+            if core.durableThrough >= target { return true }
+            let startAttempts = core.attempts
+            core.retryRequested = true
+            pthread_cond_broadcast(core.condition)
+            let deadline = timeout.map { JournalFormat.monotonic() + $0 }
+            while core.durableThrough < target {
+                if core.attempts > startAttempts, core.lastAttemptFailed, core.lastAttemptThrough >= target {
+                    return false
+                }
+                if !core.running { return false }
+                if let deadline {
+                    let left = deadline - JournalFormat.monotonic()
+                    if left <= 0 { return false }
+                    var ts = timespec()
+                    clock_gettime(CLOCK_MONOTONIC, &ts)
+                    let end = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 + left
+                    ts.tv_sec = time_t(end)
+                    ts.tv_nsec = Int((end - Double(ts.tv_sec)) * 1e9)
+                    _ = pthread_cond_timedwait(core.condition, core.mutex, &ts)
+                } else {
+                    pthread_cond_wait(core.condition, core.mutex)
+                }
+            }
+            return true
+        }
+    }
+
+    /// The time from `append` to durable, in seconds, of the most recent records (up to 4096),
+    /// oldest first.
+    public func durableLatencies() -> [Double] {
+        core.locked {
+            let ring = core.latencies
+            guard ring.count == Core.latencyCapacity else { return ring }
+            return Array(ring[core.latencyNext...] + ring[..<core.latencyNext])
+        }
+    }
+
+    /// Switches to a fresh journal after a successful save: a new file with `header` (whose
+    /// base image is what was saved) and no operations replaces the current one.
+    ///
+    /// The new file is written under a temporary name, synced, locked and renamed into place,
+    /// and the folder synced, before the old file is deleted; on failure the old journal stays
+    /// in use (it still restores the current state), the error goes to `lastError` and the
+    /// result is false. Operations queued but not yet written are dropped: they are part of what
+    /// was saved.
+    @discardableResult
+    public func restart(header: JournalHeader) -> Bool {
+        do {
+            try restartOrThrow(header: header)
+            return true
+        } catch {
+            core.locked { core.lastError = error }
+            return false
+        }
+    }
+
+    private func restartOrThrow(header: JournalHeader) throws(JournalError) {
+        let headerRecord = try Self.framedHeader(header)
+        let (folder, oldPath, closed) = core.locked { (core.folder, core.path, core.closed) }
+        if closed { throw .closed(path: oldPath) }
+
+        // The final name: the same file when the name does not change (renamed over), else the
+        // first free one.
+        let base = JournalFormat.baseName(for: header)
+        var target = Self.join(folder, base + JournalFormat.fileExtension)
+        var attempt = 1
+        while target != oldPath && FileSystem.exists(target) && attempt < 1000 {
+            attempt += 1
+            target = Self.join(folder, "\(base)-\(attempt)" + JournalFormat.fileExtension)
+        }
+
+        // Hidden, so orphan scans never look at it.
+        var template = Array(Self.join(folder, ".\(base).XXXXXX.tmp").utf8CString)
+        let fd = mkstemps(&template, 4)
+        guard fd >= 0 else { throw .cannotOpen(path: target, errno: errno) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let bytes = JournalFormat.filePrefix + headerRecord
+        var e = JournalFormat.tryLock(fd)
+        if e == 0 { e = JournalFormat.writeAll(bytes, to: fd, at: 0) }
+        if e == 0 { e = JournalFormat.dataSync(fd) }
+        if e == 0, rename(temp, target) != 0 { e = errno }
+        if e != 0 {
+            _ = unlink(temp)
+            _ = close(fd)
+            throw .cannotWrite(path: target, errno: e)
+        }
+        _ = JournalFormat.syncFolder(folder)
+
+        let oldFD: Int32 = core.locked {
+            // Never switch under a batch being written to the old file.
+            while core.writing { pthread_cond_wait(core.condition, core.mutex) }
+            let old = core.fd
+            core.fd = fd
+            core.path = target
+            core.header = header
+            core.fileEnd = bytes.count
+            core.recordCount = 0
+            // Whatever was queued is contained in the save.
+            core.queue.removeAll()
+            core.backlog.removeAll()
+            core.durableThrough = core.appended
+            core.unlockedPath = target
+            pthread_cond_broadcast(core.condition)
+            return old
+        }
+        if oldPath != target { _ = unlink(oldPath) }
+        _ = close(oldFD)
+        if oldPath != target { _ = JournalFormat.syncFolder(folder) }
+    }
+
+    /// After a clean exit or close: stops the thread, closes and deletes the journal. Anything
+    /// still queued is dropped. Calling it again does nothing.
+    public func discard() {
+        if core.stop(mode: .drop) { pthread_join(thread, nil) }
+        core.closeFile(unlinking: true)
+    }
+
+    /// Test hook: behaves like a crash of the owner. Stops the thread without writing what is
+    /// queued and closes the file (releasing the lock) without deleting it.
+    func abandonForTesting() {
+        if core.stop(mode: .drop) { pthread_join(thread, nil) }
+        core.closeFile(unlinking: false)
+    }
+
+    // MARK: Helpers
+
+    private static func framedHeader(_ header: JournalHeader) throws(JournalError) -> [UInt8] {
+        let payload = header.encoded()
+        guard payload.count <= JournalFormat.maxRecordBytes else {
+            throw .recordTooLarge(bytes: payload.count, limit: JournalFormat.maxRecordBytes)
+        }
+        return JournalFormat.record(payload)
+    }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}
+
+/// One framed record waiting to be written.
+struct Pending {
+    let bytes: [UInt8]
+    /// CLOCK_MONOTONIC seconds at `append`.
+    let appendedAt: Double
+    /// 1 for the first record appended by this writer, and so on.
+    let sequence: Int
+}
+
+/// The state shared by a writer and its thread. Everything but the two pthread objects is
+/// guarded by `mutex`, which is never held across disk I/O.
+final class Core: @unchecked Sendable {
+    static let latencyCapacity = 4096
+
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    var fd: Int32
+    var path: String
+    /// `path`, readable where taking the lock is not possible (error paths during set-up).
+    var unlockedPath: String
+    let folder: String
+    var header: JournalHeader
+    /// The offset just past the last durable record.
+    var fileEnd: Int
+    var recordCount: Int
+
+    /// Appended, not yet taken by the thread.
+    var queue: [Pending] = []
+    /// Taken by the thread, failed to write; retried before the queue.
+    var backlog: [Pending] = []
+    /// The sequence number of the last appended record.
+    var appended = 0
+    /// Every record up to this sequence number is durable (or superseded by a save).
+    var durableThrough = 0
+    /// Write attempts completed, and what the last one covered and whether it failed.
+    var attempts = 0
+    var lastAttemptThrough = 0
+    var lastAttemptFailed = false
+    var retryRequested = false
+    /// The thread is between taking a batch and recording the result.
+    var writing = false
+    var running = true
+    var stopMode: StopMode? = nil
+    var closed = false
+    var lastError: JournalError? = nil
+    var latencies: [Double] = []
+    var latencyNext = 0
+
+    enum StopMode { case drain, drop }
+
+    init(fd: Int32, path: String, folder: String, header: JournalHeader, fileEnd: Int, recordCount: Int) {
+        self.fd = fd
+        self.path = path
+        self.unlockedPath = path
+        self.folder = folder
+        self.header = header
+        self.fileEnd = fileEnd
+        self.recordCount = recordCount
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func locked<T>(_ body: () throws(Never) -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// Asks the thread to stop; returns whether it was running (and must be joined).
+    func stop(mode: StopMode) -> Bool {
+        locked {
+            guard running, stopMode == nil else { return false }
+            stopMode = mode
+            if mode == .drop {
+                queue.removeAll()
+                backlog.removeAll()
+            }
+            pthread_cond_broadcast(condition)
+            return true
+        }
+    }
+
+    /// Closes the file (releasing its lock), deleting it first when `unlinking`. Once only.
+    func closeFile(unlinking: Bool) {
+        let target: (fd: Int32, path: String)? = locked {
+            guard !closed else { return nil }
+            closed = true
+            queue.removeAll()
+            backlog.removeAll()
+            durableThrough = appended
+            pthread_cond_broadcast(condition)
+            return (self.fd, self.path)
+        }
+        guard let target else { return }
+        // Deleted while still locked, so no scan ever sees it unlocked.
+        if unlinking {
+            _ = unlink(target.path)
+            _ = JournalFormat.syncFolder(folder)
+        }
+        _ = close(target.fd)
+    }
+
+    /// The background thread: takes everything queued, writes it with one pwrite, syncs.
+    func run() {
+        pthread_mutex_lock(mutex)
+        while true {
+            while queue.isEmpty && !(retryRequested && !backlog.isEmpty) && stopMode == nil {
+                pthread_cond_wait(condition, mutex)
+            }
+            if stopMode != nil {
+                // Draining makes one last attempt with whatever is waiting.
+                if stopMode == .drop || (queue.isEmpty && backlog.isEmpty) || attemptsSinceStop > 0 { break }
+                attemptsSinceStop += 1
+            }
+            let batch = backlog + queue
+            backlog.removeAll()
+            queue.removeAll()
+            retryRequested = false
+            writing = true
+            let fd = self.fd
+            let offset = fileEnd
+            let path = self.path
+            pthread_mutex_unlock(mutex)
+
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(batch.reduce(0) { $0 + $1.bytes.count })
+            for record in batch { bytes += record.bytes }
+            let (written, writeError) = JournalFormat.writeCounting(bytes, to: fd, at: offset)
+            var e = writeError
+            // How many records made it to the file whole.
+            var whole = batch.count
+            var end = offset + bytes.count
+            if e != 0 {
+                // A full disk usually takes part of a batch: keep the records written whole, cut
+                // the file back to the last of them, and leave the rest for a retry.
+                whole = 0
+                end = offset
+                while whole < batch.count, end + batch[whole].bytes.count <= offset + written {
+                    end += batch[whole].bytes.count
+                    whole += 1
+                }
+                _ = ftruncate(fd, off_t(end))
+            }
+            if whole > 0 {
+                let syncError = JournalFormat.dataSync(fd)
+                if syncError != 0 {
+                    // Nothing of this batch is known to be on disk: rewrite it all next time.
+                    e = syncError
+                    whole = 0
+                    end = offset
+                    _ = ftruncate(fd, off_t(offset))
+                }
+            }
+            let now = JournalFormat.monotonic()
+
+            pthread_mutex_lock(mutex)
+            writing = false
+            attempts += 1
+            lastAttemptThrough = batch.last?.sequence ?? lastAttemptThrough
+            lastAttemptFailed = e != 0
+            fileEnd = end
+            if whole > 0 {
+                durableThrough = max(durableThrough, batch[whole - 1].sequence)
+                for record in batch[..<whole] { noteLatency(now - record.appendedAt) }
+            }
+            if e != 0 {
+                lastError = .cannotWrite(path: path, errno: e)
+                // Unless a close superseded them meanwhile, they wait for a retry.
+                if !closed && stopMode != .drop { backlog = Array(batch[whole...]) }
+            }
+            pthread_cond_broadcast(condition)
+        }
+        running = false
+        writing = false
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    private var attemptsSinceStop = 0
+
+    private func noteLatency(_ seconds: Double) {
+        if latencies.count < Self.latencyCapacity {
+            latencies.append(seconds)
+        } else {
+            latencies[latencyNext] = seconds
+            latencyNext = (latencyNext + 1) % Self.latencyCapacity
+        }
+    }
+}

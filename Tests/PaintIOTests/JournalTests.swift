@@ -1,0 +1,474 @@
+import Foundation
+import Glibc
+import PaintCore
+import Testing
+
+@testable import PaintIO
+
+@Suite struct JournalTests {
+    // MARK: Helpers
+
+    static func header(path: String? = "/home/me/pictures/cat.png", base: [UInt8]? = nil) -> JournalHeader {
+        JournalHeader(
+            documentPath: path, width: 640, height: 480, background: .color(Color(r: 250, g: 240, b: 230)),
+            baseImage: base, createdAt: 1_700_000_000, pid: getpid())
+    }
+
+    /// A random stroke: random tool, width, color, opacity and 1...maxPoints points.
+    static func stroke(_ noise: inout Support.Noise, maxPoints: Int = 50) -> PaintCore.Operation {
+        let count = 1 + Int(noise.next() % UInt32(maxPoints))
+        var points: [Point] = []
+        for _ in 0..<count {
+            points.append(Point(x: Double(noise.next() % 64000) / 100, y: Double(noise.next() % 48000) / 100))
+        }
+        let style = StrokeStyle(
+            tool: noise.next() % 5 == 0 ? .eraser : .brush,
+            color: Color(
+                r: UInt8(truncatingIfNeeded: noise.next()), g: UInt8(truncatingIfNeeded: noise.next()),
+                b: UInt8(truncatingIfNeeded: noise.next())),
+            opacity: Double(1 + noise.next() % 255) / 255, width: 1 + Double(noise.next() % 20000) / 100)
+        return .stroke(style, points: points)
+    }
+
+    static func operations(_ count: Int, seed: UInt64, maxPoints: Int = 50) -> [PaintCore.Operation] {
+        var noise = Support.Noise(state: seed)
+        return (0..<count).map { _ in stroke(&noise, maxPoints: maxPoints) }
+    }
+
+    /// The journal files in `folder` (hidden temporary files included).
+    static func journalFiles(_ folder: TempFolder) -> [String] {
+        folder.entries().filter { $0.hasSuffix(".spj") || $0.hasSuffix(".tmp") }
+    }
+
+    /// Whether another open file description can take the lock on `path` right now.
+    static func lockable(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return flock(fd, LOCK_EX | LOCK_NB) == 0
+    }
+
+    /// A journal on disk holding `ops`, left behind as after a crash; returns its path.
+    static func abandonedJournal(in folder: TempFolder, _ ops: [PaintCore.Operation], header: JournalHeader = header())
+        throws -> String
+    {
+        let writer = try JournalWriter.create(in: folder.path, header: header)
+        for op in ops { writer.append(op) }
+        #expect(writer.flush())
+        let path = writer.path
+        writer.abandonForTesting()
+        return path
+    }
+
+    // MARK: Round trip
+
+    @Test func headerAnd200RandomStrokesAndAClearReadBackEqual() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        var noise = Support.Noise(state: 1)
+        let base = (0..<3000).map { _ in UInt8(truncatingIfNeeded: noise.next()) }
+        let header = Self.header(base: base)
+        var ops = Self.operations(200, seed: 2)
+        ops.append(.clear)
+
+        let writer = try JournalWriter.create(in: folder.file("state/swiftpaint"), header: header)
+        for op in ops { writer.append(op) }
+        #expect(writer.flush())
+        #expect(writer.recordCount == 201)
+        #expect(writer.pendingCount == 0)
+        #expect(writer.lastError == nil)
+        #expect(writer.durableLatencies().count == 201)
+        #expect(writer.durableLatencies().allSatisfy { $0 >= 0 && $0 < 60 })
+
+        let name = FileSystem.lastComponent(writer.path)
+        #expect(name.hasPrefix("doc-") && name.hasSuffix("-\(getpid()).spj"))
+        #expect(name.count == "doc-".count + 16 + 1 + "\(getpid())".count + 4)
+        #expect(Support.mode(folder.file("state/swiftpaint")) == 0o700)
+        #expect(Support.mode(writer.path) == 0o600)
+
+        let contents = try JournalReader.read(path: writer.path)
+        #expect(contents.header == header)
+        #expect(contents.operations == ops)
+        #expect(contents.droppedTail == nil)
+        writer.discard()
+    }
+
+    @Test func untitledTransparentHeaderRoundTrips() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let header = JournalHeader(documentPath: nil, width: 1, height: 8000, background: .transparent)
+        #expect(header.pid == getpid())
+        #expect(abs(header.createdAt - Int64(Date().timeIntervalSince1970)) < 5)
+        let writer = try JournalWriter.create(in: folder.path, header: header)
+        defer { writer.discard() }
+        #expect(FileSystem.lastComponent(writer.path) == "untitled-\(getpid())-\(header.createdAt).spj")
+        let contents = try JournalReader.read(path: writer.path)
+        #expect(contents == JournalContents(header: header, operations: [], droppedTail: nil))
+        // A second untitled journal in the same second gets a name of its own.
+        let second = try JournalWriter.create(in: folder.path, header: header)
+        defer { second.discard() }
+        #expect(second.path != writer.path)
+    }
+
+    // MARK: Locks and orphans
+
+    @Test func theLockIsHeldForTheWritersLifeAndDiscardRemovesTheFile() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let writer = try JournalWriter.create(in: folder.path, header: Self.header())
+        writer.append(.clear)
+        writer.flush()
+        let path = writer.path
+        #expect(FileSystem.exists(path))
+        #expect(!Self.lockable(path), "a second flock must fail while the writer lives")
+        #expect(JournalReader.orphans(in: folder.path).isEmpty)
+        #expect(throws: JournalError.inUse(path: path)) { try JournalWriter.adopt(path: path) }
+
+        writer.discard()
+        #expect(!FileSystem.exists(path))
+        #expect(Self.journalFiles(folder).isEmpty)
+        writer.discard()  // twice is harmless
+        writer.append(.clear)  // and appending afterwards does nothing
+        #expect(Self.journalFiles(folder).isEmpty)
+    }
+
+    @Test func anAbandonedJournalIsAnOrphanAndAdoptContinuesIt() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let first = Self.operations(5, seed: 3)
+        let path = try Self.abandonedJournal(in: folder, first)
+        #expect(Self.lockable(path))
+
+        let orphans = JournalReader.orphans(in: folder.path)
+        #expect(orphans.count == 1)
+        let orphan = try #require(orphans.first)
+        #expect(orphan.path == path)
+        #expect(orphan.header == Self.header())
+        #expect(orphan.operationCount == 5)
+        #expect(orphan.droppedTail == nil)
+        #expect(abs(orphan.modifiedAt - Int64(Date().timeIntervalSince1970)) < 60)
+        // orphans() let go of the locks it tested.
+        #expect(Self.lockable(path))
+
+        let writer = try JournalWriter.adopt(path: path)
+        #expect(writer.path == path)
+        #expect(writer.recordCount == 5)
+        #expect(writer.header == Self.header())
+        #expect(JournalReader.orphans(in: folder.path).isEmpty, "an adopted journal is owned again")
+        #expect(!Self.lockable(path))
+        let more = Self.operations(3, seed: 4)
+        for op in more { writer.append(op) }
+        #expect(writer.flush())
+        #expect(writer.recordCount == 8)
+        #expect(try JournalReader.read(path: path).operations == first + more)
+        writer.discard()
+        #expect(!FileSystem.exists(path))
+    }
+
+    @Test func droppingAWriterWithoutDiscardWritesWhatIsQueuedAndLeavesAnOrphan() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let ops = Self.operations(50, seed: 12)
+        var path = ""
+        do {
+            let writer = try JournalWriter.create(in: folder.path, header: Self.header())
+            path = writer.path
+            for op in ops { writer.append(op) }
+        }
+        #expect(try JournalReader.read(path: path).operations == ops)
+        #expect(JournalReader.orphans(in: folder.path).map(\.path) == [path])
+    }
+
+    @Test func orphansAreListedNewestFirstAndNonJournalsAreSkipped() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let older = try Self.abandonedJournal(in: folder, [.clear], header: Self.header(path: "/a.png"))
+        let newer = try Self.abandonedJournal(in: folder, [], header: Self.header(path: "/b.png"))
+        var times = [timespec(tv_sec: 1_600_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, older, &times, 0)
+        Support.put(Array("garbage".utf8), folder.file("junk.spj"))
+        Support.put(Array("SPJOURNAL".utf8), folder.file("short.spj"))
+        Support.put([], folder.file("notes.txt"))
+        let live = try JournalWriter.create(in: folder.path, header: Self.header(path: "/c.png"))
+        defer { live.discard() }
+
+        let orphans = JournalReader.orphans(in: folder.path)
+        #expect(orphans.map(\.path) == [newer, older])
+        #expect(orphans.map(\.operationCount) == [0, 1])
+        #expect(orphans.last?.modifiedAt == 1_600_000_000)
+        #expect(JournalReader.orphans(in: folder.file("missing")).isEmpty)
+    }
+
+    // MARK: Damage
+
+    @Test func aTornLastRecordIsDroppedAtEveryCutAndTheRestKept() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let ops = Self.operations(3, seed: 5)
+        let path = try Self.abandonedJournal(in: folder, ops)
+        let full = try #require(Support.get(path))
+        let lastStart = full.count - 8 - ops[2].encoded().count
+
+        // Cut exactly between records: nothing is torn.
+        Support.put(Array(full[..<lastStart]), path)
+        let clean = try JournalReader.read(path: path)
+        #expect(clean.operations == Array(ops[..<2]))
+        #expect(clean.droppedTail == nil)
+
+        for cut in (lastStart + 1)..<full.count {
+            Support.put(Array(full[..<cut]), path)
+            let contents = try JournalReader.read(path: path)
+            #expect(contents.operations == Array(ops[..<2]), "cut at \(cut)")
+            let dropped = cut - lastStart
+            #expect(
+                contents.droppedTail
+                    == "the last record was cut short (\(dropped == 1 ? "1 byte" : "\(dropped) bytes") dropped)",
+                "cut at \(cut)")
+        }
+
+        // Adopting a torn journal cuts the tail off and continues after the last whole record.
+        Support.put(Array(full[..<(full.count - 3)]), path)
+        let orphan = try #require(JournalReader.orphans(in: folder.path).first)
+        #expect(orphan.operationCount == 2)
+        #expect(orphan.droppedTail != nil)
+        let writer = try JournalWriter.adopt(path: path)
+        #expect(Support.get(path)?.count == lastStart)
+        writer.append(.clear)
+        #expect(writer.flush())
+        let continued = try JournalReader.read(path: path)
+        #expect(continued.operations == Array(ops[..<2]) + [.clear])
+        #expect(continued.droppedTail == nil)
+        writer.discard()
+    }
+
+    @Test func aFlippedByteInTheMiddleRecordFailsItsChecksum() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let ops = Self.operations(3, seed: 6)
+        let path = try Self.abandonedJournal(in: folder, ops)
+        var bytes = try #require(Support.get(path))
+        let lastSize = 8 + ops[2].encoded().count
+        let middleSize = 8 + ops[1].encoded().count
+        let middleStart = bytes.count - lastSize - middleSize
+        bytes[middleStart + 8 + (middleSize - 8) / 2] ^= 0x10
+        Support.put(bytes, path)
+
+        let contents = try JournalReader.read(path: path)
+        #expect(contents.operations == [ops[0]])
+        let tail = try #require(contents.droppedTail)
+        #expect(tail.contains("change 2 is damaged (checksum mismatch)"))
+        #expect(tail.contains("(\(middleSize + lastSize) bytes)"))
+    }
+
+    @Test func garbageThrowsAndNeverCrashes() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let path = folder.file("g.spj")
+        var noise = Support.Noise(state: 7)
+
+        Support.put([], path)
+        #expect(throws: JournalError.notAJournal(path: path)) { try JournalReader.read(path: path) }
+        for length in [1, 9, 10, 17, 100, 5000] {
+            Support.put((0..<length).map { _ in UInt8(truncatingIfNeeded: noise.next()) }, path)
+            #expect(throws: JournalError.notAJournal(path: path)) { try JournalReader.read(path: path) }
+        }
+        // The magic with garbage after it: the header cannot be read.
+        let prefix = JournalFormat.filePrefix
+        for length in [0, 3, 8, 20, 1000] {
+            Support.put(prefix + (0..<length).map { _ in UInt8(truncatingIfNeeded: noise.next()) }, path)
+            #expect(throws: JournalError.self) { try JournalReader.read(path: path) }
+        }
+        Support.put(Array("SPJOURNAL".utf8) + [99], path)
+        #expect(throws: JournalError.unsupportedVersion(path: path, version: 99)) { try JournalReader.read(path: path) }
+        // A valid record whose payload is not a header.
+        Support.put(prefix + JournalFormat.record([1, 2, 3]), path)
+        #expect(throws: JournalError.self) { try JournalReader.read(path: path) }
+        // A valid header followed by random garbage: the header survives, the rest is dropped.
+        let headerRecord = JournalFormat.record(Self.header().encoded())
+        for _ in 0..<200 {
+            let length = Int(noise.next() % 300)
+            Support.put(prefix + headerRecord + (0..<length).map { _ in UInt8(truncatingIfNeeded: noise.next()) }, path)
+            let contents = try JournalReader.read(path: path)
+            #expect(contents.header == Self.header())
+            #expect(contents.operations.isEmpty)
+            #expect((contents.droppedTail != nil) == (length > 0))
+        }
+        // A folder, and a missing file.
+        #expect(throws: JournalError.self) { try JournalReader.read(path: folder.path) }
+        #expect(throws: JournalError.cannotOpen(path: folder.file("none"), errno: ENOENT)) {
+            try JournalReader.read(path: folder.file("none"))
+        }
+        #expect(throws: JournalError.self) { try JournalWriter.adopt(path: path + "-missing") }
+    }
+
+    @Test func aRecordClaimingFourGigabytesIsDroppedWithoutAllocatingIt() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let path = folder.file("big.spj")
+        let prefix = JournalFormat.filePrefix
+        let headerRecord = JournalFormat.record(Self.header().encoded())
+        let op = JournalFormat.record(PaintCore.Operation.clear.encoded())
+        var claim = ByteWriter()
+        claim.uint32(0xFFFF_FFFF)
+        claim.uint32(0)
+        Support.put(prefix + headerRecord + op + claim.bytes + [1, 2, 3, 4], path)
+
+        let contents = try JournalReader.read(path: path)
+        #expect(contents.operations == [.clear])
+        #expect(contents.droppedTail?.contains("claims 4294967295 bytes") == true)
+
+        // Over the limit but the claim is checked first; under the limit but beyond the file:
+        // cut short.
+        var short = ByteWriter()
+        short.uint32(1 << 20)
+        short.uint32(0)
+        Support.put(prefix + headerRecord + short.bytes + [1, 2, 3], path)
+        #expect(try JournalReader.read(path: path).droppedTail == "the last record was cut short (11 bytes dropped)")
+
+        // The header record itself claiming 4 GiB: the journal cannot be used at all.
+        Support.put(prefix + claim.bytes + [0, 0], path)
+        #expect(throws: JournalError.self) { try JournalReader.read(path: path) }
+    }
+
+    // MARK: Restart
+
+    @Test func restartLeavesExactlyOneJournalWithTheNewHeaderAndNoOperations() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let untitled = JournalHeader(documentPath: nil, width: 300, height: 200, background: .transparent)
+        let writer = try JournalWriter.create(in: folder.path, header: untitled)
+        let oldPath = writer.path
+        for op in Self.operations(10, seed: 8) { writer.append(op) }
+        writer.flush()
+        for op in Self.operations(10, seed: 9) { writer.append(op) }  // some possibly still queued
+
+        let saved = Self.header(path: "/home/me/new.png", base: [1, 2, 3, 4, 5])
+        #expect(writer.restart(header: saved))
+        #expect(writer.recordCount == 0)
+        #expect(writer.pendingCount == 0)
+        #expect(writer.header == saved)
+        #expect(writer.path != oldPath)
+        #expect(!FileSystem.exists(oldPath))
+        #expect(Self.journalFiles(folder) == [FileSystem.lastComponent(writer.path)])
+        #expect(
+            try JournalReader.read(path: writer.path)
+                == JournalContents(header: saved, operations: [], droppedTail: nil))
+        #expect(!Self.lockable(writer.path), "the new journal is locked too")
+        #expect(JournalReader.orphans(in: folder.path).isEmpty)
+
+        // Appends go to the new file.
+        writer.append(.clear)
+        writer.flush()
+        #expect(try JournalReader.read(path: writer.path).operations == [.clear])
+
+        // Saving again to the same path keeps the name; still one file, still locked.
+        let samePath = writer.path
+        let savedAgain = Self.header(path: "/home/me/new.png", base: [9, 9])
+        #expect(writer.restart(header: savedAgain))
+        #expect(writer.path == samePath)
+        #expect(Self.journalFiles(folder) == [FileSystem.lastComponent(samePath)])
+        #expect(
+            try JournalReader.read(path: samePath)
+                == JournalContents(header: savedAgain, operations: [], droppedTail: nil))
+        #expect(!Self.lockable(samePath))
+        writer.append(.clear)
+        #expect(writer.flush())
+        #expect(try JournalReader.read(path: samePath).operations == [.clear])
+
+        writer.discard()
+        #expect(Self.journalFiles(folder).isEmpty)
+        #expect(!writer.restart(header: saved), "a discarded writer cannot restart")
+        #expect(writer.lastError == .closed(path: samePath))
+    }
+
+    // MARK: Throughput and durability
+
+    @Test func appendingAThousandRecordsDoesNotWaitForTheDisk() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let ops = Self.operations(1000, seed: 10, maxPoints: 20)
+        let writer = try JournalWriter.create(in: folder.path, header: Self.header())
+        defer { writer.discard() }
+
+        let start = DispatchTime.now().uptimeNanoseconds
+        for op in ops { writer.append(op) }
+        let appended = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        #expect(writer.flush())
+        let durable = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+
+        #expect(writer.pendingCount == 0)
+        #expect(writer.lastError == nil)
+        let latencies = writer.durableLatencies()
+        #expect(latencies.count == 1000)
+        #expect(try JournalReader.read(path: writer.path).operations == ops)
+        let sorted = latencies.sorted()
+        print(
+            "journal: 1000 appends took \(Int(appended * 1e6)) µs, all durable after \(Int(durable * 1e3)) ms; "
+                + "append-to-durable median \(Int(sorted[500] * 1e6)) µs, max \(Int(sorted[999] * 1e6)) µs")
+    }
+
+    @Test(.enabled(if: Support.canMount, "mounting a 64 KiB tmpfs needs root with CAP_SYS_ADMIN"))
+    func aFullDiskIsReportedNotFatalAndRecoversWhenSpaceReturns() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        try #require(Support.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path]))
+        defer { Support.run("/usr/bin/umount", [folder.path]) }
+        // Something to delete later, to make room again.
+        Support.put([UInt8](repeating: 1, count: 24 * 1024), folder.file("filler"))
+
+        let writer = try JournalWriter.create(in: folder.path, header: Self.header())
+        let ops = Self.operations(200, seed: 11, maxPoints: 50)
+        for (i, op) in ops.enumerated() {
+            writer.append(op)
+            if i % 10 == 9 { writer.flush() }
+        }
+        #expect(writer.flush() == false)
+        let error = try #require(writer.lastError)
+        #expect(error.isDiskFull)
+        #expect(error.description.contains("the disk is full"))
+        #expect(writer.pendingCount > 0)
+
+        // What is on disk is whole: every record written, none torn.
+        let partial = try JournalReader.read(path: writer.path)
+        #expect(partial.droppedTail == nil)
+        #expect(partial.operations.count == 200 - writer.pendingCount)
+        #expect(partial.operations == Array(ops[..<partial.operations.count]))
+
+        // Room again: the retry catches up. (The 64 KiB cannot hold all 200; use fewer.)
+        unlink(folder.file("filler"))
+        #expect(writer.flush() || writer.pendingCount > 0)
+        let after = try JournalReader.read(path: writer.path)
+        #expect(after.droppedTail == nil)
+        #expect(after.operations.count == 200 - writer.pendingCount)
+        #expect(after.operations.count > partial.operations.count)
+        writer.discard()
+    }
+
+    // MARK: Messages and places
+
+    @Test func errorsReadAsSentences() {
+        #expect(
+            JournalError.cannotWrite(path: "/s/j.spj", errno: ENOSPC).description
+                == "Cannot write the recovery journal “/s/j.spj”: the disk is full; "
+                + "recent changes are not protected against a crash until this is fixed")
+        #expect(JournalError.notAJournal(path: "/x").description == "“/x” is not a SwiftPaint recovery journal")
+        #expect(JournalError.inUse(path: "/x").description.contains("another running SwiftPaint"))
+        #expect(JournalError.cannotCreateFolder(path: "/p", errno: EACCES).description.contains("permission denied"))
+    }
+
+    @Test func theDefaultFolderFollowsXDG() {
+        let expected: String
+        if let state = ProcessInfo.processInfo.environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            expected = state + "/swiftpaint"
+        } else {
+            expected = FileSystem.home + "/.local/state/swiftpaint"
+        }
+        #expect(JournalReader.defaultFolder == expected)
+    }
+
+    @Test func createFailsCleanlyWhereNoFolderCanBeMade() {
+        #expect(throws: JournalError.self) {
+            try JournalWriter.create(in: "/proc/swiftpaint-journal-test", header: Self.header())
+        }
+    }
+}
