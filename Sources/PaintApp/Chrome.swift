@@ -124,9 +124,10 @@ extension Session {
             &p, &texts, measure)
         separator(after: layout.rect(of: .opacitySlider), &p)
 
-        for item in [ToolbarItem.clear, .save] {
-            buttonState(item, selected: false, p: &p)
-            Icons.draw(item, in: layout.rect(of: item), painter: &p)
+        for item in [ToolbarItem.undo, .redo, .clear, .save] {
+            let enabled = item == .undo ? history.canUndo : item == .redo ? history.canRedo : true
+            if enabled { buttonState(item, selected: false, p: &p) }
+            Icons.draw(item, in: layout.rect(of: item), painter: &p, enabled: enabled)
         }
         return p.image
     }

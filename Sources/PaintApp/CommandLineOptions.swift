@@ -12,6 +12,8 @@ public struct CommandLineOptions: Equatable, Sendable {
           --size WxH               canvas size for a new picture (default 1280x800)
           --background COLOR       background of a new picture: #rrggbb, white, black or
                                    transparent (default white)
+          --history-memory MB      memory for undo snapshots (default 256); undo has no step
+                                   limit: older steps are rebuilt by replaying the log
           --recover                list drawings a crash left behind that can be restored
           --no-journal             do not keep a crash journal (for measurements)
           --help                   show this help
@@ -21,6 +23,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         after a crash, a kill or a lost X server the next start offers to restore it.
 
         Keys: B brush, E eraser, X swap colors, [ ] brush width, 1..9 opacity 10..90%, 0 100%,
+              Ctrl+Z undo, Ctrl+Shift+Z / Ctrl+Y redo,
               Ctrl+S save, Ctrl+Shift+S save as, Ctrl+Q close. Left button paints with the
               primary color, right button with the secondary; Shift+click draws a straight
               line from the last point; Ctrl+click picks a color.
@@ -35,6 +38,8 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var background = Background.color(.white)
     /// Whether to keep a crash journal.
     public var journal = true
+    /// The most memory undo snapshots may take, in MB; older steps are then undone by replay.
+    public var historyMemoryMB = 256
 
     /// The largest side `--size` accepts.
     public static let maxSide = 16384
@@ -50,6 +55,11 @@ public struct CommandLineOptions: Equatable, Sendable {
             case "--help", "-h": options.action = .help
             case "--version", "-V": options.action = .version
             case "--recover": options.action = .recover
+            case "--history-memory":
+                guard let value = rest.popFirst(), let mb = Int(value), (0...65536).contains(mb) else {
+                    throw OptionError("--history-memory needs a number of megabytes, 0 to 65536")
+                }
+                options.historyMemoryMB = mb
             case "--no-journal": options.journal = false
             case "--size":
                 guard let value = rest.popFirst() else { throw OptionError("--size needs a value like 1920x1080") }

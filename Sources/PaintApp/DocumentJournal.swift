@@ -7,6 +7,8 @@ import PaintIO
 /// picture, and a clean exit removes it.
 public final class DocumentJournal: OperationSink {
     private var writer: JournalWriter?
+    /// The history step the journal's starting picture stands for (a save moves it).
+    private var baseStep = 0
 
     /// Starts journaling into `writer`.
     public init(writer: JournalWriter) {
@@ -16,7 +18,13 @@ public final class DocumentJournal: OperationSink {
     /// The journal file, while there is one.
     public var path: String? { writer?.path }
 
-    public func record(_ operation: Operation) {
+    public func record(_ operation: Operation, session: Session) {
+        guard session.history.cursor >= baseStep else {
+            // Undone past the last save, which is where this journal starts: write it anew from
+            // the document's first picture, with every step and the undos that lead here.
+            rewrite(from: session)
+            return
+        }
         writer?.append(operation)
     }
 
@@ -26,6 +34,21 @@ public final class DocumentJournal: OperationSink {
             header: JournalHeader(
                 documentPath: path, width: engine.width, height: engine.height,
                 background: Self.journalBackground(engine.background), baseImage: png))
+        baseStep = session.history.cursor
+    }
+
+    private func rewrite(from session: Session) {
+        guard let writer else { return }
+        let engine = session.engine
+        let history = session.history
+        let base = history.startingPaint.flatMap { try? PNGCodec.encode($0, withAlpha: true) }
+        writer.restart(
+            header: JournalHeader(
+                documentPath: session.path, width: engine.width, height: engine.height,
+                background: Self.journalBackground(engine.background), baseImage: base))
+        for operation in history.operations { writer.append(operation) }
+        for _ in history.cursor..<history.count { writer.append(.undo) }
+        baseStep = 0
     }
 
     public func closedCleanly() {
@@ -56,8 +79,10 @@ public final class DocumentJournal: OperationSink {
     }
 
     /// A document rebuilt from a journal: the base picture (or a blank canvas) with every
-    /// recorded operation replayed.
-    public static func rebuild(_ contents: JournalContents) throws(ImageFileError) -> StrokeEngine {
+    /// recorded operation replayed through a history, so undo works on the restored steps.
+    public static func rebuild(_ contents: JournalContents) throws(ImageFileError) -> (
+        engine: StrokeEngine, history: History
+    ) {
         let header = contents.header
         let background: Background
         switch header.background {
@@ -65,14 +90,17 @@ public final class DocumentJournal: OperationSink {
         case .transparent: background = .transparent
         }
         let engine: StrokeEngine
+        var baseImage: PixelImage?
         if let base = header.baseImage {
             let image = try PNGCodec.decode(base, name: "journal")
             engine = StrokeEngine(image: image, background: background)
+            baseImage = image
         } else {
             engine = StrokeEngine(width: header.width, height: header.height, background: background)
         }
-        for operation in contents.operations { operation.apply(to: engine) }
-        return engine
+        let history = History(base: baseImage)
+        for operation in contents.operations { history.perform(operation, engine: engine) }
+        return (engine, history)
     }
 
     /// "14:32" in local time, for the restore question.

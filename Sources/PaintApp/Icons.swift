@@ -1,12 +1,31 @@
+import Glibc
 import PaintCore
 
 /// Toolbar icons drawn as anti-aliased vectors in a 40 x 40 button box.
 enum Icons {
     /// Draws the icon of `item` centred in `r`.
-    static func draw(_ item: ToolbarItem, in r: IntRect, painter p: inout ChromePainter) {
+    static func draw(_ item: ToolbarItem, in r: IntRect, painter p: inout ChromePainter, enabled: Bool = true) {
         let x = Double(r.x)
         let y = Double(r.y)
         switch item {
+        case .undo, .redo:
+            // A curved arrow: three quarters of a circle ending in a head; redo is the mirror.
+            let ink = enabled ? Theme.icon : Theme.track
+            let mirror = item == .redo ? -1.0 : 1.0
+            let cx = x + 20
+            let cy = y + 22
+            let radius = 8.0
+            var previous: (Double, Double)?
+            for step in 0...24 {
+                let angle = Double.pi * (-0.95 + 1.25 * Double(step) / 24)
+                let point = (cx - mirror * radius * cos(angle), cy + radius * sin(angle))
+                if let previous { p.line(previous.0, previous.1, point.0, point.1, width: 2.2, ink) }
+                previous = point
+            }
+            let tipX = cx - mirror * radius * cos(-0.95 * Double.pi)
+            let tipY = cy + radius * sin(-0.95 * Double.pi)
+            p.fillPolygon(
+                [(tipX - mirror * 5.5, tipY), (tipX + mirror * 2.5, tipY - 6), (tipX + mirror * 2.5, tipY + 6)], ink)
         case .tool(.brush):
             // A round brush: wooden handle, ferrule, and a paint-loaded tip.
             p.line(x + 29, y + 9, x + 20, y + 19, width: 4.5, Color(r: 0xB0, g: 0x7A, b: 0x45))

@@ -8,6 +8,8 @@ public enum ToolbarItem: Sendable, Equatable, Hashable {
     case currentColors
     case widthSlider
     case opacitySlider
+    case undo
+    case redo
     case clear
     case save
 }
@@ -144,12 +146,13 @@ public struct Layout: Sendable, Equatable {
             return IntRect(x: Self.widthGroupX + Self.button + 10, y: 30, width: Self.sliderWidth, height: 22)
         case .opacitySlider:
             return IntRect(x: Self.opacityGroupX, y: 30, width: Self.sliderWidth, height: 22)
-        case .clear, .save:
-            let right = max(Self.minimumActionsX + 2 * Self.button + 4, windowWidth - 10)
-            let offset = item == .save ? 1 : 2
-            return IntRect(
-                x: right - offset * Self.button - (offset - 1) * 4, y: Self.buttonY, width: Self.button,
-                height: Self.button)
+        case .undo, .redo, .clear, .save:
+            // Right-aligned: undo, redo, a gap, clear, save.
+            let right = max(Self.minimumActionsX + 4 * Self.button + 24, windowWidth - 10)
+            let offsets: [ToolbarItem: Int] = [.save: 0, .clear: 1, .redo: 2, .undo: 3]
+            let k = offsets[item] ?? 0
+            let x = right - (k + 1) * Self.button - k * 4 - (k >= 2 ? 12 : 0)
+            return IntRect(x: x, y: Self.buttonY, width: Self.button, height: Self.button)
         }
     }
 
@@ -161,7 +164,7 @@ public struct Layout: Sendable, Equatable {
     /// Every toolbar item, in drawing order.
     public static var items: [ToolbarItem] {
         Tool.allCases.map { .tool($0) } + [.currentColors] + Palette.colors.indices.map { .swatch($0) }
-            + [.widthSlider, .opacitySlider, .clear, .save]
+            + [.widthSlider, .opacitySlider, .undo, .redo, .clear, .save]
     }
 
     /// The toolbar item under a window position, if any.

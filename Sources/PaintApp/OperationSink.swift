@@ -2,8 +2,8 @@ import PaintCore
 
 /// Hears every committed change of a document, so work survives a crash.
 public protocol OperationSink: AnyObject {
-    /// A stroke or clear was committed (button release).
-    func record(_ operation: Operation)
+    /// A stroke, clear or history move was committed; `session` shows the state after it.
+    func record(_ operation: Operation, session: Session)
     /// The document was saved to `path` as `png` (the bytes written): the work is safe on disk.
     func saved(png: [UInt8], path: String, session: Session)
     /// The program is leaving with nothing to lose (saved, or the user chose Discard).

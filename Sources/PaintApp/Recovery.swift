@@ -34,15 +34,15 @@ public enum Recovery {
                 do {
                     let writer = try JournalWriter.adopt(path: summary.path)
                     let contents = try JournalReader.read(path: writer.path)
-                    let engine = try DocumentJournal.rebuild(contents)
+                    let (engine, history) = try DocumentJournal.rebuild(contents)
                     journal.replace(with: writer)
                     var message = "Restored \(count(contents.operations.count)) from \(when)"
                     if let dropped = contents.droppedTail { message += "; \(dropped)" }
-                    return (engine, contents.header.documentPath, message)
+                    return (engine, history, contents.header.documentPath, message)
                 } catch let error as JournalError {
-                    return (nil, nil, "Cannot restore: \(error.description)")
+                    return (nil, nil, nil, "Cannot restore: \(error.description)")
                 } catch {
-                    return (nil, nil, "Cannot restore: \(error)")
+                    return (nil, nil, nil, "Cannot restore: \(error)")
                 }
             },
             discard: { _ = unlink(summary.path) })

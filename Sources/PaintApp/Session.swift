@@ -35,13 +35,14 @@ public struct RestoreOffer {
     public let question: String
     /// Rebuilds the drawing: the engine, the path it saves to, and a status message; nil when
     /// the journal could not be read after all (the reason is in the message).
-    public let restore: () -> (engine: StrokeEngine?, path: String?, message: String)
+    public let restore: () -> (engine: StrokeEngine?, history: History?, path: String?, message: String)
     /// Throws the journal away.
     public let discard: () -> Void
 
     /// Makes an offer.
     public init(
-        question: String, restore: @escaping () -> (engine: StrokeEngine?, path: String?, message: String),
+        question: String,
+        restore: @escaping () -> (engine: StrokeEngine?, history: History?, path: String?, message: String),
         discard: @escaping () -> Void
     ) {
         self.question = question
@@ -71,6 +72,10 @@ public final class Session {
     public private(set) var path: String?
     /// Whether there are changes since the last save.
     public private(set) var isModified = false
+    /// Undo and redo.
+    public private(set) var history: History
+    /// The history step that is on disk (nil: none is, or it was undone and overwritten).
+    private var savedStep: Int? = 0
     /// The last message for the status bar ("Saved to …", an error).
     public private(set) var message = ""
     public private(set) var mode: SessionMode = .normal
@@ -102,9 +107,15 @@ public final class Session {
     private var sliderDrag: ToolbarItem?
     private var panAnchor: (x: Int, y: Int, scrollX: Int, scrollY: Int)?
 
-    /// A session on `engine`, saving to `path` when it has one.
-    public init(engine: StrokeEngine, path: String?, windowWidth: Int, windowHeight: Int, message: String = "") {
+    /// A session on `engine`, saving to `path` when it has one. `history` holds the steps that
+    /// made the picture (a new one starts from the engine's paint when nil is given and the
+    /// engine is blank).
+    public init(
+        engine: StrokeEngine, path: String?, windowWidth: Int, windowHeight: Int, message: String = "",
+        history: History? = nil
+    ) {
         self.engine = engine
+        self.history = history ?? History(base: nil)
         self.path = path
         self.message = message
         layout = Layout(
@@ -138,6 +149,8 @@ public final class Session {
         case .currentColors: return "Primary \(primary.hex), secondary \(secondary.hex) — click to swap (X)"
         case .widthSlider: return "Brush width \(Int(brushWidth)) px ([ and ])"
         case .opacitySlider: return "Opacity \(opacityPercent)% (1…9 = 10…90%, 0 = 100%)"
+        case .undo: return "Undo (Ctrl+Z)"
+        case .redo: return "Redo (Ctrl+Shift+Z, Ctrl+Y)"
         case .clear: return "Clear the canvas"
         case .save: return "Save (Ctrl+S), Save as (Ctrl+Shift+S)"
         case nil: return nil
@@ -313,7 +326,7 @@ public final class Session {
             sliderDrag = item
             pressed = item
             setSlider(item, x: x)
-        case .clear, .save:
+        case .undo, .redo, .clear, .save:
             pressed = item
             toolbarDirty = true
         }
@@ -322,6 +335,8 @@ public final class Session {
     private func activate(_ item: ToolbarItem) {
         switch item {
         case .clear: clear()
+        case .undo: undo()
+        case .redo: redo()
         case .save: save()
         default: break
         }
@@ -372,10 +387,10 @@ public final class Session {
     public func commitStroke() {
         strokeButton = nil
         guard engine.isStroking else { return }
-        let bounds = engine.end()
-        let points = strokePoints
+        let operation = Operation.stroke(strokeStyle, points: strokePoints)
         strokePoints = []
-        if !bounds.isEmpty { record(.stroke(strokeStyle, points: points)) }
+        let bounds = history.commitLiveStroke(operation, engine: engine)
+        if !bounds.isEmpty { record(operation) }
     }
 
     private func cancelStroke() {
@@ -387,8 +402,38 @@ public final class Session {
 
     /// A committed change: the document is modified and the journal hears of it.
     private func record(_ operation: Operation) {
-        markModified()
-        sink?.record(operation)
+        if let saved = savedStep, saved >= history.cursor, operation != .undo, operation != .redo {
+            // The saved step was undone and a new step replaced it: no undo reaches it again.
+            savedStep = nil
+        }
+        updateModified()
+        toolbarDirty = true
+        sink?.record(operation, session: self)
+    }
+
+    /// Steps back in the history (Ctrl+Z).
+    public func undo() {
+        commitStroke()
+        guard history.canUndo else { return setMessage("Nothing to undo") }
+        canvasDirty = canvasDirty.union(history.undo(engine: engine))
+        record(.undo)
+    }
+
+    /// Steps forward again (Ctrl+Shift+Z, Ctrl+Y).
+    public func redo() {
+        commitStroke()
+        guard history.canRedo else { return setMessage("Nothing to redo") }
+        canvasDirty = canvasDirty.union(history.redo(engine: engine))
+        record(.redo)
+    }
+
+    /// Modified unless the history stands exactly on the saved step.
+    private func updateModified() {
+        let modified = savedStep != history.cursor
+        if modified != isModified {
+            isModified = modified
+            statusDirty = true
+        }
     }
 
     // MARK: Keys
@@ -449,6 +494,8 @@ public final class Session {
             switch Character(c.lowercased()) {
             case "s": if modifiers.contains(.shift) { promptSaveAs(thenQuit: false) } else { save() }
             case "q", "w": requestClose()
+            case "z": if modifiers.contains(.shift) { redo() } else { undo() }
+            case "y": redo()
             default: break
             }
             return
@@ -528,17 +575,10 @@ public final class Session {
 
     // MARK: Document
 
-    private func markModified() {
-        if !isModified {
-            isModified = true
-            statusDirty = true
-        }
-    }
-
     /// Removes all paint.
     public func clear() {
         commitStroke()
-        canvasDirty = canvasDirty.union(engine.clearPaint())
+        canvasDirty = canvasDirty.union(history.perform(.clear, engine: engine))
         record(.clear)
         setMessage("Canvas cleared")
     }
@@ -583,7 +623,8 @@ public final class Session {
         }
         sink?.saved(png: png, path: target, session: self)
         path = target
-        isModified = false
+        savedStep = history.cursor
+        updateModified()
         setMessage("Saved to \(PathDisplay.abbreviatingHome(target))")
         return true
     }
@@ -634,8 +675,10 @@ public final class Session {
     }
 
     /// Replaces the document with another (restored) one.
-    private func replaceDocument(engine newEngine: StrokeEngine, path newPath: String?) {
+    private func replaceDocument(engine newEngine: StrokeEngine, history newHistory: History, path newPath: String?) {
         engine = newEngine
+        history = newHistory
+        savedStep = nil
         path = newPath
         layout = Layout(
             windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
@@ -643,7 +686,7 @@ public final class Session {
         layoutChanged = true
         toolbarDirty = true
         statusDirty = true
-        isModified = true
+        updateModified()
         lastPaintPoint = nil
     }
 
@@ -665,7 +708,9 @@ public final class Session {
             guard let offer = pendingRestore else { return }
             pendingRestore = nil
             let restored = offer.restore()
-            if let engine = restored.engine { replaceDocument(engine: engine, path: restored.path) }
+            if let engine = restored.engine {
+                replaceDocument(engine: engine, history: restored.history ?? History(base: nil), path: restored.path)
+            }
             setMessage(restored.message)
         case (.offerRestore, .discard):
             pendingRestore?.discard()

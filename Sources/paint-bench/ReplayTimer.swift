@@ -1,5 +1,6 @@
 import Glibc
 import PaintCore
+import PaintIO
 
 /// Nanoseconds on the monotonic clock (vDSO, a few tens of nanoseconds per call).
 @inline(__always)
@@ -18,6 +19,9 @@ struct ReplayRecord {
     /// Pixel index where each event's dirty rectangle starts, so the floor copies from the same
     /// neighbourhood of memory as the blit did.
     var offsets: [Int]
+    /// Indices of the events that carry a stroke's release (merge, and the journal append when
+    /// journaling).
+    var releases: [Int] = []
 
     var bytesTouched: Int { bytes.reduce(0, +) }
 }
@@ -48,15 +52,22 @@ final class ReplayTimer {
 
     /// Replays `file` `times` times in a row on the same engine.
     ///
+    /// With a `journal`, each stroke's points are collected as the window's session collects
+    /// them (one array append per event) and, at release, appended to the journal as
+    /// `Operation.stroke` inside the release's timed event, unless the stroke changed nothing
+    /// (as `Session.commitStroke` does).
+    ///
     /// Each stroke is: press at the first point, one move per further point, release at the last
     /// point. The release has no event of its own: its merge is charged to the last point's event
     /// (for a one-point click, the press event), as `shared/bench/README.md` specifies.
-    func replay(_ file: StrokeFile, times: Int) -> ReplayRecord {
+    func replay(_ file: StrokeFile, times: Int, journal: JournalWriter? = nil) -> ReplayRecord {
         let count = file.eventCount * times
         var record = ReplayRecord(
             nanoseconds: [UInt64](repeating: 0, count: count),
             bytes: [Int](repeating: 0, count: count),
             offsets: [Int](repeating: 0, count: count))
+        var releases: [Int] = []
+        releases.reserveCapacity(file.strokes.count * times)
         // Unsafe views, taken once: the timed loop must not pay for uniqueness checks or bounds
         // checks of the bench's own arrays.
         record.nanoseconds.withUnsafeMutableBufferPointer { nanoseconds in
@@ -64,6 +75,7 @@ final class ReplayTimer {
                 record.offsets.withUnsafeMutableBufferPointer { offsets in
                     file.points.withUnsafeBufferPointer { points in
                         var event = 0
+                        var strokePoints: [Point] = []
                         @inline(__always) func note(_ dirty: IntRect, _ start: UInt64, _ stop: UInt64) {
                             nanoseconds[event] = stop &- start
                             bytes[event] = dirty.area * 4
@@ -77,14 +89,26 @@ final class ReplayTimer {
 
                                 var start = monotonicNanoseconds()
                                 let pressed = engine.begin(stroke.style, at: points[first])
-                                if first == last { engine.end() }
+                                if journal != nil { strokePoints = [points[first]] }
+                                if first == last {
+                                    let bounds = engine.end()
+                                    if let journal {
+                                        if !bounds.isEmpty {
+                                            journal.append(.stroke(stroke.style, points: strokePoints))
+                                        }
+                                        strokePoints = []
+                                    }
+                                }
                                 blit(pressed)
                                 note(pressed, start, monotonicNanoseconds())
+                                // Outside the timed span: `note` has moved `event` on.
+                                if first == last { releases.append(event - 1) }
                                 guard first < last else { continue }
 
                                 for i in (first + 1)..<last {
                                     start = monotonicNanoseconds()
                                     let moved = engine.move(to: points[i])
+                                    if journal != nil { strokePoints.append(points[i]) }
                                     blit(moved)
                                     note(moved, start, monotonicNanoseconds())
                                 }
@@ -93,15 +117,22 @@ final class ReplayTimer {
                                 let released = engine.move(to: points[last])
                                 // `end` returns the stroke's bounds for undo; the view already
                                 // shows the merged pixels, so only the move's rectangle is blitted.
-                                engine.end()
+                                let bounds = engine.end()
+                                if let journal {
+                                    strokePoints.append(points[last])
+                                    if !bounds.isEmpty { journal.append(.stroke(stroke.style, points: strokePoints)) }
+                                    strokePoints = []
+                                }
                                 blit(released)
                                 note(released, start, monotonicNanoseconds())
+                                releases.append(event - 1)
                             }
                         }
                     }
                 }
             }
         }
+        record.releases = releases
         return record
     }
 

@@ -1,7 +1,11 @@
 // paint-bench x11: drives the real program under its own Xvfb through XTest and measures
 // end-to-end figures (startup, input-to-pixel latency, CPU per motion event, fidelity, memory).
 //
-//   paint-bench x11 --app PATH_TO_swiftpaint [--samples 200] [--no-shm]
+//   paint-bench x11 --app PATH_TO_swiftpaint [--app-args "ARGS"] [--samples 200] [--no-shm]
+//
+// --app-args passes extra arguments to every launch of the program (split on spaces), e.g.
+// `--app-args --no-journal`. The program runs with HOME and XDG_STATE_HOME in a temporary
+// folder, so its crash journals never land in the real home; the folder is removed at the end.
 
 import CX11
 import CXTest
@@ -25,16 +29,22 @@ func x11Warn(_ line: String) {
 }
 
 /// posix_spawn with an empty signal mask and default dispositions; stdout/stderr to `output`.
-func x11Spawn(_ path: String, _ arguments: [String], display: String?, output: String) -> pid_t? {
+/// `environment` replaces (or adds) those variables in the child's environment.
+func x11Spawn(
+    _ path: String, _ arguments: [String], display: String?, output: String,
+    environment: [(String, String)] = []
+) -> pid_t? {
     let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+    var overrides = environment
+    if let display { overrides.append(("DISPLAY", display)) }
     var envStrings: [String] = []
     var e: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
     while let entry = e?.pointee {
         let s = String(cString: entry)
-        if !(display != nil && s.hasPrefix("DISPLAY=")) { envStrings.append(s) }
+        if !overrides.contains(where: { s.hasPrefix($0.0 + "=") }) { envStrings.append(s) }
         e = e! + 1
     }
-    if let display { envStrings.append("DISPLAY=\(display)") }
+    for (name, value) in overrides { envStrings.append("\(name)=\(value)") }
     let envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
     defer {
         for pointer in argv { free(pointer) }
@@ -283,6 +293,10 @@ func x11SleepUntil(_ deadline: UInt64) {
 
 struct X11Options {
     var app = ""
+    /// Extra arguments for every launch of the program.
+    var appArgs: [String] = []
+    /// The program's HOME (and XDG_STATE_HOME below it): a temporary folder of the bench's.
+    var appHome = ""
     var samples = 200
     var noShm = false
     /// Self-check of the fidelity count: leave out every Kth tip (0 = none).
@@ -306,8 +320,9 @@ func x11Launch(probe: X11Probe, options: X11Options, display: String, width: Int
     let t0 = x11Now()
     guard
         let pid = x11Spawn(
-            options.app, ["--size", "\(width)x\(height)", path], display: display,
-            output: "/tmp/paint-bench-x11-\(getpid())-\(tag).log")
+            options.app, options.appArgs + ["--size", "\(width)x\(height)", path], display: display,
+            output: "/tmp/paint-bench-x11-\(getpid())-\(tag).log",
+            environment: [("HOME", options.appHome), ("XDG_STATE_HOME", options.appHome + "/state")])
     else { return nil }
     var window: Window = 0
     var origin = (x: 0, y: 0)
@@ -341,17 +356,65 @@ func x11Kill(_ pid: pid_t) {
     waitpid(pid, &status, 0)
 }
 
+/// Removes `path` and everything below it (never following symbolic links).
+func x11RemoveTree(_ path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    if (info.st_mode & S_IFMT) == S_IFDIR, let dir = opendir(path) {
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(dir)
+        for name in names { x11RemoveTree(path + "/" + name) }
+        _ = rmdir(path)
+    } else {
+        _ = unlink(path)
+    }
+}
+
+/// Files in `folder` (not recursive), or 0 when it does not exist.
+func x11CountFiles(_ folder: String) -> Int {
+    guard let dir = opendir(folder) else { return 0 }
+    defer { closedir(dir) }
+    var count = 0
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+        }
+        if name != "." && name != ".." { count += 1 }
+    }
+    return count
+}
+
 func runX11Bench(arguments: [String]) -> Never {
     var options = X11Options()
     var rest = arguments[...]
-    while let a = rest.popFirst() {
+    while var a = rest.popFirst() {
+        var inline: String?
+        if a.hasPrefix("--app-args=") {
+            inline = String(a.dropFirst("--app-args=".count))
+            a = "--app-args"
+        }
         switch a {
         case "--app": options.app = rest.popFirst() ?? ""
+        case "--app-args":
+            // One word (`--app-args --no-journal`) or one quoted string of several.
+            guard let text = inline ?? rest.popFirst() else {
+                x11Warn("--app-args needs a value")
+                exit(2)
+            }
+            options.appArgs += text.split(separator: " ").map(String.init)
         case "--samples": options.samples = Int(rest.popFirst() ?? "") ?? 200
         case "--no-shm": options.noShm = true
         case "--skip-every": options.skipEvery = Int(rest.popFirst() ?? "") ?? 0
         default:
-            x11Warn("unknown argument \(a)\nusage: paint-bench x11 --app PATH [--samples 200] [--no-shm]")
+            x11Warn(
+                "unknown argument \(a)\nusage: paint-bench x11 --app PATH [--app-args \"ARGS\"] [--samples 200] [--no-shm]"
+            )
             exit(2)
         }
     }
@@ -361,6 +424,20 @@ func runX11Bench(arguments: [String]) -> Never {
     }
     _ = XSetErrorHandler { _, _ in 0 }
 
+    // The program's home: its journals go here, not into the real home.
+    var template = Array("/tmp/paint-bench-x11-home-XXXXXX".utf8CString)
+    guard mkdtemp(&template) != nil else {
+        x11Warn("cannot create a temporary home: \(String(cString: strerror(errno)))")
+        exit(1)
+    }
+    options.appHome = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let appHome = options.appHome
+    /// Every exit from here on goes through this, so the temporary home never stays behind.
+    func finish(_ code: Int32) -> Never {
+        x11RemoveTree(appHome)
+        exit(code)
+    }
+
     // A free display number.
     var n = 150
     while access("/tmp/.X\(n)-lock", F_OK) == 0 || access("/tmp/.X11-unix/X\(n)", F_OK) == 0 { n += 1 }
@@ -368,7 +445,7 @@ func runX11Bench(arguments: [String]) -> Never {
     var xArgs = [displayName, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"]
     if options.noShm { xArgs += ["-extension", "MIT-SHM"] }
     guard let xvfb = x11Spawn("/usr/bin/Xvfb", xArgs, display: nil, output: "/tmp/paint-bench-x11-\(getpid())-xvfb.log")
-    else { exit(1) }
+    else { finish(1) }
     var dpy: OpaquePointer?
     _ = x11Wait(sleepMicros: 10_000) {
         dpy = XOpenDisplay(displayName)
@@ -377,9 +454,12 @@ func runX11Bench(arguments: [String]) -> Never {
     guard let display = dpy else {
         x11Warn("Xvfb \(displayName) did not accept connections within 10 s")
         x11Kill(xvfb)
-        exit(1)
+        finish(1)
     }
     let probe = X11Probe(display: display, tryShm: !options.noShm)
+    x11Say(
+        "app_args=\(options.appArgs.isEmpty ? "none" : options.appArgs.joined(separator: " "))"
+            + " app_home=\(appHome) (temporary)")
     x11Say(
         "display=\(displayName) xvfb_pid=\(xvfb) screen_read=\(probe.usesShm ? "XShmGetImage" : "XGetImage")\(options.noShm ? " xvfb=-extension MIT-SHM" : "")"
     )
@@ -393,7 +473,7 @@ func runX11Bench(arguments: [String]) -> Never {
     else {
         x11Say("startup_ms=timeout")
         x11Kill(xvfb)
-        exit(1)
+        finish(1)
     }
     x11Say("startup_ms=" + (app.startupNs.map { x11Fixed(Double($0) / 1e6, 1) } ?? "timeout"))
     let o = app.origin
@@ -582,7 +662,9 @@ func runX11Bench(arguments: [String]) -> Never {
         x11Say("peak_rss_mb=timeout size=1920x1080")
     }
 
+    // The instances were killed (SIGKILL), so with the journal on their journals are still there.
+    x11Say("app_journals_left=\(x11CountFiles(appHome + "/state/swiftpaint")) (removed with the temporary home)")
     XCloseDisplay(display)
     x11Kill(xvfb)
-    exit(0)
+    finish(0)
 }

@@ -1,8 +1,16 @@
 // paint-bench: replays recorded strokes through the stroke engine and prints per-event times.
 //
 //   paint-bench STROKES.jsonl [--out OUT.png] [--repeat N] [--json]
+//               [--journal DIR | --compare-journal DIR [--runs N]]
 //
-// Exit codes: 0 success, 1 the picture could not be saved, 2 bad arguments or bad input.
+// --journal DIR: every stroke's release also appends the stroke to a crash journal in DIR, as
+// the program does, inside the timed release event; afterwards the journal is flushed, its
+// append-to-durable latencies printed, and the journal deleted.
+// --compare-journal DIR: N runs without and N with the journal (default 3), interleaved, each on
+// a fresh engine, then the ratio of the medians.
+//
+// Exit codes: 0 success, 1 the picture could not be saved or the journal could not be created
+// or made durable, 2 bad arguments or bad input.
 
 import Glibc
 import PaintCore
@@ -14,8 +22,16 @@ struct Options {
     var output: String?
     var repeats = 1
     var json = false
+    /// Journal folder for a single run with the journal on.
+    var journal: String?
+    /// Journal folder for the off/on comparison.
+    var compareJournal: String?
+    /// Runs of each kind in the comparison.
+    var runs = 3
 
-    static let usage = "usage: paint-bench STROKES.jsonl [--out OUT.png] [--repeat N] [--json]"
+    static let usage =
+        "usage: paint-bench STROKES.jsonl [--out OUT.png] [--repeat N] [--json]"
+        + " [--journal DIR | --compare-journal DIR [--runs N]]"
 
     /// Accepts `--out X`, `--out=X`, `--repeat N`, `--repeat=N`, `--json`, and one input path.
     init(arguments: [String]) throws {
@@ -44,6 +60,16 @@ struct Options {
                 repeats = n
             case "--json":
                 json = true
+            case "--journal":
+                journal = try value()
+            case "--compare-journal":
+                compareJournal = try value()
+            case "--runs":
+                let text = try value()
+                guard let n = Int(text), n >= 1, n <= 1000 else {
+                    throw ParseError(message: "--runs needs a whole number from 1 to 1000, got \"\(text)\"")
+                }
+                runs = n
             case "-h", "--help":
                 print(Self.usage)
                 exit(0)
@@ -54,6 +80,15 @@ struct Options {
             }
         }
         guard let input else { throw ParseError(message: "no input file") }
+        if journal != nil && compareJournal != nil {
+            throw ParseError(message: "--journal and --compare-journal cannot be combined")
+        }
+        if compareJournal != nil && json {
+            throw ParseError(message: "--compare-journal prints lines only, not --json")
+        }
+        for folder in [journal, compareJournal] where folder?.isEmpty == true {
+            throw ParseError(message: "the journal folder must not be empty")
+        }
         self.input = input
     }
 }
@@ -107,8 +142,128 @@ do {
     fail("\(options.input): \(error)", code: 2)
 }
 
+/// A journal for a replay, started the way the program starts one for a new untitled picture.
+func startJournal(in folder: String) -> JournalWriter {
+    let header = JournalHeader(
+        documentPath: nil, width: strokeFile.canvasWidth, height: strokeFile.canvasHeight,
+        background: .color(.white))
+    do {
+        return try JournalWriter.create(in: folder, header: header)
+    } catch {
+        fail(error.description, code: 1)
+    }
+}
+
+/// Waits until everything appended is durable, takes the latencies, deletes the journal.
+func finishJournal(_ journal: JournalWriter) -> [Double] {
+    let durable = journal.flush(timeout: 60)
+    let latencies = journal.durableLatencies()
+    let error = journal.lastError
+    let pending = journal.pendingCount
+    journal.discard()
+    if !durable {
+        fail(
+            "the journal did not become durable (\(pending) operations pending)"
+                + (error.map { ": \($0.description)" } ?? ""), code: 1)
+    }
+    if let error { warn("the journal hit a disk error on the way (retried): \(error.description)") }
+    return latencies
+}
+
+/// Prints one line to stderr without exiting.
+func warn(_ message: String) {
+    let line = Array("paint-bench: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+/// Durable latencies (seconds) in nanoseconds, for `TimingStats`.
+func latencyNanoseconds(_ seconds: [Double]) -> [UInt64] {
+    seconds.map { UInt64(max(0, $0) * 1e9) }
+}
+
+func durableLine(_ seconds: [Double]) -> String {
+    let stats = TimingStats(nanoseconds: latencyNanoseconds(seconds))
+    return "journal_durable_ms p50=\(fixed(stats.p50Microseconds / 1000, 3))"
+        + " p99=\(fixed(stats.p99Microseconds / 1000, 3)) max=\(fixed(stats.maxMicroseconds / 1000, 3))"
+        + " n=\(stats.count)"
+}
+
+func eventLine(_ stats: TimingStats) -> String {
+    "events=\(stats.count) total_ms=\(fixed(stats.totalMilliseconds, 3))"
+        + " mean_us=\(fixed(stats.meanMicroseconds, 3)) p50_us=\(fixed(stats.p50Microseconds, 3))"
+        + " p99_us=\(fixed(stats.p99Microseconds, 3)) max_us=\(fixed(stats.maxMicroseconds, 3))"
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let mid = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+func ratioText(_ on: Double, _ off: Double) -> String {
+    off > 0 ? fixed(on / off, 3) : "inf"
+}
+
+// A space would split the key=value line; the path as typed still goes into --json.
+let fileName = options.input.split(separator: "/").last.map(String.init) ?? options.input
+
+if let folder = options.compareJournal {
+    // Off and on alternate so that drift (thermal, other load, page cache) hits both alike.
+    var offMeans: [Double] = []
+    var offP99s: [Double] = []
+    var onMeans: [Double] = []
+    var onP99s: [Double] = []
+    var offReleaseMeans: [Double] = []
+    var onReleaseMeans: [Double] = []
+    var allLatencies: [Double] = []
+    var lastTimer: ReplayTimer?
+    for _ in 0..<options.runs {
+        for journaling in [false, true] {
+            lastTimer = nil
+            let timer = ReplayTimer(width: strokeFile.canvasWidth, height: strokeFile.canvasHeight)
+            let journal = journaling ? startJournal(in: folder) : nil
+            let record = timer.replay(strokeFile, times: options.repeats, journal: journal)
+            if let journal { allLatencies += finishJournal(journal) }
+            let stats = TimingStats(nanoseconds: record.nanoseconds)
+            let release = TimingStats(nanoseconds: record.releases.map { record.nanoseconds[$0] })
+            if journaling {
+                onMeans.append(stats.meanMicroseconds)
+                onP99s.append(stats.p99Microseconds)
+                onReleaseMeans.append(release.meanMicroseconds)
+            } else {
+                offMeans.append(stats.meanMicroseconds)
+                offP99s.append(stats.p99Microseconds)
+                offReleaseMeans.append(release.meanMicroseconds)
+            }
+            print(
+                "journal=\(journaling ? "on" : "off") " + eventLine(stats)
+                    + " release_mean_us=\(fixed(release.meanMicroseconds, 3)) releases=\(release.count)")
+            fflush(nil)
+            lastTimer = timer
+        }
+    }
+    print(
+        "journal_overhead mean_ratio=\(ratioText(median(onMeans), median(offMeans)))"
+            + " p99_ratio=\(ratioText(median(onP99s), median(offP99s)))"
+            + " release_mean_ratio=\(ratioText(median(onReleaseMeans), median(offReleaseMeans)))"
+            + " runs=\(options.runs) file=\(fileName)")
+    print(durableLine(allLatencies))
+    fflush(nil)
+    if let output = options.output, let timer = lastTimer {
+        do {
+            try ImageFile.save(timer.engine.flattenedImage(), to: output, withAlpha: false)
+        } catch {
+            fail(error.message, code: 1)
+        }
+    }
+    exit(0)
+}
+
 let timer = ReplayTimer(width: strokeFile.canvasWidth, height: strokeFile.canvasHeight)
-let record = timer.replay(strokeFile, times: options.repeats)
+let journal = options.journal.map { startJournal(in: $0) }
+let record = timer.replay(strokeFile, times: options.repeats, journal: journal)
+let durableLatencies = journal.map { finishJournal($0) }
 let floorTimes = timer.floor(for: record)
 
 let engineStats = TimingStats(nanoseconds: record.nanoseconds)
@@ -116,11 +271,9 @@ let floorStats = TimingStats(nanoseconds: floorTimes)
 let ratio = floorStats.meanMicroseconds > 0 ? engineStats.meanMicroseconds / floorStats.meanMicroseconds : .infinity
 // Measured before saving, so the figure is the replay's, not libpng's.
 let peakMegabytes = peakResidentMegabytes() ?? 0
-// A space would split the key=value line; the path as typed still goes into --json.
-let fileName = options.input.split(separator: "/").last.map(String.init) ?? options.input
 
 if options.json {
-    let fields: [(String, String)] = [
+    var fields: [(String, String)] = [
         ("file", jsonString(options.input)),
         ("canvas", "[\(strokeFile.canvasWidth), \(strokeFile.canvasHeight)]"),
         ("repeat", "\(options.repeats)"),
@@ -135,15 +288,22 @@ if options.json {
         ("ratio_mean", ratio.isFinite ? fixed(ratio, 2) : "null"),
         ("rss_peak_mb", fixed(peakMegabytes, 1)),
     ]
+    if let durableLatencies {
+        let stats = TimingStats(nanoseconds: latencyNanoseconds(durableLatencies))
+        fields += [
+            ("journal_durable_p50_ms", fixed(stats.p50Microseconds / 1000, 3)),
+            ("journal_durable_p99_ms", fixed(stats.p99Microseconds / 1000, 3)),
+            ("journal_durable_max_ms", fixed(stats.maxMicroseconds / 1000, 3)),
+            ("journal_durable_n", "\(stats.count)"),
+        ]
+    }
     print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
 } else {
-    print(
-        "events=\(engineStats.count) total_ms=\(fixed(engineStats.totalMilliseconds, 3))"
-            + " mean_us=\(fixed(engineStats.meanMicroseconds, 3)) p50_us=\(fixed(engineStats.p50Microseconds, 3))"
-            + " p99_us=\(fixed(engineStats.p99Microseconds, 3)) max_us=\(fixed(engineStats.maxMicroseconds, 3))")
+    print(eventLine(engineStats))
     print(
         "bytes_touched=\(record.bytesTouched) floor_mean_us=\(fixed(floorStats.meanMicroseconds, 3))"
             + " ratio_mean=\(fixed(ratio, 2)) rss_peak_mb=\(fixed(peakMegabytes, 1)) file=\(fileName)")
+    if let durableLatencies { print(durableLine(durableLatencies)) }
 }
 // Both lines must reach a pipe even if saving below fails and exits.
 fflush(nil)

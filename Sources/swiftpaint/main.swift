@@ -37,11 +37,14 @@ var path = options.path.map(PathDisplay.absolute)
 var message = ""
 /// The opened file's bytes, the journal's starting point.
 var baseImage: [UInt8]?
+/// The opened picture, where undo stops.
+var basePaint: PixelImage?
 if let target = path, FileSystem.exists(target) {
     do {
         let image = try ImageFile.load(path: target)
         engine = StrokeEngine(image: image, background: options.background)
         baseImage = try? PNGCodec.encode(image, withAlpha: true)
+        basePaint = image
         message = "Opened \(PathDisplay.abbreviatingHome(target))"
     } catch {
         // Never start editing over a file we could not read: a blank untitled canvas instead,
@@ -56,7 +59,9 @@ if let target = path, FileSystem.exists(target) {
     if let target = path { message = "New picture; Ctrl+S saves it as \(PathDisplay.abbreviatingHome(target))" }
 }
 
-let session = Session(engine: engine, path: path, windowWidth: 1280, windowHeight: 900, message: message)
+let session = Session(
+    engine: engine, path: path, windowWidth: 1280, windowHeight: 900, message: message,
+    history: History(base: basePaint, memoryCap: options.historyMemoryMB << 20))
 do {
     let app = try X11App(session: session, displayName: nil)
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {

@@ -246,13 +246,18 @@ extension DrawingTests {
             let p = (center.0 + Int((120 * sin(t)).rounded()), center.1 + Int((70 * sin(t) * cos(t)).rounded()))
             if path.last.map({ $0 != p }) ?? true { path.append(p) }
         }
+        // A short tail out of the figure, so the end point is painted only by the last event:
+        // waiting for it then proves every earlier event is on screen.
+        if let end = path.last {
+            for k in 1...8 { path.append((end.0 + k, end.1 + 6 * k)) }
+        }
         // The drag by hand, so the preview can be read while the button is still down.
         let o = paint.layout.imageOrigin
         paint.client.moveMouse(toWindow: paint.window, x: o.x + path[0].0, y: o.y + path[0].1)
         paint.client.press(button: 1)
         for p in path.dropFirst() { paint.client.moveMouse(toWindow: paint.window, x: o.x + p.0, y: o.y + p.1) }
         let last = path.last!
-        let area = IntRect(x: 60, y: 95, width: 280, height: 110)
+        let area = IntRect(x: 60, y: 75, width: 300, height: 190)
         let preview = try paint.waitForCapture(image: area, "the end of the figure eight (button still down)") {
             $0.color(x: last.0 - area.x, y: last.1 - area.y).brightest < 200
         }

@@ -49,7 +49,7 @@ final class PaintWindow {
     /// complete frame (status bar drawn, which comes after the canvas in the same present).
     init(
         _ config: ServerConfig, arguments: [String], imageWidth: Int, imageHeight: Int,
-        home: String? = nil
+        home: String? = nil, firstFrame: [Color] = [ChromeColors.statusFill]
     ) throws {
         self.config = config
         // SWIFTPAINT_DEBUG=1 makes swiftpaint log how it draws (MIT-SHM or XPutImage), so the
@@ -69,7 +69,9 @@ final class PaintWindow {
             imageHeight: imageHeight)
         // Only a barrier (the canvas is blitted before the chrome in the same present), so a
         // loose tolerance: wrong colors are for the tests to report, not for this wait.
-        try waitForStatus(ChromeColors.statusFill, "the first frame (status bar drawn)", tolerance: 40)
+        // `firstFrame` lists the status bar colors the first frame may have (a start that offers
+        // to restore a crashed drawing opens with the yellow question).
+        try waitForStatus(anyOf: firstFrame, "the first frame (status bar drawn)", tolerance: 40)
         // The transport line, when the program prints one, must match the server.
         if let transport = app.stderr.split(separator: "\n").first(where: { $0.contains("drawing through") }) {
             #expect(
@@ -190,6 +192,25 @@ final class PaintWindow {
         if !ok {
             throw HarnessError.timedOut(
                 "\(what): status bar \(color) (it is \(last.map(\.description) ?? "?"))\n\(app.outputSummary)")
+        }
+    }
+
+    /// Polls until the status bar background is one of `colors`.
+    func waitForStatus(anyOf colors: [Color], _ what: String, tolerance: Int) throws {
+        var last: Color?
+        let ok: Bool
+        do {
+            ok = try Wait.until(poll: .milliseconds(20)) {
+                let c = try statusColor()
+                last = c
+                return colors.contains { ScreenCapture.matches(c, $0, tolerance: tolerance) }
+            }
+        } catch {
+            throw explained(error)
+        }
+        if !ok {
+            throw HarnessError.timedOut(
+                "\(what): status bar one of \(colors) (it is \(last.map(\.description) ?? "?"))\n\(app.outputSummary)")
         }
     }
 

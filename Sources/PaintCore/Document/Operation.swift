@@ -7,6 +7,11 @@ public enum Operation: Equatable, Sendable {
     case stroke(StrokeStyle, points: [Point])
     /// All paint removed.
     case clear
+    /// A step back in the history (the journal records history moves so a restore lands on the
+    /// same step); `History` carries them out, `apply(to:)` ignores them.
+    case undo
+    /// A step forward again.
+    case redo
 
     /// Applies the operation to `engine` exactly as the live session did; returns the changed
     /// view rectangle.
@@ -21,6 +26,40 @@ public enum Operation: Equatable, Sendable {
             return dirty
         case .clear:
             return engine.clearPaint()
+        case .undo, .redo:
+            return .empty
+        }
+    }
+
+    /// The canvas region the operation can change, known before it runs (for the history's
+    /// before-snapshot): a stroke's samples grown by its radius and the anti-aliasing pixel.
+    public func region(in engine: StrokeEngine) -> IntRect {
+        switch self {
+        case .stroke(let style, let points):
+            guard let first = points.first else { return .empty }
+            var minX = first.x
+            var maxX = first.x
+            var minY = first.y
+            var maxY = first.y
+            for p in points where p.isFinite {
+                minX = min(minX, p.x)
+                maxX = max(maxX, p.x)
+                minY = min(minY, p.y)
+                maxY = max(maxY, p.y)
+            }
+            let r = style.width / 2 + 1
+            guard (minX - r).isFinite, (maxX + r).isFinite, (minY - r).isFinite, (maxY + r).isFinite else {
+                return engine.bounds
+            }
+            let x0 = Int(clamping: minX - r, .down)
+            let y0 = Int(clamping: minY - r, .down)
+            let x1 = Int(clamping: maxX + r, .up)
+            let y1 = Int(clamping: maxY + r, .up)
+            return IntRect(x0: x0, y0: y0, x1: x1, y1: y1).intersection(engine.bounds)
+        case .clear:
+            return engine.bounds
+        case .undo, .redo:
+            return .empty
         }
     }
 
@@ -29,6 +68,8 @@ public enum Operation: Equatable, Sendable {
     private enum Tag: UInt8 {
         case stroke = 1
         case clear = 2
+        case undo = 3
+        case redo = 4
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -52,6 +93,10 @@ public enum Operation: Equatable, Sendable {
             }
         case .clear:
             out.byte(Tag.clear.rawValue)
+        case .undo:
+            out.byte(Tag.undo.rawValue)
+        case .redo:
+            out.byte(Tag.redo.rawValue)
         }
         return out.bytes
     }
@@ -62,9 +107,9 @@ public enum Operation: Equatable, Sendable {
         var input = ByteReader(bytes)
         guard let raw = input.byte(), let tag = Tag(rawValue: raw) else { return nil }
         switch tag {
-        case .clear:
+        case .clear, .undo, .redo:
             guard input.isAtEnd else { return nil }
-            self = .clear
+            self = tag == .clear ? .clear : tag == .undo ? .undo : .redo
         case .stroke:
             guard let tool = input.byte(), tool <= 1, let r = input.byte(), let g = input.byte(), let b = input.byte(),
                 let opacity = input.double(), let width = input.double(), let count = input.uint32(),

@@ -121,6 +121,9 @@ public final class StrokeEngine {
         return finishStroke()
     }
 
+    /// The pixels the stroke in progress has touched so far (what `end` will merge into).
+    public var strokeBoundsSoFar: IntRect { strokeBounds }
+
     /// Drops the stroke in progress without painting; returns the view rectangle restored.
     @discardableResult
     public func cancel() -> IntRect {
@@ -386,6 +389,38 @@ public final class StrokeEngine {
         paint.update(repeating: 0)
         recomposite(bounds)
         return bounds
+    }
+
+    /// A copy of the paint pixels in `rect` (clipped to the canvas).
+    public func paintRegion(_ rect: IntRect) -> PixelImage {
+        let r = rect.intersection(bounds)
+        var out = PixelImage(width: r.width, height: r.height)
+        guard !r.isEmpty else { return out }
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            for row in 0..<r.height {
+                let from = paint.baseAddress! + (r.y + row) * width + r.x
+                (dst.baseAddress! + row * r.width).update(from: from, count: r.width)
+            }
+        }
+        return out
+    }
+
+    /// Writes `image` into the paint layer with its top-left corner at (x, y) and recomposites
+    /// that region; returns it. A stroke in progress is merged first.
+    @discardableResult
+    public func restorePaint(_ image: PixelImage, atX x: Int, y: Int) -> IntRect {
+        if isStroking { end() }
+        let target = IntRect(x: x, y: y, width: image.width, height: image.height)
+        let r = target.intersection(bounds)
+        guard !r.isEmpty else { return .empty }
+        image.pixels.withUnsafeBufferPointer { src in
+            for row in 0..<r.height {
+                let from = src.baseAddress! + (r.y - y + row) * image.width + (r.x - x)
+                (paint.baseAddress! + (r.y + row) * width + r.x).update(from: from, count: r.width)
+            }
+        }
+        recomposite(r)
+        return r
     }
 
     /// A copy of the paint layer (premultiplied).
