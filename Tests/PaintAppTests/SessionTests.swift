@@ -258,3 +258,51 @@ import Testing
         #expect(throws: OptionError.self) { try CommandLineOptions.parse(args) }
     }
 }
+
+/// Undo and redo from the keyboard and the toolbar, and what they do to the modified mark.
+@Suite struct UndoTests {
+    typealias T = SessionTests
+
+    @Test func ctrlZUndoesAndCtrlYRedoesAndTheSavedStepIsNotModified() throws {
+        let dir = T.temporaryFolder()
+        let s = T.makeSession(path: dir + "/u.png")
+        let blank = Array(s.engine.viewPixels)
+        T.drag(s, [(10, 10), (50, 50)])
+        let one = Array(s.engine.viewPixels)
+        T.key(s, "s", .control)
+        #expect(!s.isModified)
+        T.drag(s, [(80, 10), (20, 60)])
+        #expect(s.isModified)
+        T.key(s, "z", .control)
+        #expect(Array(s.engine.viewPixels) == one)
+        #expect(!s.isModified, "back on the saved step")
+        T.key(s, "z", .control)
+        #expect(Array(s.engine.viewPixels) == blank && s.isModified)
+        T.key(s, "y", .control)
+        #expect(Array(s.engine.viewPixels) == one && !s.isModified)
+        T.key(s, "Z", [.control, .shift])
+        #expect(s.isModified && !s.history.canRedo)
+    }
+
+    @Test func toolbarButtonsUndoAndRedo() {
+        let s = T.makeSession()
+        T.drag(s, [(10, 10)])
+        let undo = s.layout.rect(of: .undo)
+        s.handle(.press(x: undo.x + 5, y: undo.y + 5, button: .left, modifiers: []))
+        s.handle(.release(x: undo.x + 5, y: undo.y + 5, button: .left, modifiers: []))
+        #expect(s.engine.viewPixel(x: 10, y: 10) == Color.white.pixel)
+        let redo = s.layout.rect(of: .redo)
+        s.handle(.press(x: redo.x + 5, y: redo.y + 5, button: .left, modifiers: []))
+        s.handle(.release(x: redo.x + 5, y: redo.y + 5, button: .left, modifiers: []))
+        #expect(s.engine.viewPixel(x: 10, y: 10) == Color.black.pixel)
+    }
+
+    @Test func clearIsUndoable() {
+        let s = T.makeSession()
+        T.drag(s, [(10, 10), (90, 40)])
+        let drawn = Array(s.engine.viewPixels)
+        s.clear()
+        T.key(s, "z", .control)
+        #expect(Array(s.engine.viewPixels) == drawn)
+    }
+}
