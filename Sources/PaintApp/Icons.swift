@@ -11,7 +11,7 @@ enum Icons {
         case .undo, .redo:
             // A curved arrow: three quarters of a circle ending in a head; redo is the mirror.
             let ink = enabled ? Theme.icon : Theme.track
-            let mirror = item == .redo ? -1.0 : 1.0
+            let mirror = item == .undo ? -1.0 : 1.0
             let cx = x + 20
             let cy = y + 22
             let radius = 8.0
