@@ -3,12 +3,15 @@ import PaintCore
 import PaintIO
 
 /// Connects a session to its crash journal: every committed operation is appended (the disk
-/// work happens on the journal's own thread), a save starts a fresh journal from the saved
-/// picture, and a clean exit removes it.
+/// work happens on the journal's own thread), a save appends a marker, and a clean exit
+/// removes the journal.
+///
+/// The journal keeps the whole log from the document's first picture, saves included: a save
+/// is a marker, not a new starting point. Restarting from the saved PNG would lose precision
+/// (the file holds the picture flattened, the engine keeps premultiplied paint over a separate
+/// background, and their roundings differ), and undo may go back past a save.
 public final class DocumentJournal: OperationSink {
     private var writer: JournalWriter?
-    /// The history step the journal's starting picture stands for (a save moves it).
-    private var baseStep = 0
 
     /// Starts journaling into `writer`.
     public init(writer: JournalWriter) {
@@ -19,36 +22,11 @@ public final class DocumentJournal: OperationSink {
     public var path: String? { writer?.path }
 
     public func record(_ operation: Operation, session: Session) {
-        guard session.history.cursor >= baseStep else {
-            // Undone past the last save, which is where this journal starts: write it anew from
-            // the document's first picture, with every step and the undos that lead here.
-            rewrite(from: session)
-            return
-        }
         writer?.append(operation)
     }
 
-    public func saved(png: [UInt8], path: String, session: Session) {
-        let engine = session.engine
-        writer?.restart(
-            header: JournalHeader(
-                documentPath: path, width: engine.width, height: engine.height,
-                background: Self.journalBackground(engine.background), baseImage: png))
-        baseStep = session.history.cursor
-    }
-
-    private func rewrite(from session: Session) {
-        guard let writer else { return }
-        let engine = session.engine
-        let history = session.history
-        let base = history.startingPaint.flatMap { try? PNGCodec.encode($0, withAlpha: true) }
-        writer.restart(
-            header: JournalHeader(
-                documentPath: session.path, width: engine.width, height: engine.height,
-                background: Self.journalBackground(engine.background), baseImage: base))
-        for operation in history.operations { writer.append(operation) }
-        for _ in history.cursor..<history.count { writer.append(.undo) }
-        baseStep = 0
+    public func saved(path: String, session: Session) {
+        writer?.append(.saved(path: path))
     }
 
     public func closedCleanly() {
@@ -78,11 +56,21 @@ public final class DocumentJournal: OperationSink {
         }
     }
 
-    /// A document rebuilt from a journal: the base picture (or a blank canvas) with every
+    /// What a journal holds, read as a document.
+    public struct Replay {
+        /// The picture with every operation replayed.
+        public var engine: StrokeEngine
+        /// The steps, for undo.
+        public var history: History
+        /// The history step of the last save, if there was one.
+        public var savedStep: Int?
+        /// Where the document saves to: the last save's path, else the one it started with.
+        public var path: String?
+    }
+
+    /// A document rebuilt from a journal: the starting picture (or a blank canvas) with every
     /// recorded operation replayed through a history, so undo works on the restored steps.
-    public static func rebuild(_ contents: JournalContents) throws(ImageFileError) -> (
-        engine: StrokeEngine, history: History
-    ) {
+    public static func rebuild(_ contents: JournalContents) throws(ImageFileError) -> Replay {
         let header = contents.header
         let background: Background
         switch header.background {
@@ -99,8 +87,23 @@ public final class DocumentJournal: OperationSink {
             engine = StrokeEngine(width: header.width, height: header.height, background: background)
         }
         let history = History(base: baseImage)
-        for operation in contents.operations { history.perform(operation, engine: engine) }
-        return (engine, history)
+        var replay = Replay(engine: engine, history: history, savedStep: nil, path: header.documentPath)
+        for operation in contents.operations {
+            if case .saved(let path) = operation {
+                replay.savedStep = history.cursor
+                replay.path = path
+            } else {
+                history.perform(operation, engine: engine)
+            }
+        }
+        return replay
+    }
+
+    /// Whether a journal holds work that is not in a saved file: some change after the last
+    /// save marker.
+    public static func hasUnsavedWork(_ operations: [Operation]) -> Bool {
+        guard let last = operations.last else { return false }
+        return last.isChange
     }
 
     /// "14:32" in local time, for the restore question.

@@ -4,8 +4,8 @@ import PaintCore
 public protocol OperationSink: AnyObject {
     /// A stroke, clear or history move was committed; `session` shows the state after it.
     func record(_ operation: Operation, session: Session)
-    /// The document was saved to `path` as `png` (the bytes written): the work is safe on disk.
-    func saved(png: [UInt8], path: String, session: Session)
+    /// The document was saved to `path`: everything so far is safe on disk.
+    func saved(path: String, session: Session)
     /// The program is leaving with nothing to lose (saved, or the user chose Discard).
     func closedCleanly()
     /// Everything recorded so far must be durable before this returns.

@@ -4,62 +4,91 @@ import PaintIO
 
 /// Finding and offering the drawings that crashed or killed sessions left in journals.
 public enum Recovery {
+    /// A journal left by a process that is gone, with unsaved work in it.
+    public struct Candidate {
+        public var summary: JournalSummary
+        /// The file the document saves to (its last save, else where it started).
+        public var documentPath: String?
+        /// Strokes recorded.
+        public var strokeCount: Int
+    }
+
+    /// Every orphan journal with unsaved work, newest first. Journals with nothing unsaved
+    /// (opened then killed, or saved before the crash) are deleted: they have nothing to give.
+    public static func candidates(in folder: String) -> [Candidate] {
+        var found: [Candidate] = []
+        for orphan in JournalReader.orphans(in: folder) {
+            guard let contents = try? JournalReader.read(path: orphan.path) else { continue }
+            guard DocumentJournal.hasUnsavedWork(contents.operations) else {
+                _ = unlink(orphan.path)
+                continue
+            }
+            var path = contents.header.documentPath
+            for case .saved(let savedPath) in contents.operations { path = savedPath }
+            found.append(
+                Candidate(summary: orphan, documentPath: path, strokeCount: strokes(contents.operations)))
+        }
+        return found
+    }
+
     /// The journal a new start should offer: for a file, the newest orphan for that file; with no
     /// file, the newest orphan of all.
-    public static func candidate(for path: String?, in folder: String) -> JournalSummary? {
-        var orphans: [JournalSummary] = []
-        for orphan in JournalReader.orphans(in: folder) {
-            // A journal with no change in it (opened, then killed) has nothing to give back.
-            if orphan.operationCount == 0 {
-                _ = unlink(orphan.path)
-            } else {
-                orphans.append(orphan)
-            }
-        }
-        guard let path else { return orphans.first }
-        return orphans.first { $0.header.documentPath == path }
+    public static func candidate(for path: String?, in folder: String) -> Candidate? {
+        let all = candidates(in: folder)
+        guard let path else { return all.first }
+        return all.first { $0.documentPath == path }
     }
 
     /// "12 strokes", "1 stroke".
     static func count(_ n: Int) -> String { n == 1 ? "1 stroke" : "\(n) strokes" }
 
-    /// The offer for `summary`: Restore rebuilds the drawing and continues its journal;
+    static func strokes(_ operations: [Operation]) -> Int {
+        operations.reduce(0) { n, op in
+            if case .stroke = op { return n + 1 }
+            return n
+        }
+    }
+
+    /// The offer for `candidate`: Restore rebuilds the drawing and continues its journal;
     /// Discard deletes it.
-    public static func offer(_ summary: JournalSummary, journal: DocumentJournal) -> RestoreOffer {
-        let when = DocumentJournal.clockTime(summary.modifiedAt)
-        let name = summary.header.documentPath.map(FileSystem.lastComponent) ?? "Untitled"
+    public static func offer(_ candidate: Candidate, journal: DocumentJournal) -> RestoreOffer {
+        let when = DocumentJournal.clockTime(candidate.summary.modifiedAt)
+        let name = candidate.documentPath.map(FileSystem.lastComponent) ?? "Untitled"
+        let path = candidate.summary.path
         return RestoreOffer(
-            question: "Restore the drawing “\(name)” from \(when) (\(count(summary.operationCount)))?",
+            question: "Restore the drawing “\(name)” from \(when) (\(count(candidate.strokeCount)))?",
             restore: {
                 do {
-                    let writer = try JournalWriter.adopt(path: summary.path)
+                    let writer = try JournalWriter.adopt(path: path)
                     let contents = try JournalReader.read(path: writer.path)
-                    let (engine, history) = try DocumentJournal.rebuild(contents)
+                    let replay = try DocumentJournal.rebuild(contents)
                     journal.replace(with: writer)
-                    var message = "Restored \(count(contents.operations.count)) from \(when)"
+                    var message = "Restored \(count(strokes(contents.operations))) from \(when)"
                     if let dropped = contents.droppedTail { message += "; \(dropped)" }
-                    return (engine, history, contents.header.documentPath, message)
+                    return RestoredDocument(
+                        engine: replay.engine, history: replay.history, savedStep: replay.savedStep, path: replay.path,
+                        message: message)
                 } catch let error as JournalError {
-                    return (nil, nil, nil, "Cannot restore: \(error.description)")
+                    return RestoredDocument(
+                        engine: nil, history: nil, path: nil, message: "Cannot restore: \(error.description)")
                 } catch {
-                    return (nil, nil, nil, "Cannot restore: \(error)")
+                    return RestoredDocument(engine: nil, history: nil, path: nil, message: "Cannot restore: \(error)")
                 }
             },
-            discard: { _ = unlink(summary.path) })
+            discard: { _ = unlink(path) })
     }
 
     /// The listing `swiftpaint --recover` prints.
     public static func listing(in folder: String) -> String {
-        let orphans = JournalReader.orphans(in: folder).filter { $0.operationCount > 0 }
-        guard !orphans.isEmpty else {
-            return "Nothing to restore (\(folder) holds no journal of a stopped SwiftPaint)."
-        }
+        let found = candidates(in: folder)
+        guard !found.isEmpty else { return "Nothing to restore (\(folder) holds no journal of a stopped SwiftPaint)." }
         var lines = ["Drawings that can be restored (start swiftpaint on the file, or with no file, to restore):"]
-        for o in orphans {
-            let name = o.header.documentPath.map(PathDisplay.abbreviatingHome) ?? "Untitled"
+        for c in found {
+            let name = c.documentPath.map(PathDisplay.abbreviatingHome) ?? "Untitled"
+            let header = c.summary.header
             var line =
-                "  \(name) — \(DocumentJournal.clockTime(o.modifiedAt)), \(count(o.operationCount)), \(o.header.width) × \(o.header.height)"
-            if let dropped = o.droppedTail { line += " (\(dropped))" }
+                "  \(name) — \(DocumentJournal.clockTime(c.summary.modifiedAt)), \(count(c.strokeCount)), \(header.width) × \(header.height)"
+            if let dropped = c.summary.droppedTail { line += " (\(dropped))" }
             lines.append(line)
         }
         return lines.joined(separator: "\n")

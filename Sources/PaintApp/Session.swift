@@ -29,20 +29,43 @@ public enum Answer: String, Sendable, CaseIterable {
     case restore = "Restore"
 }
 
+/// What a restore gives back.
+public struct RestoredDocument {
+    /// The rebuilt picture; nil when it could not be rebuilt (`message` says why).
+    public var engine: StrokeEngine?
+    /// Its steps, for undo.
+    public var history: History?
+    /// The history step that was last saved, if any.
+    public var savedStep: Int?
+    /// The file it saves to.
+    public var path: String?
+    /// What to tell the user.
+    public var message: String
+
+    /// Makes a result.
+    public init(engine: StrokeEngine?, history: History?, savedStep: Int? = nil, path: String?, message: String) {
+        self.engine = engine
+        self.history = history
+        self.savedStep = savedStep
+        self.path = path
+        self.message = message
+    }
+}
+
 /// A crash journal that can be restored, as the program found it at start-up.
 public struct RestoreOffer {
     /// The question, e.g. "Restore the drawing from 14:32 (12 strokes)?".
     public let question: String
     /// Rebuilds the drawing: the engine, the path it saves to, and a status message; nil when
     /// the journal could not be read after all (the reason is in the message).
-    public let restore: () -> (engine: StrokeEngine?, history: History?, path: String?, message: String)
+    public let restore: () -> RestoredDocument
     /// Throws the journal away.
     public let discard: () -> Void
 
     /// Makes an offer.
     public init(
         question: String,
-        restore: @escaping () -> (engine: StrokeEngine?, history: History?, path: String?, message: String),
+        restore: @escaping () -> RestoredDocument,
         discard: @escaping () -> Void
     ) {
         self.question = question
@@ -621,7 +644,7 @@ public final class Session {
             setMessage(error.description)
             return false
         }
-        sink?.saved(png: png, path: target, session: self)
+        sink?.saved(path: target, session: self)
         path = target
         savedStep = history.cursor
         updateModified()
@@ -675,10 +698,12 @@ public final class Session {
     }
 
     /// Replaces the document with another (restored) one.
-    private func replaceDocument(engine newEngine: StrokeEngine, history newHistory: History, path newPath: String?) {
+    private func replaceDocument(
+        engine newEngine: StrokeEngine, history newHistory: History, savedStep step: Int?, path newPath: String?
+    ) {
         engine = newEngine
         history = newHistory
-        savedStep = nil
+        savedStep = step
         path = newPath
         layout = Layout(
             windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
@@ -709,7 +734,9 @@ public final class Session {
             pendingRestore = nil
             let restored = offer.restore()
             if let engine = restored.engine {
-                replaceDocument(engine: engine, history: restored.history ?? History(base: nil), path: restored.path)
+                replaceDocument(
+                    engine: engine, history: restored.history ?? History(base: nil), savedStep: restored.savedStep,
+                    path: restored.path)
             }
             setMessage(restored.message)
         case (.offerRestore, .discard):

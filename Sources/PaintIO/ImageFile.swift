@@ -15,6 +15,15 @@ public enum ImageFile {
     ///
     /// Fails with `cannotRead` (missing, unreadable, a folder), `notAFile`, `fileTooBig`,
     /// `emptyFile`, `notPNG`, `damaged` or `tooLarge`; the caller's document is not touched.
+    /// Loads a PNG and also returns the file's bytes as read (a crash journal keeps them as the
+    /// document's starting point: decoding them again gives exactly these pixels).
+    public static func loadWithBytes(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> (
+        image: PixelImage, bytes: [UInt8]
+    ) {
+        let bytes = try readAll(path, limit: maxFileBytes)
+        return (try PNGCodec.decode(bytes, name: path, limits: limits), bytes)
+    }
+
     public static func load(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> PixelImage {
         let bytes = try readAll(path, limit: maxFileBytes)
         return try PNGCodec.decode(bytes, name: path, limits: limits)

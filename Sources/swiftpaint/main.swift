@@ -41,9 +41,9 @@ var baseImage: [UInt8]?
 var basePaint: PixelImage?
 if let target = path, FileSystem.exists(target) {
     do {
-        let image = try ImageFile.load(path: target)
+        let (image, bytes) = try ImageFile.loadWithBytes(path: target)
         engine = StrokeEngine(image: image, background: options.background)
-        baseImage = try? PNGCodec.encode(image, withAlpha: true)
+        baseImage = bytes
         basePaint = image
         message = "Opened \(PathDisplay.abbreviatingHome(target))"
     } catch {

@@ -8,7 +8,7 @@ final class RecordingSink: OperationSink {
     var operations: [Operation] = []
     var events: [String] = []
     func record(_ operation: Operation, session: Session) { operations.append(operation) }
-    func saved(png: [UInt8], path: String, session: Session) { events.append("saved \(path) \(png.count > 0)") }
+    func saved(path: String, session: Session) { events.append("saved \(path)") }
     func closedCleanly() { events.append("closed") }
     func flush() { events.append("flush") }
 }
@@ -90,7 +90,10 @@ final class RecordingSink: OperationSink {
         s.offer(
             RestoreOffer(
                 question: "Restore the drawing from 12:00 (1 stroke)?",
-                restore: { (restored, nil, "/tmp/restored.png", "Restored 1 stroke") }, discard: { discarded = true }))
+                restore: {
+                    RestoredDocument(
+                        engine: restored, history: nil, path: "/tmp/restored.png", message: "Restored 1 stroke")
+                }, discard: { discarded = true }))
         T.drag(s, [(5, 5)])
         #expect(s.engine.viewPixel(x: 5, y: 5) == Color.white.pixel, "the canvas waits for the answer")
         s.handle(.key(.enter, modifiers: []))
@@ -100,10 +103,16 @@ final class RecordingSink: OperationSink {
         #expect(!discarded)
 
         let t = T.makeSession()
-        t.offer(RestoreOffer(question: "Restore?", restore: { (nil, nil, nil, "") }, discard: { discarded = true }))
+        t.offer(
+            RestoreOffer(
+                question: "Restore?", restore: { RestoredDocument(engine: nil, history: nil, path: nil, message: "") },
+                discard: { discarded = true }))
         t.handle(.key(.escape, modifiers: []))
         #expect(!discarded && t.mode == .normal, "Escape keeps the journal for later")
-        t.offer(RestoreOffer(question: "Restore?", restore: { (nil, nil, nil, "") }, discard: { discarded = true }))
+        t.offer(
+            RestoreOffer(
+                question: "Restore?", restore: { RestoredDocument(engine: nil, history: nil, path: nil, message: "") },
+                discard: { discarded = true }))
         t.handle(.key(.character("d"), modifiers: []))
         #expect(discarded && t.mode == .normal && t.engine.width == 200)
     }

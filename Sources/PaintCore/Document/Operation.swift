@@ -12,6 +12,9 @@ public enum Operation: Equatable, Sendable {
     case undo
     /// A step forward again.
     case redo
+    /// Not a change: the document was saved here, to this path. A journal whose last record
+    /// this is holds nothing unsaved; replay and history skip it.
+    case saved(path: String)
 
     /// Applies the operation to `engine` exactly as the live session did; returns the changed
     /// view rectangle.
@@ -26,9 +29,15 @@ public enum Operation: Equatable, Sendable {
             return dirty
         case .clear:
             return engine.clearPaint()
-        case .undo, .redo:
+        case .undo, .redo, .saved:
             return .empty
         }
+    }
+
+    /// Whether this is a change to the picture (not a save marker).
+    public var isChange: Bool {
+        if case .saved = self { return false }
+        return true
     }
 
     /// The canvas region the operation can change, known before it runs (for the history's
@@ -58,7 +67,7 @@ public enum Operation: Equatable, Sendable {
             return IntRect(x0: x0, y0: y0, x1: x1, y1: y1).intersection(engine.bounds)
         case .clear:
             return engine.bounds
-        case .undo, .redo:
+        case .undo, .redo, .saved:
             return .empty
         }
     }
@@ -70,6 +79,7 @@ public enum Operation: Equatable, Sendable {
         case clear = 2
         case undo = 3
         case redo = 4
+        case saved = 5
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -97,6 +107,11 @@ public enum Operation: Equatable, Sendable {
             out.byte(Tag.undo.rawValue)
         case .redo:
             out.byte(Tag.redo.rawValue)
+        case .saved(let path):
+            out.byte(Tag.saved.rawValue)
+            let utf8 = Array(path.utf8)
+            out.uint32(UInt32(utf8.count))
+            out.append(utf8)
         }
         return out.bytes
     }
@@ -107,6 +122,11 @@ public enum Operation: Equatable, Sendable {
         var input = ByteReader(bytes)
         guard let raw = input.byte(), let tag = Tag(rawValue: raw) else { return nil }
         switch tag {
+        case .saved:
+            guard let count = input.uint32(), Int(count) == input.remaining, let bytes = input.take(Int(count)) else {
+                return nil
+            }
+            self = .saved(path: String(decoding: bytes, as: UTF8.self))
         case .clear, .undo, .redo:
             guard input.isAtEnd else { return nil }
             self = tag == .clear ? .clear : tag == .undo ? .undo : .redo

@@ -59,6 +59,7 @@ public final class History {
         switch operation {
         case .undo: return undo(engine: engine)
         case .redo: return redo(engine: engine)
+        case .saved: return .empty
         case .stroke, .clear:
             if engine.isStroking { engine.end() }
             let region = operation.region(in: engine)
