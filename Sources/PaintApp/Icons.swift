@@ -34,6 +34,28 @@ enum Icons {
                 [(x + 13.5, y + 21.5), (x + 18.5, y + 26.5), (x + 13, y + 32), (x + 8, y + 32.5), (x + 9, y + 27)],
                 Theme.iconAccent)
             p.line(x + 9.5, y + 31, x + 11, y + 29, width: 1.5, Color(r: 0xA8, g: 0x35, b: 0x28))
+        case .tool(.strokeEraser):
+            // A stroke with a dashed cut and a small eraser: "take this stroke away".
+            var previous: (Double, Double)?
+            for step in 0...20 {
+                let t = Double(step) / 20
+                let point = (x + 8 + 24 * t, y + 26 - 10 * sin(t * Double.pi))
+                if let previous {
+                    p.line(previous.0, previous.1, point.0, point.1, width: 3.2, Color(r: 0x3F, g: 0x6F, b: 0xB5))
+                }
+                previous = point
+            }
+            for k in 0..<4 {
+                let t = 0.2 + 0.18 * Double(k)
+                p.line(x + 8 + 24 * t, y + 30, x + 8 + 24 * t + 3, y + 30, width: 1.4, Theme.iconAccent)
+            }
+            p.fillPolygon(
+                [(x + 22, y + 7), (x + 31, y + 13), (x + 27, y + 19), (x + 18, y + 13)],
+                Color(r: 0xF2, g: 0x8C, b: 0xA6))
+            p.line(x + 22, y + 7, x + 31, y + 13, width: 1, Theme.icon)
+            p.line(x + 31, y + 13, x + 27, y + 19, width: 1, Theme.icon)
+            p.line(x + 27, y + 19, x + 18, y + 13, width: 1, Theme.icon)
+            p.line(x + 18, y + 13, x + 22, y + 7, width: 1, Theme.icon)
         case .tool(.eraser):
             // A tilted two-tone block eraser.
             p.fillPolygon(

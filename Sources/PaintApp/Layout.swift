@@ -61,11 +61,14 @@ public struct Layout: Sendable, Equatable {
             scrollX: x, scrollY: y)
     }
 
+    /// The narrowest window whose toolbar shows every item.
+    public static var minimumWidth: Int { minimumActionsX + 4 * button + 24 + 10 }
+
     /// A window size that shows the whole image when the screen allows.
     public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (
         width: Int, height: Int
     ) {
-        let width = min(max(imageWidth, 900), max(900, screenWidth - 40))
+        let width = min(max(imageWidth, minimumWidth), max(minimumWidth, screenWidth - 40))
         let height = min(max(imageHeight, 240) + toolbarHeight + statusHeight, max(400, screenHeight - 60))
         return (width, height)
     }
@@ -116,7 +119,7 @@ public struct Layout: Sendable, Equatable {
     // MARK: Toolbar items
 
     static let toolsX = 10
-    static var colorsX: Int { toolsX + 2 * (button + 4) + 14 }
+    static var colorsX: Int { toolsX + Tool.allCases.count * (button + 4) + 14 }
     static var paletteX: Int { colorsX + button + 12 }
     static var paletteWidth: Int { Palette.columns * (swatch + swatchGap) - swatchGap }
     static var widthGroupX: Int { paletteX + paletteWidth + 22 }

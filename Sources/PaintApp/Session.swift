@@ -274,6 +274,10 @@ public final class Session {
             pickColor(at: point, into: button)
             return
         }
+        if tool == .strokeEraser {
+            removeStroke(at: point)
+            return
+        }
         strokeButton = button
         if modifiers.contains(.shift), let from = lastPaintPoint {
             // Shift+click: a straight stroke from the last painted point (GIMP, Krita).
@@ -300,6 +304,7 @@ public final class Session {
             return
         }
         setHovered(layout.item(atX: x, y: y))
+        updateStrokeHover(x, y)
         updatePointerPixel(x, y)
     }
 
@@ -437,6 +442,7 @@ public final class Session {
     /// Steps back in the history (Ctrl+Z).
     public func undo() {
         commitStroke()
+        setHoverStroke(nil)
         guard history.canUndo else { return setMessage("Nothing to undo") }
         canvasDirty = canvasDirty.union(history.undo(engine: engine))
         record(.undo)
@@ -445,6 +451,7 @@ public final class Session {
     /// Steps forward again (Ctrl+Shift+Z, Ctrl+Y).
     public func redo() {
         commitStroke()
+        setHoverStroke(nil)
         guard history.canRedo else { return setMessage("Nothing to redo") }
         canvasDirty = canvasDirty.union(history.redo(engine: engine))
         record(.redo)
@@ -536,7 +543,8 @@ public final class Session {
             case "]": setWidth(brushWidth + widthStep(down: false))
             case "x", "X": swapColors()
             case "b", "B": select(.brush)
-            case "e", "E": select(.eraser)
+            case "e": select(.eraser)
+            case "E": select(.strokeEraser)
             default: break
             }
         default:
@@ -556,6 +564,47 @@ public final class Session {
     public func select(_ t: Tool) {
         tool = t
         toolbarDirty = true
+        if t != .strokeEraser { setHoverStroke(nil) }
+    }
+
+    // MARK: Stroke eraser
+
+    /// The samples of the stroke a stroke-eraser click would remove (image coordinates), for
+    /// the window to outline; empty when none.
+    public private(set) var hoverOutline: [Point] = []
+    private var hoverStroke: Int?
+
+    private func updateStrokeHover(_ x: Int, _ y: Int) {
+        guard tool == .strokeEraser, layout.visibleImage.contains(x, y) else { return setHoverStroke(nil) }
+        setHoverStroke(history.stroke(at: layout.imagePoint(windowX: x, windowY: y)))
+    }
+
+    private func setHoverStroke(_ step: Int?) {
+        guard step != hoverStroke else { return }
+        // The outline is drawn over the window, not into the picture: repainting the old
+        // outline's box from the picture removes it.
+        canvasDirty = canvasDirty.union(outlineBounds())
+        hoverStroke = step
+        hoverOutline = step.flatMap { history.strokePoints(at: $0)?.points } ?? []
+        canvasDirty = canvasDirty.union(outlineBounds())
+    }
+
+    private func outlineBounds() -> IntRect {
+        guard let first = hoverOutline.first else { return .empty }
+        var r = IntRect(x: Int(first.x) - 2, y: Int(first.y) - 2, width: 5, height: 5)
+        for p in hoverOutline where p.isFinite && abs(p.x) < 1e6 && abs(p.y) < 1e6 {
+            r = r.union(IntRect(x: Int(p.x) - 2, y: Int(p.y) - 2, width: 5, height: 5))
+        }
+        return r.intersection(engine.bounds)
+    }
+
+    /// Removes the topmost stroke under `point` (the stroke eraser's click).
+    private func removeStroke(at point: Point) {
+        guard let step = history.stroke(at: point) else { return setMessage("No stroke here to remove") }
+        setHoverStroke(nil)
+        canvasDirty = canvasDirty.union(history.removeStroke(at: step, engine: engine))
+        record(.removeStroke(step: step))
+        setMessage("Stroke removed (Ctrl+Z brings it back)")
     }
 
     /// Sets the brush width (clamped to 1...200).

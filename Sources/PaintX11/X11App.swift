@@ -108,7 +108,7 @@ public final class X11App {
         }
         var hints = XSizeHints()
         hints.flags = PMinSize
-        hints.min_width = 640
+        hints.min_width = Int32(Layout.minimumWidth)
         hints.min_height = 240
         XSetWMNormalHints(display, window, &hints)
         updateTitle()
@@ -257,6 +257,7 @@ public final class X11App {
             _ = session.takeCanvasDirty()
             drawSurround(layout, deferring: deferEvent)
             blitImage(session.engine.bounds, layout, deferring: deferEvent)
+            drawHoverOutline(layout)
             // The picture first, then the chrome: a user (and a start-up benchmark) sees the
             // canvas before fonts are loaded.
             XFlush(display)
@@ -280,7 +281,10 @@ public final class X11App {
                 exposed = .empty
             }
             let dirty = session.takeCanvasDirty()
-            if !dirty.isEmpty { blitImage(dirty, layout, deferring: deferEvent) }
+            if !dirty.isEmpty {
+                blitImage(dirty, layout, deferring: deferEvent)
+                drawHoverOutline(layout)
+            }
             if session.toolbarDirty { drawToolbar(layout) }
             // Pointer-position updates are throttled; questions and messages show at once.
             if session.statusDirty && (session.mode != .normal || now() >= lastStatusDraw + Self.statusInterval) {
@@ -299,6 +303,31 @@ public final class X11App {
         blitter.put(
             pixels: session.engine.viewPixels, stride: session.engine.width, source: source, atX: target.x, y: target.y,
             deferring: deferring)
+    }
+
+    /// The stroke a stroke-eraser click would remove, outlined over the window (never into the
+    /// picture): a magenta and white dashed line along its samples, clipped to the canvas.
+    private func drawHoverOutline(_ layout: Layout) {
+        let points = session.hoverOutline
+        guard !points.isEmpty else { return }
+        blitter.waitForCompletions(deferring: { [unowned self] in deferredEvents.append($0) })
+        let o = layout.imageOrigin
+        var xPoints = points.prefix(4096).map {
+            XPoint(
+                x: Int16(clamping: Int($0.x.rounded(.down)) + o.x), y: Int16(clamping: Int($0.y.rounded(.down)) + o.y))
+        }
+        if xPoints.count == 1 { xPoints.append(XPoint(x: xPoints[0].x + 1, y: xPoints[0].y)) }
+        let area = layout.visibleImage
+        var clip = XRectangle(
+            x: Int16(clamping: area.x), y: Int16(clamping: area.y), width: UInt16(clamping: area.width),
+            height: UInt16(clamping: area.height))
+        XSetClipRectangles(display, chromeGC, 0, 0, &clip, 1, Unsorted)
+        XSetForeground(display, chromeGC, format.pixel(Color(r: 0xFF, g: 0x2B, b: 0xD6)))
+        XSetBackground(display, chromeGC, format.pixel(.white))
+        XSetLineAttributes(display, chromeGC, 2, LineDoubleDash, CapButt, JoinRound)
+        XDrawLines(display, window, chromeGC, &xPoints, Int32(xPoints.count), CoordModeOrigin)
+        XSetLineAttributes(display, chromeGC, 0, LineSolid, CapButt, JoinMiter)
+        XSetClipMask(display, chromeGC, 0)
     }
 
     /// The neutral gray around an image smaller than the window.

@@ -117,3 +117,35 @@ final class RecordingSink: OperationSink {
         #expect(discarded && t.mode == .normal && t.engine.width == 200)
     }
 }
+
+/// The stroke eraser in the session: Shift+E, a click on a stroke, undo brings it back, and the
+/// journal's replay agrees.
+@Suite struct StrokeEraserSessionTests {
+    typealias T = SessionTests
+
+    @Test func clickingAStrokeRemovesItAndTheJournalReplaysTheSame() {
+        let s = T.makeSession(width: 160, height: 90)
+        let sink = RecordingSink()
+        s.sink = sink
+        T.drag(s, [(10, 45), (150, 45)])
+        let first = Array(s.engine.viewPixels)
+        T.key(s, "]")
+        T.key(s, "]")
+        T.drag(s, [(80, 5), (80, 85)])
+        T.key(s, "E", .shift)
+        #expect(s.tool == .strokeEraser)
+        let (x, y) = T.window(s, 80, 20)
+        s.handle(.motion(x: x, y: y, modifiers: []))
+        #expect(s.hoverOutline.count == 2, "hovering outlines the stroke under the pointer")
+        s.handle(.press(x: x, y: y, button: .left, modifiers: []))
+        s.handle(.release(x: x, y: y, button: .left, modifiers: []))
+        #expect(Array(s.engine.viewPixels) == first)
+        #expect(sink.operations.last == .removeStroke(step: 1))
+        let replay = StrokeEngine(width: 160, height: 90)
+        let history = History(base: nil)
+        for op in sink.operations { history.perform(op, engine: replay) }
+        #expect(Array(replay.viewPixels) == Array(s.engine.viewPixels))
+        T.key(s, "z", .control)
+        #expect(s.engine.viewPixel(x: 80, y: 20) == Color.black.pixel)
+    }
+}

@@ -97,3 +97,71 @@ import Testing
         #expect(Operation(decoding: []) == nil)
     }
 }
+
+/// The stroke eraser: taking one past stroke out gives the picture drawn without it.
+@Suite struct StrokeRemovalTests {
+    typealias H = HistoryTests
+
+    /// How many pixels differ (a count keeps failure messages short).
+    static func differing(_ a: [UInt32], _ b: [UInt32]) -> Int {
+        zip(a, b).filter { $0 != $1 }.count + abs(a.count - b.count)
+    }
+
+    static func drawnWithout(_ ops: [Operation], _ skip: Set<Int>) -> [UInt32] {
+        let engine = StrokeEngine(width: 120, height: 80)
+        for (i, op) in ops.enumerated() where !skip.contains(i) { op.apply(to: engine) }
+        return Array(engine.viewPixels)
+    }
+
+    static func strokesOnly(_ count: Int, seed: UInt64) -> [Operation] {
+        H.randomOperations(count * 2, seed: seed, width: 120, height: 80).filter {
+            if case .stroke = $0 { return true }
+            return false
+        }.prefix(count).map { $0 }
+    }
+
+    @Test(arguments: [256 << 20, 0])
+    func removingAMiddleStrokeEqualsNeverDrawingIt(memoryCap: Int) {
+        let ops = Self.strokesOnly(12, seed: 21)
+        let engine = StrokeEngine(width: 120, height: 80)
+        let history = History(base: nil, memoryCap: memoryCap)
+        for op in ops { history.perform(op, engine: engine) }
+        let drawn = Array(engine.viewPixels)
+        history.removeStroke(at: 5, engine: engine)
+        #expect(Self.differing(Array(engine.viewPixels), Self.drawnWithout(ops, [5])) == 0)
+        history.perform(.removeStroke(step: 2), engine: engine)
+        #expect(Self.differing(Array(engine.viewPixels), Self.drawnWithout(ops, [2, 5])) == 0)
+        // Undo brings them back, redo takes them out again.
+        history.undo(engine: engine)
+        #expect(Self.differing(Array(engine.viewPixels), Self.drawnWithout(ops, [5])) == 0)
+        history.undo(engine: engine)
+        #expect(Self.differing(Array(engine.viewPixels), drawn) == 0)
+        history.redo(engine: engine)
+        history.redo(engine: engine)
+        #expect(Self.differing(Array(engine.viewPixels), Self.drawnWithout(ops, [2, 5])) == 0)
+        // Undoing further down, past the removals, still lands on the right pixels.
+        for _ in 0..<6 { history.undo(engine: engine) }
+        #expect(Self.differing(Array(engine.viewPixels), H.expected(ops, 8)) == 0)
+    }
+
+    @Test func clickingFindsTheTopmostStrokeUnderThePointer() {
+        let engine = StrokeEngine(width: 120, height: 80)
+        let history = History(base: nil)
+        let low = Operation.stroke(StrokeStyle(width: 20), points: [Point(x: 10, y: 40), Point(x: 110, y: 40)])
+        let high = Operation.stroke(StrokeStyle(width: 4), points: [Point(x: 60, y: 5), Point(x: 60, y: 75)])
+        history.perform(low, engine: engine)
+        history.perform(high, engine: engine)
+        #expect(history.stroke(at: Point(x: 60, y: 40)) == 1)
+        #expect(history.stroke(at: Point(x: 20, y: 40)) == 0)
+        #expect(history.stroke(at: Point(x: 64.5, y: 10)) == 1, "within a few pixels of a thin line")
+        #expect(history.stroke(at: Point(x: 20, y: 5)) == nil)
+        history.removeStroke(at: 1, engine: engine)
+        #expect(history.stroke(at: Point(x: 60, y: 40)) == 0, "the removed stroke is not hit again")
+        history.perform(.clear, engine: engine)
+        #expect(history.stroke(at: Point(x: 20, y: 40)) == nil, "nothing beneath a clear is visible")
+    }
+
+    @Test func removalSurvivesTheBinaryForm() {
+        #expect(Operation(decoding: Operation.removeStroke(step: 77).encoded()) == .removeStroke(step: 77))
+    }
+}

@@ -12,6 +12,9 @@ public enum Operation: Equatable, Sendable {
     case undo
     /// A step forward again.
     case redo
+    /// The stroke recorded at history step `step` is taken out of the picture (the stroke
+    /// eraser); what lies above and beneath it is re-rendered in its region.
+    case removeStroke(step: Int)
     /// Not a change: the document was saved here, to this path. A journal whose last record
     /// this is holds nothing unsaved; replay and history skip it.
     case saved(path: String)
@@ -29,7 +32,7 @@ public enum Operation: Equatable, Sendable {
             return dirty
         case .clear:
             return engine.clearPaint()
-        case .undo, .redo, .saved:
+        case .undo, .redo, .saved, .removeStroke:
             return .empty
         }
     }
@@ -67,7 +70,7 @@ public enum Operation: Equatable, Sendable {
             return IntRect(x0: x0, y0: y0, x1: x1, y1: y1).intersection(engine.bounds)
         case .clear:
             return engine.bounds
-        case .undo, .redo, .saved:
+        case .undo, .redo, .saved, .removeStroke:
             return .empty
         }
     }
@@ -80,6 +83,7 @@ public enum Operation: Equatable, Sendable {
         case undo = 3
         case redo = 4
         case saved = 5
+        case removeStroke = 6
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -107,6 +111,9 @@ public enum Operation: Equatable, Sendable {
             out.byte(Tag.undo.rawValue)
         case .redo:
             out.byte(Tag.redo.rawValue)
+        case .removeStroke(let step):
+            out.byte(Tag.removeStroke.rawValue)
+            out.uint32(UInt32(clamping: step))
         case .saved(let path):
             out.byte(Tag.saved.rawValue)
             let utf8 = Array(path.utf8)
@@ -122,6 +129,9 @@ public enum Operation: Equatable, Sendable {
         var input = ByteReader(bytes)
         guard let raw = input.byte(), let tag = Tag(rawValue: raw) else { return nil }
         switch tag {
+        case .removeStroke:
+            guard let step = input.uint32(), input.isAtEnd else { return nil }
+            self = .removeStroke(step: Int(step))
         case .saved:
             guard let count = input.uint32(), Int(count) == input.remaining, let bytes = input.take(Int(count)) else {
                 return nil

@@ -30,6 +30,11 @@ public final class StrokeEngine {
     /// Rows min...max that hold marked chunks of the stroke in progress.
     private var strokeRows: (min: Int, max: Int) = (Int.max, Int.min)
     private var strokeBounds = IntRect.empty
+    /// Pixels outside this rectangle are left alone by strokes and clears (the history uses it
+    /// to re-render one region when a past stroke is removed). The whole canvas by default.
+    public var clip: IntRect {
+        didSet { clip = clip.intersection(bounds) }
+    }
 
     /// A canvas of the given size (at least 1 x 1), with no paint on `background`.
     public init(width: Int, height: Int, background: Background = .color(.white)) {
@@ -44,6 +49,7 @@ public final class StrokeEngine {
         view = .allocate(capacity: count)
         view.initialize(repeating: 0)
         touched = ChunkMask(width: self.width, height: self.height)
+        clip = IntRect(x: 0, y: 0, width: self.width, height: self.height)
         if case .image(let image) = background, image.width != self.width || image.height != self.height {
             self.background = .color(.white)
         }
@@ -154,9 +160,11 @@ public final class StrokeEngine {
     /// pixels then only visits the thin crescent it adds, not its whole width on every row.
     private func stamp(_ capsule: Capsule, fullDiscAtStart: Bool) -> IntRect {
         let box = capsule.bounds(margin: 0.5)
-        let y0 = max(0, Int(clamping: box.minY - 0.5, .up))
-        let y1 = min(height - 1, Int(clamping: box.maxY - 0.5, .down))
-        guard y0 <= y1, box.maxX > 0, box.minX < Double(width) else { return .empty }
+        let y0 = max(clip.y, Int(clamping: box.minY - 0.5, .up))
+        let y1 = min(clip.maxY - 1, Int(clamping: box.maxY - 0.5, .down))
+        guard y0 <= y1, box.maxX > Double(clip.x), box.minX < Double(clip.maxX) else { return .empty }
+        let clipX0 = clip.x
+        let clipX1 = clip.maxX - 1
         let outerRadius = capsule.radius + 0.5
         let innerRadius = capsule.radius - 0.5
         var dirtyX0 = Int.max
@@ -168,8 +176,8 @@ public final class StrokeEngine {
             let outer = capsule.span(atY: cy, within: outerRadius)
             guard outer.lo <= outer.hi else { continue }
             // Pixel x is touched when its centre x + 0.5 lies strictly inside (lo, hi).
-            let xa = max(0, Int(clamping: outer.lo - 0.5, .down) + 1)
-            let xb = min(width - 1, Int(clamping: outer.hi - 0.5, .up) - 1)
+            let xa = max(clipX0, Int(clamping: outer.lo - 0.5, .down) + 1)
+            let xb = min(clipX1, Int(clamping: outer.hi - 0.5, .up) - 1)
             guard xa <= xb else { continue }
             var ia = xb + 1
             var ib = xb
@@ -386,9 +394,15 @@ public final class StrokeEngine {
     @discardableResult
     public func clearPaint() -> IntRect {
         if isStroking { end() }
-        paint.update(repeating: 0)
-        recomposite(bounds)
-        return bounds
+        if clip == bounds {
+            paint.update(repeating: 0)
+        } else {
+            for y in clip.y..<clip.maxY {
+                (paint.baseAddress! + y * width + clip.x).update(repeating: 0, count: clip.width)
+            }
+        }
+        recomposite(clip)
+        return clip
     }
 
     /// A copy of the paint pixels in `rect` (clipped to the canvas).

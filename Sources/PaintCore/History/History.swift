@@ -10,6 +10,8 @@ public final class History {
         let operation: Operation
         let region: IntRect
         var before: PixelImage?
+        /// Taken out by a later `.removeStroke` that is applied now.
+        var removed = false
     }
 
     private var entries: [Entry] = []
@@ -60,6 +62,7 @@ public final class History {
         case .undo: return undo(engine: engine)
         case .redo: return redo(engine: engine)
         case .saved: return .empty
+        case .removeStroke(let step): return removeStroke(at: step, engine: engine)
         case .stroke, .clear:
             if engine.isStroking { engine.end() }
             let region = operation.region(in: engine)
@@ -77,16 +80,12 @@ public final class History {
         if engine.isStroking { engine.end() }
         cursor -= 1
         let entry = entries[cursor]
+        if case .removeStroke(let step) = entry.operation { entries[step].removed = false }
         if let before = entry.before {
             return engine.restorePaint(before, atX: entry.region.x, y: entry.region.y)
         }
         // The snapshot was dropped to stay under the cap: rebuild from the start.
-        if let base {
-            engine.replacePaint(with: base)
-        } else {
-            engine.clearPaint()
-        }
-        for e in entries[0..<cursor] { e.operation.apply(to: engine) }
+        render(engine.bounds, upTo: cursor, engine: engine)
         return engine.bounds
     }
 
@@ -97,8 +96,121 @@ public final class History {
         if engine.isStroking { engine.end() }
         let entry = entries[cursor]
         cursor += 1
-        let dirty = entry.operation.apply(to: engine)
-        return entry.operation == .clear ? engine.bounds : dirty
+        switch entry.operation {
+        case .removeStroke(let step):
+            entries[step].removed = true
+            render(entry.region, upTo: cursor, engine: engine)
+            return entry.region
+        case .clear:
+            entry.operation.apply(to: engine)
+            return engine.bounds
+        default:
+            return entry.operation.apply(to: engine)
+        }
+    }
+
+    // MARK: Removing a past stroke
+
+    /// The applied stroke whose footprint lies under `point` (within `slack` pixels of its
+    /// rim), topmost first; nil when none does or a clear hides everything beneath.
+    public func stroke(at point: Point, slack: Double = 3) -> Int? {
+        for index in stride(from: cursor - 1, through: 0, by: -1) where !entries[index].removed {
+            switch entries[index].operation {
+            case .clear: return nil
+            case .stroke(let style, let points):
+                let reach = style.width / 2 + slack
+                if points.count == 1 {
+                    if Capsule(from: points[0], to: points[0], width: 0).distance(point.x, point.y) <= reach {
+                        return index
+                    }
+                }
+                for (a, b) in zip(points, points.dropFirst())
+                where Capsule(from: a, to: b, width: 0).distance(point.x, point.y) <= reach {
+                    return index
+                }
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The samples of the stroke at `step` (for a hover outline), or nil.
+    public func strokePoints(at step: Int) -> (style: StrokeStyle, points: [Point])? {
+        guard entries.indices.contains(step), case .stroke(let style, let points) = entries[step].operation else {
+            return nil
+        }
+        return (style, points)
+    }
+
+    /// Takes the stroke at `step` out of the picture: its region is rendered again from what
+    /// lies beneath (its own before-snapshot when kept) and every later step, clipped to that
+    /// region. Recorded as a step of its own, so it can be undone.
+    @discardableResult
+    public func removeStroke(at step: Int, engine: StrokeEngine) -> IntRect {
+        guard step >= 0, step < cursor, !entries[step].removed, case .stroke = entries[step].operation else {
+            return .empty
+        }
+        if engine.isStroking { engine.end() }
+        let region = entries[step].region
+        let before = engine.paintRegion(region)
+        entries[step].removed = true
+        render(region, upTo: cursor, engine: engine, removing: step)
+        push(Entry(operation: .removeStroke(step: step), region: region, before: before))
+        return region
+    }
+
+    /// Renders `region` as steps 0..<end leave it (skipping removed ones): from the nearest
+    /// kept snapshot that is still true, else from the starting picture. `removing` is a step
+    /// being removed right now (its removal is not recorded yet).
+    private func render(_ region: IntRect, upTo end: Int, engine: StrokeEngine, removing: Int? = nil) {
+        // Start from the latest step whose before-snapshot covers the region and is still
+        // true: a snapshot taken before a stroke that a later step removed still shows that
+        // stroke, so it is usable only when every removal from there on targets a step at or
+        // above it. Else start from the starting picture.
+        var start = 0
+        var startPixels: PixelImage?
+        var lowestRemovedAbove = removing ?? Int.max
+        for index in stride(from: end - 1, through: 0, by: -1) {
+            let entry = entries[index]
+            if case .removeStroke(let target) = entry.operation {
+                lowestRemovedAbove = min(lowestRemovedAbove, target)
+                continue
+            }
+            if let before = entry.before, entry.region.intersection(region) == region, lowestRemovedAbove >= index {
+                start = index
+                startPixels = Self.crop(before, from: entry.region, to: region)
+                break
+            }
+        }
+        let savedClip = engine.clip
+        engine.clip = region
+        if let startPixels {
+            engine.restorePaint(startPixels, atX: region.x, y: region.y)
+        } else if let base {
+            engine.restorePaint(Self.crop(base, from: engine.bounds, to: region), atX: region.x, y: region.y)
+        } else {
+            engine.clearPaint()
+        }
+        for entry in entries[start..<end] where !entry.removed {
+            switch entry.operation {
+            case .stroke, .clear: entry.operation.apply(to: engine)
+            default: continue
+            }
+        }
+        engine.clip = savedClip
+        engine.recomposite(region)
+    }
+
+    /// The part `to` of an image that covers `from`.
+    private static func crop(_ image: PixelImage, from: IntRect, to: IntRect) -> PixelImage {
+        if from == to { return image }
+        var out = PixelImage(width: to.width, height: to.height)
+        for y in 0..<to.height {
+            for x in 0..<to.width {
+                out[x, y] = image[to.x - from.x + x, to.y - from.y + y]
+            }
+        }
+        return out
     }
 
     private func push(_ entry: Entry) {
