@@ -14,6 +14,7 @@ public struct CommandLineOptions: Equatable, Sendable {
                                    transparent (default white)
           --history-memory MB      memory for undo snapshots (default 256); undo has no step
                                    limit: older steps are rebuilt by replaying the log
+          --no-history             save plain PNGs, without the editing history
           --recover                list drawings a crash left behind that can be restored
           --no-journal             do not keep a crash journal (for measurements)
           --help                   show this help
@@ -38,6 +39,8 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var background = Background.color(.white)
     /// Whether to keep a crash journal.
     public var journal = true
+    /// Whether saved PNGs carry the editing history.
+    public var history = true
     /// The most memory undo snapshots may take, in MB; older steps are then undone by replay.
     public var historyMemoryMB = 256
 
@@ -61,6 +64,7 @@ public struct CommandLineOptions: Equatable, Sendable {
                 }
                 options.historyMemoryMB = mb
             case "--no-journal": options.journal = false
+            case "--no-history": options.history = false
             case "--size":
                 guard let value = rest.popFirst() else { throw OptionError("--size needs a value like 1920x1080") }
                 let parts = value.lowercased().split(separator: "x")

@@ -67,7 +67,7 @@ public enum Recovery {
                     if let dropped = contents.droppedTail { message += "; \(dropped)" }
                     return RestoredDocument(
                         engine: replay.engine, history: replay.history, savedStep: replay.savedStep, path: replay.path,
-                        message: message)
+                        message: message, baseBytes: contents.header.baseImage)
                 } catch let error as JournalError {
                     return RestoredDocument(
                         engine: nil, history: nil, path: nil, message: "Cannot restore: \(error.description)")

@@ -41,9 +41,15 @@ public struct RestoredDocument {
     public var path: String?
     /// What to tell the user.
     public var message: String
+    /// PNG bytes of the picture its history starts from.
+    public var baseBytes: [UInt8]?
 
     /// Makes a result.
-    public init(engine: StrokeEngine?, history: History?, savedStep: Int? = nil, path: String?, message: String) {
+    public init(
+        engine: StrokeEngine?, history: History?, savedStep: Int? = nil, path: String?, message: String,
+        baseBytes: [UInt8]? = nil
+    ) {
+        self.baseBytes = baseBytes
         self.engine = engine
         self.history = history
         self.savedStep = savedStep
@@ -98,7 +104,11 @@ public final class Session {
     /// Undo and redo.
     public private(set) var history: History
     /// The history step that is on disk (nil: none is, or it was undone and overwritten).
-    private var savedStep: Int? = 0
+    private var savedStep: Int?
+    /// PNG bytes of the picture the history starts from (saved with the history).
+    public var baseBytes: [UInt8]?
+    /// Whether saves carry the editing history in the PNG (`--no-history` turns it off).
+    public var savesHistory = true
     /// The last message for the status bar ("Saved to …", an error).
     public private(set) var message = ""
     public private(set) var mode: SessionMode = .normal
@@ -135,10 +145,11 @@ public final class Session {
     /// engine is blank).
     public init(
         engine: StrokeEngine, path: String?, windowWidth: Int, windowHeight: Int, message: String = "",
-        history: History? = nil
+        history: History? = nil, savedStep: Int? = 0
     ) {
         self.engine = engine
         self.history = history ?? History(base: nil)
+        self.savedStep = savedStep
         self.path = path
         self.message = message
         layout = Layout(
@@ -685,9 +696,16 @@ public final class Session {
     public func save(to target: String) -> Bool {
         commitStroke()
         let withAlpha = engine.background == .transparent
-        let png: [UInt8]
+        var png: [UInt8]
         do {
             png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: withAlpha)
+            if savesHistory {
+                // The hash covers what a reader decodes from this file, so reopening checks
+                // exactly that. A history that cannot be embedded leaves a plain PNG.
+                let saved = try PNGCodec.decode(png, name: target)
+                let archive = DocumentLoader.archive(for: self, baseBytes: baseBytes, saved: saved)
+                if let withHistory = try? HistoryChunk.embed(archive, into: png) { png = withHistory }
+            }
             try AtomicFile.write(png, to: target)
         } catch {
             setMessage(error.description)
@@ -786,6 +804,7 @@ public final class Session {
                 replaceDocument(
                     engine: engine, history: restored.history ?? History(base: nil), savedStep: restored.savedStep,
                     path: restored.path)
+                baseBytes = restored.baseBytes
             }
             setMessage(restored.message)
         case (.offerRestore, .discard):

@@ -32,36 +32,14 @@ case .run:
     break
 }
 
-var engine: StrokeEngine
-var path = options.path.map(PathDisplay.absolute)
-var message = ""
-/// The opened file's bytes, the journal's starting point.
-var baseImage: [UInt8]?
-/// The opened picture, where undo stops.
-var basePaint: PixelImage?
-if let target = path, FileSystem.exists(target) {
-    do {
-        let (image, bytes) = try ImageFile.loadWithBytes(path: target)
-        engine = StrokeEngine(image: image, background: options.background)
-        baseImage = bytes
-        basePaint = image
-        message = "Opened \(PathDisplay.abbreviatingHome(target))"
-    } catch {
-        // Never start editing over a file we could not read: a blank untitled canvas instead,
-        // so Ctrl+S cannot overwrite it.
-        FileSystem.printError("swiftpaint: " + error.description)
-        engine = StrokeEngine(width: options.width, height: options.height, background: options.background)
-        message = error.description
-        path = nil
-    }
-} else {
-    engine = StrokeEngine(width: options.width, height: options.height, background: options.background)
-    if let target = path { message = "New picture; Ctrl+S saves it as \(PathDisplay.abbreviatingHome(target))" }
-}
-
+let document = DocumentLoader.open(options.path.map(PathDisplay.absolute), options: options)
+let engine = document.engine
+let path = document.path
 let session = Session(
-    engine: engine, path: path, windowWidth: 1280, windowHeight: 900, message: message,
-    history: History(base: basePaint, memoryCap: options.historyMemoryMB << 20))
+    engine: engine, path: path, windowWidth: 1280, windowHeight: 900, message: document.message,
+    history: document.history, savedStep: document.savedStep)
+session.baseBytes = document.baseBytes
+session.savesHistory = options.history
 do {
     let app = try X11App(session: session, displayName: nil)
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
@@ -72,9 +50,13 @@ do {
         let leftOver = Recovery.candidate(for: path, in: folder)
         let header = JournalHeader(
             documentPath: path, width: engine.width, height: engine.height,
-            background: DocumentJournal.journalBackground(engine.background), baseImage: baseImage)
+            background: DocumentJournal.journalBackground(engine.background), baseImage: document.baseBytes)
         do {
-            let journal = DocumentJournal(writer: try JournalWriter.create(in: folder, header: header))
+            let writer = try JournalWriter.create(in: folder, header: header)
+            // A reopened file's history goes into the journal first, so the journal always
+            // holds the whole log from the starting picture.
+            for operation in document.operations { writer.append(operation) }
+            let journal = DocumentJournal(writer: writer)
             session.sink = journal
             if let leftOver { session.offer(Recovery.offer(leftOver, journal: journal)) }
         } catch {

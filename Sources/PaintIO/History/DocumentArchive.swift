@@ -1,0 +1,164 @@
+import PaintCore
+
+/// Everything SwiftPaint needs to reopen a saved PNG with its full history: the starting state,
+/// the operation log replayed onto it, and a hash of the pixels the log produced when it was saved.
+///
+/// `HistoryChunk` stores it inside the PNG. The hash lets a reader tell whether the picture still
+/// is the one the log made: another editor may have kept the chunk while changing the pixels, and
+/// then the history must be ignored, not trusted (`matches(_:)`).
+public struct DocumentArchive: Sendable, Equatable {
+    /// Canvas size in pixels.
+    public var width: Int
+    public var height: Int
+    /// What shows through the paint layer.
+    public var background: JournalBackground
+    /// PNG bytes of the starting paint layer; nil for a blank (fully transparent) canvas.
+    public var baseImage: [UInt8]?
+    /// The log, oldest first, replayed onto the starting state.
+    public var operations: [Operation]
+    /// `DocumentArchive.hash` of the saved picture's pixels.
+    public var pixelHash: UInt64
+
+    public init(
+        width: Int, height: Int, background: JournalBackground, baseImage: [UInt8]? = nil,
+        operations: [Operation], pixelHash: UInt64
+    ) {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.baseImage = baseImage
+        self.operations = operations
+        self.pixelHash = pixelHash
+    }
+
+    /// FNV-1a 64 over the image's packed pixels, each as four little-endian bytes.
+    public static func hash(_ image: PixelImage) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        let prime: UInt64 = 0x0000_0100_0000_01b3
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for p in pixels {
+                h = (h ^ UInt64(p & 0xFF)) &* prime
+                h = (h ^ UInt64(p >> 8 & 0xFF)) &* prime
+                h = (h ^ UInt64(p >> 16 & 0xFF)) &* prime
+                h = (h ^ UInt64(p >> 24)) &* prime
+            }
+        }
+        return h
+    }
+
+    /// Whether `image` is the picture this archive was saved with (same size, same pixel hash).
+    public func matches(_ image: PixelImage) -> Bool {
+        image.width == width && image.height == height && Self.hash(image) == pixelHash
+    }
+
+    // MARK: Binary form
+    //
+    // The uncompressed payload (HistoryChunk compresses it and puts the version in front):
+    //
+    //   flags             UInt8: bit 0 baseImage present
+    //   width, height     UInt32 each
+    //   background        UInt8 tag (0 transparent, 1 color) + r, g, b for a color
+    //   pixelHash         UInt64
+    //   baseImage         UInt32 byte count + PNG bytes, when present
+    //   operation count   UInt32
+    //   operations        each UInt32 byte count + Operation.encoded()
+    //
+    // All little-endian; nothing may follow.
+
+    /// The version of the binary form written by `payload()`.
+    public static let formatVersion: UInt8 = 1
+
+    /// The payload bytes; nil when a field does not fit its UInt32.
+    func payload() -> [UInt8]? {
+        guard let w = UInt32(exactly: width), let h = UInt32(exactly: height),
+            let opCount = UInt32(exactly: operations.count)
+        else { return nil }
+        var out = ByteWriter()
+        out.byte(baseImage == nil ? 0 : 1)
+        out.uint32(w)
+        out.uint32(h)
+        switch background {
+        case .transparent:
+            out.byte(0)
+        case .color(let c):
+            out.byte(1)
+            out.byte(c.r)
+            out.byte(c.g)
+            out.byte(c.b)
+        }
+        out.uint64(pixelHash)
+        if let baseImage {
+            guard let n = UInt32(exactly: baseImage.count) else { return nil }
+            out.uint32(n)
+            out.append(baseImage)
+        }
+        out.uint32(opCount)
+        for op in operations {
+            let bytes = op.encoded()
+            guard let n = UInt32(exactly: bytes.count) else { return nil }
+            out.uint32(n)
+            out.append(bytes)
+        }
+        return out.bytes
+    }
+
+    /// Decodes `payload()`; the error is a reason in words.
+    static func decodePayload(_ bytes: [UInt8]) -> Result<DocumentArchive, PayloadProblem> {
+        var input = ByteReader(bytes)
+        guard let flags = input.byte() else { return .failure(PayloadProblem("it is empty")) }
+        guard flags & ~1 == 0 else { return .failure(PayloadProblem("it has unknown flags")) }
+        guard let width = input.uint32(), let height = input.uint32() else {
+            return .failure(PayloadProblem("it is cut short"))
+        }
+        let background: JournalBackground
+        switch input.byte() {
+        case 0:
+            background = .transparent
+        case 1:
+            guard let r = input.byte(), let g = input.byte(), let b = input.byte() else {
+                return .failure(PayloadProblem("it is cut short"))
+            }
+            background = .color(Color(r: r, g: g, b: b))
+        case nil:
+            return .failure(PayloadProblem("it is cut short"))
+        default:
+            return .failure(PayloadProblem("it names an unknown background"))
+        }
+        guard let hash = input.uint64() else { return .failure(PayloadProblem("it is cut short")) }
+        var base: [UInt8]? = nil
+        if flags & 1 != 0 {
+            guard let n = input.uint32(), let image = input.take(Int(n)) else {
+                return .failure(PayloadProblem("its starting picture is cut short"))
+            }
+            base = image
+        }
+        guard let count = input.uint32() else { return .failure(PayloadProblem("it is cut short")) }
+        // Every operation takes at least a 4-byte length and a 1-byte tag, so a count that
+        // cannot fit the remaining bytes is refused before anything is reserved.
+        guard Int(count) <= input.remaining / 5 else {
+            return .failure(PayloadProblem("it claims more operations than it holds"))
+        }
+        var operations: [Operation] = []
+        operations.reserveCapacity(Int(count))
+        for index in 0..<Int(count) {
+            guard let n = input.uint32(), let bytes = input.take(Int(n)) else {
+                return .failure(PayloadProblem("operation \(index + 1) is cut short"))
+            }
+            guard let op = Operation(decoding: bytes) else {
+                return .failure(PayloadProblem("operation \(index + 1) cannot be read"))
+            }
+            operations.append(op)
+        }
+        guard input.isAtEnd else { return .failure(PayloadProblem("unexpected bytes follow it")) }
+        return .success(
+            DocumentArchive(
+                width: Int(width), height: Int(height), background: background, baseImage: base,
+                operations: operations, pixelHash: hash))
+    }
+
+    /// Why a payload could not be decoded, in words.
+    struct PayloadProblem: Error, Equatable {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+}

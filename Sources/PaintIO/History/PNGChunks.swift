@@ -1,0 +1,104 @@
+import CPNG
+
+/// The project's own small PNG chunk reader and writer (DESIGN §6): private chunks are spliced
+/// into the PNG bytes here, never through libpng.
+///
+/// A PNG is an 8-byte signature, then chunks: a big-endian UInt32 data length, a 4-byte type,
+/// the data, and a big-endian CRC-32 (zlib's) over type and data.
+enum PNGChunks {
+    /// The PNG signature.
+    static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+    /// The PNG spec's own bound on a chunk's data length (2^31 - 1).
+    static let specMaxLength = Int(Int32.max)
+
+    /// One chunk as located inside a PNG's bytes.
+    struct Chunk: Equatable {
+        /// Offset of the length field (the chunk's first byte).
+        var start: Int
+        /// The four type bytes.
+        var type: [UInt8]
+        /// Offset and count of the data.
+        var dataStart: Int
+        var length: Int
+        /// The CRC as stored in the file.
+        var storedCRC: UInt32
+        /// Offset just past the CRC.
+        var end: Int { dataStart + length + 4 }
+    }
+
+    /// Where a chunk walk ended.
+    enum Walk: Equatable {
+        /// Every chunk up to and including IEND.
+        case complete([Chunk])
+        /// The chunks read before the structure broke, plus the header of the chunk whose
+        /// declared length runs past the end (type nil when even the header is cut off).
+        case broken([Chunk], badType: [UInt8]?, reason: String)
+        /// The bytes do not start with the PNG signature.
+        case notPNG
+    }
+
+    /// Walks the chunks of `png`. Lengths are checked against the remaining bytes before any
+    /// slicing, so no input can make the walk read out of bounds or allocate.
+    static func walk(_ png: [UInt8]) -> Walk {
+        guard png.count >= signature.count, png[0..<signature.count].elementsEqual(signature) else { return .notPNG }
+        var chunks: [Chunk] = []
+        var offset = signature.count
+        while true {
+            let remaining = png.count - offset
+            guard remaining >= 8 else {
+                return .broken(chunks, badType: nil, reason: "the file is cut short")
+            }
+            let length = Int(readBigEndian(png, at: offset))
+            let type = Array(png[(offset + 4)..<(offset + 8)])
+            guard length <= specMaxLength else {
+                return .broken(chunks, badType: type, reason: "a chunk declares an impossible length")
+            }
+            guard length <= remaining - 12 else {
+                return .broken(chunks, badType: type, reason: "a chunk runs past the end of the file")
+            }
+            let chunk = Chunk(
+                start: offset, type: type, dataStart: offset + 8, length: length,
+                storedCRC: readBigEndian(png, at: offset + 8 + length))
+            chunks.append(chunk)
+            offset = chunk.end
+            if type == Array("IEND".utf8) { return .complete(chunks) }
+        }
+    }
+
+    /// CRC-32 (zlib) over `type` followed by `data`.
+    static func crc(type: [UInt8], data: ArraySlice<UInt8>) -> UInt32 {
+        var c = type.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) }
+        // The chunk reader bounds data to 2^31 - 1 bytes, which fits zlib's UInt32 length.
+        c = data.withUnsafeBufferPointer { crc32(c, $0.baseAddress, UInt32(clamping: $0.count)) }
+        return UInt32(truncatingIfNeeded: c)
+    }
+
+    /// Whether the stored CRC of `chunk` in `png` matches its type and data.
+    static func crcMatches(_ chunk: Chunk, in png: [UInt8]) -> Bool {
+        crc(type: chunk.type, data: png[chunk.dataStart..<(chunk.dataStart + chunk.length)]) == chunk.storedCRC
+    }
+
+    /// A whole chunk: length, type, data, CRC over type and data. The caller keeps `data`
+    /// within the spec's 2^31 - 1 bytes.
+    static func makeChunk(type: [UInt8], data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + 12)
+        appendBigEndian(UInt32(truncatingIfNeeded: data.count), to: &out)
+        out.append(contentsOf: type)
+        out.append(contentsOf: data)
+        appendBigEndian(crc(type: type, data: data[...]), to: &out)
+        return out
+    }
+
+    static func readBigEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
+            | UInt32(bytes[offset + 3])
+    }
+
+    static func appendBigEndian(_ v: UInt32, to out: inout [UInt8]) {
+        out.append(UInt8(v >> 24))
+        out.append(UInt8(truncatingIfNeeded: v >> 16))
+        out.append(UInt8(truncatingIfNeeded: v >> 8))
+        out.append(UInt8(truncatingIfNeeded: v))
+    }
+}
