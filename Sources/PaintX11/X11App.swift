@@ -275,6 +275,7 @@ public final class X11App {
                     blitImage(
                         IntRect(x: area.x - o.x, y: area.y - o.y, width: area.width, height: area.height), layout,
                         deferring: deferEvent)
+                    drawHoverOutline(layout)
                 }
                 if !exposed.intersection(layout.toolbar).isEmpty { drawToolbar(layout) }
                 if !exposed.intersection(layout.statusBar).isEmpty { drawStatus(layout) }
@@ -312,7 +313,7 @@ public final class X11App {
         guard !points.isEmpty else { return }
         blitter.waitForCompletions(deferring: { [unowned self] in deferredEvents.append($0) })
         let o = layout.imageOrigin
-        var xPoints = points.prefix(4096).map {
+        var xPoints = points.map {
             XPoint(
                 x: Int16(clamping: Int($0.x.rounded(.down)) + o.x), y: Int16(clamping: Int($0.y.rounded(.down)) + o.y))
         }
@@ -325,7 +326,17 @@ public final class X11App {
         XSetForeground(display, chromeGC, format.pixel(Color(r: 0xFF, g: 0x2B, b: 0xD6)))
         XSetBackground(display, chromeGC, format.pixel(.white))
         XSetLineAttributes(display, chromeGC, 2, LineDoubleDash, CapButt, JoinRound)
-        XDrawLines(display, window, chromeGC, &xPoints, Int32(xPoints.count), CoordModeOrigin)
+        // In pieces that overlap by one point: one request has a size limit.
+        var start = 0
+        while start < xPoints.count - 1 {
+            let end = min(xPoints.count, start + 4096)
+            xPoints[start..<end].withUnsafeBufferPointer { piece in
+                XDrawLines(
+                    display, window, chromeGC, UnsafeMutablePointer(mutating: piece.baseAddress), Int32(piece.count),
+                    CoordModeOrigin)
+            }
+            start = end - 1
+        }
         XSetLineAttributes(display, chromeGC, 0, LineSolid, CapButt, JoinMiter)
         XSetClipMask(display, chromeGC, 0)
     }
