@@ -1,0 +1,200 @@
+// paint-bench history STROKES.jsonl [--strokes 2000] [--cap-mb 256] [--samples 200]
+//                                    [--remove-samples 10] [--budget-s 300]
+//
+// Measures History on the file's canvas: building N strokes through commitLiveStroke, timing
+// every undo back to step 0 and every redo forward again, and the stroke eraser
+// (removeStroke) under >= 200 later strokes. --samples caps how many replaying (slow, > 5 ms)
+// undos are timed before the undo walk stops; --budget-s caps the undo walk's wall time.
+
+import Glibc
+import PaintCore
+
+/// A field of /proc/self/status in MiB ("VmRSS", "VmHWM"), or nil.
+func procStatusMegabytes(_ field: String) -> Double? {
+    guard let file = fopen("/proc/self/status", "r") else { return nil }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard text.hasPrefix(field + ":") else { continue }
+        let digits = text.dropFirst(field.count + 1).filter { $0.isNumber }
+        return Int(digits).map { Double($0) / 1024 }
+    }
+    return nil
+}
+
+private func ms(_ ns: UInt64) -> Double { Double(ns) / 1e6 }
+
+private func msLine(_ name: String, _ ns: [UInt64], p99: Bool = true) -> String {
+    let s = TimingStats(nanoseconds: ns)
+    return "\(name) p50=\(fixed(s.p50Microseconds / 1000, 3))"
+        + (p99 ? " p99=\(fixed(s.p99Microseconds / 1000, 3))" : "")
+        + " max=\(fixed(s.maxMicroseconds / 1000, 3)) n=\(s.count)"
+}
+
+private func snapshotOf(_ engine: StrokeEngine) -> (paint: PixelImage, view: [UInt32]) {
+    (engine.paintImage(), Array(engine.viewPixels))
+}
+
+/// Draws one recorded stroke live and commits it as the program does; returns the operation.
+@discardableResult
+private func drawLive(_ stroke: RecordedStroke, _ file: StrokeFile, _ engine: StrokeEngine, _ history: History)
+    -> Operation
+{
+    let pts = Array(file.points[stroke.points])
+    engine.begin(stroke.style, at: pts[0])
+    for p in pts.dropFirst() { engine.move(to: p) }
+    let op = Operation.stroke(stroke.style, points: pts)
+    history.commitLiveStroke(op, engine: engine)
+    return op
+}
+
+func runHistoryBench(arguments: [String]) -> Never {
+    var input: String?
+    var strokes = 2000
+    var capMB = 256
+    var samples = 200
+    var removeSamples = 10
+    var budget = 300.0
+    var rest = arguments[...]
+    while let a = rest.popFirst() {
+        func val() -> String {
+            guard let v = rest.popFirst() else { fail("\(a) needs a value", code: 2) }
+            return v
+        }
+        switch a {
+        case "--strokes": strokes = Int(val()) ?? -1
+        case "--cap-mb": capMB = Int(val()) ?? -1
+        case "--samples": samples = Int(val()) ?? -1
+        case "--remove-samples": removeSamples = Int(val()) ?? -1
+        case "--budget-s": budget = Double(val()) ?? -1
+        default:
+            if a.hasPrefix("-") { fail("unknown option \(a)", code: 2) }
+            input = a
+        }
+    }
+    guard let input, strokes >= 1, capMB >= 0, samples >= 0, removeSamples >= 1, budget > 0 else {
+        fail(
+            "usage: paint-bench history STROKES.jsonl [--strokes 2000] [--cap-mb 256] [--samples 200]"
+                + " [--remove-samples 10] [--budget-s 300]", code: 2)
+    }
+    let file: StrokeFile
+    do { file = try StrokeFile(path: input) } catch let e as ParseError { fail(e.message, code: 2) } catch {
+        fail("\(error)", code: 2)
+    }
+    let W = file.canvasWidth
+    let H = file.canvasHeight
+    let cap = capMB << 20
+    print(
+        "history_bench file=\(input.split(separator: "/").last.map(String.init) ?? input) canvas=\(W)x\(H)"
+            + " strokes=\(strokes) cap_mb=\(capMB) samples=\(samples)")
+    fflush(nil)
+
+    // 1. Build.
+    var engine: StrokeEngine? = StrokeEngine(width: W, height: H, background: .color(.white))
+    var history: History? = History(base: nil, memoryCap: cap)
+    do {
+        let e = engine!
+        let h = history!
+        let t0 = monotonicNanoseconds()
+        for i in 0..<strokes { drawLive(file.strokes[i % file.strokes.count], file, e, h) }
+        let buildNs = monotonicNanoseconds() - t0
+
+        print(
+            "build total_ms=\(fixed(ms(buildNs), 1)) steps=\(h.count) snapshot_mb=\(fixed(Double(h.snapshotBytes) / 1_048_576, 1))"
+                + " rss_mb=\(fixed(procStatusMegabytes("VmRSS") ?? 0, 1)) hwm_mb=\(fixed(procStatusMegabytes("VmHWM") ?? 0, 1))"
+        )
+        fflush(nil)
+        let built = snapshotOf(e)
+
+        // 2. Undo all the way, then redo all the way.
+        var undoNs: [UInt64] = []
+        var slowNs: [UInt64] = []
+        var fastMax: UInt64 = 0
+        var stopped = ""
+        let walk0 = monotonicNanoseconds()
+        while h.canUndo {
+            let s = monotonicNanoseconds()
+            h.undo(engine: e)
+            let d = monotonicNanoseconds() - s
+            undoNs.append(d)
+            if d > 5_000_000 { slowNs.append(d) } else { fastMax = max(fastMax, d) }
+            if slowNs.count >= samples && h.canUndo {
+                stopped = "samples"
+                break
+            }
+            if Double(monotonicNanoseconds() - walk0) / 1e9 > budget && h.canUndo {
+                stopped = "budget"
+                break
+            }
+        }
+
+        let reached = h.cursor
+        print(
+            msLine("undo_ms", undoNs) + " reached_step=\(reached)"
+                + (stopped.isEmpty ? " complete=yes" : " complete=no stopped_by=\(stopped)")
+                + " walk_s=\(fixed(Double(monotonicNanoseconds() - walk0) / 1e9, 1))")
+        print(
+            "undo_replay_ms n=\(slowNs.count) " + (slowNs.isEmpty ? "max=-" : msLine("", slowNs).dropFirst())
+                + " fast_max_ms=\(fixed(ms(fastMax), 3))")
+        fflush(nil)
+        var redoNs: [UInt64] = []
+        while h.canRedo {
+            let s = monotonicNanoseconds()
+            h.redo(engine: e)
+            redoNs.append(monotonicNanoseconds() - s)
+        }
+        let after = snapshotOf(e)
+        print(
+            msLine("redo_ms", redoNs)
+                + " pixels_after_redo=\(after.paint == built.paint && after.view == built.view ? "identical" : "DIFFERENT")"
+                + " hwm_mb=\(fixed(procStatusMegabytes("VmHWM") ?? 0, 1)) rss_mb=\(fixed(procStatusMegabytes("VmRSS") ?? 0, 1))"
+        )
+        fflush(nil)
+    }
+    engine = nil
+    history = nil
+
+    // 3. Stroke eraser on a fresh document of the file's strokes (at least 201 + samples).
+    let removeStrokes = max(file.strokes.count, 201 + removeSamples * 15)
+    let e = StrokeEngine(width: W, height: H, background: .color(.white))
+    let h = History(base: nil, memoryCap: cap)
+    var ops: [Operation] = []
+    for i in 0..<removeStrokes {
+        let before = h.count
+        let op = drawLive(file.strokes[i % file.strokes.count], file, e, h)
+        if h.count > before { ops.append(op) }
+    }
+    let reference = snapshotOf(e)
+    var removeNs: [UInt64] = []
+    var ks: [Int] = []
+    var equalsNeverDrawn = "untested"
+    var undoRestores = true
+    for j in 0..<removeSamples {
+        let k = h.count - 201 - j * 15
+        guard k >= 0 else { break }
+        ks.append(k)
+        let s = monotonicNanoseconds()
+        h.removeStroke(at: k, engine: e)
+        removeNs.append(monotonicNanoseconds() - s)
+        if j == 0 {
+            let fresh = StrokeEngine(width: W, height: H, background: .color(.white))
+            for (i, op) in ops.enumerated() where i != k { op.apply(to: fresh) }
+            let got = snapshotOf(e)
+            let want = snapshotOf(fresh)
+            equalsNeverDrawn = got.paint == want.paint && got.view == want.view ? "yes" : "no"
+        }
+        h.undo(engine: e)
+        if j == 0 {
+            let back = snapshotOf(e)
+            undoRestores = back.paint == reference.paint && back.view == reference.view
+        }
+    }
+    print(
+        msLine("remove_ms", removeNs, p99: false) + " steps=\(ops.count) k=\(ks.first ?? -1)...\(ks.last ?? -1)"
+            + " remove_equals_never_drawn=\(equalsNeverDrawn) undo_remove_restores=\(undoRestores ? "yes" : "no")"
+            + " snapshot_mb=\(fixed(Double(h.snapshotBytes) / 1_048_576, 1)) hwm_mb=\(fixed(procStatusMegabytes("VmHWM") ?? 0, 1))"
+    )
+    fflush(nil)
+    exit(0)
+}
