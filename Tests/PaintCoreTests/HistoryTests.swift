@@ -46,6 +46,46 @@ import Testing
         #expect(!history.canRedo)
     }
 
+    @Test func withoutRegionSnapshotsUndoRestoresTheNearestKeyframeAndReplays() {
+        let ops = Self.randomOperations(40, seed: 8, width: 120, height: 80)
+        let engine = StrokeEngine(width: 120, height: 80)
+        let history = History(base: nil)
+        history.keepsRegionSnapshots = false
+        for op in ops { history.perform(op, engine: engine) }
+        #expect(history.snapshotBytes > 0, "keyframes are kept")
+        for k in stride(from: 39, through: 0, by: -1) {
+            history.undo(engine: engine)
+            #expect(Array(engine.viewPixels) == Self.expected(ops, k), "undo to step \(k)")
+        }
+    }
+
+    @Test func packedPixelsRoundTripInsideAClip() {
+        var rng = SplitMix(seed: 4)
+        let engine = StrokeEngine(width: 50, height: 30)
+        for op in Self.randomOperations(10, seed: 3, width: 50, height: 30) { op.apply(to: engine) }
+        let rect = IntRect(x: 3, y: 2, width: 40, height: 25)
+        let packed = engine.packPaint(rect)
+        let before = engine.paintImage()
+        engine.clearPaint()
+        let clip = IntRect(x: Int(rng.next() % 20), y: Int(rng.next() % 10), width: 25, height: 15)
+        engine.unpackPaint(packed, clip: clip)
+        for y in 0..<30 {
+            for x in 0..<50 {
+                let inside = rect.intersection(clip).contains(x, y)
+                #expect(engine.paintPixel(x: x, y: y) == (inside ? before[x, y] : 0), "(\(x), \(y))")
+            }
+        }
+        // Noise does not pack: it is kept raw, no larger than the pixels.
+        var noise = PixelImage(width: 64, height: 64)
+        for i in noise.pixels.indices { noise.pixels[i] = UInt32(truncatingIfNeeded: rng.next()) | 0xFF00_0000 }
+        let noisy = StrokeEngine(image: noise)
+        let raw = noisy.packPaint(noisy.bounds)
+        #expect(raw.byteCount <= 64 * 64 * 4 + 64 * 12 + 64, "raw pixels plus one span per row")
+        noisy.clearPaint()
+        noisy.unpackPaint(raw)
+        #expect(noisy.paintImage() == noise)
+    }
+
     @Test func aLiveStrokeIsUndoneToThePixelsBeforeIt() {
         let engine = StrokeEngine(width: 60, height: 40)
         let history = History(base: nil)

@@ -40,13 +40,19 @@ struct ChunkMask {
     /// `width`), then unmarks them.
     @inline(__always)
     func drain(rows y0: Int, through y1: Int, width: Int, _ body: (Int, Int, Int) -> Void) {
+        visit(rows: y0, through: y1, width: width, clearing: true, body)
+    }
+
+    /// Calls `body(y, x0, x1)` for every run of marked chunks, optionally unmarking them.
+    @inline(__always)
+    func visit(rows y0: Int, through y1: Int, width: Int, clearing: Bool, _ body: (Int, Int, Int) -> Void) {
         guard y0 <= y1 else { return }
         for y in y0...y1 {
             let base = y * wordsPerRow
             for w in 0..<wordsPerRow {
                 var bits = words[base + w]
                 if bits == 0 { continue }
-                words[base + w] = 0
+                if clearing { words[base + w] = 0 }
                 while bits != 0 {
                     let start = bits.trailingZeroBitCount
                     let run = (~(bits >> UInt64(start))).trailingZeroBitCount

@@ -127,6 +127,12 @@ public final class StrokeEngine {
         return finishStroke()
     }
 
+    /// Calls `body(y, x0, x1)` for each run of row chunks the stroke in progress touched.
+    func visitTouchedChunks(_ body: (Int, Int, Int) -> Void) {
+        guard isStroking else { return }
+        touched.visit(rows: strokeRows.min, through: strokeRows.max, width: width, clearing: false, body)
+    }
+
     /// The pixels the stroke in progress has touched so far (what `end` will merge into).
     public var strokeBoundsSoFar: IntRect { strokeBounds }
 
@@ -403,6 +409,12 @@ public final class StrokeEngine {
         }
         recomposite(clip)
         return clip
+    }
+
+    /// Runs `body` on the paint layer's pixels (row-major, `width` per row); for the history's
+    /// packing, which must not copy a 4K canvas just to read it.
+    func withPaint<R>(_ body: (UnsafeMutablePointer<UInt32>) -> R) -> R {
+        body(paint.baseAddress!)
     }
 
     /// A copy of the paint pixels in `rect` (clipped to the canvas).

@@ -1,15 +1,17 @@
 /// Undo and redo over the operation log, without a step limit.
 ///
-/// Every operation is kept. Each also keeps the paint pixels its region held before it ran, so
-/// undo restores just that region; those snapshots are bounded by `memoryCap` (oldest dropped
-/// first). Undoing a step whose snapshot was dropped rebuilds the paint from the starting
-/// picture by replaying the log up to that step, which the engine does bit for bit.
+/// Every operation is kept. Each also keeps the paint pixels its region held before it ran
+/// (run-length packed), so undo restores just that region. Every `keyframeInterval` steps a
+/// packed copy of the whole paint layer is kept too. All of it lives under `memoryCap`: region
+/// snapshots go first, oldest first, then the oldest keyframes. Undoing a step whose snapshot
+/// was dropped restores the nearest keyframe below it and replays the few steps in between,
+/// which the engine does bit for bit; with every keyframe gone it replays from the start.
 public final class History {
     /// One step: the operation and, while memory allows, the paint it replaced.
     struct Entry {
         let operation: Operation
         let region: IntRect
-        var before: PixelImage?
+        var before: PackedPixels?
         /// Taken out by a later `.removeStroke` that is applied now.
         var removed = false
     }
@@ -21,8 +23,12 @@ public final class History {
     private let base: PixelImage?
     /// The most bytes of before-snapshots kept.
     public let memoryCap: Int
-    /// Bytes of before-snapshots held now.
+    /// Bytes of snapshots and keyframes held now.
     public private(set) var snapshotBytes = 0
+    /// Packed whole-canvas paint as it stood before step `key` (after steps 0..<key).
+    private var keyframes: [Int: PackedPixels] = [:]
+    /// Steps between keyframes: an undo past the dropped snapshots replays at most this many.
+    public static let keyframeInterval = 16
 
     /// A history starting from `base` paint.
     public init(base: PixelImage?, memoryCap: Int = 256 << 20) {
@@ -47,10 +53,10 @@ public final class History {
     @discardableResult
     public func commitLiveStroke(_ operation: Operation, engine: StrokeEngine) -> IntRect {
         let region = engine.strokeBoundsSoFar
-        let before = engine.paintRegion(region)
+        let before = engine.packStrokeFootprint()
         let bounds = engine.end()
         guard !bounds.isEmpty else { return .empty }
-        push(Entry(operation: operation, region: region, before: before))
+        push(Entry(operation: operation, region: region, before: before), engine: engine)
         return bounds
     }
 
@@ -63,12 +69,25 @@ public final class History {
         case .redo: return redo(engine: engine)
         case .saved: return .empty
         case .removeStroke(let step): return removeStroke(at: step, engine: engine)
-        case .stroke, .clear:
+        case .stroke(let style, let points):
+            // Drawn as the live session draws it, so the snapshot is the stroke's footprint.
+            if engine.isStroking { engine.end() }
+            guard let first = points.first else { return .empty }
+            var dirty = engine.begin(style, at: first)
+            for p in points.dropFirst() { dirty = dirty.union(engine.move(to: p)) }
+            if engine.strokeBoundsSoFar.isEmpty {
+                engine.end()
+                push(Entry(operation: operation, region: .empty, before: nil), engine: engine)
+                return dirty
+            }
+            commitLiveStroke(operation, engine: engine)
+            return dirty
+        case .clear:
             if engine.isStroking { engine.end() }
             let region = operation.region(in: engine)
-            let before = engine.paintRegion(region)
+            let before = engine.packPaint(region)
             let dirty = operation.apply(to: engine)
-            push(Entry(operation: operation, region: region, before: before))
+            push(Entry(operation: operation, region: region, before: before), engine: engine)
             return dirty.union(operation == .clear ? engine.bounds : .empty)
         }
     }
@@ -82,11 +101,14 @@ public final class History {
         let entry = entries[cursor]
         if case .removeStroke(let step) = entry.operation { entries[step].removed = false }
         if let before = entry.before {
-            return engine.restorePaint(before, atX: entry.region.x, y: entry.region.y)
+            return engine.unpackPaint(before)
         }
-        // The snapshot was dropped to stay under the cap: rebuild from the start.
-        render(engine.bounds, upTo: cursor, engine: engine)
-        return engine.bounds
+        // The snapshot was dropped to stay under the cap. Only the step's region differs between
+        // before and after it, so only that region is rebuilt: from the nearest keyframe below,
+        // replaying the steps in between clipped to the region.
+        let region = entry.region.isEmpty ? engine.bounds : entry.region
+        render(region, upTo: cursor, engine: engine)
+        return region
     }
 
     /// Steps forward again; returns the changed view rectangle.
@@ -152,10 +174,10 @@ public final class History {
         }
         if engine.isStroking { engine.end() }
         let region = entries[step].region
-        let before = engine.paintRegion(region)
+        let before = engine.packPaint(region)
         entries[step].removed = true
         render(region, upTo: cursor, engine: engine, removing: step)
-        push(Entry(operation: .removeStroke(step: step), region: region, before: before))
+        push(Entry(operation: .removeStroke(step: step), region: region, before: before), engine: engine)
         return region
     }
 
@@ -168,24 +190,32 @@ public final class History {
         // stroke, so it is usable only when every removal from there on targets a step at or
         // above it. Else start from the starting picture.
         var start = 0
-        var startPixels: PixelImage?
+        var startPixels: PackedPixels?
         var lowestRemovedAbove = removing ?? Int.max
-        for index in stride(from: end - 1, through: 0, by: -1) {
-            let entry = entries[index]
-            if case .removeStroke(let target) = entry.operation {
-                lowestRemovedAbove = min(lowestRemovedAbove, target)
-                continue
+        for index in stride(from: end, through: 0, by: -1) {
+            // The paint before step `index`: its own snapshot (for its region) or a keyframe.
+            if lowestRemovedAbove >= index {
+                if index < end, let before = entries[index].before, before.coversRect,
+                    before.rect.intersection(region) == region
+                {
+                    start = index
+                    startPixels = before
+                    break
+                }
+                if let keyframe = keyframes[index] {
+                    start = index
+                    startPixels = keyframe
+                    break
+                }
             }
-            if let before = entry.before, entry.region.intersection(region) == region, lowestRemovedAbove >= index {
-                start = index
-                startPixels = Self.crop(before, from: entry.region, to: region)
-                break
+            if index > 0, case .removeStroke(let target) = entries[index - 1].operation {
+                lowestRemovedAbove = min(lowestRemovedAbove, target)
             }
         }
         let savedClip = engine.clip
         engine.clip = region
         if let startPixels {
-            engine.restorePaint(startPixels, atX: region.x, y: region.y)
+            engine.unpackPaint(startPixels, clip: region, recomposite: false)
         } else if let base {
             engine.restorePaint(Self.crop(base, from: engine.bounds, to: region), atX: region.x, y: region.y)
         } else {
@@ -213,22 +243,46 @@ public final class History {
         return out
     }
 
-    private func push(_ entry: Entry) {
+    /// Tests turn this off to exercise the keyframe path without tuning a cap.
+    var keepsRegionSnapshots = true
+
+    private func push(_ entry: Entry, engine: StrokeEngine) {
+        var entry = entry
+        if !keepsRegionSnapshots { entry.before = nil }
         // A new step after undos forgets the undone ones, as every editor does.
-        for dropped in entries[cursor...] { snapshotBytes -= dropped.before.map(Self.bytes) ?? 0 }
+        for dropped in entries[cursor...] { snapshotBytes -= dropped.before?.byteCount ?? 0 }
+        for key in keyframes.keys where key > cursor {
+            snapshotBytes -= keyframes[key]?.byteCount ?? 0
+            keyframes[key] = nil
+        }
         entries.removeSubrange(cursor...)
         entries.append(entry)
         cursor = entries.count
-        snapshotBytes += entry.before.map(Self.bytes) ?? 0
-        var oldest = 0
-        while snapshotBytes > memoryCap && oldest < entries.count {
-            if let before = entries[oldest].before {
-                snapshotBytes -= Self.bytes(before)
-                entries[oldest].before = nil
+        snapshotBytes += entry.before?.byteCount ?? 0
+        if cursor % Self.keyframeInterval == 0 && keyframes[cursor] == nil {
+            let keyframe = engine.packPaint(engine.bounds)
+            keyframes[cursor] = keyframe
+            snapshotBytes += keyframe.byteCount
+        }
+        trimToCap()
+    }
+
+    /// Drops region snapshots oldest first, then keyframes oldest first, until under the cap.
+    private func trimToCap() {
+        while snapshotBytes > memoryCap && oldestSnapshot < entries.count {
+            if let before = entries[oldestSnapshot].before {
+                snapshotBytes -= before.byteCount
+                entries[oldestSnapshot].before = nil
             }
-            oldest += 1
+            oldestSnapshot += 1
+        }
+        while snapshotBytes > memoryCap, let oldest = keyframes.keys.min() {
+            snapshotBytes -= keyframes[oldest]?.byteCount ?? 0
+            keyframes[oldest] = nil
         }
     }
 
-    private static func bytes(_ image: PixelImage) -> Int { image.pixels.count * 4 }
+    /// Entries below this index hold no region snapshot any more.
+    private var oldestSnapshot = 0
+
 }
