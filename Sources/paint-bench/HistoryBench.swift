@@ -82,16 +82,16 @@ func runHistoryBench(arguments: [String]) -> Never {
     do { file = try StrokeFile(path: input) } catch let e as ParseError { fail(e.message, code: 2) } catch {
         fail("\(error)", code: 2)
     }
-    let W = file.canvasWidth
-    let H = file.canvasHeight
+    let canvasWidth = file.canvasWidth
+    let canvasHeight = file.canvasHeight
     let cap = capMB << 20
     print(
-        "history_bench file=\(input.split(separator: "/").last.map(String.init) ?? input) canvas=\(W)x\(H)"
+        "history_bench file=\(input.split(separator: "/").last.map(String.init) ?? input) canvas=\(canvasWidth)x\(canvasHeight)"
             + " strokes=\(strokes) cap_mb=\(capMB) samples=\(samples)")
     fflush(nil)
 
     // 1. Build.
-    var engine: StrokeEngine? = StrokeEngine(width: W, height: H, background: .color(.white))
+    var engine: StrokeEngine? = StrokeEngine(width: canvasWidth, height: canvasHeight, background: .color(.white))
     var history: History? = History(base: nil, memoryCap: cap)
     do {
         let e = engine!
@@ -157,7 +157,7 @@ func runHistoryBench(arguments: [String]) -> Never {
 
     // 3. Stroke eraser on a fresh document of the file's strokes (at least 201 + samples).
     let removeStrokes = max(file.strokes.count, 201 + removeSamples * 15)
-    let e = StrokeEngine(width: W, height: H, background: .color(.white))
+    let e = StrokeEngine(width: canvasWidth, height: canvasHeight, background: .color(.white))
     let h = History(base: nil, memoryCap: cap)
     var ops: [Operation] = []
     for i in 0..<removeStrokes {
@@ -178,7 +178,7 @@ func runHistoryBench(arguments: [String]) -> Never {
         h.removeStroke(at: k, engine: e)
         removeNs.append(monotonicNanoseconds() - s)
         if j == 0 {
-            let fresh = StrokeEngine(width: W, height: H, background: .color(.white))
+            let fresh = StrokeEngine(width: canvasWidth, height: canvasHeight, background: .color(.white))
             for (i, op) in ops.enumerated() where i != k { op.apply(to: fresh) }
             let got = snapshotOf(e)
             let want = snapshotOf(fresh)
