@@ -77,15 +77,7 @@ public struct DocumentArchive: Sendable, Equatable {
         out.byte(baseImage == nil ? 0 : 1)
         out.uint32(w)
         out.uint32(h)
-        switch background {
-        case .transparent:
-            out.byte(0)
-        case .color(let c):
-            out.byte(1)
-            out.byte(c.r)
-            out.byte(c.g)
-            out.byte(c.b)
-        }
+        background.encode(into: &out)
         out.uint64(pixelHash)
         if let baseImage {
             guard let n = UInt32(exactly: baseImage.count) else { return nil }
@@ -111,18 +103,10 @@ public struct DocumentArchive: Sendable, Equatable {
             return .failure(PayloadProblem("it is cut short"))
         }
         let background: JournalBackground
-        switch input.byte() {
-        case 0:
-            background = .transparent
-        case 1:
-            guard let r = input.byte(), let g = input.byte(), let b = input.byte() else {
-                return .failure(PayloadProblem("it is cut short"))
-            }
-            background = .color(Color(r: r, g: g, b: b))
-        case nil:
-            return .failure(PayloadProblem("it is cut short"))
-        default:
-            return .failure(PayloadProblem("it names an unknown background"))
+        switch JournalBackground.decode(from: &input) {
+        case .success(let b): background = b
+        case .failure: return .failure(PayloadProblem("it names an unknown background"))
+        case nil: return .failure(PayloadProblem("it is cut short"))
         }
         guard let hash = input.uint64() else { return .failure(PayloadProblem("it is cut short")) }
         var base: [UInt8]? = nil

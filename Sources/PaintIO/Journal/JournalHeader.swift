@@ -6,7 +6,35 @@ import PaintCore
 public enum JournalBackground: Equatable, Sendable {
     case color(Color)
     case transparent
+
+    /// Writes a tag byte (0 transparent, 1 color) and, for a color, its r, g, b.
+    func encode(into out: inout ByteWriter) {
+        switch self {
+        case .transparent:
+            out.byte(0)
+        case .color(let c):
+            out.byte(1)
+            out.byte(c.r)
+            out.byte(c.g)
+            out.byte(c.b)
+        }
+    }
+
+    /// Reads what `encode` wrote: nil when cut short, `.failure` for an unknown tag.
+    static func decode(from input: inout ByteReader) -> Result<JournalBackground, BackgroundTagError>? {
+        switch input.byte() {
+        case 0: return .success(.transparent)
+        case 1:
+            guard let r = input.byte(), let g = input.byte(), let b = input.byte() else { return nil }
+            return .success(.color(Color(r: r, g: g, b: b)))
+        case nil: return nil
+        default: return .failure(BackgroundTagError())
+        }
+    }
 }
+
+/// An unknown background tag.
+struct BackgroundTagError: Error {}
 
 /// The first record of a journal: everything needed to rebuild the document's starting state,
 /// onto which the journal's operations are replayed.
@@ -69,15 +97,7 @@ public struct JournalHeader: Equatable, Sendable {
         out.byte((documentPath == nil ? 0 : 1) | (baseImage == nil ? 0 : 2))
         out.uint32(UInt32(clamping: width))
         out.uint32(UInt32(clamping: height))
-        switch background {
-        case .transparent:
-            out.byte(0)
-        case .color(let c):
-            out.byte(1)
-            out.byte(c.r)
-            out.byte(c.g)
-            out.byte(c.b)
-        }
+        background.encode(into: &out)
         out.uint64(UInt64(bitPattern: createdAt))
         out.uint32(UInt32(bitPattern: pid))
         if let documentPath {
@@ -106,15 +126,10 @@ public struct JournalHeader: Equatable, Sendable {
         guard let flags = input.byte(), flags & ~3 == 0 else { throw .malformed("unknown flags") }
         guard let width = input.uint32(), let height = input.uint32() else { throw .malformed("it is cut short") }
         let background: JournalBackground
-        switch input.byte() {
-        case 0: background = .transparent
-        case 1:
-            guard let r = input.byte(), let g = input.byte(), let b = input.byte() else {
-                throw .malformed("it is cut short")
-            }
-            background = .color(Color(r: r, g: g, b: b))
+        switch JournalBackground.decode(from: &input) {
+        case .success(let b): background = b
+        case .failure: throw .malformed("unknown background")
         case nil: throw .malformed("it is cut short")
-        default: throw .malformed("unknown background")
         }
         guard let created = input.uint64(), let pid = input.uint32() else { throw .malformed("it is cut short") }
         var path: String? = nil
