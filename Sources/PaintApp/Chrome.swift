@@ -60,11 +60,11 @@ extension Session {
         let w = Double(r.width) - 1
         let h = Double(r.height) - 1
         if selected || pressed == item {
-            p.fillRoundedRect(x, y, w, h, radius: 6, Theme.activeFill)
-            p.strokeRoundedRect(x, y, w, h, radius: 6, lineWidth: 1, Theme.activeBorder)
+            p.fillRoundedRect(x, y, w, h, radius: min(6, w / 5), Theme.activeFill)
+            p.strokeRoundedRect(x, y, w, h, radius: min(6, w / 5), lineWidth: 1, Theme.activeBorder)
         } else if hovered == item {
-            p.fillRoundedRect(x, y, w, h, radius: 6, Theme.hoverFill)
-            p.strokeRoundedRect(x, y, w, h, radius: 6, lineWidth: 1, Theme.hoverBorder)
+            p.fillRoundedRect(x, y, w, h, radius: min(6, w / 5), Theme.hoverFill)
+            p.strokeRoundedRect(x, y, w, h, radius: min(6, w / 5), lineWidth: 1, Theme.hoverBorder)
         }
     }
 
@@ -78,7 +78,11 @@ extension Session {
             buttonState(.tool(t), selected: tool == t, p: &p)
             Icons.draw(.tool(t), in: layout.rect(of: .tool(t)), painter: &p)
         }
-        separator(after: layout.rect(of: .tool(Tool.allCases[Tool.allCases.count - 1])), &p)
+        for toggle in [ToolbarItem.filledToggle, .dashedToggle] {
+            buttonState(toggle, selected: toggle == .filledToggle ? shapeFilled : lineDashed, p: &p)
+            Icons.draw(toggle, in: layout.rect(of: toggle), painter: &p)
+        }
+        separator(after: layout.rect(of: .filledToggle), &p)
 
         // Current colors: secondary behind, primary in front, as in every paint program.
         let cc = layout.rect(of: .currentColors)
@@ -116,9 +120,16 @@ extension Session {
         if tool == .eraser || primary == .white {
             p.strokeCircle(Double(preview.x) + 20, Double(preview.y) + 20, radius: shown, lineWidth: 1, Theme.dimText)
         }
-        slider(
-            .widthSlider, fraction: Layout.widthFraction(brushWidth), label: "Width", value: "\(Int(brushWidth)) px",
-            &p, &texts, measure)
+        if tool == .fill {
+            slider(
+                .widthSlider, fraction: Double(fillTolerance) / 255, label: "Tolerance", value: "\(fillTolerance)", &p,
+                &texts, measure)
+        } else {
+            slider(
+                .widthSlider, fraction: Layout.widthFraction(brushWidth), label: "Width",
+                value: "\(Int(brushWidth)) px",
+                &p, &texts, measure)
+        }
         slider(
             .opacitySlider, fraction: Double(opacityPercent - 1) / 99, label: "Opacity", value: "\(opacityPercent)%",
             &p, &texts, measure)

@@ -11,6 +11,10 @@ public struct ChromePainter {
     /// Added to every coordinate: lets callers draw in window coordinates into a strip.
     public var offsetX = 0.0
     public var offsetY = 0.0
+    /// Shapes are drawn scaled by this factor about `scaleOrigin` (icons are designed in a 40 px
+    /// box and drawn smaller); the one-pixel anti-aliasing ramp stays one device pixel wide.
+    var scale = 1.0
+    var scaleOrigin = (x: 0.0, y: 0.0)
 
     /// A canvas of the given size filled with `background`.
     public init(width: Int, height: Int, background: Color) {
@@ -23,15 +27,23 @@ public struct ChromePainter {
         _ box: (x0: Double, y0: Double, x1: Double, y1: Double), _ color: Color, alpha: Double = 1,
         coverage: (Double, Double) -> Double
     ) {
-        let x0 = max(0, Int((box.x0 + offsetX).rounded(.down)))
-        let y0 = max(0, Int((box.y0 + offsetY).rounded(.down)))
-        let x1 = min(image.width - 1, Int((box.x1 + offsetX).rounded(.up)))
-        let y1 = min(image.height - 1, Int((box.y1 + offsetY).rounded(.up)))
+        let s = scale
+        let o = scaleOrigin
+        let x0 = max(0, Int(((box.x0 - o.x) * s + o.x + offsetX).rounded(.down)))
+        let y0 = max(0, Int(((box.y0 - o.y) * s + o.y + offsetY).rounded(.down)))
+        let x1 = min(image.width - 1, Int(((box.x1 - o.x) * s + o.x + offsetX).rounded(.up)))
+        let y1 = min(image.height - 1, Int(((box.y1 - o.y) * s + o.y + offsetY).rounded(.up)))
         guard x0 <= x1, y0 <= y1 else { return }
         let source = color.pixel
         for y in y0...y1 {
             for x in x0...x1 {
-                let c = coverage(Double(x) + 0.5 - offsetX, Double(y) + 0.5 - offsetY) * alpha
+                let dx = Double(x) + 0.5 - offsetX
+                let dy = Double(y) + 0.5 - offsetY
+                var c = coverage((dx - o.x) / s + o.x, (dy - o.y) / s + o.y)
+                // Coverage is "half a pixel minus a distance" in the drawing's units: rescale
+                // the distance so the edge ramp is one device pixel.
+                if s != 1 { c = (c - 0.5) * s + 0.5 }
+                c *= alpha
                 guard c > 0 else { continue }
                 let a = UInt32(min(c, 1) * 255 + 0.5)
                 image[x, y] = Pixel.blend(image[x, y], source: source, alpha: a)

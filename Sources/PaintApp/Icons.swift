@@ -5,8 +5,12 @@ import PaintCore
 enum Icons {
     /// Draws the icon of `item` centred in `r`.
     static func draw(_ item: ToolbarItem, in r: IntRect, painter p: inout ChromePainter, enabled: Bool = true) {
+        // Designed in a 40 x 40 box; smaller buttons draw them scaled.
         let x = Double(r.x)
         let y = Double(r.y)
+        p.scale = Double(min(r.width, r.height)) / 40
+        p.scaleOrigin = (x, y)
+        defer { p.scale = 1 }
         switch item {
         case .undo, .redo:
             // A curved arrow: three quarters of a circle ending in a head; redo is the mirror.
@@ -56,6 +60,41 @@ enum Icons {
             p.line(x + 31, y + 13, x + 27, y + 19, width: 1, Theme.icon)
             p.line(x + 27, y + 19, x + 18, y + 13, width: 1, Theme.icon)
             p.line(x + 18, y + 13, x + 22, y + 7, width: 1, Theme.icon)
+        case .tool(.line):
+            p.line(x + 9, y + 31, x + 31, y + 9, width: 2.6, Theme.icon)
+        case .tool(.rectangle):
+            p.strokeRoundedRect(x + 8.5, y + 11.5, 23, 17, radius: 1, lineWidth: 2.2, Theme.icon)
+        case .tool(.ellipse):
+            p.shade((x + 5, y + 8, x + 35, y + 32), Theme.icon) { px, py in
+                // A 12 x 9 ellipse outline, 2.2 px wide, from its normalized radius.
+                let dx = (px - (x + 20)) / 12
+                let dy = (py - (y + 20)) / 9
+                let r = (dx * dx + dy * dy).squareRoot()
+                return min(max(1.1 + 0.5 - abs(r - 1) * 10.5, 0), 1)
+            }
+        case .tool(.fill):
+            // A tipped paint bucket pouring a drop.
+            p.fillPolygon(
+                [(x + 10, y + 17), (x + 21, y + 8), (x + 30, y + 19), (x + 19, y + 30)],
+                Color(r: 0xDD, g: 0xE3, b: 0xEA))
+            p.line(x + 10, y + 17, x + 21, y + 8, width: 1.6, Theme.icon)
+            p.line(x + 21, y + 8, x + 30, y + 19, width: 1.6, Theme.icon)
+            p.line(x + 30, y + 19, x + 19, y + 30, width: 1.6, Theme.icon)
+            p.line(x + 19, y + 30, x + 10, y + 17, width: 1.6, Theme.icon)
+            p.fillCircle(x + 31, y + 28, radius: 2.6, Color(r: 0x3F, g: 0x6F, b: 0xB5))
+            p.fillPolygon([(x + 29, y + 27), (x + 31, y + 22), (x + 33, y + 27)], Color(r: 0x3F, g: 0x6F, b: 0xB5))
+        case .tool(.picker):
+            // An eyedropper: bulb, barrel, tip.
+            p.line(x + 27, y + 13, x + 13, y + 27, width: 3.2, Theme.icon)
+            p.fillCircle(x + 28.5, y + 11.5, radius: 4, Theme.icon)
+            p.line(x + 13, y + 27, x + 10, y + 30, width: 1.6, Theme.icon)
+        case .filledToggle:
+            p.fillRoundedRect(x + 7, y + 13, 13, 13, radius: 1.5, Theme.icon)
+            p.fillCircle(x + 28, y + 20, radius: 7, Theme.icon)
+        case .dashedToggle:
+            for k in 0..<4 {
+                p.line(x + 7 + Double(k) * 8, y + 20, x + 11 + Double(k) * 8, y + 20, width: 3, Theme.icon)
+            }
         case .tool(.eraser):
             // A tilted two-tone block eraser.
             p.fillPolygon(

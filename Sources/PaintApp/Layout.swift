@@ -6,6 +6,9 @@ public enum ToolbarItem: Sendable, Equatable, Hashable {
     case swatch(Int)
     /// The primary/secondary color indicator; a click swaps them.
     case currentColors
+    /// Shape style toggles: rectangles and ellipses filled, lines dashed.
+    case filledToggle
+    case dashedToggle
     case widthSlider
     case opacitySlider
     case undo
@@ -23,7 +26,7 @@ public struct Layout: Sendable, Equatable {
     static let button = 40
     static let swatch = 20
     static let swatchGap = 3
-    static let sliderWidth = 132
+    static let sliderWidth = 112
 
     public let windowWidth: Int
     public let windowHeight: Int
@@ -68,7 +71,8 @@ public struct Layout: Sendable, Equatable {
     public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (
         width: Int, height: Int
     ) {
-        let width = min(max(imageWidth, minimumWidth), max(minimumWidth, screenWidth - 40))
+        // Wide enough for the toolbar and the image, but never wider than the screen.
+        let width = min(max(imageWidth, minimumWidth), max(minimumWidth, screenWidth - 40), max(1, screenWidth))
         let height = min(max(imageHeight, 240) + toolbarHeight + statusHeight, max(400, screenHeight - 60))
         return (width, height)
     }
@@ -119,7 +123,11 @@ public struct Layout: Sendable, Equatable {
     // MARK: Toolbar items
 
     static let toolsX = 10
-    static var colorsX: Int { toolsX + Tool.allCases.count * (button + 4) + 14 }
+    static let smallButton = 28
+    static let toolColumns = 4
+    static let gridY = (toolbarHeight - 2 * smallButton - 2) / 2
+    static var togglesX: Int { toolsX + toolColumns * (smallButton + 2) + 8 }
+    static var colorsX: Int { togglesX + smallButton + 18 }
     static var paletteX: Int { colorsX + button + 12 }
     static var paletteWidth: Int { Palette.columns * (swatch + swatchGap) - swatchGap }
     static var widthGroupX: Int { paletteX + paletteWidth + 22 }
@@ -132,11 +140,20 @@ public struct Layout: Sendable, Equatable {
     public func rect(of item: ToolbarItem) -> IntRect {
         switch item {
         case .tool(let tool):
+            // Two rows of small buttons, as paint programs lay out their tool grid.
             let index = Tool.allCases.firstIndex(of: tool) ?? 0
             return IntRect(
-                x: Self.toolsX + index * (Self.button + 4), y: Self.buttonY, width: Self.button, height: Self.button)
+                x: Self.toolsX + (index % Self.toolColumns) * (Self.smallButton + 2),
+                y: Self.gridY + (index / Self.toolColumns) * (Self.smallButton + 2), width: Self.smallButton,
+                height: Self.smallButton)
         case .currentColors:
             return IntRect(x: Self.colorsX, y: Self.buttonY, width: Self.button, height: Self.button)
+        case .filledToggle:
+            return IntRect(x: Self.togglesX, y: Self.gridY, width: Self.smallButton, height: Self.smallButton)
+        case .dashedToggle:
+            return IntRect(
+                x: Self.togglesX, y: Self.gridY + Self.smallButton + 2, width: Self.smallButton,
+                height: Self.smallButton)
         case .swatch(let index):
             let column = index % Palette.columns
             let row = index / Palette.columns
@@ -151,7 +168,8 @@ public struct Layout: Sendable, Equatable {
             return IntRect(x: Self.opacityGroupX, y: 30, width: Self.sliderWidth, height: 22)
         case .undo, .redo, .clear, .save:
             // Right-aligned: undo, redo, a gap, clear, save.
-            let right = max(Self.minimumActionsX + 4 * Self.button + 24, windowWidth - 10)
+            // In a window narrower than the toolbar they stay reachable, over the sliders.
+            let right = windowWidth - 10
             let offsets: [ToolbarItem: Int] = [.save: 0, .clear: 1, .redo: 2, .undo: 3]
             let k = offsets[item] ?? 0
             let x = right - (k + 1) * Self.button - k * 4 - (k >= 2 ? 12 : 0)
@@ -166,8 +184,13 @@ public struct Layout: Sendable, Equatable {
 
     /// Every toolbar item, in drawing order.
     public static var items: [ToolbarItem] {
-        Tool.allCases.map { .tool($0) } + [.currentColors] + Palette.colors.indices.map { .swatch($0) }
-            + [.widthSlider, .opacitySlider, .undo, .redo, .clear, .save]
+        // The right-aligned actions first: in a narrow window they lie over the sliders and
+        // must win the hit test.
+        [.undo, .redo, .clear, .save] + Tool.allCases.map { .tool($0) } + [
+            .filledToggle, .dashedToggle, .currentColors,
+        ]
+            + Palette.colors.indices.map { .swatch($0) }
+            + [.widthSlider, .opacitySlider]
     }
 
     /// The toolbar item under a window position, if any.
@@ -180,6 +203,12 @@ public struct Layout: Sendable, Equatable {
             }
             return r.contains(x, y)
         }
+    }
+
+    /// Where a pointer x falls along a slider's track, 0...1.
+    public func sliderFraction(_ item: ToolbarItem, atX x: Int) -> Double {
+        let r = rect(of: item)
+        return min(max(Double(x - r.x) / Double(max(1, r.width - 1)), 0), 1)
     }
 
     /// Width slider value for a pointer x: 1...200 px on a square-root scale, so small sizes

@@ -1,3 +1,4 @@
+import Glibc
 import PaintCore
 import PaintIO
 
@@ -131,6 +132,18 @@ public final class Session {
     public private(set) var exitCode: Int32?
 
     private var strokeButton: PointerButton?
+    /// What the button is drawing: a freehand stroke or a shape from a start point.
+    private enum Live {
+        case stroke
+        case shape(from: Point)
+    }
+    private var live = Live.stroke
+    private var shapeSpec: ShapeSpec?
+    /// Rectangles and ellipses filled; lines dashed (toolbar toggles).
+    public private(set) var shapeFilled = false
+    public private(set) var lineDashed = false
+    /// Flood fill tolerance, 0 (exact) ... 255: the width slider sets it while the fill tool is on.
+    public private(set) var fillTolerance = 32
     private var strokeStyle = StrokeStyle()
     private var strokePoints: [Point] = []
     /// Where committed operations go (the crash journal); nil runs without one.
@@ -181,7 +194,11 @@ public final class Session {
         case .tool(let t): return "\(t.title) (\(t.key))"
         case .swatch(let i): return "\(Palette.colors[i].hex) — left click: primary, right click: secondary"
         case .currentColors: return "Primary \(primary.hex), secondary \(secondary.hex) — click to swap (X)"
-        case .widthSlider: return "Brush width \(Int(brushWidth)) px ([ and ])"
+        case .widthSlider:
+            if tool == .fill { return "Fill tolerance \(fillTolerance) (0 = exact color; [ and ])" }
+            return "Brush width \(Int(brushWidth)) px ([ and ])"
+        case .filledToggle: return "Filled rectangles and ellipses: " + (shapeFilled ? "on" : "off")
+        case .dashedToggle: return "Dashed lines: " + (lineDashed ? "on" : "off")
         case .opacitySlider: return "Opacity \(opacityPercent)% (1…9 = 10…90%, 0 = 100%)"
         case .undo: return "Undo (Ctrl+Z)"
         case .redo: return "Redo (Ctrl+Shift+Z, Ctrl+Y)"
@@ -285,9 +302,22 @@ public final class Session {
             pickColor(at: point, into: button)
             return
         }
-        if tool == .strokeEraser {
+        switch tool {
+        case .strokeEraser:
             removeStroke(at: point)
             return
+        case .picker:
+            pickColor(at: point, into: button)
+            return
+        case .fill:
+            fill(at: point, style: strokeStyle(for: button))
+            return
+        case .line, .rectangle, .ellipse:
+            strokeButton = button
+            beginShape(strokeStyle(for: button), at: point, modifiers: modifiers)
+            return
+        case .brush, .eraser:
+            break
         }
         strokeButton = button
         if modifiers.contains(.shift), let from = lastPaintPoint {
@@ -301,6 +331,10 @@ public final class Session {
 
     private func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers) {
         if strokeButton != nil {
+            if case .shape(let from) = live {
+                updateShape(from: from, to: layout.imagePoint(windowX: x, windowY: y), modifiers: modifiers)
+                return
+            }
             extendStroke(to: layout.imagePoint(windowX: x, windowY: y))
             // The status bar's pointer position waits for the release: nothing but the canvas
             // redraws per pointer event while painting.
@@ -361,6 +395,12 @@ public final class Session {
             toolbarDirty = true
         case .currentColors:
             swapColors()
+        case .filledToggle:
+            shapeFilled.toggle()
+            toolbarDirty = true
+        case .dashedToggle:
+            lineDashed.toggle()
+            toolbarDirty = true
         case .widthSlider, .opacitySlider:
             sliderDrag = item
             pressed = item
@@ -382,7 +422,9 @@ public final class Session {
     }
 
     private func setSlider(_ item: ToolbarItem, x: Int) {
-        if item == .widthSlider {
+        if item == .widthSlider && tool == .fill {
+            setTolerance(Int((layout.sliderFraction(.widthSlider, atX: x) * 255).rounded()))
+        } else if item == .widthSlider {
             setWidth(layout.widthValue(atX: x))
         } else {
             setOpacity(layout.opacityValue(atX: x))
@@ -408,6 +450,7 @@ public final class Session {
     /// Starts a stroke in the engine and starts recording its samples.
     private func beginStroke(_ style: StrokeStyle, at point: Point) {
         canvasDirty = canvasDirty.union(engine.begin(style, at: point))
+        live = .stroke
         strokeStyle = style
         strokePoints = [point]
         lastPaintPoint = point
@@ -421,12 +464,61 @@ public final class Session {
         lastPaintPoint = point
     }
 
-    /// Merges the stroke in progress and records it as an operation. Safe to call when there is
-    /// none; also the emergency path when the program must exit mid-stroke.
+    /// Starts a shape where the button went down; it follows the pointer until release.
+    private func beginShape(_ style: StrokeStyle, at point: Point, modifiers: Modifiers) {
+        engine.beginShape(style)
+        strokeStyle = style
+        live = .shape(from: point)
+        updateShape(from: point, to: point, modifiers: modifiers)
+    }
+
+    /// Redraws the shape in progress from `from` to the pointer; Shift constrains lines to 15°
+    /// steps and rectangles and ellipses to squares and circles.
+    private func updateShape(from: Point, to raw: Point, modifiers: Modifiers) {
+        guard let kind = tool.shapeKind else { return }
+        var to = raw
+        let dx = raw.x - from.x
+        let dy = raw.y - from.y
+        if modifiers.contains(.shift) {
+            if kind == .line {
+                let step = Double.pi / 12
+                let angle = (atan2(dy, dx) / step).rounded() * step
+                let length = (dx * dx + dy * dy).squareRoot()
+                to = Point(x: from.x + length * cos(angle), y: from.y + length * sin(angle))
+            } else {
+                let side = max(abs(dx), abs(dy))
+                to = Point(x: from.x + (dx < 0 ? -side : side), y: from.y + (dy < 0 ? -side : side))
+            }
+        }
+        let spec = ShapeSpec(
+            kind: kind == .line && lineDashed ? .dashedLine : kind, from: from, to: to, filled: shapeFilled)
+        shapeSpec = spec
+        canvasDirty = canvasDirty.union(engine.updateShape(spec))
+    }
+
+    /// Fills the region under `point` and commits it at once (a click, no drag).
+    private func fill(at point: Point, style: StrokeStyle) {
+        let dirty = engine.beginFill(style, at: point, tolerance: fillTolerance)
+        guard engine.isStroking else { return }
+        canvasDirty = canvasDirty.union(dirty)
+        let operation = Operation.fill(style, at: point, tolerance: fillTolerance)
+        if !history.commitLiveStroke(operation, engine: engine).isEmpty { record(operation) }
+    }
+
+    /// Merges the stroke or shape in progress and records it as an operation. Safe to call when
+    /// there is none; also the emergency path when the program must exit mid-stroke.
     public func commitStroke() {
         strokeButton = nil
         guard engine.isStroking else { return }
-        let operation = Operation.stroke(strokeStyle, points: strokePoints)
+        let operation: Operation
+        switch live {
+        case .stroke: operation = .stroke(strokeStyle, points: strokePoints)
+        case .shape:
+            guard let spec = shapeSpec else { return cancelStroke() }
+            operation = .shape(strokeStyle, spec)
+        }
+        live = .stroke
+        shapeSpec = nil
         strokePoints = []
         let bounds = history.commitLiveStroke(operation, engine: engine)
         if !bounds.isEmpty { record(operation) }
@@ -437,6 +529,8 @@ public final class Session {
         canvasDirty = canvasDirty.union(engine.cancel())
         strokeButton = nil
         strokePoints = []
+        live = .stroke
+        shapeSpec = nil
     }
 
     /// A committed change: the document is modified and the journal hears of it.
@@ -550,8 +644,15 @@ public final class Session {
                 return
             }
             switch c {
+            case "[" where tool == .fill: setTolerance(fillTolerance - 8)
+            case "]" where tool == .fill: setTolerance(fillTolerance + 8)
             case "[": setWidth(brushWidth - widthStep(down: true))
             case "]": setWidth(brushWidth + widthStep(down: false))
+            case "l", "L": select(.line)
+            case "r", "R": select(.rectangle)
+            case "o", "O": select(.ellipse)
+            case "f", "F": select(.fill)
+            case "i", "I": select(.picker)
             case "x", "X": swapColors()
             case "b", "B": select(.brush)
             case "e": select(.eraser)
@@ -623,6 +724,14 @@ public final class Session {
         let clamped = min(max(w.rounded(), 1), 200)
         guard clamped != brushWidth else { return }
         brushWidth = clamped
+        toolbarDirty = true
+    }
+
+    /// Sets the fill tolerance (clamped to 0...255).
+    public func setTolerance(_ value: Int) {
+        let clamped = min(max(value, 0), 255)
+        guard clamped != fillTolerance else { return }
+        fillTolerance = clamped
         toolbarDirty = true
     }
 

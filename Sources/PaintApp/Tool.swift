@@ -2,7 +2,7 @@ import PaintCore
 
 /// A tool on the toolbar.
 public enum Tool: String, Sendable, CaseIterable {
-    case brush, eraser, strokeEraser
+    case brush, eraser, strokeEraser, line, rectangle, ellipse, fill, picker
 
     /// The name shown in tooltips and the status bar.
     public var title: String {
@@ -10,6 +10,11 @@ public enum Tool: String, Sendable, CaseIterable {
         case .brush: return "Brush"
         case .eraser: return "Eraser"
         case .strokeEraser: return "Stroke eraser: click a stroke to remove it"
+        case .line: return "Line (Shift: 15° steps; dashed: the toggle)"
+        case .rectangle: return "Rectangle (Shift: square)"
+        case .ellipse: return "Ellipse (Shift: circle)"
+        case .fill: return "Fill (tolerance on the slider)"
+        case .picker: return "Color picker (left: primary, right: secondary)"
         }
     }
 
@@ -19,6 +24,21 @@ public enum Tool: String, Sendable, CaseIterable {
         case .brush: return "B"
         case .eraser: return "E"
         case .strokeEraser: return "Shift+E"
+        case .line: return "L"
+        case .rectangle: return "R"
+        case .ellipse: return "O"
+        case .fill: return "F"
+        case .picker: return "I"
+        }
+    }
+
+    /// The shape it draws, for the shape tools.
+    var shapeKind: ShapeKind? {
+        switch self {
+        case .line: return .line
+        case .rectangle: return .rectangle
+        case .ellipse: return .ellipse
+        default: return nil
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// The session's behaviour without a window: events in, engine pixels and state out.
 @Suite struct SessionTests {
     static func makeSession(path: String? = nil, width: Int = 200, height: Int = 100) -> Session {
-        Session(engine: StrokeEngine(width: width, height: height), path: path, windowWidth: 1000, windowHeight: 400)
+        Session(engine: StrokeEngine(width: width, height: height), path: path, windowWidth: 1400, windowHeight: 400)
     }
 
     static func temporaryFolder() -> String {
@@ -232,7 +232,7 @@ import Testing
         let s = Self.makeSession()
         let before = Array(s.engine.viewPixels)
         let toolbar = s.renderToolbar()
-        #expect(toolbar.pixels.width == 1000 && toolbar.pixels.height == Layout.toolbarHeight)
+        #expect(toolbar.pixels.width == 1400 && toolbar.pixels.height == Layout.toolbarHeight)
         #expect(toolbar.texts.contains { $0.text == "5 px" })
         #expect(toolbar.texts.contains { $0.text == "100%" })
         let status = s.renderStatus()

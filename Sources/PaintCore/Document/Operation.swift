@@ -1,3 +1,5 @@
+import Glibc
+
 /// One committed change to a document: a value that serializes, and replays through the engine
 /// to the same pixels, bit for bit, in the same build.
 ///
@@ -5,6 +7,10 @@
 public enum Operation: Equatable, Sendable {
     /// A brush or eraser stroke: its style and every pointer sample the engine received.
     case stroke(StrokeStyle, points: [Point])
+    /// A line, dashed line, rectangle or ellipse, drawn with the style's width and opacity.
+    case shape(StrokeStyle, ShapeSpec)
+    /// A flood fill of the region under `at` (colors within `tolerance`), in the style's color.
+    case fill(StrokeStyle, at: Point, tolerance: Int)
     /// All paint removed.
     case clear
     /// A step back in the history (the journal records history moves so a restore lands on the
@@ -30,11 +36,39 @@ public enum Operation: Equatable, Sendable {
             for p in points.dropFirst() { dirty = dirty.union(engine.move(to: p)) }
             engine.end()
             return dirty
+        case .shape(let style, let spec):
+            engine.beginShape(style)
+            let dirty = engine.updateShape(spec)
+            engine.end()
+            return dirty
+        case .fill(let style, let point, let tolerance):
+            let dirty = engine.beginFill(style, at: point, tolerance: tolerance)
+            engine.end()
+            return dirty
         case .clear:
             return engine.clearPaint()
         case .undo, .redo, .saved, .removeStroke:
             return .empty
         }
+    }
+
+    /// Draws the operation into the stroke image and leaves it unmerged, as the live session
+    /// does before the button is released; false for operations that are not drawn this way.
+    func drawLive(into engine: StrokeEngine) -> Bool {
+        switch self {
+        case .stroke(let style, let points):
+            guard let first = points.first else { return false }
+            engine.begin(style, at: first)
+            for p in points.dropFirst() { engine.move(to: p) }
+        case .shape(let style, let spec):
+            engine.beginShape(style)
+            engine.updateShape(spec)
+        case .fill(let style, let point, let tolerance):
+            engine.beginFill(style, at: point, tolerance: tolerance)
+        default:
+            return false
+        }
+        return true
     }
 
     /// Whether this is a change to the picture (not a save marker).
@@ -68,7 +102,14 @@ public enum Operation: Equatable, Sendable {
             let x1 = Int(clamping: maxX + r, .up)
             let y1 = Int(clamping: maxY + r, .up)
             return IntRect(x0: x0, y0: y0, x1: x1, y1: y1).intersection(engine.bounds)
-        case .clear:
+        case .shape(let style, let spec):
+            let r = style.width / 2 + 2
+            let x0 = Int(clamping: min(spec.from.x, spec.to.x) - r, .down)
+            let y0 = Int(clamping: min(spec.from.y, spec.to.y) - r, .down)
+            let x1 = Int(clamping: max(spec.from.x, spec.to.x) + r, .up)
+            let y1 = Int(clamping: max(spec.from.y, spec.to.y) + r, .up)
+            return IntRect(x0: x0, y0: y0, x1: x1, y1: y1).intersection(engine.bounds)
+        case .clear, .fill:
             return engine.bounds
         case .undo, .redo, .saved, .removeStroke:
             return .empty
@@ -84,6 +125,8 @@ public enum Operation: Equatable, Sendable {
         case redo = 4
         case saved = 5
         case removeStroke = 6
+        case shape = 7
+        case fill = 8
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -94,17 +137,24 @@ public enum Operation: Equatable, Sendable {
         switch self {
         case .stroke(let style, let points):
             out.byte(Tag.stroke.rawValue)
-            out.byte(style.tool == .eraser ? 1 : 0)
-            out.byte(style.color.r)
-            out.byte(style.color.g)
-            out.byte(style.color.b)
-            out.double(style.opacity)
-            out.double(style.width)
+            Self.encode(style, into: &out)
             out.uint32(UInt32(points.count))
             for p in points {
                 out.double(p.x)
                 out.double(p.y)
             }
+        case .shape(let style, let spec):
+            out.byte(Tag.shape.rawValue)
+            Self.encode(style, into: &out)
+            out.byte(spec.kind.rawValue)
+            out.byte(spec.filled ? 1 : 0)
+            for v in [spec.from.x, spec.from.y, spec.to.x, spec.to.y] { out.double(v) }
+        case .fill(let style, let point, let tolerance):
+            out.byte(Tag.fill.rawValue)
+            Self.encode(style, into: &out)
+            out.double(point.x)
+            out.double(point.y)
+            out.byte(UInt8(clamping: tolerance))
         case .clear:
             out.byte(Tag.clear.rawValue)
         case .undo:
@@ -140,10 +190,20 @@ public enum Operation: Equatable, Sendable {
         case .clear, .undo, .redo:
             guard input.isAtEnd else { return nil }
             self = tag == .clear ? .clear : tag == .undo ? .undo : .redo
+        case .shape:
+            guard let style = Self.decodeStyle(&input), let raw = input.byte(), let kind = ShapeKind(rawValue: raw),
+                let filled = input.byte(), filled <= 1, let fx = input.double(), let fy = input.double(),
+                let tx = input.double(), let ty = input.double(), input.isAtEnd
+            else { return nil }
+            self = .shape(
+                style, ShapeSpec(kind: kind, from: Point(x: fx, y: fy), to: Point(x: tx, y: ty), filled: filled == 1))
+        case .fill:
+            guard let style = Self.decodeStyle(&input), let x = input.double(), let y = input.double(),
+                let tolerance = input.byte(), input.isAtEnd
+            else { return nil }
+            self = .fill(style, at: Point(x: x, y: y), tolerance: Int(tolerance))
         case .stroke:
-            guard let tool = input.byte(), tool <= 1, let r = input.byte(), let g = input.byte(), let b = input.byte(),
-                let opacity = input.double(), let width = input.double(), let count = input.uint32(),
-                opacity.isFinite, width.isFinite, Int(count) * 16 == input.remaining
+            guard let style = Self.decodeStyle(&input), let count = input.uint32(), Int(count) * 16 == input.remaining
             else { return nil }
             var points: [Point] = []
             points.reserveCapacity(Int(count))
@@ -151,10 +211,26 @@ public enum Operation: Equatable, Sendable {
                 guard let x = input.double(), let y = input.double() else { return nil }
                 points.append(Point(x: x, y: y))
             }
-            let style = StrokeStyle(
-                tool: tool == 1 ? .eraser : .brush, color: Color(r: r, g: g, b: b), opacity: opacity, width: width)
             self = .stroke(style, points: points)
         }
+    }
+
+    /// Tool, color, opacity and width: the part every drawn operation starts with.
+    private static func encode(_ style: StrokeStyle, into out: inout ByteWriter) {
+        out.byte(style.tool == .eraser ? 1 : 0)
+        out.byte(style.color.r)
+        out.byte(style.color.g)
+        out.byte(style.color.b)
+        out.double(style.opacity)
+        out.double(style.width)
+    }
+
+    private static func decodeStyle(_ input: inout ByteReader) -> StrokeStyle? {
+        guard let tool = input.byte(), tool <= 1, let r = input.byte(), let g = input.byte(), let b = input.byte(),
+            let opacity = input.double(), let width = input.double(), opacity.isFinite, width.isFinite
+        else { return nil }
+        return StrokeStyle(
+            tool: tool == 1 ? .eraser : .brush, color: Color(r: r, g: g, b: b), opacity: opacity, width: width)
     }
 }
 
@@ -207,5 +283,69 @@ public struct ByteReader: Sendable {
         guard count >= 0, remaining >= count else { return nil }
         defer { offset += count }
         return Array(bytes[offset..<(offset + count)])
+    }
+}
+
+extension Operation {
+    /// Whether the stroke eraser can take it out: strokes and shapes.
+    var isRemovable: Bool {
+        switch self {
+        case .stroke, .shape: return true
+        default: return false
+        }
+    }
+}
+
+extension ShapeSpec {
+    /// A polyline along the shape, for a hover outline.
+    var outline: [Point] {
+        let x0 = min(from.x, to.x)
+        let x1 = max(from.x, to.x)
+        let y0 = min(from.y, to.y)
+        let y1 = max(from.y, to.y)
+        switch kind {
+        case .line, .dashedLine:
+            return [from, to]
+        case .rectangle:
+            return [
+                Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1), Point(x: x0, y: y0),
+            ]
+        case .ellipse:
+            let cx = (x0 + x1) / 2
+            let cy = (y0 + y1) / 2
+            return (0...48).map { k in
+                let t = Double(k) / 48 * 2 * Double.pi
+                return Point(x: cx + (x1 - x0) / 2 * cos(t), y: cy + (y1 - y0) / 2 * sin(t))
+            }
+        }
+    }
+
+    /// Whether `point` lies within `reach` of the shape's outline (or inside a filled one): the
+    /// stroke eraser's hit test.
+    func isHit(by point: Point, reach: Double) -> Bool {
+        let x0 = min(from.x, to.x)
+        let x1 = max(from.x, to.x)
+        let y0 = min(from.y, to.y)
+        let y1 = max(from.y, to.y)
+        switch kind {
+        case .line, .dashedLine:
+            return Capsule(from: from, to: to, width: 0).distance(point.x, point.y) <= reach
+        case .rectangle:
+            let inside = point.x >= x0 && point.x <= x1 && point.y >= y0 && point.y <= y1
+            if filled && inside { return true }
+            let corners = [Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1)]
+            return zip(corners, corners.dropFirst() + [corners[0]]).contains {
+                Capsule(from: $0.0, to: $0.1, width: 0).distance(point.x, point.y) <= reach
+            }
+        case .ellipse:
+            let a = max((x1 - x0) / 2, 0.5)
+            let b = max((y1 - y0) / 2, 0.5)
+            let dx = (point.x - (x0 + x1) / 2) / a
+            let dy = (point.y - (y0 + y1) / 2) / b
+            let r = (dx * dx + dy * dy).squareRoot()
+            if filled && r <= 1 { return true }
+            // Distance to the curve, roughly: the radial gap scaled by the smaller semi-axis.
+            return abs(r - 1) * min(a, b) <= reach
+        }
     }
 }

@@ -18,18 +18,21 @@ public final class StrokeEngine {
     /// What shows through unpainted pixels.
     public private(set) var background: Background
 
-    private let paint: UnsafeMutableBufferPointer<UInt32>
-    private let coverage: UnsafeMutableBufferPointer<UInt8>
-    private let view: UnsafeMutableBufferPointer<UInt32>
-    private let touched: ChunkMask
+    let paint: UnsafeMutableBufferPointer<UInt32>
+    let coverage: UnsafeMutableBufferPointer<UInt8>
+    let view: UnsafeMutableBufferPointer<UInt32>
+    let touched: ChunkMask
 
-    private var style = StrokeStyle()
-    private var source: UInt32 = 0
-    private var alpha: UInt32 = 255
-    private var lastPoint: Point?
+    var style = StrokeStyle()
+    var source: UInt32 = 0
+    var alpha: UInt32 = 255
+    var lastPoint: Point?
+    /// What is in progress: nothing, a freehand stroke, a shape or a fill.
+    enum Activity { case idle, stroke, shape, fill }
+    var activity = Activity.idle
     /// Rows min...max that hold marked chunks of the stroke in progress.
-    private var strokeRows: (min: Int, max: Int) = (Int.max, Int.min)
-    private var strokeBounds = IntRect.empty
+    var strokeRows: (min: Int, max: Int) = (Int.max, Int.min)
+    var strokeBounds = IntRect.empty
     /// Pixels outside this rectangle are left alone by strokes and clears (the history uses it
     /// to re-render one region when a past stroke is removed). The whole canvas by default.
     public var clip: IntRect {
@@ -73,7 +76,7 @@ public final class StrokeEngine {
     public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
 
     /// Whether a stroke is in progress.
-    public var isStroking: Bool { lastPoint != nil }
+    public var isStroking: Bool { activity != .idle }
 
     /// The opaque view pixels, row-major, `width` per row (see `Pixel` for the layout).
     ///
@@ -94,6 +97,7 @@ public final class StrokeEngine {
         source = style.sourcePixel
         alpha = style.alpha8
         lastPoint = point
+        activity = .stroke
         strokeBounds = .empty
         return dirty.union(stamp(Capsule(from: point, to: point, width: style.width), fullDiscAtStart: false))
     }
@@ -102,7 +106,7 @@ public final class StrokeEngine {
     /// rectangle (empty when nothing new is covered).
     @discardableResult
     public func move(to point: Point) -> IntRect {
-        guard let last = lastPoint, point.isFinite else { return .empty }
+        guard activity == .stroke, let last = lastPoint, point.isFinite else { return .empty }
         lastPoint = point
         return stamp(Capsule(from: last, to: point, width: style.width), fullDiscAtStart: true)
     }
@@ -148,8 +152,9 @@ public final class StrokeEngine {
         return finishStroke()
     }
 
-    private func finishStroke() -> IntRect {
+    func finishStroke() -> IntRect {
         lastPoint = nil
+        activity = .idle
         strokeRows = (Int.max, Int.min)
         let bounds = strokeBounds
         strokeBounds = .empty
@@ -164,7 +169,7 @@ public final class StrokeEngine {
     /// With `fullDiscAtStart`, the disc around the capsule's start was already stamped (it ended
     /// the previous segment), so its fully covered inside is skipped: a wide brush moving a few
     /// pixels then only visits the thin crescent it adds, not its whole width on every row.
-    private func stamp(_ capsule: Capsule, fullDiscAtStart: Bool) -> IntRect {
+    func stamp(_ capsule: Capsule, fullDiscAtStart: Bool) -> IntRect {
         let box = capsule.bounds(margin: 0.5)
         let y0 = max(clip.y, Int(clamping: box.minY - 0.5, .up))
         let y1 = min(clip.maxY - 1, Int(clamping: box.maxY - 0.5, .down))
@@ -252,7 +257,7 @@ public final class StrokeEngine {
     /// (insideFrom...insideThrough) to full. Returns the first and last pixel that grew
     /// (first > last when none did). A method, not a closure: captured counters would be boxed.
     @inline(__always)
-    private func raise(
+    func raise(
         _ pa: Int, _ pb: Int, capsule: Capsule, outerRadius: Double, cy: Double, row: Int, insideFrom ia: Int,
         insideThrough ib: Int
     ) -> (first: Int, last: Int) {
@@ -287,7 +292,7 @@ public final class StrokeEngine {
     /// Raises one anti-aliased rim pixel's coverage (falling from 1 to 0 across one pixel);
     /// returns whether it grew.
     @inline(__always)
-    private func raiseRim(_ capsule: Capsule, _ outerRadius: Double, _ x: Int, _ cy: Double, _ row: Int) -> Bool {
+    func raiseRim(_ capsule: Capsule, _ outerRadius: Double, _ x: Int, _ cy: Double, _ row: Int) -> Bool {
         let c = outerRadius - capsule.distance(Double(x) + 0.5, cy)
         guard c > 0 else { return false }
         let m: UInt8 = c >= 1 ? 255 : UInt8(c * 255 + 0.5)
@@ -300,7 +305,7 @@ public final class StrokeEngine {
     ///
     /// Scans eight bytes at a time: inside a stroke most of a row is already full.
     @inline(__always)
-    private func raiseToFull(_ i0: Int, _ i1: Int) -> (first: Int, last: Int)? {
+    func raiseToFull(_ i0: Int, _ i1: Int) -> (first: Int, last: Int)? {
         let base = UnsafeMutableRawPointer(coverage.baseAddress!)
         var first = i0
         while first <= i1 {
@@ -334,7 +339,7 @@ public final class StrokeEngine {
     /// Writes view pixels x0...x1 of row y: background, paint, and the live stroke at its
     /// opacity. The single place that defines what the screen shows.
     @inline(__always)
-    private func compositeRow(_ y: Int, _ x0: Int, _ x1: Int) {
+    func compositeRow(_ y: Int, _ x0: Int, _ x1: Int) {
         let row = y * width
         let src = source
         let a = alpha

@@ -69,12 +69,14 @@ public final class History {
         case .redo: return redo(engine: engine)
         case .saved: return .empty
         case .removeStroke(let step): return removeStroke(at: step, engine: engine)
-        case .stroke(let style, let points):
-            // Drawn as the live session draws it, so the snapshot is the stroke's footprint.
+        case .stroke, .shape, .fill:
+            // Drawn as the live session draws it, so the snapshot is the footprint.
             if engine.isStroking { engine.end() }
-            guard let first = points.first else { return .empty }
-            var dirty = engine.begin(style, at: first)
-            for p in points.dropFirst() { dirty = dirty.union(engine.move(to: p)) }
+            guard operation.drawLive(into: engine) else {
+                push(Entry(operation: operation, region: .empty, before: nil), engine: engine)
+                return .empty
+            }
+            let dirty = engine.strokeBoundsSoFar
             if engine.strokeBoundsSoFar.isEmpty {
                 engine.end()
                 push(Entry(operation: operation, region: .empty, before: nil), engine: engine)
@@ -150,6 +152,8 @@ public final class History {
                 where Capsule(from: a, to: b, width: 0).distance(point.x, point.y) <= reach {
                     return index
                 }
+            case .shape(let style, let spec):
+                if spec.isHit(by: point, reach: style.width / 2 + slack) { return index }
             default: continue
             }
         }
@@ -158,10 +162,15 @@ public final class History {
 
     /// The samples of the stroke at `step` (for a hover outline), or nil.
     public func strokePoints(at step: Int) -> (style: StrokeStyle, points: [Point])? {
-        guard entries.indices.contains(step), case .stroke(let style, let points) = entries[step].operation else {
+        guard entries.indices.contains(step) else { return nil }
+        switch entries[step].operation {
+        case .stroke(let style, let points):
+            return (style, points)
+        case .shape(let style, let spec):
+            return (style, spec.outline)
+        default:
             return nil
         }
-        return (style, points)
     }
 
     /// Takes the stroke at `step` out of the picture: its region is rendered again from what
@@ -169,7 +178,7 @@ public final class History {
     /// region. Recorded as a step of its own, so it can be undone.
     @discardableResult
     public func removeStroke(at step: Int, engine: StrokeEngine) -> IntRect {
-        guard step >= 0, step < cursor, !entries[step].removed, case .stroke = entries[step].operation else {
+        guard step >= 0, step < cursor, !entries[step].removed, entries[step].operation.isRemovable else {
             return .empty
         }
         if engine.isStroking { engine.end() }
@@ -184,7 +193,14 @@ public final class History {
     /// Renders `region` as steps 0..<end leave it (skipping removed ones): from the nearest
     /// kept snapshot that is still true, else from the starting picture. `removing` is a step
     /// being removed right now (its removal is not recorded yet).
-    private func render(_ region: IntRect, upTo end: Int, engine: StrokeEngine, removing: Int? = nil) {
+    private func render(_ requested: IntRect, upTo end: Int, engine: StrokeEngine, removing: Int? = nil) {
+        // A fill floods what the whole picture shows, so a replay that includes one cannot be
+        // clipped to a region: it renders the whole canvas.
+        let hasFill = entries[0..<end].contains {
+            if case .fill = $0.operation { return true }
+            return false
+        }
+        let region = hasFill ? engine.bounds : requested
         // Start from the latest step whose before-snapshot covers the region and is still
         // true: a snapshot taken before a stroke that a later step removed still shows that
         // stroke, so it is usable only when every removal from there on targets a step at or
@@ -215,7 +231,8 @@ public final class History {
         let savedClip = engine.clip
         engine.clip = region
         if let startPixels {
-            engine.unpackPaint(startPixels, clip: region, recomposite: false)
+            // A fill reads the view, so the view must show the restored paint before replaying.
+            engine.unpackPaint(startPixels, clip: region, recomposite: hasFill)
         } else if let base {
             engine.restorePaint(Self.crop(base, from: engine.bounds, to: region), atX: region.x, y: region.y)
         } else {
@@ -223,7 +240,7 @@ public final class History {
         }
         for entry in entries[start..<end] where !entry.removed {
             switch entry.operation {
-            case .stroke, .clear: entry.operation.apply(to: engine)
+            case .stroke, .shape, .fill, .clear: entry.operation.apply(to: engine)
             default: continue
             }
         }

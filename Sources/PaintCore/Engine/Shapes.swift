@@ -1,0 +1,303 @@
+/// The geometric shapes the shape tools draw.
+public enum ShapeKind: UInt8, Sendable, CaseIterable {
+    case line = 1
+    case dashedLine = 2
+    case rectangle = 3
+    case ellipse = 4
+}
+
+/// One shape as dragged: its kind, the drag's two ends and whether it is filled.
+public struct ShapeSpec: Hashable, Sendable {
+    public var kind: ShapeKind
+    /// Drag start (image coordinates).
+    public var from: Point
+    /// Drag end (image coordinates).
+    public var to: Point
+    /// Rectangle and ellipse: filled inside; ignored for lines.
+    public var filled: Bool
+
+    public init(kind: ShapeKind, from: Point, to: Point, filled: Bool) {
+        self.kind = kind
+        self.from = from
+        self.to = to
+        self.filled = filled
+    }
+
+    /// Dash length along the segment, as a multiple of the line width.
+    public static let dashFactor = 3.0
+    /// Gap between dashes (between the ends of consecutive dash segments; the round caps reach
+    /// half a width into it from each side), as a multiple of the line width.
+    public static let gapFactor = 2.0
+}
+
+extension StrokeEngine {
+    /// Starts a shape with `style` (its width is the outline/line width): like `begin`, but
+    /// draws nothing yet. A stroke in progress is merged first.
+    public func beginShape(_ style: StrokeStyle) {
+        if isStroking { end() }
+        self.style = style
+        source = style.sourcePixel
+        alpha = style.alpha8
+        lastPoint = nil
+        activity = .shape
+        strokeBounds = .empty
+        strokeRows = (Int.max, Int.min)
+    }
+
+    /// Replaces the shape in the stroke image by `spec`; returns the changed view rectangle (the
+    /// old shape's bounds ∪ the new shape's bounds).
+    ///
+    /// The previous shape's coverage is cleared chunk by chunk (only its touched chunks), the new
+    /// one rasterized row by row (max-combined within the shape, anti-aliased over about a pixel)
+    /// and recomposited where it grew: the work follows the two shapes, never the canvas.
+    @discardableResult
+    public func updateShape(_ spec: ShapeSpec) -> IntRect {
+        guard activity == .shape, spec.from.isFinite, spec.to.isFinite else { return .empty }
+        let old = strokeBounds
+        clearStrokeImage()
+        rasterize(spec)
+        return old.union(strokeBounds)
+    }
+
+    /// Zeroes the stroke image where the activity in progress touched it and recomposites those
+    /// chunks; the activity goes on (with nothing drawn).
+    func clearStrokeImage() {
+        touched.drain(rows: strokeRows.min, through: strokeRows.max, width: width) { y, x0, x1 in
+            let row = y * width
+            (coverage.baseAddress! + row + x0).update(repeating: 0, count: x1 - x0 + 1)
+            compositeRow(y, x0, x1)
+        }
+        strokeRows = (Int.max, Int.min)
+        strokeBounds = .empty
+    }
+
+    /// Draws `spec` into the (cleared) stroke image with the current style.
+    func rasterize(_ spec: ShapeSpec) {
+        let w = style.width
+        let a = spec.from
+        let b = spec.to
+        switch spec.kind {
+        case .line:
+            _ = stamp(Capsule(from: a, to: b, width: w), fullDiscAtStart: false)
+        case .dashedLine:
+            for dash in Self.dashes(from: a, to: b, width: w, within: clip) {
+                _ = stamp(Capsule(from: dash.0, to: dash.1, width: w), fullDiscAtStart: false)
+            }
+        case .rectangle:
+            if spec.filled { fillBox(spec) }
+            let c1 = Point(x: b.x, y: a.y)
+            let c2 = Point(x: a.x, y: b.y)
+            _ = stamp(Capsule(from: a, to: c1, width: w), fullDiscAtStart: false)
+            _ = stamp(Capsule(from: c1, to: b, width: w), fullDiscAtStart: false)
+            _ = stamp(Capsule(from: b, to: c2, width: w), fullDiscAtStart: false)
+            _ = stamp(Capsule(from: c2, to: a, width: w), fullDiscAtStart: false)
+        case .ellipse:
+            ellipse(spec)
+        }
+    }
+
+    /// The dash segments of a dashed line: dashes of `dashFactor * width` every
+    /// `(dashFactor + gapFactor) * width`, the first starting at `from`; only those that can
+    /// reach `rect` (so a line to a far-away point costs nothing extra). A zero-length line is
+    /// one dot.
+    static func dashes(from a: Point, to b: Point, width: Double, within rect: IntRect) -> [(Point, Point)] {
+        let dx = b.x - a.x
+        let dy = b.y - a.y
+        // Scaled so a segment to a far-away point does not overflow.
+        let scale = max(abs(dx), abs(dy))
+        guard scale > 0, scale.isFinite else { return [(a, a)] }
+        let length = scale * ((dx / scale) * (dx / scale) + (dy / scale) * (dy / scale)).squareRoot()
+        let dash = ShapeSpec.dashFactor * width
+        let period = (ShapeSpec.dashFactor + ShapeSpec.gapFactor) * width
+        // The part of the segment (as distances along it) within the rectangle grown by a width.
+        var t0 = 0.0
+        var t1 = length
+        let m = width + 1
+        let ux = dx / length
+        let uy = dy / length
+        for (p, u, lo, hi) in [
+            (a.x, ux, Double(rect.x) - m, Double(rect.maxX) + m), (a.y, uy, Double(rect.y) - m, Double(rect.maxY) + m),
+        ] {
+            if u == 0 {
+                if p < lo || p > hi { return [] }
+            } else {
+                let s0 = (lo - p) / u
+                let s1 = (hi - p) / u
+                t0 = max(t0, min(s0, s1))
+                t1 = min(t1, max(s0, s1))
+            }
+        }
+        guard t0 <= t1 else { return [] }
+        let k0 = max(0, ((t0 - dash) / period).rounded(.down))
+        // At most the dashes that fit in t0...t1 (bounded by the rectangle), even where a huge
+        // length leaves no precision for the positions.
+        let limit = Int((t1 - t0) / period) + 2
+        var out: [(Point, Point)] = []
+        for i in 0...limit {
+            let s = (k0 + Double(i)) * period
+            if s >= length || s > t1 { break }
+            let e = min(s + dash, length)
+            if e >= t0 {
+                out.append((Point(x: a.x + ux * s, y: a.y + uy * s), Point(x: a.x + ux * e, y: a.y + uy * e)))
+            }
+        }
+        return out
+    }
+
+    /// Full coverage on the pixels whose centres lie in the box between `from` and `to` (the
+    /// outline capsules add the anti-aliased edge around it).
+    private func fillBox(_ spec: ShapeSpec) {
+        let minX = min(spec.from.x, spec.to.x)
+        let maxX = max(spec.from.x, spec.to.x)
+        let minY = min(spec.from.y, spec.to.y)
+        let maxY = max(spec.from.y, spec.to.y)
+        let x0 = max(clip.x, Int(clamping: minX - 0.5, .up))
+        let x1 = min(clip.maxX - 1, Int(clamping: maxX - 0.5, .down))
+        let y0 = max(clip.y, Int(clamping: minY - 0.5, .up))
+        let y1 = min(clip.maxY - 1, Int(clamping: maxY - 0.5, .down))
+        guard x0 <= x1, y0 <= y1 else { return }
+        var bounds = ShapeBounds()
+        for y in y0...y1 {
+            shapeRow(y, x0, x1, inside: (x0, x1), insideFull: true, bounds: &bounds) { _ in 1 }
+        }
+        commit(bounds)
+    }
+
+    /// An ellipse inscribed in the box between `from` and `to`: the points within half the
+    /// width of its curve, plus its inside when filled.
+    private func ellipse(_ spec: ShapeSpec) {
+        let w = style.width
+        let cx = (spec.from.x + spec.to.x) / 2
+        let cy = (spec.from.y + spec.to.y) / 2
+        let a = abs(spec.to.x - spec.from.x) / 2
+        let b = abs(spec.to.y - spec.from.y) / 2
+        // A flat ellipse is its long axis (or a dot).
+        if !(a > 1e-6 && b > 1e-6) {
+            let p = a > b ? Point(x: cx - a, y: cy) : Point(x: cx, y: cy - b)
+            let q = a > b ? Point(x: cx + a, y: cy) : Point(x: cx, y: cy + b)
+            _ = stamp(Capsule(from: p, to: q, width: w), fullDiscAtStart: false)
+            return
+        }
+        let outer = w / 2 + 0.5
+        let filled = spec.filled
+        let ia2 = 1 / (a * a)
+        let ib2 = 1 / (b * b)
+        let ia4 = ia2 * ia2
+        let ib4 = ib2 * ib2
+        let centreDistance = -min(a, b)
+        // Candidate rows and columns: inside the ellipse grown by the outer radius and a margin
+        // (the distance estimate is exact on the axes and first-order accurate elsewhere).
+        let ao = a + outer + 2
+        let bo = b + outer + 2
+        // For an outline, the hole certainly farther than `outer` inside the curve.
+        let ah = a - outer - 2
+        let bh = b - outer - 2
+        let y0 = max(clip.y, Int(clamping: cy - bo - 0.5, .down))
+        let y1 = min(clip.maxY - 1, Int(clamping: cy + bo - 0.5, .up))
+        guard y0 <= y1 else { return }
+        let clipX0 = clip.x
+        let clipX1 = clip.maxX - 1
+        var bounds = ShapeBounds()
+        for y in y0...y1 {
+            let ry = Double(y) + 0.5 - cy
+            let qo = 1 - (ry / bo) * (ry / bo)
+            guard qo > 0 else { continue }
+            let ho = ao * qo.squareRoot()
+            let xa = max(clipX0, Int(clamping: cx - ho - 0.5, .down))
+            let xb = min(clipX1, Int(clamping: cx + ho - 0.5, .up))
+            guard xa <= xb else { continue }
+            // The inside run: fully covered (filled: centres inside the curve) or skipped (the
+            // outline's hole), shrunk by a pixel so rounding never wrongly includes a pixel.
+            var inside = (xb + 1, xb)
+            let (ai, bi) = filled ? (a, b) : (ah, bh)
+            if ai > 0 && bi > 0 {
+                let qi = 1 - (ry / bi) * (ry / bi)
+                if qi > 0 {
+                    let hi = ai * qi.squareRoot()
+                    let ia = max(xa, Int(clamping: cx - hi - 0.5, .up) + 1)
+                    let ib = min(xb, Int(clamping: cx + hi - 0.5, .down) - 1)
+                    if ia <= ib { inside = (ia, ib) }
+                }
+            }
+            let ry2b4 = ry * ry * ib4
+            let ry2b2 = ry * ry * ib2
+            shapeRow(y, xa, xb, inside: inside, insideFull: filled, bounds: &bounds) { px in
+                let rx = px - cx
+                let r2 = rx * rx * ia2 + ry2b2
+                let d: Double
+                if r2 < 1e-18 {
+                    d = centreDistance
+                } else {
+                    let r = r2.squareRoot()
+                    d = (r - 1) * r / (rx * rx * ia4 + ry2b4).squareRoot()
+                }
+                return outer - (filled ? d : abs(d))
+            }
+        }
+        commit(bounds)
+    }
+
+    /// The pixels a shape part changed, gathered while rasterizing.
+    struct ShapeBounds {
+        var x0 = Int.max
+        var x1 = Int.min
+        var y0 = Int.max
+        var y1 = Int.min
+    }
+
+    /// Records a shape part's changed pixels in the activity's rows and bounds.
+    private func commit(_ b: ShapeBounds) {
+        guard b.y0 <= b.y1 else { return }
+        strokeRows = (min(strokeRows.min, b.y0), max(strokeRows.max, b.y1))
+        strokeBounds = strokeBounds.union(IntRect(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1))
+    }
+
+    /// Raises the coverage of pixels xa...xb of row y (already clipped): the `inside` run to full
+    /// (or leaves it alone when not `insideFull`), the others to `cover(centre x)` (a coverage
+    /// in pixels, clamped to 0...1). Marks and recomposites each piece where it grew.
+    @inline(__always)
+    private func shapeRow(
+        _ y: Int, _ xa: Int, _ xb: Int, inside: (Int, Int), insideFull: Bool, bounds: inout ShapeBounds,
+        cover: (Double) -> Double
+    ) {
+        let row = y * width
+        let hasInside = inside.0 <= inside.1
+        for k in 0..<3 {
+            // Left of the inside, the inside, right of it (or the whole run when there is none).
+            let p0: Int
+            let p1: Int
+            let full: Bool
+            switch k {
+            case 0: (p0, p1, full) = hasInside ? (xa, inside.0 - 1, false) : (xa, xb, false)
+            case 1: (p0, p1, full) = hasInside && insideFull ? (inside.0, inside.1, true) : (1, 0, false)
+            default: (p0, p1, full) = hasInside ? (inside.1 + 1, xb, false) : (1, 0, false)
+            }
+            guard p0 <= p1 else { continue }
+            var first = Int.max
+            var last = Int.min
+            if full {
+                if let run = raiseToFull(row + p0, row + p1) {
+                    first = run.first - row
+                    last = run.last - row
+                }
+            } else {
+                for x in p0...p1 {
+                    let c = cover(Double(x) + 0.5)
+                    guard c > 0 else { continue }
+                    let m: UInt8 = c >= 1 ? 255 : UInt8(c * 255 + 0.5)
+                    guard m > coverage[row + x] else { continue }
+                    coverage[row + x] = m
+                    if first == Int.max { first = x }
+                    last = x
+                }
+            }
+            guard first <= last else { continue }
+            touched.mark(row: y, from: first, through: last)
+            compositeRow(y, first, last)
+            bounds.x0 = min(bounds.x0, first)
+            bounds.x1 = max(bounds.x1, last)
+            bounds.y0 = min(bounds.y0, y)
+            bounds.y1 = max(bounds.y1, y)
+        }
+    }
+}

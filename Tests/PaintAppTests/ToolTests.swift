@@ -1,0 +1,105 @@
+import Glibc
+import PaintCore
+import Testing
+
+@testable import PaintApp
+
+/// The shape, fill and picker tools in the session: keys, toggles, Shift, Escape, and that what
+/// they record replays to the same pixels.
+@Suite struct ToolTests {
+    typealias T = SessionTests
+
+    static func replayed(_ ops: [Operation], width: Int, height: Int) -> [UInt32] {
+        let engine = StrokeEngine(width: width, height: height)
+        let history = History(base: nil)
+        for op in ops { history.perform(op, engine: engine) }
+        return Array(engine.viewPixels)
+    }
+
+    @Test func keysChooseTheTools() {
+        let s = T.makeSession()
+        for (key, tool) in [
+            ("l", Tool.line), ("r", .rectangle), ("o", .ellipse), ("f", .fill), ("i", .picker), ("b", .brush),
+        ] {
+            T.key(s, Character(key))
+            #expect(s.tool == tool)
+        }
+    }
+
+    @Test func aLineDragDrawsALineAndShiftSnapsItTo15Degrees() {
+        let s = T.makeSession(width: 200, height: 120)
+        let sink = RecordingSink()
+        s.sink = sink
+        T.key(s, "l")
+        T.drag(s, [(10, 60), (100, 20), (190, 60)])
+        #expect(s.engine.viewPixel(x: 100, y: 60) == Color.black.pixel, "the line ends where the drag ended")
+        #expect(s.engine.viewPixel(x: 100, y: 20) == Color.white.pixel, "no trace of the intermediate preview")
+        // Shift: a drag to 20° off horizontal lands on 15°.
+        T.drag(s, [(10, 100), (150, 100 - 51)], modifiers: .shift)
+        guard case .shape(_, let spec) = sink.operations.last else {
+            Issue.record("no shape recorded")
+            return
+        }
+        let angle = atan2(spec.from.y - spec.to.y, spec.to.x - spec.from.x) * 180 / Double.pi
+        #expect(abs(angle - 15) < 1e-9, "\(angle)")
+        #expect(Self.replayed(sink.operations, width: 200, height: 120) == Array(s.engine.viewPixels))
+    }
+
+    @Test func filledToggleAndShiftSquareAndEscapeCancels() {
+        let s = T.makeSession(width: 200, height: 120)
+        let sink = RecordingSink()
+        s.sink = sink
+        T.key(s, "r")
+        let toggle = s.layout.rect(of: .filledToggle)
+        s.handle(.press(x: toggle.x + 3, y: toggle.y + 3, button: .left, modifiers: []))
+        s.handle(.release(x: toggle.x + 3, y: toggle.y + 3, button: .left, modifiers: []))
+        #expect(s.shapeFilled)
+        T.drag(s, [(20, 20), (90, 50)], modifiers: .shift)
+        #expect(s.engine.viewPixel(x: 55, y: 55) == Color.black.pixel, "Shift made it a 70 x 70 square, filled")
+        let before = Array(s.engine.viewPixels)
+        let (x, y) = T.window(s, 120, 20)
+        s.handle(.press(x: x, y: y, button: .left, modifiers: []))
+        s.handle(.motion(x: x + 50, y: y + 60, modifiers: []))
+        #expect(Array(s.engine.viewPixels) != before)
+        s.handle(.key(.escape, modifiers: []))
+        s.handle(.release(x: x + 50, y: y + 60, button: .left, modifiers: []))
+        #expect(Array(s.engine.viewPixels) == before)
+        #expect(sink.operations.count == 1)
+    }
+
+    @Test func fillFillsTheEnclosedRegionAndThePickerPicksIt() {
+        let s = T.makeSession(width: 200, height: 120)
+        let sink = RecordingSink()
+        s.sink = sink
+        T.key(s, "r")
+        T.drag(s, [(20, 20), (120, 100)])
+        T.key(s, "f")
+        let red = s.layout.rect(of: .swatch(3))
+        s.handle(.press(x: red.x + 4, y: red.y + 4, button: .left, modifiers: []))
+        s.handle(.release(x: red.x + 4, y: red.y + 4, button: .left, modifiers: []))
+        T.drag(s, [(70, 60)])
+        #expect(s.engine.viewPixel(x: 70, y: 60) == Palette.colors[3].pixel)
+        #expect(s.engine.viewPixel(x: 160, y: 60) == Color.white.pixel, "the outline holds the fill in")
+        T.key(s, "]")
+        #expect(s.fillTolerance == 40)
+        T.key(s, "i")
+        T.drag(s, [(160, 60)], button: .right)
+        #expect(s.secondary == .white)
+        T.drag(s, [(70, 60)])
+        #expect(s.primary == Palette.colors[3])
+        #expect(Self.replayed(sink.operations, width: 200, height: 120) == Array(s.engine.viewPixels))
+        // A fill can be undone like any step.
+        T.key(s, "z", .control)
+        #expect(s.engine.viewPixel(x: 70, y: 60) == Color.white.pixel)
+    }
+
+    @Test func shapesSurviveTheBinaryForm() {
+        let style = StrokeStyle(color: Color(r: 1, g: 2, b: 3), opacity: 0.4, width: 7)
+        let ops: [Operation] = [
+            .shape(style, ShapeSpec(kind: .ellipse, from: Point(x: 1, y: 2), to: Point(x: 30, y: 40), filled: true)),
+            .shape(style, ShapeSpec(kind: .dashedLine, from: Point(x: 5, y: 5), to: Point(x: 90, y: 7), filled: false)),
+            .fill(style, at: Point(x: 3.5, y: 4.5), tolerance: 200),
+        ]
+        for op in ops { #expect(Operation(decoding: op.encoded()) == op) }
+    }
+}
