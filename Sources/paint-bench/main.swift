@@ -122,6 +122,9 @@ func jsonString(_ text: String) -> String {
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "x11" {
     runX11Bench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "shapes" {
+    runShapeBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "history" {
     runHistoryBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
