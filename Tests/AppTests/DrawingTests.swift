@@ -250,6 +250,10 @@ extension DrawingTests {
         // waiting for it then proves every earlier event is on screen.
         if let end = path.last {
             for k in 1...8 { path.append((end.0 + k, end.1 + 6 * k)) }
+            // The last jump is longer than the brush is wide, so its end pixel cannot be
+            // painted by the event before it.
+            let jump: Int = 48 + Int(width) + 4
+            path.append((end.0 + 8, end.1 + jump))
         }
         // The drag by hand, so the preview can be read while the button is still down.
         let o = paint.layout.imageOrigin

@@ -1,0 +1,587 @@
+import CX11
+import Foundation
+import PaintApp
+import PaintCore
+import PaintIO
+import Testing
+
+/// End-to-end tests of the shape tools, the flood fill and the color picker: swiftpaint on Xvfb
+/// driven through XTest, read back from the screen and from the PNGs it saves.
+///
+/// Expected pictures come from a headless `Session` fed the same input events (same window size,
+/// same window coordinates, same modifiers), as in `HistoryDriver`; the assertions on specific
+/// pixels (fill inside/outside, picked colors, the circle's squareness) do not depend on it.
+///
+/// Serialized, depth 24 with MIT-SHM, except one smoke test at depth 16 without MIT-SHM.
+@Suite("ToolsEndToEnd: shape tools, fill and picker", .serialized)
+struct ToolsEndToEndTests {
+    static let config = ServerConfig(depth: 24, shm: true)
+    static let size = (w: 400, h: 300)
+    static var sizeArgument: [String] { ["--size", "\(size.w)x\(size.h)"] }
+
+    func start(_ config: ServerConfig = Self.config, _ extra: [String] = []) throws -> PaintWindow {
+        try PaintWindow(
+            config, arguments: Self.sizeArgument + extra, imageWidth: Self.size.w, imageHeight: Self.size.h)
+    }
+
+    func load(_ path: String) throws -> PixelImage {
+        do { return try ImageFile.load(path: path) } catch {
+            throw HarnessError.xRequestFailed("cannot load \(path): \(error)")
+        }
+    }
+
+    /// Polls the canvas until it shows `expected` (as the visual shows it); records the
+    /// differences when it never does. Returns the last capture.
+    @discardableResult
+    func expectCanvas(
+        _ paint: PaintWindow, equals expected: PixelImage, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ScreenCapture? {
+        var last: ScreenCapture?
+        let equal = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
+            guard let shot = try? paint.captureCanvas() else { return false }
+            last = shot
+            return shot.image == expected || differences(screen: shot, file: expected, limit: 1).isEmpty
+        }
+        if !equal {
+            let diff = last.map { differences(screen: $0, file: expected) } ?? ["no capture"]
+            Issue.record(
+                "\(what) differs from the expected pixels:\n\(diff.joined(separator: "\n"))\n\(paint.app.outputSummary)",
+                sourceLocation: sourceLocation)
+        }
+        return last
+    }
+
+    /// Ctrl+S on a modified document, then waits until the title loses its star.
+    func save(_ paint: PaintWindow) throws {
+        try paint.waitForModified(true)
+        try paint.key("s", modifiers: [.control])
+        try paint.waitForModified(false)
+    }
+
+    /// Saves, loads the PNG and checks it against the replay and the window.
+    @discardableResult
+    func saveAndCheck(
+        _ driver: ToolsDriver, _ file: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> PixelImage {
+        let paint = driver.paint
+        let expected = driver.expected()
+        expectCanvas(paint, equals: expected, "\(what): the window", sourceLocation: sourceLocation)
+        try save(paint)
+        let png = try load(file)
+        #expect(png.isOpaque, "\(what): the PNG is not opaque", sourceLocation: sourceLocation)
+        if png != expected {
+            Issue.record(
+                "\(what): the saved PNG is not the headless replay:\n\(pngDifferences(png, expected).joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
+        }
+        let now = try paint.captureCanvas()
+        let diff = differences(screen: now, file: png)
+        #expect(
+            diff.isEmpty, "\(what): the saved PNG differs from the window:\n\(diff.joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
+        return png
+    }
+}
+
+/// The first pixels where two images differ, for messages.
+func pngDifferences(_ a: PixelImage, _ b: PixelImage, limit: Int = 10) -> [String] {
+    guard a.width == b.width, a.height == b.height else { return ["sizes differ"] }
+    var out: [String] = []
+    var count = 0
+    for y in 0..<a.height {
+        for x in 0..<a.width where a[x, y] != b[x, y] {
+            count += 1
+            if out.count < limit {
+                let p = Pixel.unpack(a[x, y])
+                let q = Pixel.unpack(b[x, y])
+                out.append(
+                    "(\(x),\(y)) file \(Color(r: p.r, g: p.g, b: p.b)) a=\(p.a) replay \(Color(r: q.r, g: q.g, b: q.b)) a=\(q.a)"
+                )
+            }
+        }
+    }
+    if count > out.count { out.append("... \(count) pixels differ in all") }
+    return out
+}
+
+// MARK: - Driving the window and a headless replay together
+
+/// Drives the window and records every input, so a headless `Session` can replay them.
+final class ToolsDriver {
+    enum Action {
+        case toolbar(ToolbarItem, button: PointerButton)
+        case key(name: String, character: Character)
+        case drag([(Int, Int)], button: PointerButton, modifiers: Modifiers)
+        /// Press, motions, Escape, release.
+        case cancelledDrag([(Int, Int)])
+        case click(Int, Int, button: PointerButton, modifiers: Modifiers)
+    }
+
+    let paint: PaintWindow
+    private(set) var actions: [Action] = []
+
+    init(_ paint: PaintWindow) { self.paint = paint }
+
+    static func session(for layout: Layout) -> Session {
+        Session(
+            engine: StrokeEngine(width: layout.imageWidth, height: layout.imageHeight), path: nil,
+            windowWidth: layout.windowWidth, windowHeight: layout.windowHeight)
+    }
+
+    static func xButton(_ b: PointerButton) -> UInt32 { b == .right ? 3 : b == .middle ? 2 : 1 }
+
+    static func modifiers(_ m: KeyModifiers) -> Modifiers {
+        var out: Modifiers = []
+        if m.contains(.shift) { out.insert(.shift) }
+        if m.contains(.control) { out.insert(.control) }
+        if m.contains(.alt) { out.insert(.alt) }
+        return out
+    }
+
+    func toolbar(_ item: ToolbarItem, button: PointerButton = .left) throws {
+        try paint.click(item, button: Self.xButton(button))
+        actions.append(.toolbar(item, button: button))
+    }
+
+    func swatch(_ i: Int, button: PointerButton = .left) throws { try toolbar(.swatch(i), button: button) }
+
+    func key(_ name: String, _ character: Character, times: Int = 1) throws {
+        for _ in 0..<times {
+            try paint.key(name)
+            actions.append(.key(name: name, character: character))
+        }
+    }
+
+    func drag(_ path: [(Int, Int)], button: PointerButton = .left, modifiers: KeyModifiers = []) throws {
+        let o = paint.layout.imageOrigin
+        try paint.client.drag(
+            paint.window, path: path.map { ($0.0 + o.x, $0.1 + o.y) }, button: Self.xButton(button),
+            modifiers: modifiers)
+        actions.append(.drag(path, button: button, modifiers: Self.modifiers(modifiers)))
+    }
+
+    func click(_ x: Int, _ y: Int, button: PointerButton = .left, modifiers: KeyModifiers = []) throws {
+        let w = paint.windowPoint(imageX: x, imageY: y)
+        try paint.client.click(paint.window, x: w.0, y: w.1, button: Self.xButton(button), modifiers: modifiers)
+        actions.append(.click(x, y, button: button, modifiers: Self.modifiers(modifiers)))
+    }
+
+    /// Presses the left button at the path's start, moves through it, waits until `midDrag`
+    /// (a check of the preview while the button is still down) returns, presses Escape with the
+    /// pointer where it is, then releases the button.
+    func cancelledDrag(_ path: [(Int, Int)], midDrag: () throws -> Void) throws {
+        let o = paint.layout.imageOrigin
+        let c = paint.client
+        let origin = c.toScreen(paint.window, x: 0, y: 0)
+        guard let first = path.first else { return }
+        c.moveMouse(toScreenX: origin.x + o.x + first.0, y: origin.y + o.y + first.1)
+        c.press(button: 1)
+        defer { c.release(button: 1) }
+        for p in path.dropFirst() { c.moveMouse(toScreenX: origin.x + o.x + p.0, y: origin.y + o.y + p.1) }
+        try midDrag()
+        try c.key("Escape")
+        actions.append(.cancelledDrag(path))
+    }
+
+    static func apply(_ action: Action, to s: Session, layout: Layout) {
+        let o = layout.imageOrigin
+        switch action {
+        case .toolbar(let item, let button):
+            let r = layout.rect(of: item)
+            let (x, y) = (r.x + r.width / 2, r.y + r.height / 2)
+            s.handle(.motion(x: x, y: y, modifiers: []))
+            s.handle(.press(x: x, y: y, button: button, modifiers: []))
+            s.handle(.release(x: x, y: y, button: button, modifiers: []))
+        case .key(_, let c):
+            s.handle(.key(.character(c), modifiers: []))
+        case .drag(let path, let button, let m):
+            let points = path.map { (x: $0.0 + o.x, y: $0.1 + o.y) }
+            guard let first = points.first, let last = points.last else { return }
+            // The pointer moves before the modifiers go down (XClient.drag).
+            s.handle(.motion(x: first.x, y: first.y, modifiers: []))
+            s.handle(.press(x: first.x, y: first.y, button: button, modifiers: m))
+            for p in points.dropFirst() { s.handle(.motion(x: p.x, y: p.y, modifiers: m)) }
+            s.handle(.release(x: last.x, y: last.y, button: button, modifiers: m))
+        case .cancelledDrag(let path):
+            let points = path.map { (x: $0.0 + o.x, y: $0.1 + o.y) }
+            guard let first = points.first, let last = points.last else { return }
+            s.handle(.motion(x: first.x, y: first.y, modifiers: []))
+            s.handle(.press(x: first.x, y: first.y, button: .left, modifiers: []))
+            for p in points.dropFirst() { s.handle(.motion(x: p.x, y: p.y, modifiers: [])) }
+            s.handle(.key(.escape, modifiers: []))
+            s.handle(.release(x: last.x, y: last.y, button: .left, modifiers: []))
+        case .click(let x, let y, let button, let m):
+            let (wx, wy) = (x + o.x, y + o.y)
+            s.handle(.motion(x: wx, y: wy, modifiers: []))
+            s.handle(.press(x: wx, y: wy, button: button, modifiers: m))
+            s.handle(.release(x: wx, y: wy, button: button, modifiers: m))
+        }
+    }
+
+    /// A fresh session after the first `count` recorded actions (all by default).
+    func replay(first count: Int? = nil) -> Session {
+        let s = Self.session(for: paint.layout)
+        for action in actions.prefix(count ?? actions.count) { Self.apply(action, to: s, layout: paint.layout) }
+        return s
+    }
+
+    /// The picture a fresh session shows after the first `count` recorded actions.
+    func expected(first count: Int? = nil) -> PixelImage {
+        let s = replay(first: count)
+        var image = PixelImage(width: s.engine.width, height: s.engine.height)
+        image.pixels = Array(s.engine.viewPixels)
+        return image
+    }
+}
+
+extension PixelImage {
+    /// The smallest rectangle holding every pixel that is not pure white, or nil.
+    func nonWhiteBox() -> IntRect? {
+        let white = Pixel.pack(r: 255, g: 255, b: 255, a: 255)
+        var x0 = Int.max
+        var y0 = Int.max
+        var x1 = Int.min
+        var y1 = Int.min
+        for y in 0..<height {
+            for x in 0..<width where self[x, y] != white {
+                x0 = min(x0, x)
+                y0 = min(y0, y)
+                x1 = max(x1, x)
+                y1 = max(y1, y)
+            }
+        }
+        return x0 == Int.max ? nil : IntRect(x0: x0, y0: y0, x1: x1, y1: y1)
+    }
+}
+
+// MARK: - Shapes
+
+/// One shape-tool case: how it is chosen and the drag that draws it.
+struct ShapeCase: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// Key name and character that select the tool.
+    let key: (String, Character)
+    let toggle: ToolbarItem?
+    let swatch: Int
+    let shift: Bool
+    /// Extra keys before the drag (width, opacity).
+    let extraKeys: [(String, Character)]
+    let path: [(Int, Int)]
+    var testDescription: String { name }
+
+    static let all: [ShapeCase] = [
+        ShapeCase(
+            name: "line", key: ("l", "l"), toggle: nil, swatch: 8, shift: false,
+            extraKeys: [("bracketright", "]"), ("bracketright", "]")],
+            path: [(40, 250), (60, 230), (120, 180), (390, 20), (300, 60), (250, 90), (330, 75)]),
+        ShapeCase(
+            name: "dashed line", key: ("l", "l"), toggle: .dashedToggle, swatch: 3, shift: false,
+            extraKeys: [("bracketright", "]")],
+            path: [(30, 40), (80, 80), (200, 200), (380, 290), (350, 250), (361, 263)]),
+        ShapeCase(
+            name: "rectangle outline", key: ("r", "r"), toggle: nil, swatch: 9, shift: false,
+            extraKeys: [("bracketleft", "[")],
+            path: [(60, 50), (70, 60), (390, 290), (200, 120), (300, 200), (321, 233)]),
+        ShapeCase(
+            name: "filled rectangle", key: ("r", "r"), toggle: .filledToggle, swatch: 4, shift: false,
+            extraKeys: [("5", "5")],
+            path: [(340, 250), (330, 240), (10, 10), (150, 150), (100, 90), (83, 61)]),
+        ShapeCase(
+            name: "ellipse", key: ("o", "o"), toggle: nil, swatch: 6, shift: false,
+            extraKeys: [("bracketright", "]"), ("bracketright", "]"), ("bracketright", "]")],
+            path: [(50, 40), (60, 50), (390, 290), (200, 150), (300, 240), (351, 262)]),
+        ShapeCase(
+            name: "filled circle (Shift)", key: ("o", "o"), toggle: .filledToggle, swatch: 7, shift: true,
+            extraKeys: [],
+            path: [(100, 60), (110, 70), (380, 280), (150, 100), (230, 130), (261, 141)]),
+    ]
+}
+
+extension ToolsEndToEndTests {
+    @Test(
+        "a shape tool chosen by key draws what a headless replay draws; the PNG equals it and the window",
+        arguments: ShapeCase.all)
+    func shapeMatchesReplay(shape: ShapeCase) throws {
+        let dir = try scratchFolder()
+        let file = dir.file("shape.png")
+        let paint = try start(Self.config, [file])
+        defer { paint.stop() }
+        let driver = ToolsDriver(paint)
+        try driver.swatch(shape.swatch)
+        try driver.key(shape.key.0, shape.key.1)
+        if let toggle = shape.toggle { try driver.toolbar(toggle) }
+        for (name, c) in shape.extraKeys { try driver.key(name, c) }
+        let s = driver.replay()
+        #expect(s.tool == (shape.key.1 == "l" ? .line : shape.key.1 == "r" ? .rectangle : .ellipse))
+        #expect(s.shapeFilled == (shape.toggle == .filledToggle))
+        #expect(s.lineDashed == (shape.toggle == .dashedToggle))
+        try driver.drag(shape.path, modifiers: shape.shift ? [.shift] : [])
+        let expected = driver.expected()
+        let blank = ToolsDriver(paint).expected()
+        #expect(expected != blank, "\(shape.name): the replay drew nothing")
+        let png = try saveAndCheck(driver, file, shape.name)
+        #expect(paint.title == "shape.png — SwiftPaint")
+
+        // Independent of the replay: the picture only spans the final drag, not the overshoot.
+        guard let box = png.nonWhiteBox() else {
+            Issue.record("\(shape.name): the PNG is blank")
+            return
+        }
+        let a = shape.path.first!
+        var b = shape.path.last!
+        if shape.shift {
+            let side = max(abs(b.0 - a.0), abs(b.1 - a.1))
+            b = (a.0 + (b.0 < a.0 ? -side : side), a.1 + (b.1 < a.1 ? -side : side))
+        }
+        let margin = 12
+        let reach = IntRect(
+            x0: min(a.0, b.0) - margin, y0: min(a.1, b.1) - margin, x1: max(a.0, b.0) + margin,
+            y1: max(a.1, b.1) + margin)
+        #expect(
+            box.intersection(reach) == box,
+            "\(shape.name): paint at \(box) outside the final drag's reach \(reach) (an earlier preview stayed?)")
+        if shape.shift {
+            #expect(abs(box.width - box.height) <= 1, "\(shape.name): not a circle: \(box)")
+            #expect(abs(box.width - 160) <= 8, "\(shape.name): the circle is \(box.width) px wide, side 160")
+        }
+        if shape.toggle == .filledToggle {
+            let cx = (a.0 + b.0) / 2
+            let cy = (a.1 + b.1) / 2
+            let centre = png.color(x: cx, y: cy)
+            #expect(centre != .white, "\(shape.name): the centre (\(cx),\(cy)) is not filled")
+        } else if shape.key.1 != "l" {
+            let cx = (a.0 + b.0) / 2
+            let cy = (a.1 + b.1) / 2
+            #expect(png.color(x: cx, y: cy) == .white, "\(shape.name): the centre of an outline is painted")
+        }
+    }
+
+    // MARK: Escape
+
+    @Test("Escape during a shape drag drops the preview: canvas and title unchanged, no history step")
+    func escapeCancelsShape() throws {
+        let dir = try scratchFolder()
+        let file = dir.file("cancel.png")
+        let paint = try start(Self.config, [file])
+        defer { paint.stop() }
+        let driver = ToolsDriver(paint)
+        try driver.swatch(3)
+        try driver.key("r", "r")
+        let before = try paint.captureCanvas()
+        let blank = driver.expected()
+        #expect(differences(screen: before, file: blank).isEmpty, "the fresh canvas is not blank")
+
+        let band = IntRect(x: 0, y: 0, width: Self.size.w, height: Self.size.h)
+        try driver.cancelledDrag([(60, 50), (100, 90), (250, 200), (301, 221)]) {
+            // The preview shows while the button is down.
+            _ = try paint.waitForCapture(image: band, "the rectangle preview during the drag") {
+                $0.image != before.image
+            }
+        }
+        expectCanvas(paint, equals: before.image, "the canvas after Escape mid-drag (the capture before)")
+        expectCanvas(paint, equals: driver.expected(), "the canvas after Escape mid-drag (the replay)")
+        #expect(paint.title == "cancel.png — SwiftPaint", "the title after a cancelled shape: \(paint.title ?? "nil")")
+        // Barrier: Ctrl+S on the unmodified document writes the file after the release was handled.
+        try paint.key("s", modifiers: [.control])
+        try Wait.require("the file after Ctrl+S") { FileManager.default.fileExists(atPath: file) }
+        let png = try load(file)
+        #expect(
+            png == blank,
+            "the PNG after a cancelled shape is not blank:\n\(pngDifferences(png, blank).joined(separator: "\n"))")
+        #expect(paint.title == "cancel.png — SwiftPaint")
+
+        // A committed line, then a cancelled ellipse: the canvas keeps the line, and one undo
+        // removes the line (the cancelled shape left no history step).
+        try driver.key("l", "l")
+        try driver.drag([(30, 250), (90, 200), (151, 171)])
+        let afterLine = expectCanvas(paint, equals: driver.expected(), "the committed line")
+        try paint.waitForModified(true)
+        try driver.key("o", "o")
+        guard let afterLine else { return }
+        try driver.cancelledDrag([(200, 40), (250, 90), (380, 140), (341, 131)]) {
+            _ = try paint.waitForCapture(image: band, "the ellipse preview during the drag") {
+                $0.image != afterLine.image
+            }
+        }
+        expectCanvas(paint, equals: afterLine.image, "the canvas after Escape during the ellipse")
+        try paint.key("z", modifiers: [.control])
+        expectCanvas(paint, equals: blank, "Ctrl+Z after the cancelled ellipse (only the line goes)")
+        try paint.waitForModified(false)
+    }
+
+    // MARK: Fill
+
+    @Test("fill: F, a swatch, a click inside a rectangle outline fills it; tolerance decides the anti-aliased edge")
+    func fillInsideOutline() throws {
+        let dir = try scratchFolder()
+        let file = dir.file("fill.png")
+        let paint = try start(Self.config, [file])
+        defer { paint.stop() }
+        let driver = ToolsDriver(paint)
+        let fillBlue = Palette.colors[7]
+        let fillOrange = Palette.colors[4]
+        // Two light gray (#c3c3c3) outlines, width 4: edges on half pixels, so an anti-aliased
+        // ring of half coverage (about #e1e1e1, 30 from white) on either side of each outline.
+        try driver.swatch(11)
+        try driver.key("r", "r")
+        try driver.key("bracketleft", "[")
+        #expect(driver.replay().brushWidth == 4)
+        try driver.drag([(40, 40), (60, 60), (190, 250), (150, 200), (180, 220)])
+        try driver.drag([(220, 40), (250, 60), (390, 290), (370, 230), (360, 220)])
+        let outlines = driver.expected()
+        expectCanvas(paint, equals: outlines, "the two outlines")
+
+        // Fill A at the default tolerance 32: the half-covered ring is within it.
+        try driver.key("f", "f")
+        #expect(driver.replay().fillTolerance == 32)
+        try driver.swatch(7)
+        try driver.click(110, 130)
+        // Fill B at tolerance 0 (`[` four times): only exact white.
+        try driver.key("bracketleft", "[", times: 4)
+        let s = driver.replay()
+        #expect(s.fillTolerance == 0)
+        #expect(s.brushWidth == 4, "[ with the fill tool changed the brush width")
+        try driver.swatch(4)
+        try driver.click(290, 130)
+        let png = try saveAndCheck(driver, file, "two fills")
+
+        // Independent checks on the PNG against the picture before the fills.
+        let before = outlines
+        let white = Color.white
+        for (x, y) in [(110, 130), (45, 200), (175, 45), (100, 215)] {
+            #expect(png.color(x: x, y: y) == fillBlue, "A's inside at (\(x),\(y)) is \(png.color(x: x, y: y))")
+        }
+        for (x, y) in [(290, 130), (225, 45), (355, 215)] {
+            #expect(png.color(x: x, y: y) == fillOrange, "B's inside at (\(x),\(y)) is \(png.color(x: x, y: y))")
+        }
+        for (x, y) in [(10, 10), (200, 150), (30, 280), (395, 295), (205, 20), (380, 260)] {
+            #expect(png.color(x: x, y: y) == white, "outside at (\(x),\(y)) is \(png.color(x: x, y: y))")
+        }
+        // Every pixel: A's and B's interiors (inside the outlines' middle lines) are filled
+        // exactly where the picture before was within the tolerance of white, and unchanged
+        // elsewhere; outside both outlines nothing changed.
+        func within(_ c: Color, _ tol: Int) -> Bool { ScreenCapture.matches(c, white, tolerance: tol) }
+        var ringFilledA = 0
+        var ringKeptA = 0
+        var ringKeptB = 0
+        var wrong: [String] = []
+        for y in 0..<png.height {
+            for x in 0..<png.width {
+                let old = before.color(x: x, y: y)
+                let new = png.color(x: x, y: y)
+                let inA = x > 40 && x < 180 && y > 40 && y < 220
+                let inB = x > 220 && x < 360 && y > 40 && y < 220
+                let want: Color
+                if inA {
+                    want = within(old, 32) ? fillBlue : old
+                    if old != white && within(old, 32) { ringFilledA += 1 }
+                    if !within(old, 32) { ringKeptA += 1 }
+                } else if inB {
+                    want = old == white ? fillOrange : old
+                    if old != white && within(old, 32) { ringKeptB += 1 }
+                } else {
+                    want = old
+                }
+                if new != want && wrong.count < 10 {
+                    wrong.append("(\(x),\(y)) \(new), expected \(want) (before \(old))")
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "fill pixels:\n\(wrong.joined(separator: "\n"))")
+        #expect(ringFilledA > 100, "only \(ringFilledA) anti-aliased pixels inside A were within tolerance 32")
+        #expect(ringKeptA > 100, "only \(ringKeptA) outline pixels inside A's middle line")
+        #expect(ringKeptB > 100, "only \(ringKeptB) anti-aliased pixels inside B kept at tolerance 0")
+    }
+
+    // MARK: Picker
+
+    @Test("picker: I + left click sets the primary, right click the secondary; Ctrl+click with the brush picks too")
+    func pickerFeedsBrush() throws {
+        let dir = try scratchFolder()
+        let file = dir.file("pick.png")
+        let paint = try start(Self.config, [file])
+        defer { paint.stop() }
+        let driver = ToolsDriver(paint)
+        let green = Palette.colors[6]
+        let blue = Palette.colors[7]
+        let red = Palette.colors[3]
+        // Two filled squares: green and blue.
+        try driver.key("r", "r")
+        try driver.toolbar(.filledToggle)
+        try driver.swatch(6)
+        try driver.drag([(30, 30), (80, 80), (131, 131)])
+        try driver.swatch(7)
+        try driver.drag([(250, 30), (300, 80), (351, 131)])
+        // Primary red; secondary stays white.
+        try driver.swatch(3)
+        #expect(driver.replay().primary == red)
+
+        try driver.key("i", "i")
+        try driver.click(80, 80)
+        try driver.click(300, 80, button: .right)
+        let s = driver.replay()
+        #expect(s.primary == green && s.secondary == blue, "replay: primary \(s.primary), secondary \(s.secondary)")
+
+        try driver.key("b", "b")
+        try driver.key("bracketright", "]", times: 3)
+        try driver.drag(line(from: (30, 200), to: (180, 200), step: 5))
+        try driver.drag(line(from: (30, 260), to: (180, 260), step: 5), button: .right)
+        // Ctrl+click with the brush: picks (from the blue square) instead of painting.
+        try driver.swatch(3)
+        try driver.click(320, 100, modifiers: [.control])
+        try driver.drag(line(from: (220, 200), to: (380, 200), step: 5))
+        let png = try saveAndCheck(driver, file, "picked colors")
+
+        for x in stride(from: 40, through: 170, by: 10) {
+            #expect(
+                png.color(x: x, y: 200) == green, "the left-button stroke at (\(x),200) is \(png.color(x: x, y: 200))")
+            #expect(
+                png.color(x: x, y: 260) == blue, "the right-button stroke at (\(x),260) is \(png.color(x: x, y: 260))")
+        }
+        for x in stride(from: 230, through: 370, by: 10) {
+            #expect(
+                png.color(x: x, y: 200) == blue,
+                "the stroke after Ctrl+click at (\(x),200) is \(png.color(x: x, y: 200))")
+        }
+        // The Ctrl+click left no dot.
+        #expect(png.color(x: 320, y: 100) == blue)
+        #expect(
+            !png.pixels.contains {
+                let p = Pixel.unpack($0)
+                return Color(r: p.r, g: p.g, b: p.b) == red
+            },
+            "red (the swatch before the picks) was painted")
+    }
+
+    // MARK: Depth 16, no MIT-SHM
+
+    @Test("smoke: a rectangle outline and a fill at depth 16 without MIT-SHM match the replay")
+    func shapeAndFillDepth16() throws {
+        let config = ServerConfig(depth: 16, shm: false)
+        let dir = try scratchFolder()
+        let file = dir.file("d16.png")
+        let paint = try start(config, [file])
+        defer { paint.stop() }
+        let driver = ToolsDriver(paint)
+        try driver.swatch(2)
+        try driver.key("r", "r")
+        try driver.drag([(50, 40), (90, 90), (380, 280), (300, 230), (331, 241)])
+        try driver.key("o", "o")
+        try driver.drag([(120, 90), (150, 120), (261, 191)])
+        try driver.key("f", "f")
+        try driver.swatch(14)
+        try driver.click(70, 60)
+        try driver.swatch(17)
+        try driver.click(190, 140)
+        // saveAndCheck compares the window with the replay as the 5-6-5 visual shows it
+        // (channels truncated), and the PNG exactly.
+        let png = try saveAndCheck(driver, file, "depth 16")
+        #expect(png.color(x: 70, y: 60) == Palette.colors[14])
+        #expect(png.color(x: 190, y: 140) == Palette.colors[17])
+        #expect(png.color(x: 10, y: 10) == .white)
+        let shot = try paint.captureCanvas()
+        #expect(shot.shows(Palette.colors[14], x: 70, y: 60, tolerance: config.tolerance))
+        #expect(shot.shows(Palette.colors[17], x: 190, y: 140, tolerance: config.tolerance))
+    }
+}
