@@ -135,7 +135,7 @@ extension Session {
             &p, &texts, measure)
         separator(after: layout.rect(of: .opacitySlider), &p)
 
-        for item in [ToolbarItem.undo, .redo, .clear, .save] {
+        for item in [ToolbarItem.undo, .redo, .background, .clear, .save] {
             let enabled = item == .undo ? history.canUndo : item == .redo ? history.canRedo : true
             if enabled { buttonState(item, selected: false, p: &p) }
             Icons.draw(item, in: layout.rect(of: item), painter: &p, enabled: enabled)
@@ -173,7 +173,7 @@ extension Session {
         let asking: Bool
         switch mode {
         case .normal: asking = false
-        case .savePrompt, .confirmClose, .offerRestore: asking = true
+        case .savePrompt, .backgroundPrompt, .confirmClose, .offerRestore: asking = true
         }
         var p = ChromePainter(
             width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
@@ -199,8 +199,9 @@ extension Session {
                         text: message, x: max(x, bar.width - 10 - w), baseline: baseline,
                         color: failed ? Theme.errorText : Theme.text, bold: failed))
             }
-        case .savePrompt(let field, _):
-            let label = "Save as:"
+        case .savePrompt(let field, _), .backgroundPrompt(let field):
+            var label = "Save as:"
+            if case .backgroundPrompt = mode { label = "Background (PNG, #rrggbb or transparent):" }
             texts.append(TextRun(text: label, x: 10, baseline: baseline, color: Theme.text, bold: true))
             let fieldX = 18 + measure.width(of: label, bold: true)
             let fieldW = max(200, bar.width / 2)

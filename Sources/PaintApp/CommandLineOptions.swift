@@ -10,8 +10,8 @@ public struct CommandLineOptions: Equatable, Sendable {
 
         Options:
           --size WxH               canvas size for a new picture (default 1280x800)
-          --background COLOR       background of a new picture: #rrggbb, white, black or
-                                   transparent (default white)
+          --background COLOR|FILE  background: #rrggbb, white, black, transparent, or a PNG
+                                   file shown behind the paint (default white)
           --history-memory MB      memory for undo snapshots (default 256); undo has no step
                                    limit: older steps are rebuilt by replaying the log
           --no-history             save plain PNGs, without the editing history
@@ -37,6 +37,8 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var width = 1280
     public var height = 800
     public var background = Background.color(.white)
+    /// A picture to use as the background, from `--background FILE`.
+    public var backgroundFile: String?
     /// Whether to keep a crash journal.
     public var journal = true
     /// Whether saved PNGs carry the editing history.
@@ -82,10 +84,12 @@ public struct CommandLineOptions: Equatable, Sendable {
                 case "white": options.background = .color(.white)
                 case "black": options.background = .color(.black)
                 default:
-                    guard let color = Color(hex: value) else {
-                        throw OptionError("--background \(value): expected #rrggbb, white, black or transparent")
+                    if let color = Color(hex: value) {
+                        options.background = .color(color)
+                    } else {
+                        // Anything else names a picture to put behind the paint.
+                        options.backgroundFile = value
                     }
-                    options.background = .color(color)
                 }
             default:
                 if arg.hasPrefix("-") && arg != "-" { throw OptionError("unknown option \(arg) (see --help)") }

@@ -108,6 +108,16 @@ enum Icons {
             p.line(x + 31, y + 20, x + 20, y + 34, width: 1.2, Theme.icon)
             p.line(x + 20, y + 34, x + 7, y + 24, width: 1.2, Theme.icon)
             p.line(x + 7, y + 24, x + 18, y + 10, width: 1.2, Theme.icon)
+        case .background:
+            // A framed landscape: sky, hill and sun.
+            p.fillRoundedRect(x + 8, y + 10, 24, 20, radius: 2, Color(r: 0xCF, g: 0xE4, b: 0xF7))
+            p.fillPolygon(
+                [
+                    (x + 8, y + 27), (x + 17, y + 18), (x + 24, y + 24), (x + 32, y + 17), (x + 32, y + 30),
+                    (x + 8, y + 30),
+                ], Color(r: 0x5B, g: 0xA1, b: 0x4F))
+            p.fillCircle(x + 14, y + 15, radius: 2.5, Color(r: 0xF2, g: 0xB7, b: 0x2C))
+            p.strokeRoundedRect(x + 8, y + 10, 24, 20, radius: 2, lineWidth: 1.4, Theme.icon)
         case .clear:
             // A blank sheet with a sweeping cross.
             p.fillRoundedRect(x + 10, y + 8, 20, 25, radius: 2, .white)

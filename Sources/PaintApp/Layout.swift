@@ -13,6 +13,8 @@ public enum ToolbarItem: Sendable, Equatable, Hashable {
     case opacitySlider
     case undo
     case redo
+    /// Sets the background (a color; Ctrl+B or a middle click asks for an image).
+    case background
     case clear
     case save
 }
@@ -26,7 +28,7 @@ public struct Layout: Sendable, Equatable {
     static let button = 40
     static let swatch = 20
     static let swatchGap = 3
-    static let sliderWidth = 112
+    static let sliderWidth = 100
 
     public let windowWidth: Int
     public let windowHeight: Int
@@ -65,7 +67,7 @@ public struct Layout: Sendable, Equatable {
     }
 
     /// The narrowest window whose toolbar shows every item.
-    public static var minimumWidth: Int { minimumActionsX + 4 * button + 24 + 10 }
+    public static var minimumWidth: Int { minimumActionsX + 5 * button + 28 + 10 }
 
     /// A window size that shows the whole image when the screen allows.
     public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (
@@ -166,13 +168,13 @@ public struct Layout: Sendable, Equatable {
             return IntRect(x: Self.widthGroupX + Self.button + 10, y: 30, width: Self.sliderWidth, height: 22)
         case .opacitySlider:
             return IntRect(x: Self.opacityGroupX, y: 30, width: Self.sliderWidth, height: 22)
-        case .undo, .redo, .clear, .save:
+        case .undo, .redo, .background, .clear, .save:
             // Right-aligned: undo, redo, a gap, clear, save.
             // In a window narrower than the toolbar they stay reachable, over the sliders.
             let right = windowWidth - 10
-            let offsets: [ToolbarItem: Int] = [.save: 0, .clear: 1, .redo: 2, .undo: 3]
+            let offsets: [ToolbarItem: Int] = [.save: 0, .clear: 1, .background: 2, .redo: 3, .undo: 4]
             let k = offsets[item] ?? 0
-            let x = right - (k + 1) * Self.button - k * 4 - (k >= 2 ? 12 : 0)
+            let x = right - (k + 1) * Self.button - k * 4 - (k >= 3 ? 12 : 0)
             return IntRect(x: x, y: Self.buttonY, width: Self.button, height: Self.button)
         }
     }
@@ -186,7 +188,7 @@ public struct Layout: Sendable, Equatable {
     public static var items: [ToolbarItem] {
         // The right-aligned actions first: in a narrow window they lie over the sliders and
         // must win the hit test.
-        [.undo, .redo, .clear, .save] + Tool.allCases.map { .tool($0) } + [
+        [.undo, .redo, .background, .clear, .save] + Tool.allCases.map { .tool($0) } + [
             .filledToggle, .dashedToggle, .currentColors,
         ]
             + Palette.colors.indices.map { .swatch($0) }

@@ -7,6 +7,8 @@ public enum SessionMode: Sendable, Equatable {
     case normal
     /// Asking for a file name; `thenQuit` when the save was asked for by closing the window.
     case savePrompt(TextField, thenQuit: Bool)
+    /// Asking for a background: a PNG file, a color (#rrggbb) or "transparent".
+    case backgroundPrompt(TextField)
     /// Unsaved changes and the window is closing: Save / Discard / Cancel.
     case confirmClose
     /// A drawing left by a crash can be restored: Restore / Discard. The text is the question.
@@ -202,6 +204,8 @@ public final class Session {
         case .opacitySlider: return "Opacity \(opacityPercent)% (1…9 = 10…90%, 0 = 100%)"
         case .undo: return "Undo (Ctrl+Z)"
         case .redo: return "Redo (Ctrl+Shift+Z, Ctrl+Y)"
+        case .background:
+            return "Background: left click primary color, right click secondary (Ctrl+B: image or transparent)"
         case .clear: return "Clear the canvas"
         case .save: return "Save (Ctrl+S), Save as (Ctrl+Shift+S)"
         case nil: return nil
@@ -405,6 +409,12 @@ public final class Session {
             sliderDrag = item
             pressed = item
             setSlider(item, x: x)
+        case .background:
+            if button == .middle {
+                promptBackground()
+            } else {
+                setBackground(.color(button == .right ? secondary : primary))
+            }
         case .undo, .redo, .clear, .save:
             pressed = item
             toolbarDirty = true
@@ -575,29 +585,16 @@ public final class Session {
 
     private func handleKey(_ key: Key, _ modifiers: Modifiers) {
         switch mode {
-        case .savePrompt(var field, let thenQuit):
-            switch key {
-            case .enter:
-                mode = .normal
-                statusDirty = true
-                let target = field.text.trimmingSpaces
-                guard !target.isEmpty else { return }
-                if save(to: PathDisplay.absolute(target)), thenQuit { finish() }
-            case .escape:
-                mode = .normal
-                setMessage("Save cancelled")
-            case .tab:
-                let candidates = field.complete()
-                mode = .savePrompt(field, thenQuit: thenQuit)
-                setMessage(
-                    candidates.isEmpty
-                        ? "" : candidates.prefix(8).joined(separator: "  ") + (candidates.count > 8 ? "  …" : ""))
-            default:
-                if field.handle(key) {
-                    mode = .savePrompt(field, thenQuit: thenQuit)
-                    statusDirty = true
-                }
+        case .savePrompt(let field, let thenQuit):
+            let commit: (String) -> Void = { target in
+                if self.save(to: PathDisplay.absolute(target)), thenQuit { self.finish() }
             }
+            editPrompt(
+                key, field, wrap: { .savePrompt($0, thenQuit: thenQuit) }, cancelled: "Save cancelled", commit: commit)
+            return
+        case .backgroundPrompt(let field):
+            let commit: (String) -> Void = { self.setBackground(fromText: $0) }
+            editPrompt(key, field, wrap: { .backgroundPrompt($0) }, cancelled: "Background unchanged", commit: commit)
             return
         case .confirmClose, .offerRestore:
             // Enter takes the default (first) answer; each answer's initial letter picks it.
@@ -630,6 +627,7 @@ public final class Session {
             case "s": if modifiers.contains(.shift) { promptSaveAs(thenQuit: false) } else { save() }
             case "q", "w": requestClose()
             case "z": if modifiers.contains(.shift) { redo() } else { undo() }
+            case "b": promptBackground()
             case "y": redo()
             default: break
             }
@@ -661,6 +659,75 @@ public final class Session {
             }
         default:
             break
+        }
+    }
+
+    /// One key in a path field in the status bar: Enter commits the text, Escape cancels, Tab
+    /// completes file names, anything else edits.
+    private func editPrompt(
+        _ key: Key, _ field: TextField, wrap: (TextField) -> SessionMode, cancelled: String, commit: (String) -> Void
+    ) {
+        var field = field
+        switch key {
+        case .enter:
+            mode = .normal
+            statusDirty = true
+            let text = field.text.trimmingSpaces
+            guard !text.isEmpty else { return }
+            commit(text)
+        case .escape:
+            mode = .normal
+            setMessage(cancelled)
+        case .tab:
+            let candidates = field.complete()
+            mode = wrap(field)
+            setMessage(
+                candidates.isEmpty
+                    ? "" : candidates.prefix(8).joined(separator: "  ") + (candidates.count > 8 ? "  …" : ""))
+        default:
+            if field.handle(key) {
+                mode = wrap(field)
+                statusDirty = true
+            }
+        }
+    }
+
+    // MARK: Background
+
+    /// Replaces the background (an undoable step; the paint stays).
+    public func setBackground(_ background: Background) {
+        commitStroke()
+        canvasDirty = canvasDirty.union(history.perform(.background(background), engine: engine))
+        record(.background(background))
+    }
+
+    /// Opens the background prompt.
+    public func promptBackground() {
+        mode = .backgroundPrompt(TextField(""))
+        setMessage("")
+    }
+
+    /// A background from what the user typed: "transparent", a color, or a PNG file.
+    public func setBackground(fromText text: String) {
+        switch text.lowercased() {
+        case "transparent", "none":
+            setBackground(.transparent)
+            return setMessage("Transparent background: saved pictures keep alpha")
+        case "white":
+            return setBackground(.color(.white))
+        case "black":
+            return setBackground(.color(.black))
+        default:
+            break
+        }
+        if let color = Color(hex: text) { return setBackground(.color(color)) }
+        let path = PathDisplay.absolute(text)
+        do {
+            let image = try ImageFile.load(path: path)
+            setBackground(Background.fitted(image, width: engine.width, height: engine.height))
+            setMessage("Background: \(PathDisplay.abbreviatingHome(path))")
+        } catch {
+            setMessage(error.description)
         }
     }
 

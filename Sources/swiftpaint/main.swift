@@ -39,6 +39,7 @@ let session = Session(
     engine: engine, path: path, windowWidth: 1280, windowHeight: 900, message: document.message,
     history: document.history, savedStep: document.savedStep)
 session.baseBytes = document.baseBytes
+if let file = options.backgroundFile { session.setBackground(fromText: file) }
 session.savesHistory = options.history
 do {
     let app = try X11App(session: session, displayName: nil)

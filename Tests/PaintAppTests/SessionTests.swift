@@ -252,7 +252,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ["--size", "0x0"], ["--size"], ["--size", "abc"], ["--bogus"], ["a.png", "b.png"], ["--background", "#12"],
+        ["--size", "0x0"], ["--size"], ["--size", "abc"], ["--bogus"], ["a.png", "b.png"], ["--background"],
     ])
     func rejectsBadInputWithAMessage(args: [String]) {
         #expect(throws: OptionError.self) { try CommandLineOptions.parse(args) }

@@ -11,6 +11,8 @@ public enum Operation: Equatable, Sendable {
     case shape(StrokeStyle, ShapeSpec)
     /// A flood fill of the region under `at` (colors within `tolerance`), in the style's color.
     case fill(StrokeStyle, at: Point, tolerance: Int)
+    /// The background replaced (the paint stays).
+    case background(Background)
     /// All paint removed.
     case clear
     /// A step back in the history (the journal records history moves so a restore lands on the
@@ -45,6 +47,8 @@ public enum Operation: Equatable, Sendable {
             let dirty = engine.beginFill(style, at: point, tolerance: tolerance)
             engine.end()
             return dirty
+        case .background(let background):
+            return engine.setBackground(background)
         case .clear:
             return engine.clearPaint()
         case .undo, .redo, .saved, .removeStroke:
@@ -109,7 +113,7 @@ public enum Operation: Equatable, Sendable {
             let x1 = Int(clamping: max(spec.from.x, spec.to.x) + r, .up)
             let y1 = Int(clamping: max(spec.from.y, spec.to.y) + r, .up)
             return IntRect(x0: x0, y0: y0, x1: x1, y1: y1).intersection(engine.bounds)
-        case .clear, .fill:
+        case .clear, .fill, .background:
             return engine.bounds
         case .undo, .redo, .saved, .removeStroke:
             return .empty
@@ -127,6 +131,7 @@ public enum Operation: Equatable, Sendable {
         case removeStroke = 6
         case shape = 7
         case fill = 8
+        case background = 9
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -155,6 +160,22 @@ public enum Operation: Equatable, Sendable {
             out.double(point.x)
             out.double(point.y)
             out.byte(UInt8(clamping: tolerance))
+        case .background(let background):
+            out.byte(Tag.background.rawValue)
+            switch background {
+            case .transparent:
+                out.byte(0)
+            case .color(let c):
+                out.byte(1)
+                out.byte(c.r)
+                out.byte(c.g)
+                out.byte(c.b)
+            case .image(let image):
+                out.byte(2)
+                out.uint32(UInt32(image.width))
+                out.uint32(UInt32(image.height))
+                for p in image.pixels { out.uint32(p) }
+            }
         case .clear:
             out.byte(Tag.clear.rawValue)
         case .undo:
@@ -197,6 +218,32 @@ public enum Operation: Equatable, Sendable {
             else { return nil }
             self = .shape(
                 style, ShapeSpec(kind: kind, from: Point(x: fx, y: fy), to: Point(x: tx, y: ty), filled: filled == 1))
+        case .background:
+            switch input.byte() {
+            case 0:
+                guard input.isAtEnd else { return nil }
+                self = .background(.transparent)
+            case 1:
+                guard let r = input.byte(), let g = input.byte(), let b = input.byte(), input.isAtEnd else {
+                    return nil
+                }
+                self = .background(.color(Color(r: r, g: g, b: b)))
+            case 2:
+                guard let w = input.uint32(), let h = input.uint32(), w > 0, h > 0, Int(w) <= 1 << 16,
+                    Int(h) <= 1 << 16,
+                    Int(w) * Int(h) * 4 == input.remaining
+                else { return nil }
+                var pixels = [UInt32]()
+                pixels.reserveCapacity(Int(w) * Int(h))
+                for _ in 0..<(Int(w) * Int(h)) {
+                    guard let p = input.uint32() else { return nil }
+                    pixels.append(p | 0xFF00_0000)
+                }
+                guard let image = PixelImage(width: Int(w), height: Int(h), pixels: pixels) else { return nil }
+                self = .background(.image(image))
+            default:
+                return nil
+            }
         case .fill:
             guard let style = Self.decodeStyle(&input), let x = input.double(), let y = input.double(),
                 let tolerance = input.byte(), input.isAtEnd

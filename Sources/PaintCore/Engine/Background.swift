@@ -11,6 +11,24 @@ public enum Background: Equatable, Sendable {
     static let checkerLight: UInt32 = 0xFFFF_FFFF
     static let checkerDark: UInt32 = 0xFFCC_CCCC
 
+    /// An image as a background for a canvas of the given size: centred (cropped or padded with
+    /// white) and flattened onto white, since a background is opaque.
+    public static func fitted(_ image: PixelImage, width: Int, height: Int) -> Background {
+        var out = PixelImage(width: width, height: height, fill: Color.white.pixel)
+        let dx = (width - image.width) / 2
+        let dy = (height - image.height) / 2
+        for y in 0..<height {
+            let sy = y - dy
+            guard sy >= 0, sy < image.height else { continue }
+            for x in 0..<width {
+                let sx = x - dx
+                guard sx >= 0, sx < image.width else { continue }
+                out[x, y] = Pixel.over(image[sx, sy], backdrop: Color.white.pixel)
+            }
+        }
+        return .image(out)
+    }
+
     /// The backdrop pixel for a transparent background at (x, y).
     @inline(__always)
     static func checker(_ x: Int, _ y: Int) -> UInt32 {

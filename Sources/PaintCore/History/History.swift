@@ -14,6 +14,8 @@ public final class History {
         var before: PackedPixels?
         /// Taken out by a later `.removeStroke` that is applied now.
         var removed = false
+        /// For a background change: the background before it.
+        var previousBackground: Background?
     }
 
     private var entries: [Entry] = []
@@ -84,6 +86,13 @@ public final class History {
             }
             commitLiveStroke(operation, engine: engine)
             return dirty
+        case .background(let background):
+            if engine.isStroking { engine.end() }
+            var entry = Entry(operation: operation, region: .empty, before: nil)
+            entry.previousBackground = engine.background
+            let dirty = engine.setBackground(background)
+            push(entry, engine: engine)
+            return dirty
         case .clear:
             if engine.isStroking { engine.end() }
             let region = operation.region(in: engine)
@@ -102,6 +111,7 @@ public final class History {
         cursor -= 1
         let entry = entries[cursor]
         if case .removeStroke(let step) = entry.operation { entries[step].removed = false }
+        if let previous = entry.previousBackground { return engine.setBackground(previous) }
         if let before = entry.before {
             return engine.unpackPaint(before)
         }
@@ -125,7 +135,7 @@ public final class History {
             entries[step].removed = true
             render(entry.region, upTo: cursor, engine: engine)
             return entry.region
-        case .clear:
+        case .clear, .background:
             entry.operation.apply(to: engine)
             return engine.bounds
         default:
@@ -229,6 +239,10 @@ public final class History {
             }
         }
         let savedClip = engine.clip
+        let finalBackground = engine.background
+        if hasFill, let atStart = background(before: start), atStart != engine.background {
+            engine.setBackground(atStart)
+        }
         engine.clip = region
         if let startPixels {
             // A fill reads the view, so the view must show the restored paint before replaying.
@@ -241,11 +255,22 @@ public final class History {
         for entry in entries[start..<end] where !entry.removed {
             switch entry.operation {
             case .stroke, .shape, .fill, .clear: entry.operation.apply(to: engine)
+            case .background where hasFill: entry.operation.apply(to: engine)
             default: continue
             }
         }
         engine.clip = savedClip
+        if engine.background != finalBackground { engine.setBackground(finalBackground) }
         engine.recomposite(region)
+    }
+
+    /// The background in effect before step `step`, when a step changed it; nil when the first
+    /// background is still in effect (the engine's own, which the caller keeps).
+    private func background(before step: Int) -> Background? {
+        for index in stride(from: step - 1, through: 0, by: -1) {
+            if case .background(let b) = entries[index].operation { return b }
+        }
+        return entries.first { $0.previousBackground != nil }?.previousBackground
     }
 
     /// The part `to` of an image that covers `from`.

@@ -1,0 +1,83 @@
+import Foundation
+import PaintCore
+import PaintIO
+import Testing
+
+@testable import PaintApp
+
+/// Backgrounds: a color from the toolbar, an image or transparency from the prompt; the paint
+/// stays on top, the change is an undoable step, and a transparent background saves alpha.
+@Suite struct BackgroundTests {
+    typealias T = SessionTests
+
+    static func click(_ s: Session, _ item: ToolbarItem, _ button: PointerButton = .left) {
+        let r = s.layout.rect(of: item)
+        s.handle(.press(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
+        s.handle(.release(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
+    }
+
+    @Test func theBackgroundButtonSetsTheColorAndKeepsThePaint() {
+        let s = T.makeSession(width: 120, height: 80)
+        let sink = RecordingSink()
+        s.sink = sink
+        T.drag(s, [(10, 10), (100, 10)])
+        Self.click(s, .swatch(6))  // green as primary
+        Self.click(s, .background)
+        #expect(s.engine.viewPixel(x: 60, y: 60) == Palette.colors[6].pixel)
+        #expect(s.engine.viewPixel(x: 50, y: 10) == Color.black.pixel, "the paint stays on top")
+        #expect(sink.operations.last == .background(.color(Palette.colors[6])))
+        T.key(s, "z", .control)
+        #expect(s.engine.viewPixel(x: 60, y: 60) == Color.white.pixel)
+        T.key(s, "y", .control)
+        #expect(s.engine.viewPixel(x: 60, y: 60) == Palette.colors[6].pixel)
+        let replay = StrokeEngine(width: 120, height: 80)
+        let history = History(base: nil)
+        for op in sink.operations { history.perform(op, engine: replay) }
+        #expect(Array(replay.viewPixels) == Array(s.engine.viewPixels))
+    }
+
+    @Test func thePromptTakesAPictureOrTransparencyAndTransparentSavesAlpha() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let picture = PixelImage(width: 60, height: 40, fill: Color(r: 200, g: 100, b: 50).pixel)
+        try ImageFile.save(picture, to: dir + "/bg.png", withAlpha: false)
+        let s = T.makeSession(path: dir + "/out.png", width: 120, height: 80)
+        T.key(s, "b", .control)
+        guard case .backgroundPrompt = s.mode else {
+            Issue.record("no prompt")
+            return
+        }
+        for c in dir + "/bg.png" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.engine.viewPixel(x: 60, y: 40) == Color(r: 200, g: 100, b: 50).pixel, "centred picture")
+        #expect(s.engine.viewPixel(x: 5, y: 5) == Color.white.pixel, "padded with white")
+        T.key(s, "b", .control)
+        for c in "transparent" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.engine.background == .transparent)
+        T.key(s, "5")
+        T.drag(s, [(60, 40)])
+        T.key(s, "s", .control)
+        let saved = try ImageFile.load(path: dir + "/out.png")
+        #expect(Pixel.unpack(saved[0, 0]).a == 0, "unpainted pixels are transparent in the file")
+        #expect(Pixel.unpack(saved[60, 40]).a == 128, "50 % black keeps its alpha")
+    }
+
+    @Test func aMissingPictureSaysWhyAndChangesNothing() {
+        let s = T.makeSession()
+        T.key(s, "b", .control)
+        for c in "/no/such/picture.png" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.message.contains("Cannot open"), "\(s.message)")
+        #expect(s.engine.background == .color(.white))
+        #expect(!s.history.canUndo)
+    }
+
+    @Test func backgroundOptionTakesAFile() throws {
+        let options = try CommandLineOptions.parse(["--background", "/tmp/pic.png"])
+        #expect(options.backgroundFile == "/tmp/pic.png")
+        #expect(Operation(decoding: Operation.background(.transparent).encoded()) == .background(.transparent))
+        let image = PixelImage(width: 3, height: 2, fill: Color(r: 1, g: 2, b: 3).pixel)
+        #expect(Operation(decoding: Operation.background(.image(image)).encoded()) == .background(.image(image)))
+    }
+}
