@@ -105,7 +105,22 @@ extension Session {
                 x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: chosen ? 2 : 1,
                 chosen ? Theme.icon : edge)
         }
-        separator(after: layout.rect(of: .swatch(Palette.columns - 1)), &p)
+        // The last colors used; empty slots are drawn as dashed outlines.
+        for i in 0..<Layout.recentCount {
+            let r = layout.rect(of: .recent(i))
+            let x = Double(r.x) + 0.5
+            let y = Double(r.y) + 0.5
+            if i < recentColors.count {
+                p.fillRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, recentColors[i])
+                p.strokeRoundedRect(
+                    x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: 1,
+                    hovered == .recent(i) ? Theme.activeBorder : Theme.border)
+            } else {
+                p.strokeRoundedRect(
+                    x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: 1, Theme.separator)
+            }
+        }
+        separator(after: layout.rect(of: .recent(Layout.recentCount - 1)), &p)
 
         // Width: a live preview of the brush tip, then the slider.
         let preview = layout.widthPreview

@@ -4,6 +4,8 @@ import PaintCore
 public enum ToolbarItem: Sendable, Equatable, Hashable {
     case tool(Tool)
     case swatch(Int)
+    /// One of the last colors used (0 = most recent).
+    case recent(Int)
     /// The primary/secondary color indicator; a click swaps them.
     case currentColors
     /// Shape style toggles: rectangles and ellipses filled, lines dashed.
@@ -26,9 +28,11 @@ public struct Layout: Sendable, Equatable {
     public static let toolbarHeight = 64
     public static let statusHeight = 28
     static let button = 40
-    static let swatch = 20
-    static let swatchGap = 3
-    static let sliderWidth = 100
+    static let swatch = 18
+    static let swatchGap = 2
+    /// Recent colors: two rows of four after the palette.
+    static let recentCount = 8
+    static let sliderWidth = 86
 
     public let windowWidth: Int
     public let windowHeight: Int
@@ -67,7 +71,9 @@ public struct Layout: Sendable, Equatable {
     }
 
     /// The narrowest window whose toolbar shows every item.
-    public static var minimumWidth: Int { minimumActionsX + 5 * button + 28 + 10 }
+    public static var minimumWidth: Int { minimumActionsX + 5 * actionButton + 28 + 10 }
+    /// Undo, redo, background, clear and save.
+    static let actionButton = 36
 
     /// A window size that shows the whole image when the screen allows.
     public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (
@@ -132,9 +138,10 @@ public struct Layout: Sendable, Equatable {
     static var colorsX: Int { togglesX + smallButton + 18 }
     static var paletteX: Int { colorsX + button + 12 }
     static var paletteWidth: Int { Palette.columns * (swatch + swatchGap) - swatchGap }
-    static var widthGroupX: Int { paletteX + paletteWidth + 22 }
-    static var opacityGroupX: Int { widthGroupX + button + 10 + sliderWidth + 22 }
-    static var minimumActionsX: Int { opacityGroupX + sliderWidth + 22 }
+    static var recentX: Int { paletteX + paletteWidth + 10 }
+    static var widthGroupX: Int { recentX + 4 * (swatch + swatchGap) - swatchGap + 18 }
+    static var opacityGroupX: Int { widthGroupX + button + 10 + sliderWidth + 18 }
+    static var minimumActionsX: Int { opacityGroupX + sliderWidth + 18 }
 
     static let buttonY = (toolbarHeight - button) / 2
 
@@ -156,6 +163,12 @@ public struct Layout: Sendable, Equatable {
             return IntRect(
                 x: Self.togglesX, y: Self.gridY + Self.smallButton + 2, width: Self.smallButton,
                 height: Self.smallButton)
+        case .recent(let index):
+            let top = (Self.toolbarHeight - 2 * Self.swatch - Self.swatchGap) / 2
+            return IntRect(
+                x: Self.recentX + (index % 4) * (Self.swatch + Self.swatchGap),
+                y: top + (index / 4) * (Self.swatch + Self.swatchGap),
+                width: Self.swatch, height: Self.swatch)
         case .swatch(let index):
             let column = index % Palette.columns
             let row = index / Palette.columns
@@ -174,8 +187,10 @@ public struct Layout: Sendable, Equatable {
             let right = windowWidth - 10
             let offsets: [ToolbarItem: Int] = [.save: 0, .clear: 1, .background: 2, .redo: 3, .undo: 4]
             let k = offsets[item] ?? 0
-            let x = right - (k + 1) * Self.button - k * 4 - (k >= 3 ? 12 : 0)
-            return IntRect(x: x, y: Self.buttonY, width: Self.button, height: Self.button)
+            let x = right - (k + 1) * Self.actionButton - k * 4 - (k >= 3 ? 12 : 0)
+            return IntRect(
+                x: x, y: (Self.toolbarHeight - Self.actionButton) / 2, width: Self.actionButton,
+                height: Self.actionButton)
         }
     }
 
@@ -191,7 +206,7 @@ public struct Layout: Sendable, Equatable {
         [.undo, .redo, .background, .clear, .save] + Tool.allCases.map { .tool($0) } + [
             .filledToggle, .dashedToggle, .currentColors,
         ]
-            + Palette.colors.indices.map { .swatch($0) }
+            + Palette.colors.indices.map { .swatch($0) } + (0..<recentCount).map { .recent($0) }
             + [.widthSlider, .opacitySlider]
     }
 

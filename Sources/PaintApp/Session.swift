@@ -195,7 +195,10 @@ public final class Session {
         switch hovered {
         case .tool(let t): return "\(t.title) (\(t.key))"
         case .swatch(let i): return "\(Palette.colors[i].hex) — left click: primary, right click: secondary"
-        case .currentColors: return "Primary \(primary.hex), secondary \(secondary.hex) — click to swap (X)"
+        case .recent(let i):
+            return i < recentColors.count ? "Recently used \(recentColors[i].hex)" : "Colors you use appear here"
+        case .currentColors:
+            return "Primary \(primary.hex), secondary \(secondary.hex) — click to edit (right: secondary); X swaps"
         case .widthSlider:
             if tool == .fill { return "Fill tolerance \(fillTolerance) (0 = exact color; [ and ])" }
             return "Brush width \(Int(brushWidth)) px ([ and ])"
@@ -285,6 +288,11 @@ public final class Session {
             scroll(button, modifiers)
             return
         default: break
+        }
+        if colorEditor != nil {
+            // A click outside the open editor closes it, as a popover does.
+            finishEditing(.cancel)
+            return
         }
         if !mode.answers.isEmpty {
             if let chosen = answerButtons().first(where: { $0.1.contains(x, y) })?.0 { answer(chosen) }
@@ -397,8 +405,12 @@ public final class Session {
         case .swatch(let i):
             if button == .right { secondary = Palette.colors[i] } else { primary = Palette.colors[i] }
             toolbarDirty = true
+        case .recent(let i):
+            guard i < recentColors.count else { return }
+            if button == .right { secondary = recentColors[i] } else { primary = recentColors[i] }
+            toolbarDirty = true
         case .currentColors:
-            swapColors()
+            openColorEditor(button == .right ? .secondary : .primary)
         case .filledToggle:
             shapeFilled.toggle()
             toolbarDirty = true
@@ -545,6 +557,11 @@ public final class Session {
 
     /// A committed change: the document is modified and the journal hears of it.
     private func record(_ operation: Operation) {
+        switch operation {
+        case .stroke(let style, _), .shape(let style, _), .fill(let style, _, _):
+            if style.tool == .brush { remember(style.color) }
+        default: break
+        }
         if let saved = savedStep, saved >= history.cursor, operation != .undo, operation != .redo {
             // The saved step was undone and a new step replaced it: no undo reaches it again.
             savedStep = nil
@@ -584,6 +601,13 @@ public final class Session {
     // MARK: Keys
 
     private func handleKey(_ key: Key, _ modifiers: Modifiers) {
+        if var editor = colorEditor {
+            let action = editor.key(key)
+            colorEditor = editor
+            editorDirty = true
+            if let action { finishEditing(action) }
+            return
+        }
         switch mode {
         case .savePrompt(let field, let thenQuit):
             let commit: (String) -> Void = { target in
@@ -690,6 +714,75 @@ public final class Session {
                 statusDirty = true
             }
         }
+    }
+
+    // MARK: Colors
+
+    /// The last colors used, most recent first (at most `Layout.recentCount`).
+    public private(set) var recentColors: [Color] = []
+
+    private func remember(_ color: Color) {
+        guard recentColors.first != color else { return }
+        recentColors.removeAll { $0 == color }
+        recentColors.insert(color, at: 0)
+        if recentColors.count > Layout.recentCount { recentColors.removeLast() }
+        toolbarDirty = true
+    }
+
+    /// The color editor while it is open.
+    public private(set) var colorEditor: ColorEditor?
+    /// The editor panel must be redrawn.
+    public private(set) var editorDirty = false
+
+    /// Opens the color editor for the primary or secondary color.
+    public func openColorEditor(_ target: ColorEditor.Target) {
+        commitStroke()
+        colorEditor = ColorEditor(target: target, color: target == .primary ? primary : secondary)
+        editorDirty = true
+    }
+
+    /// Where the editor panel sits in the window: under the current colors.
+    public var colorEditorFrame: IntRect {
+        let anchor = layout.rect(of: .currentColors)
+        return IntRect(x: anchor.x, y: Layout.toolbarHeight + 2, width: ColorEditor.width, height: ColorEditor.height)
+    }
+
+    /// Marks the editor panel as drawn.
+    public func didRedrawEditor() { editorDirty = false }
+
+    /// Asks for the editor panel to be drawn again (it was uncovered).
+    public func markEditorDirty() { editorDirty = colorEditor != nil }
+
+    /// A button press in the editor panel (panel coordinates).
+    public func editorPress(x: Int, y: Int) {
+        guard var editor = colorEditor else { return }
+        let action = editor.press(x: x, y: y)
+        colorEditor = editor
+        editorDirty = true
+        if let action { finishEditing(action) }
+    }
+
+    /// Pointer motion over the editor panel with the button held.
+    public func editorDrag(x: Int) {
+        guard var editor = colorEditor else { return }
+        editor.drag(x: x)
+        colorEditor = editor
+        editorDirty = true
+    }
+
+    /// The button came up over the editor panel.
+    public func editorRelease() {
+        colorEditor?.release()
+    }
+
+    private func finishEditing(_ action: ColorEditor.Action) {
+        guard let editor = colorEditor else { return }
+        colorEditor = nil
+        editorDirty = true
+        guard action == .accept else { return }
+        if editor.target == .primary { primary = editor.color } else { secondary = editor.color }
+        remember(editor.color)
+        toolbarDirty = true
     }
 
     // MARK: Background

@@ -199,6 +199,10 @@ public final class X11App {
     }
 
     private func dispatch(_ event: inout XEvent) {
+        if editorWindow != 0 && event.xany.window == editorWindow {
+            dispatchEditor(&event)
+            return
+        }
         switch event.type {
         case KeyPress:
             if let key = EventTranslator.key(&event.xkey) {
@@ -292,6 +296,7 @@ public final class X11App {
                 drawStatus(layout)
             }
         }
+        presentEditor()
         updateTitle()
         XFlush(display)
     }
@@ -370,15 +375,68 @@ public final class X11App {
     /// One strip of chrome: pixels into a pixmap, text on top with Xft, one copy to the window
     /// (no flicker: the window only ever receives the finished strip).
     private func drawStrip(_ strip: ChromeStrip, at rect: IntRect) {
+        drawStrip(strip, at: rect, on: window, textsInWindowCoordinates: true)
+    }
+
+    /// Draws a strip into `target` at `rect` (in `target`'s coordinates); its texts are in
+    /// window coordinates for the toolbar and status bar, in local ones for a panel.
+    private func drawStrip(_ strip: ChromeStrip, at rect: IntRect, on target: Window, textsInWindowCoordinates: Bool) {
         guard !rect.isEmpty else { return }
         let pixmap = XCreatePixmap(display, window, UInt32(rect.width), UInt32(rect.height), UInt32(depth))
         SmallImage.put(
             strip.pixels, display: display, drawable: pixmap, gc: chromeGC, visual: visual, depth: depth, format: format
         )
-        text.draw(strip.texts, on: pixmap, dx: -rect.x, dy: -rect.y, gc: chromeGC)
+        let shift = textsInWindowCoordinates ? (-rect.x, -rect.y) : (0, 0)
+        text.draw(strip.texts, on: pixmap, dx: shift.0, dy: shift.1, gc: chromeGC)
         XCopyArea(
-            display, pixmap, window, chromeGC, 0, 0, UInt32(rect.width), UInt32(rect.height), Int32(rect.x),
+            display, pixmap, target, chromeGC, 0, 0, UInt32(rect.width), UInt32(rect.height), Int32(rect.x),
             Int32(rect.y))
         XFreePixmap(display, pixmap)
+    }
+
+    // MARK: Color editor panel
+
+    private var editorWindow: Window = 0
+
+    /// Shows, redraws or removes the color editor panel, a child window under the current colors.
+    private func presentEditor() {
+        guard session.editorDirty else { return }
+        session.didRedrawEditor()
+        guard let editor = session.colorEditor else {
+            if editorWindow != 0 {
+                XDestroyWindow(display, editorWindow)
+                editorWindow = 0
+            }
+            return
+        }
+        let frame = session.colorEditorFrame
+        if editorWindow == 0 {
+            var attributes = XSetWindowAttributes()
+            attributes.background_pixmap = 0
+            attributes.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | ButtonMotionMask
+            editorWindow = XCreateWindow(
+                display, window, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height), 0, depth,
+                UInt32(InputOutput), visual, UInt(CWBackPixmap | CWEventMask), &attributes)
+            XMapRaised(display, editorWindow)
+        }
+        drawStrip(
+            editor.render(measure: text), at: IntRect(x: 0, y: 0, width: frame.width, height: frame.height),
+            on: editorWindow, textsInWindowCoordinates: false)
+    }
+
+    /// Events of the editor panel go to the session in panel coordinates.
+    private func dispatchEditor(_ event: inout XEvent) {
+        switch event.type {
+        case ButtonPress where event.xbutton.button == 1:
+            session.editorPress(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
+        case MotionNotify:
+            session.editorDrag(x: Int(event.xmotion.x))
+        case ButtonRelease:
+            session.editorRelease()
+        case Expose:
+            session.markEditorDirty()
+        default:
+            break
+        }
     }
 }

@@ -306,3 +306,16 @@ import Testing
         #expect(Array(s.engine.viewPixels) == drawn)
     }
 }
+
+/// The toolbar fits the small screens people still have.
+@Suite struct ToolbarWidthTests {
+    @Test func theWholeToolbarFitsA1024PixelScreen() {
+        #expect(Layout.minimumWidth <= 1024, "\(Layout.minimumWidth)")
+        let layout = Layout(windowWidth: Layout.minimumWidth, windowHeight: 600, imageWidth: 400, imageHeight: 300)
+        let rects = Layout.items.map { layout.rect(of: $0) }
+        for (i, a) in rects.enumerated() {
+            #expect(a.maxX <= Layout.minimumWidth, "\(Layout.items[i]) is off the window")
+            for b in rects[(i + 1)...] { #expect(a.intersection(b).isEmpty, "\(Layout.items[i]) overlaps \(b)") }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import PaintCore
+import Testing
+
+@testable import PaintApp
+
+/// The color editor (from the current-color swatch) and the recent colors in the palette.
+@Suite struct ColorEditorTests {
+    typealias T = SessionTests
+
+    static func click(_ s: Session, _ item: ToolbarItem, _ button: PointerButton = .left) {
+        let r = s.layout.rect(of: item)
+        s.handle(.press(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
+        s.handle(.release(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
+    }
+
+    @Test func hsvRoundTripsEveryCornerAndManyColors() {
+        var rng = SplitMixApp(seed: 2)
+        for _ in 0..<5000 {
+            let c = Color(r: UInt8(rng.next() & 255), g: UInt8(rng.next() & 255), b: UInt8(rng.next() & 255))
+            let (h, s, v) = ColorEditor.hsv(c)
+            #expect(ColorEditor.rgb(hue: h, saturation: s, value: v) == c, "\(c.hex)")
+        }
+        #expect(ColorEditor.rgb(hue: 120, saturation: 1, value: 1) == Color(r: 0, g: 255, b: 0))
+    }
+
+    @Test func editingThePrimaryWithSlidersAndHex() {
+        let s = T.makeSession()
+        Self.click(s, .currentColors)
+        #expect(s.colorEditor?.target == .primary)
+        // Drag the red slider to the end: black becomes red.
+        let red = ColorEditor.track(.red)
+        s.editorPress(x: red.x, y: red.y + 5)
+        s.editorDrag(x: red.maxX + 30)
+        s.editorRelease()
+        #expect(s.colorEditor?.color == Color(r: 255, g: 0, b: 0))
+        #expect(s.colorEditor?.value(of: .hue) == 0 && s.colorEditor?.value(of: .saturation) == 100)
+        // The hue slider keeps saturation and value.
+        s.editorPress(
+            x: ColorEditor.track(.hue).x + ColorEditor.track(.hue).width / 3, y: ColorEditor.track(.hue).y + 5)
+        #expect(s.colorEditor.map { Int($0.value(of: .hue)) } == 120)
+        // Typing a hex code sets the color.
+        for _ in 0..<7 { s.handle(.key(.backspace, modifiers: [])) }
+        for c in "#3366cc" { s.handle(.key(.character(c), modifiers: [])) }
+        #expect(s.colorEditor?.color == Color(hex: "#3366cc"))
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.colorEditor == nil)
+        #expect(s.primary == Color(hex: "#3366cc"))
+        #expect(s.recentColors.first == Color(hex: "#3366cc"))
+    }
+
+    @Test func cancelAndClickingOutsideKeepTheColor() {
+        let s = T.makeSession()
+        Self.click(s, .currentColors, .right)
+        #expect(s.colorEditor?.target == .secondary)
+        let blue = ColorEditor.track(.blue)
+        s.editorPress(x: blue.x, y: blue.y + 5)
+        s.handle(.key(.escape, modifiers: []))
+        #expect(s.colorEditor == nil && s.secondary == .white)
+        Self.click(s, .currentColors, .right)
+        s.editorPress(x: blue.x, y: blue.y + 5)
+        T.drag(s, [(10, 10)])
+        #expect(s.colorEditor == nil && s.secondary == .white, "a click outside closes it unchanged")
+        #expect(s.engine.viewPixel(x: 10, y: 10) == Color.white.pixel, "and does not paint")
+        let ok = ColorEditor.acceptButton
+        Self.click(s, .currentColors, .right)
+        s.editorPress(x: blue.x, y: blue.y + 5)
+        s.editorPress(x: ok.x + 4, y: ok.y + 4)
+        #expect(s.secondary == Color(r: 255, g: 255, b: 0))
+    }
+
+    @Test func theLastEightColorsUsedAppearInThePalette() {
+        let s = T.makeSession()
+        for i in 0..<10 {
+            Self.click(s, .swatch(i + 2))
+            T.drag(s, [(10 + i * 5, 10)])
+        }
+        #expect(s.recentColors.count == Layout.recentCount)
+        #expect(s.recentColors.first == Palette.colors[11])
+        #expect(s.recentColors.last == Palette.colors[4])
+        Self.click(s, .swatch(0))
+        Self.click(s, .recent(3))
+        #expect(s.primary == Palette.colors[8])
+    }
+}
+
+/// Deterministic numbers for tests in this target.
+struct SplitMixApp {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
