@@ -124,16 +124,18 @@ extension Session {
 
         // Width: a live preview of the brush tip, then the slider.
         let preview = layout.widthPreview
-        p.fillRoundedRect(Double(preview.x) + 0.5, Double(preview.y) + 0.5, 39, 39, radius: 6, .white)
+        let side = Double(preview.width) - 1
+        let mid = Double(preview.width) / 2
+        p.fillRoundedRect(Double(preview.x) + 0.5, Double(preview.y) + 0.5, side, side, radius: 6, .white)
         p.strokeRoundedRect(
-            Double(preview.x) + 0.5, Double(preview.y) + 0.5, 39, 39, radius: 6, lineWidth: 1, Theme.border)
-        let shown = min(brushWidth, 34) / 2
+            Double(preview.x) + 0.5, Double(preview.y) + 0.5, side, side, radius: 6, lineWidth: 1, Theme.border)
+        let shown = min(brushWidth, side - 6) / 2
         let tipAlpha = tool == .eraser ? 0.35 : Double(opacityPercent) / 100
         p.fillCircle(
-            Double(preview.x) + 20, Double(preview.y) + 20, radius: shown, tool == .eraser ? Theme.icon : primary,
+            Double(preview.x) + mid, Double(preview.y) + mid, radius: shown, tool == .eraser ? Theme.icon : primary,
             alpha: tipAlpha)
         if tool == .eraser || primary == .white {
-            p.strokeCircle(Double(preview.x) + 20, Double(preview.y) + 20, radius: shown, lineWidth: 1, Theme.dimText)
+            p.strokeCircle(Double(preview.x) + mid, Double(preview.y) + mid, radius: shown, lineWidth: 1, Theme.dimText)
         }
         if tool == .fill {
             slider(
@@ -179,8 +181,8 @@ extension Session {
         p.strokeCircle(
             knobX, trackY, radius: 7, lineWidth: active ? 1.6 : 1, active ? Theme.activeBorder : Theme.dimText)
         texts.append(TextRun(text: label, x: r.x, baseline: 22, color: Theme.dimText, bold: false))
-        let valueWidth = measure.width(of: value, bold: true)
-        texts.append(TextRun(text: value, x: r.maxX - valueWidth, baseline: 22, color: Theme.text, bold: true))
+        let valueWidth = measure.width(of: value, bold: false)
+        texts.append(TextRun(text: value, x: r.maxX - valueWidth, baseline: 22, color: Theme.text, bold: false))
     }
 
     private func renderStatus(_ texts: inout [TextRun], _ measure: TextMeasuring) -> PixelImage {

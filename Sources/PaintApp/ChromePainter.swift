@@ -42,7 +42,8 @@ public struct ChromePainter {
                 var c = coverage((dx - o.x) / s + o.x, (dy - o.y) / s + o.y)
                 // Coverage is "half a pixel minus a distance" in the drawing's units: rescale
                 // the distance so the edge ramp is one device pixel.
-                if s != 1 { c = (c - 0.5) * s + 0.5 }
+                // (Clamped coverage of 0 means "outside": it stays 0.)
+                if s != 1 && c > 0 { c = (c - 0.5) * s + 0.5 }
                 c *= alpha
                 guard c > 0 else { continue }
                 let a = UInt32(min(c, 1) * 255 + 0.5)

@@ -32,7 +32,7 @@ public struct Layout: Sendable, Equatable {
     static let swatchGap = 2
     /// Recent colors: two rows of four after the palette.
     static let recentCount = 8
-    static let sliderWidth = 86
+    static let sliderWidth = 90
 
     public let windowWidth: Int
     public let windowHeight: Int
@@ -140,7 +140,8 @@ public struct Layout: Sendable, Equatable {
     static var paletteWidth: Int { Palette.columns * (swatch + swatchGap) - swatchGap }
     static var recentX: Int { paletteX + paletteWidth + 10 }
     static var widthGroupX: Int { recentX + 4 * (swatch + swatchGap) - swatchGap + 18 }
-    static var opacityGroupX: Int { widthGroupX + button + 10 + sliderWidth + 18 }
+    static let previewSize = 34
+    static var opacityGroupX: Int { widthGroupX + previewSize + 8 + sliderWidth + 18 }
     static var minimumActionsX: Int { opacityGroupX + sliderWidth + 18 }
 
     static let buttonY = (toolbarHeight - button) / 2
@@ -178,7 +179,7 @@ public struct Layout: Sendable, Equatable {
                 y: top + row * (Self.swatch + Self.swatchGap),
                 width: Self.swatch, height: Self.swatch)
         case .widthSlider:
-            return IntRect(x: Self.widthGroupX + Self.button + 10, y: 30, width: Self.sliderWidth, height: 22)
+            return IntRect(x: Self.widthGroupX + Self.previewSize + 8, y: 30, width: Self.sliderWidth, height: 22)
         case .opacitySlider:
             return IntRect(x: Self.opacityGroupX, y: 30, width: Self.sliderWidth, height: 22)
         case .undo, .redo, .background, .clear, .save:
@@ -196,7 +197,9 @@ public struct Layout: Sendable, Equatable {
 
     /// The width preview box left of the width slider.
     public var widthPreview: IntRect {
-        IntRect(x: Self.widthGroupX, y: Self.buttonY, width: Self.button, height: Self.button)
+        IntRect(
+            x: Self.widthGroupX, y: (Self.toolbarHeight - Self.previewSize) / 2, width: Self.previewSize,
+            height: Self.previewSize)
     }
 
     /// Every toolbar item, in drawing order.
