@@ -10,19 +10,13 @@ import Testing
 @Suite struct BackgroundTests {
     typealias T = SessionTests
 
-    static func click(_ s: Session, _ item: ToolbarItem, _ button: PointerButton = .left) {
-        let r = s.layout.rect(of: item)
-        s.handle(.press(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
-        s.handle(.release(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
-    }
-
     @Test func theBackgroundButtonSetsTheColorAndKeepsThePaint() {
         let s = T.makeSession(width: 120, height: 80)
         let sink = RecordingSink()
         s.sink = sink
         T.drag(s, [(10, 10), (100, 10)])
-        Self.click(s, .swatch(6))  // green as primary
-        Self.click(s, .background)
+        T.click(s, .swatch(6))  // green as primary
+        T.click(s, .background)
         #expect(s.engine.viewPixel(x: 60, y: 60) == Palette.colors[6].pixel)
         #expect(s.engine.viewPixel(x: 50, y: 10) == Color.black.pixel, "the paint stays on top")
         #expect(sink.operations.last == .background(.color(Palette.colors[6])))

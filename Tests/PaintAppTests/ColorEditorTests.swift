@@ -7,12 +7,6 @@ import Testing
 @Suite struct ColorEditorTests {
     typealias T = SessionTests
 
-    static func click(_ s: Session, _ item: ToolbarItem, _ button: PointerButton = .left) {
-        let r = s.layout.rect(of: item)
-        s.handle(.press(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
-        s.handle(.release(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
-    }
-
     @Test func hsvRoundTripsEveryCornerAndManyColors() {
         var rng = SplitMixApp(seed: 2)
         for _ in 0..<5000 {
@@ -25,7 +19,7 @@ import Testing
 
     @Test func editingThePrimaryWithSlidersAndHex() {
         let s = T.makeSession()
-        Self.click(s, .currentColors)
+        T.click(s, .currentColors)
         #expect(s.colorEditor?.target == .primary)
         // Drag the red slider to the end: black becomes red.
         let red = ColorEditor.track(.red)
@@ -50,19 +44,19 @@ import Testing
 
     @Test func cancelAndClickingOutsideKeepTheColor() {
         let s = T.makeSession()
-        Self.click(s, .currentColors, .right)
+        T.click(s, .currentColors, .right)
         #expect(s.colorEditor?.target == .secondary)
         let blue = ColorEditor.track(.blue)
         s.editorPress(x: blue.x, y: blue.y + 5)
         s.handle(.key(.escape, modifiers: []))
         #expect(s.colorEditor == nil && s.secondary == .white)
-        Self.click(s, .currentColors, .right)
+        T.click(s, .currentColors, .right)
         s.editorPress(x: blue.x, y: blue.y + 5)
         T.drag(s, [(10, 10)])
         #expect(s.colorEditor == nil && s.secondary == .white, "a click outside closes it unchanged")
         #expect(s.engine.viewPixel(x: 10, y: 10) == Color.white.pixel, "and does not paint")
         let ok = ColorEditor.acceptButton
-        Self.click(s, .currentColors, .right)
+        T.click(s, .currentColors, .right)
         s.editorPress(x: blue.x, y: blue.y + 5)
         s.editorPress(x: ok.x + 4, y: ok.y + 4)
         #expect(s.secondary == Color(r: 255, g: 255, b: 0))
@@ -71,14 +65,14 @@ import Testing
     @Test func theLastEightColorsUsedAppearInThePalette() {
         let s = T.makeSession()
         for i in 0..<10 {
-            Self.click(s, .swatch(i + 2))
+            T.click(s, .swatch(i + 2))
             T.drag(s, [(10 + i * 5, 10)])
         }
         #expect(s.recentColors.count == Layout.recentCount)
         #expect(s.recentColors.first == Palette.colors[11])
         #expect(s.recentColors.last == Palette.colors[4])
-        Self.click(s, .swatch(0))
-        Self.click(s, .recent(3))
+        T.click(s, .swatch(0))
+        T.click(s, .recent(3))
         #expect(s.primary == Palette.colors[8])
     }
 }

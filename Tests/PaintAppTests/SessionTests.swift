@@ -29,6 +29,13 @@ import Testing
         s.handle(.release(x: w[w.count - 1].0, y: w[w.count - 1].1, button: button, modifiers: modifiers))
     }
 
+    /// A left (or other) click on a toolbar item.
+    static func click(_ s: Session, _ item: ToolbarItem, _ button: PointerButton = .left) {
+        let r = s.layout.rect(of: item)
+        s.handle(.press(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
+        s.handle(.release(x: r.x + 4, y: r.y + 4, button: button, modifiers: []))
+    }
+
     static func key(_ s: Session, _ c: Character, _ modifiers: Modifiers = []) {
         s.handle(.key(.character(c), modifiers: modifiers))
     }
