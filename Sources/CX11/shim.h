@@ -22,7 +22,4 @@ static inline unsigned long cx_get_pixel(XImage *image, int x, int y) { return X
 /// shmat's failure value is (void *)-1, which Swift cannot spell as a constant.
 static inline int cx_shmat_failed(const void *address) { return address == (void *)-1; }
 
-/// The ShmCompletion event's offset from the extension's event base.
-static inline int cx_shm_completion(void) { return ShmCompletion; }
-
 #endif

@@ -6,8 +6,12 @@ import PaintCore
 /// XPutImage when shared memory is not available.
 ///
 /// The image is window-sized and addressed in window coordinates. With MIT-SHM the server
-/// reads the segment after the request returns, so `image(for:)` first waits for the
-/// ShmCompletion of the previous put before anything writes into it.
+/// reads the segment after the request returns, so nothing writes into it before the server
+/// has processed the previous put. That is known without completion events: every event and
+/// reply carries the serial of the last request the server processed, and Xlib keeps the
+/// newest (`XLastKnownRequestProcessed`). At drawing speed the next pointer event has already
+/// told us; only when it has not does the blitter wait, with one `XSync`. (ShmCompletion
+/// events cost a second wake-up of the event loop per pointer event.)
 final class Blitter {
     let display: OpaquePointer
     let window: Window
@@ -19,10 +23,8 @@ final class Blitter {
     private var segment = XShmSegmentInfo()
     private(set) var width = 0
     private(set) var height = 0
-    /// Puts sent whose ShmCompletion has not come back yet.
-    var pendingCompletions = 0
-    /// The event type of ShmCompletion on this server (extension events are numbered at run time).
-    let completionEventType: Int32
+    /// The serial of the last XShmPutImage request.
+    private var lastPutSerial: UInt = 0
 
     init(
         display: OpaquePointer, window: Window, visual: UnsafeMutablePointer<Visual>, format: PixelFormat, useShm: Bool
@@ -33,7 +35,6 @@ final class Blitter {
         self.format = format
         self.useShm = useShm
         gc = XCreateGC(display, window, 0, nil)
-        completionEventType = useShm ? XShmGetEventBase(display) + cx_shm_completion() : -1
     }
 
     deinit { release() }
@@ -70,7 +71,7 @@ final class Blitter {
     /// Makes the image at least the window's size.
     func resize(width w: Int, height h: Int) throws(DisplayError) {
         guard w != width || h != height || image == nil else { return }
-        waitForCompletions()
+        waitUntilServerRead()
         release()
         width = max(1, w)
         height = max(1, h)
@@ -126,32 +127,21 @@ final class Blitter {
         image = nil
     }
 
-    /// Blocks until the server has finished reading the shared image.
-    ///
-    /// Events that arrive meanwhile are handed to `defer` so none is lost.
-    func waitForCompletions(deferring: (XEvent) -> Void = { _ in }) {
-        while pendingCompletions > 0 {
-            var event = XEvent()
-            XNextEvent(display, &event)
-            if event.type == completionEventType {
-                pendingCompletions -= 1
-            } else {
-                deferring(event)
-            }
-        }
+    /// Returns once the server has processed the last put, so the shared image may be written.
+    func waitUntilServerRead() {
+        guard useShm, lastPutSerial != 0, XLastKnownRequestProcessed(display) < lastPutSerial else { return }
+        // Events that arrive meanwhile stay queued in Xlib for the loop.
+        XSync(display, 0)
     }
 
     /// Copies the image rectangle `source` of `pixels` (row stride `stride`) to window position
     /// (`x`, `y`) in the image, then sends it to the window.
-    func put(
-        pixels: UnsafeBufferPointer<UInt32>, stride: Int, source: IntRect, atX x: Int, y: Int,
-        deferring: (XEvent) -> Void
-    ) {
+    func put(pixels: UnsafeBufferPointer<UInt32>, stride: Int, source: IntRect, atX x: Int, y: Int) {
         guard let img = image, !source.isEmpty, let base = pixels.baseAddress else { return }
         let target = IntRect(x: x, y: y, width: source.width, height: source.height).intersection(
             IntRect(x: 0, y: 0, width: width, height: height))
         guard !target.isEmpty else { return }
-        waitForCompletions(deferring: deferring)
+        waitUntilServerRead()
         let sx = source.x + (target.x - x)
         let sy = source.y + (target.y - y)
         let bytesPerLine = Int(img.pointee.bytes_per_line)
@@ -165,10 +155,10 @@ final class Blitter {
     }
 
     /// Fills a window rectangle of the image with one color and sends it.
-    func fill(_ rect: IntRect, color: Color, deferring: (XEvent) -> Void) {
+    func fill(_ rect: IntRect, color: Color) {
         let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
         guard let img = image, !r.isEmpty else { return }
-        waitForCompletions(deferring: deferring)
+        waitUntilServerRead()
         var row = [UInt32](repeating: color.pixel, count: r.width)
         let bytesPerLine = Int(img.pointee.bytes_per_line)
         let data = UnsafeMutableRawPointer(img.pointee.data)!
@@ -186,8 +176,8 @@ final class Blitter {
         if useShm {
             XShmPutImage(
                 display, window, gc, img, Int32(r.x), Int32(r.y), Int32(r.x), Int32(r.y), UInt32(r.width),
-                UInt32(r.height), 1)
-            pendingCompletions += 1
+                UInt32(r.height), 0)
+            lastPutSerial = XNextRequest(display) - 1
         } else {
             XPutImage(
                 display, window, gc, img, Int32(r.x), Int32(r.y), Int32(r.x), Int32(r.y), UInt32(r.width),

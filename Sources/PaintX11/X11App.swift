@@ -28,7 +28,6 @@ public final class X11App {
     private let wmProtocols: Atom
     private let netWMName: Atom
     private let utf8String: Atom
-    private var deferredEvents: [XEvent] = []
     private var shownTitle = ""
     private var tooltip: Tooltip
     private var hoverSince: Double = 0
@@ -137,10 +136,6 @@ public final class X11App {
         let fd = XConnectionNumber(display)
         let signalFD = TerminationSignals.install()
         while session.exitCode == nil {
-            while !deferredEvents.isEmpty {
-                var event = deferredEvents.removeFirst()
-                dispatch(&event)
-            }
             while XPending(display) > 0 {
                 var event = XEvent()
                 XNextEvent(display, &event)
@@ -148,7 +143,7 @@ public final class X11App {
             }
             present()
             if session.exitCode != nil { break }
-            if XPending(display) > 0 || !deferredEvents.isEmpty { continue }
+            if XPending(display) > 0 { continue }
             var fds = [
                 Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                 Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
@@ -242,7 +237,7 @@ public final class X11App {
                 session.handle(.closeRequest)
             }
         default:
-            if event.type == blitter.completionEventType { blitter.pendingCompletions -= 1 }
+            break
         }
     }
 
@@ -251,7 +246,6 @@ public final class X11App {
     /// Draws what changed: the canvas rectangles, the chrome, or everything after a resize.
     private func present() {
         let layout = session.layout
-        let deferEvent: (XEvent) -> Void = { [unowned self] in deferredEvents.append($0) }
         if session.layoutChanged {
             do {
                 try blitter.resize(width: layout.windowWidth, height: layout.windowHeight)
@@ -259,8 +253,8 @@ public final class X11App {
                 FileSystem.printError(error.description)
             }
             _ = session.takeCanvasDirty()
-            drawSurround(layout, deferring: deferEvent)
-            blitImage(session.engine.bounds, layout, deferring: deferEvent)
+            drawSurround(layout)
+            blitImage(session.engine.bounds, layout)
             drawHoverOutline(layout)
             // The picture first, then the chrome: a user (and a start-up benchmark) sees the
             // canvas before fonts are loaded.
@@ -274,11 +268,10 @@ public final class X11App {
                 // Expose: repaint from the images we already hold; no flicker, nothing recomputed.
                 let area = exposed.intersection(layout.canvasArea)
                 if !area.isEmpty {
-                    drawSurround(layout, deferring: deferEvent, clip: area)
+                    drawSurround(layout, clip: area)
                     let o = layout.imageOrigin
                     blitImage(
-                        IntRect(x: area.x - o.x, y: area.y - o.y, width: area.width, height: area.height), layout,
-                        deferring: deferEvent)
+                        IntRect(x: area.x - o.x, y: area.y - o.y, width: area.width, height: area.height), layout)
                     drawHoverOutline(layout)
                 }
                 if !exposed.intersection(layout.toolbar).isEmpty { drawToolbar(layout) }
@@ -287,7 +280,7 @@ public final class X11App {
             }
             let dirty = session.takeCanvasDirty()
             if !dirty.isEmpty {
-                blitImage(dirty, layout, deferring: deferEvent)
+                blitImage(dirty, layout)
                 drawHoverOutline(layout)
             }
             if session.toolbarDirty { drawToolbar(layout) }
@@ -301,14 +294,13 @@ public final class X11App {
         XFlush(display)
     }
 
-    private func blitImage(_ imageRect: IntRect, _ layout: Layout, deferring: (XEvent) -> Void) {
+    private func blitImage(_ imageRect: IntRect, _ layout: Layout) {
         let target = layout.windowRect(forImageRect: imageRect.intersection(session.engine.bounds))
         guard !target.isEmpty else { return }
         let o = layout.imageOrigin
         let source = IntRect(x: target.x - o.x, y: target.y - o.y, width: target.width, height: target.height)
         blitter.put(
-            pixels: session.engine.viewPixels, stride: session.engine.width, source: source, atX: target.x, y: target.y,
-            deferring: deferring)
+            pixels: session.engine.viewPixels, stride: session.engine.width, source: source, atX: target.x, y: target.y)
     }
 
     /// The stroke a stroke-eraser click would remove, outlined over the window (never into the
@@ -316,7 +308,7 @@ public final class X11App {
     private func drawHoverOutline(_ layout: Layout) {
         let points = session.hoverOutline
         guard !points.isEmpty else { return }
-        blitter.waitForCompletions(deferring: { [unowned self] in deferredEvents.append($0) })
+        blitter.waitUntilServerRead()
         let o = layout.imageOrigin
         var xPoints = points.map {
             XPoint(
@@ -347,7 +339,7 @@ public final class X11App {
     }
 
     /// The neutral gray around an image smaller than the window.
-    private func drawSurround(_ layout: Layout, deferring: (XEvent) -> Void, clip: IntRect? = nil) {
+    private func drawSurround(_ layout: Layout, clip: IntRect? = nil) {
         let area = layout.canvasArea
         let image = layout.visibleImage
         let bands = [
@@ -357,7 +349,7 @@ public final class X11App {
             IntRect(x: image.maxX, y: image.y, width: area.maxX - image.maxX, height: image.height),
         ]
         for band in bands where !band.isEmpty {
-            blitter.fill(clip.map { band.intersection($0) } ?? band, color: Theme.surround, deferring: deferring)
+            blitter.fill(clip.map { band.intersection($0) } ?? band, color: Theme.surround)
         }
     }
 
