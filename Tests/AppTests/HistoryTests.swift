@@ -16,7 +16,7 @@ import Testing
 /// Serialized, depth 24 with MIT-SHM except the stroke-eraser smoke test, which also runs
 /// without MIT-SHM and at depth 16.
 @Suite("HistoryEndToEnd: undo, redo and the stroke eraser", .serialized)
-struct HistoryEndToEndTests {
+struct HistoryEndToEndTests: CanvasChecks {
     static let config = ServerConfig(depth: 24, shm: true)
     static let size = (w: 400, h: 300)
     static var sizeArgument: [String] { ["--size", "\(size.w)x\(size.h)"] }
@@ -26,42 +26,6 @@ struct HistoryEndToEndTests {
     func start(_ config: ServerConfig = Self.config, _ extra: [String] = []) throws -> PaintWindow {
         try PaintWindow(
             config, arguments: Self.sizeArgument + extra, imageWidth: Self.size.w, imageHeight: Self.size.h)
-    }
-
-    /// Loads a PNG the program saved.
-    func load(_ path: String) throws -> PixelImage {
-        do { return try ImageFile.load(path: path) } catch {
-            throw HarnessError.xRequestFailed("cannot load \(path): \(error)")
-        }
-    }
-
-    /// Polls the canvas until it equals `expected` (as the visual shows it); records the
-    /// differences when it never does. Returns the last capture.
-    @discardableResult
-    func expectCanvas(
-        _ paint: PaintWindow, equals expected: PixelImage, _ what: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) -> ScreenCapture? {
-        var last: ScreenCapture?
-        let equal = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
-            guard let shot = try? paint.captureCanvas() else { return false }
-            last = shot
-            return shot.image == expected || differences(screen: shot, file: expected, limit: 1).isEmpty
-        }
-        if !equal {
-            let diff = last.map { differences(screen: $0, file: expected) } ?? ["no capture"]
-            Issue.record(
-                "\(what) differs from the expected pixels:\n\(diff.joined(separator: "\n"))\n\(paint.app.outputSummary)",
-                sourceLocation: sourceLocation)
-        }
-        return last
-    }
-
-    /// Ctrl+S on a modified document, then waits until the title loses its star.
-    func save(_ paint: PaintWindow) throws {
-        try paint.waitForModified(true)
-        try paint.key("s", modifiers: [.control])
-        try paint.waitForModified(false)
     }
 
     /// How many pixels of `shot` show the hover outline's magenta.

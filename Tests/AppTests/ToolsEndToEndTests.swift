@@ -14,7 +14,7 @@ import Testing
 ///
 /// Serialized, depth 24 with MIT-SHM, except one smoke test at depth 16 without MIT-SHM.
 @Suite("ToolsEndToEnd: shape tools, fill and picker", .serialized)
-struct ToolsEndToEndTests {
+struct ToolsEndToEndTests: CanvasChecks {
     static let config = ServerConfig(depth: 24, shm: true)
     static let size = (w: 400, h: 300)
     static var sizeArgument: [String] { ["--size", "\(size.w)x\(size.h)"] }
@@ -22,41 +22,6 @@ struct ToolsEndToEndTests {
     func start(_ config: ServerConfig = Self.config, _ extra: [String] = []) throws -> PaintWindow {
         try PaintWindow(
             config, arguments: Self.sizeArgument + extra, imageWidth: Self.size.w, imageHeight: Self.size.h)
-    }
-
-    func load(_ path: String) throws -> PixelImage {
-        do { return try ImageFile.load(path: path) } catch {
-            throw HarnessError.xRequestFailed("cannot load \(path): \(error)")
-        }
-    }
-
-    /// Polls the canvas until it shows `expected` (as the visual shows it); records the
-    /// differences when it never does. Returns the last capture.
-    @discardableResult
-    func expectCanvas(
-        _ paint: PaintWindow, equals expected: PixelImage, _ what: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) -> ScreenCapture? {
-        var last: ScreenCapture?
-        let equal = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
-            guard let shot = try? paint.captureCanvas() else { return false }
-            last = shot
-            return shot.image == expected || differences(screen: shot, file: expected, limit: 1).isEmpty
-        }
-        if !equal {
-            let diff = last.map { differences(screen: $0, file: expected) } ?? ["no capture"]
-            Issue.record(
-                "\(what) differs from the expected pixels:\n\(diff.joined(separator: "\n"))\n\(paint.app.outputSummary)",
-                sourceLocation: sourceLocation)
-        }
-        return last
-    }
-
-    /// Ctrl+S on a modified document, then waits until the title loses its star.
-    func save(_ paint: PaintWindow) throws {
-        try paint.waitForModified(true)
-        try paint.key("s", modifiers: [.control])
-        try paint.waitForModified(false)
     }
 
     /// Saves, loads the PNG and checks it against the replay and the window.
