@@ -135,6 +135,15 @@ public struct ChromePainter {
         }
     }
 
+    /// Draws round-capped segments through `points` (closed back to the first when asked).
+    public mutating func strokePolyline(
+        _ points: [(Double, Double)], closed: Bool = false, width: Double, _ color: Color
+    ) {
+        guard points.count > 1 else { return }
+        let ends = closed ? Array(points.dropFirst()) + [points[0]] : Array(points.dropFirst())
+        for (a, b) in zip(points, ends) { line(a.0, a.1, b.0, b.1, width: width, color) }
+    }
+
     /// Fills a convex polygon given in clockwise or counter-clockwise order.
     public mutating func fillPolygon(_ points: [(Double, Double)], _ color: Color, alpha: Double = 1) {
         guard points.count >= 3 else { return }

@@ -19,13 +19,11 @@ enum Icons {
             let cx = x + 20
             let cy = y + 22
             let radius = 8.0
-            var previous: (Double, Double)?
-            for step in 0...24 {
+            let arc = (0...24).map { step in
                 let angle = Double.pi * (-0.95 + 1.25 * Double(step) / 24)
-                let point = (cx - mirror * radius * cos(angle), cy + radius * sin(angle))
-                if let previous { p.line(previous.0, previous.1, point.0, point.1, width: 2.2, ink) }
-                previous = point
+                return (cx - mirror * radius * cos(angle), cy + radius * sin(angle))
             }
+            p.strokePolyline(arc, width: 2.2, ink)
             let tipX = cx - mirror * radius * cos(-0.95 * Double.pi)
             let tipY = cy + radius * sin(-0.95 * Double.pi)
             p.fillPolygon(
@@ -40,26 +38,18 @@ enum Icons {
             p.line(x + 9.5, y + 31, x + 11, y + 29, width: 1.5, Color(r: 0xA8, g: 0x35, b: 0x28))
         case .tool(.strokeEraser):
             // A stroke with a dashed cut and a small eraser: "take this stroke away".
-            var previous: (Double, Double)?
-            for step in 0...20 {
+            let wave = (0...20).map { step in
                 let t = Double(step) / 20
-                let point = (x + 8 + 24 * t, y + 26 - 10 * sin(t * Double.pi))
-                if let previous {
-                    p.line(previous.0, previous.1, point.0, point.1, width: 3.2, Color(r: 0x3F, g: 0x6F, b: 0xB5))
-                }
-                previous = point
+                return (x + 8 + 24 * t, y + 26 - 10 * sin(t * Double.pi))
             }
+            p.strokePolyline(wave, width: 3.2, Color(r: 0x3F, g: 0x6F, b: 0xB5))
             for k in 0..<4 {
                 let t = 0.2 + 0.18 * Double(k)
                 p.line(x + 8 + 24 * t, y + 30, x + 8 + 24 * t + 3, y + 30, width: 1.4, Theme.iconAccent)
             }
-            p.fillPolygon(
-                [(x + 22, y + 7), (x + 31, y + 13), (x + 27, y + 19), (x + 18, y + 13)],
-                Color(r: 0xF2, g: 0x8C, b: 0xA6))
-            p.line(x + 22, y + 7, x + 31, y + 13, width: 1, Theme.icon)
-            p.line(x + 31, y + 13, x + 27, y + 19, width: 1, Theme.icon)
-            p.line(x + 27, y + 19, x + 18, y + 13, width: 1, Theme.icon)
-            p.line(x + 18, y + 13, x + 22, y + 7, width: 1, Theme.icon)
+            let block = [(x + 22, y + 7), (x + 31, y + 13), (x + 27, y + 19), (x + 18, y + 13)]
+            p.fillPolygon(block, Color(r: 0xF2, g: 0x8C, b: 0xA6))
+            p.strokePolyline(block, closed: true, width: 1, Theme.icon)
         case .tool(.line):
             p.line(x + 9, y + 31, x + 31, y + 9, width: 2.6, Theme.icon)
         case .tool(.rectangle):
@@ -74,13 +64,9 @@ enum Icons {
             }
         case .tool(.fill):
             // A tipped paint bucket pouring a drop.
-            p.fillPolygon(
-                [(x + 10, y + 17), (x + 21, y + 8), (x + 30, y + 19), (x + 19, y + 30)],
-                Color(r: 0xDD, g: 0xE3, b: 0xEA))
-            p.line(x + 10, y + 17, x + 21, y + 8, width: 1.6, Theme.icon)
-            p.line(x + 21, y + 8, x + 30, y + 19, width: 1.6, Theme.icon)
-            p.line(x + 30, y + 19, x + 19, y + 30, width: 1.6, Theme.icon)
-            p.line(x + 19, y + 30, x + 10, y + 17, width: 1.6, Theme.icon)
+            let bucket = [(x + 10, y + 17), (x + 21, y + 8), (x + 30, y + 19), (x + 19, y + 30)]
+            p.fillPolygon(bucket, Color(r: 0xDD, g: 0xE3, b: 0xEA))
+            p.strokePolyline(bucket, closed: true, width: 1.6, Theme.icon)
             p.fillCircle(x + 31, y + 28, radius: 2.6, Color(r: 0x3F, g: 0x6F, b: 0xB5))
             p.fillPolygon([(x + 29, y + 27), (x + 31, y + 22), (x + 33, y + 27)], Color(r: 0x3F, g: 0x6F, b: 0xB5))
         case .tool(.picker):
@@ -104,10 +90,9 @@ enum Icons {
                 [(x + 11, y + 19), (x + 24, y + 29), (x + 20, y + 34), (x + 7, y + 24)],
                 Color(r: 0xF4, g: 0xF4, b: 0xF4))
             p.line(x + 11, y + 19, x + 24, y + 29, width: 1.2, Theme.icon)
-            p.line(x + 18, y + 10, x + 31, y + 20, width: 1.2, Theme.icon)
-            p.line(x + 31, y + 20, x + 20, y + 34, width: 1.2, Theme.icon)
-            p.line(x + 20, y + 34, x + 7, y + 24, width: 1.2, Theme.icon)
-            p.line(x + 7, y + 24, x + 18, y + 10, width: 1.2, Theme.icon)
+            p.strokePolyline(
+                [(x + 18, y + 10), (x + 31, y + 20), (x + 20, y + 34), (x + 7, y + 24)], closed: true, width: 1.2,
+                Theme.icon)
         case .background:
             // A framed landscape: sky, hill and sun.
             p.fillRoundedRect(x + 8, y + 10, 24, 20, radius: 2, Color(r: 0xCF, g: 0xE4, b: 0xF7))

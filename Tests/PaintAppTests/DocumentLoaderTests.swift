@@ -21,6 +21,18 @@ import Testing
         return session
     }
 
+    /// An 80 x 60 drawing with one stroke, saved (with its history) as `name` in `dir`.
+    static func savedDrawing(in dir: String, named name: String) -> (Session, String, CommandLineOptions) {
+        let file = dir + "/" + name
+        var options = CommandLineOptions()
+        options.width = 80
+        options.height = 60
+        let s = open(file, options)
+        T.drag(s, [(10, 10), (70, 50)])
+        T.key(s, "s", .control)
+        return (s, file, options)
+    }
+
     static func drawSome(_ s: Session) {
         T.key(s, "5")
         T.drag(s, [(10, 10), (60, 40), (150, 20)])
@@ -79,13 +91,7 @@ import Testing
     @Test func aFileChangedByAnotherProgramOpensAsAPlainPicture() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/edited.png"
-        var options = CommandLineOptions()
-        options.width = 80
-        options.height = 60
-        let s = Self.open(file, options)
-        T.drag(s, [(10, 10), (70, 50)])
-        T.key(s, "s", .control)
+        let (_, file, options) = Self.savedDrawing(in: dir, named: "edited.png")
         // Another editor repaints a pixel and keeps our unsafe-to-copy chunk (a careless one).
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         guard case .archive(let archive) = HistoryChunk.extract(from: bytes) else {
@@ -105,13 +111,7 @@ import Testing
     @Test func aDamagedHistoryOpensAsAPlainPictureAndSaysWhy() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/damaged.png"
-        var options = CommandLineOptions()
-        options.width = 80
-        options.height = 60
-        let s = Self.open(file, options)
-        T.drag(s, [(10, 10), (70, 50)])
-        T.key(s, "s", .control)
+        let (s, file, options) = Self.savedDrawing(in: dir, named: "damaged.png")
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         // Flip a byte inside the history chunk's data (just before IEND's 12 bytes and its CRC).
         bytes[bytes.count - 12 - 4 - 10] ^= 0x5A

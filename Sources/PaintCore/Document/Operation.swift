@@ -164,12 +164,9 @@ public enum Operation: Equatable, Sendable {
             out.byte(Tag.background.rawValue)
             switch background {
             case .transparent:
-                out.byte(0)
+                out.backgroundColor(nil)
             case .color(let c):
-                out.byte(1)
-                out.byte(c.r)
-                out.byte(c.g)
-                out.byte(c.b)
+                out.backgroundColor(c)
             case .image(let image):
                 out.byte(2)
                 out.uint32(UInt32(image.width))
@@ -224,10 +221,8 @@ public enum Operation: Equatable, Sendable {
                 guard input.isAtEnd else { return nil }
                 self = .background(.transparent)
             case 1:
-                guard let r = input.byte(), let g = input.byte(), let b = input.byte(), input.isAtEnd else {
-                    return nil
-                }
-                self = .background(.color(Color(r: r, g: g, b: b)))
+                guard let color = input.rgb(), input.isAtEnd else { return nil }
+                self = .background(.color(color))
             case 2:
                 guard let w = input.uint32(), let h = input.uint32(), w > 0, h > 0, Int(w) <= 1 << 16,
                     Int(h) <= 1 << 16,
@@ -290,6 +285,14 @@ public struct ByteWriter: Sendable {
     public mutating func uint64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     public mutating func double(_ v: Double) { uint64(v.bitPattern) }
     public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    /// A background that has no pixels: tag 0 (transparent), or tag 1 and r, g, b.
+    public mutating func backgroundColor(_ color: Color?) {
+        guard let color else { return byte(0) }
+        byte(1)
+        byte(color.r)
+        byte(color.g)
+        byte(color.b)
+    }
 }
 
 /// Reads little-endian values from a byte array; every read is bounds-checked and returns nil
@@ -324,6 +327,12 @@ public struct ByteReader: Sendable {
     }
 
     public mutating func double() -> Double? { uint64().map(Double.init(bitPattern:)) }
+
+    /// Three bytes r, g, b (what follows tag 1 of `ByteWriter.backgroundColor`).
+    public mutating func rgb() -> Color? {
+        guard let r = byte(), let g = byte(), let b = byte() else { return nil }
+        return Color(r: r, g: g, b: b)
+    }
 
     /// The next `count` bytes.
     public mutating func take(_ count: Int) -> [UInt8]? {

@@ -422,20 +422,6 @@ public final class StrokeEngine {
         body(paint.baseAddress!)
     }
 
-    /// A copy of the paint pixels in `rect` (clipped to the canvas).
-    public func paintRegion(_ rect: IntRect) -> PixelImage {
-        let r = rect.intersection(bounds)
-        var out = PixelImage(width: r.width, height: r.height)
-        guard !r.isEmpty else { return out }
-        out.pixels.withUnsafeMutableBufferPointer { dst in
-            for row in 0..<r.height {
-                let from = paint.baseAddress! + (r.y + row) * width + r.x
-                (dst.baseAddress! + row * r.width).update(from: from, count: r.width)
-            }
-        }
-        return out
-    }
-
     /// Writes `image` into the paint layer with its top-left corner at (x, y) and recomposites
     /// that region; returns it. A stroke in progress is merged first.
     @discardableResult

@@ -10,13 +10,8 @@ public enum JournalBackground: Equatable, Sendable {
     /// Writes a tag byte (0 transparent, 1 color) and, for a color, its r, g, b.
     func encode(into out: inout ByteWriter) {
         switch self {
-        case .transparent:
-            out.byte(0)
-        case .color(let c):
-            out.byte(1)
-            out.byte(c.r)
-            out.byte(c.g)
-            out.byte(c.b)
+        case .transparent: out.backgroundColor(nil)
+        case .color(let c): out.backgroundColor(c)
         }
     }
 
@@ -24,9 +19,7 @@ public enum JournalBackground: Equatable, Sendable {
     static func decode(from input: inout ByteReader) -> Result<JournalBackground, BackgroundTagError>? {
         switch input.byte() {
         case 0: return .success(.transparent)
-        case 1:
-            guard let r = input.byte(), let g = input.byte(), let b = input.byte() else { return nil }
-            return .success(.color(Color(r: r, g: g, b: b)))
+        case 1: return input.rgb().map { .success(.color($0)) }
         case nil: return nil
         default: return .failure(BackgroundTagError())
         }
