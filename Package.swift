@@ -22,13 +22,17 @@ let package = Package(
             name: "CXTest", pkgConfig: "xtst",
             providers: [.apt(["libxtst-dev"])]),
         .systemLibrary(
-            name: "CPNG", pkgConfig: "libpng zlib",
-            providers: [.apt(["libpng-dev", "zlib1g-dev"])]),
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
 
-        // The pure engine: pixels, rasterizing, compositing. No X11, no files.
-        .target(name: "PaintCore", swiftSettings: uncheckedInRelease),
+        // The pure engine: pixels, rasterizing, compositing, history (zlib for its cold
+        // snapshots). No X11, no files.
+        .target(name: "PaintCore", dependencies: ["CZlib"], swiftSettings: uncheckedInRelease),
         // Files: PNG through libpng's simplified API, atomic writes.
-        .target(name: "PaintIO", dependencies: ["PaintCore", "CPNG"]),
+        .target(name: "PaintIO", dependencies: ["PaintCore", "CPNG", "CZlib"]),
         // The program's behaviour without a window: tools, toolbar layout and drawing, keys,
         // documents, saving. Platform-free input events in, pixels and effects out.
         .target(name: "PaintApp", dependencies: ["PaintCore", "PaintIO"]),

@@ -327,7 +327,7 @@ public final class X11App {
         var start = 0
         while start < xPoints.count - 1 {
             let end = min(xPoints.count, start + 4096)
-            xPoints[start..<end].withUnsafeBufferPointer { piece in
+            _ = xPoints[start..<end].withUnsafeBufferPointer { piece in
                 XDrawLines(
                     display, window, chromeGC, UnsafeMutablePointer(mutating: piece.baseAddress), Int32(piece.count),
                     CoordModeOrigin)

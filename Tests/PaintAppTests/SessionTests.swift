@@ -151,7 +151,7 @@ import Testing
     @Test func saveWithoutANameAsksForOneAndTabCompletes() throws {
         let dir = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        FileManager.default.createFile(atPath: dir + "/existing-picture.png", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/existing-picture.png", contents: Data())
         let s = Self.makeSession()
         Self.drag(s, [(20, 20)])
         Self.key(s, "s", .control)

@@ -59,6 +59,67 @@ import Testing
         }
     }
 
+    /// Past the cap the oldest snapshots are deflated before any is dropped; undo through
+    /// deflated, dropped and warm snapshots lands on the replayed pixels each time.
+    @Test func coldSnapshotsAreDeflatedThenDropped() {
+        let ops = Self.randomOperations(60, seed: 12, width: 120, height: 80).filter { $0 != .clear }
+        let full = History(base: nil)
+        let fullEngine = StrokeEngine(width: 120, height: 80)
+        for op in ops { full.perform(op, engine: fullEngine) }
+        let warmBytes = full.snapshotBytes - full.keyframeBytes
+        // A cap that holds about half the snapshots warm: some must be deflated, none dropped
+        // while deflating is enough, and the keyframes keep to their quarter.
+        let cap = warmBytes * 3 / 4
+        let engine = StrokeEngine(width: 120, height: 80)
+        let history = History(base: nil, memoryCap: cap)
+        for op in ops { history.perform(op, engine: engine) }
+        let cold = history.coldSnapshotCounts
+        #expect(cold.deflated > 0, "the oldest snapshots are deflated")
+        #expect(history.snapshotBytes <= cap)
+        #expect(history.keyframeBytes <= cap / 4 || history.keyframeInterval > History.initialKeyframeInterval)
+        // A smaller cap drops some too.
+        let tight = History(base: nil, memoryCap: cap / 4)
+        let tightEngine = StrokeEngine(width: 120, height: 80)
+        for op in ops { tight.perform(op, engine: tightEngine) }
+        #expect(tight.coldSnapshotCounts.dropped > 0)
+        for (h, e) in [(history, engine), (tight, tightEngine)] {
+            for k in stride(from: ops.count - 1, through: 0, by: -1) {
+                h.undo(engine: e)
+                #expect(Array(e.viewPixels) == Self.expected(ops, k), "undo to step \(k), cap \(h.memoryCap)")
+            }
+        }
+    }
+
+    /// New steps after undoing many still count against the cap and are deflated or dropped
+    /// in turn (their indices fall below where trimming had got to).
+    @Test func stepsAfterAnUndoAreTrimmedToo() {
+        let ops = Self.randomOperations(90, seed: 31, width: 120, height: 80)
+        let engine = StrokeEngine(width: 120, height: 80)
+        let history = History(base: nil, memoryCap: 30_000)
+        for op in ops[0..<60] { history.perform(op, engine: engine) }
+        for _ in 0..<50 { history.undo(engine: engine) }
+        for op in ops[60...] { history.perform(op, engine: engine) }
+        #expect(history.snapshotBytes <= 30_000)
+        let kept = Array(ops[0..<10]) + Array(ops[60...])
+        for k in stride(from: kept.count - 1, through: 0, by: -1) {
+            history.undo(engine: engine)
+            #expect(Array(engine.viewPixels) == Self.expected(kept, k), "undo to step \(k)")
+        }
+    }
+
+    @Test func deflatedPixelsUnpackTheSame() {
+        let engine = StrokeEngine(width: 90, height: 60)
+        for op in Self.randomOperations(12, seed: 7, width: 90, height: 60) { op.apply(to: engine) }
+        let packed = engine.packPaint(engine.bounds)
+        let cold = try! #require(packed.deflatedCopy())
+        #expect(cold.isDeflated && cold.byteCount < packed.byteCount)
+        #expect(cold.deflatedCopy() == nil, "deflating twice gains nothing")
+        let before = engine.paintImage()
+        engine.clearPaint()
+        engine.unpackPaint(cold)
+        #expect(engine.paintImage() == before)
+    }
+
     @Test func packedPixelsRoundTripInsideAClip() {
         var rng = SplitMix(seed: 4)
         let engine = StrokeEngine(width: 50, height: 30)
@@ -80,7 +141,7 @@ import Testing
         for i in noise.pixels.indices { noise.pixels[i] = UInt32(truncatingIfNeeded: rng.next()) | 0xFF00_0000 }
         let noisy = StrokeEngine(image: noise)
         let raw = noisy.packPaint(noisy.bounds)
-        #expect(raw.byteCount <= 64 * 64 * 4 + 64 * 12 + 64, "raw pixels plus one span per row")
+        #expect(raw.byteCount <= 64 * 64 * 4 + 64 * 12 + 64 + 64, "raw pixels plus one span per row (and allocator rounding)")
         noisy.clearPaint()
         noisy.unpackPaint(raw)
         #expect(noisy.paintImage() == noise)

@@ -96,9 +96,7 @@ enum Support {
     /// One PNG chunk: length, type, data, CRC-32 (zlib) over type and data.
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
-        let crc = (typeBytes + data).withUnsafeBufferPointer { b in
-            UInt32(crc32(0, b.baseAddress, UInt32(b.count)))
-        }
+        let crc = Zlib.crc32(typeBytes + data)
         return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc)
     }
 
@@ -113,13 +111,9 @@ enum Support {
     /// IDAT (one zlib-compressed row) that could never fill it.
     static func pngClaiming(width: UInt32, height: UInt32) -> [UInt8] {
         let ihdr = bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0]
-        // zlib stream of a few zero bytes, made with compress() so it is well formed.
-        var compressed = [UInt8](repeating: 0, count: 64)
-        var length = UInt(compressed.count)
-        let raw = [UInt8](repeating: 0, count: 5)
-        _ = compress(&compressed, &length, raw, UInt(raw.count))
-        return PNGCodec.signature + chunk("IHDR", ihdr) + chunk("IDAT", Array(compressed[..<Int(length)]))
-            + chunk("IEND", [])
+        // zlib stream of a few zero bytes, made by zlib so it is well formed.
+        let compressed = Zlib.compress([UInt8](repeating: 0, count: 5)) ?? []
+        return PNGCodec.signature + chunk("IHDR", ihdr) + chunk("IDAT", compressed) + chunk("IEND", [])
     }
 
     /// The straight BGRA bytes stored in PNG `bytes`, read with libpng directly (test oracle).

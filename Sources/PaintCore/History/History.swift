@@ -1,11 +1,15 @@
 /// Undo and redo over the operation log, without a step limit.
 ///
 /// Every operation is kept. Each also keeps the paint pixels its region held before it ran
-/// (run-length packed), so undo restores just that region. Every `keyframeInterval` steps a
-/// packed copy of the whole paint layer is kept too. All of it lives under `memoryCap`: region
-/// snapshots go first, oldest first, then the oldest keyframes. Undoing a step whose snapshot
-/// was dropped restores the nearest keyframe below it and replays the few steps in between,
-/// which the engine does bit for bit; with every keyframe gone it replays from the start.
+/// (run-length packed), so undo restores just that region: one unpack, whatever the step. Every
+/// `keyframeInterval` steps a packed copy of the whole paint layer is kept too, for the time
+/// the oldest region snapshots no longer fit. All of it lives under `memoryCap`, and the region
+/// snapshots come first, because they are what makes every undo cheap: keyframes may hold a
+/// quarter of the cap (past that every other one goes and the interval doubles), then the
+/// oldest region snapshots go, then the oldest keyframes. Undoing a step whose snapshot was
+/// dropped restores the nearest keyframe below it and replays the steps in between that touch
+/// the step's region, which the engine does bit for bit; with no keyframe below, it replays
+/// from the start.
 public final class History {
     /// One step: the operation and, while memory allows, the paint it replaced.
     struct Entry {
@@ -29,8 +33,12 @@ public final class History {
     public private(set) var snapshotBytes = 0
     /// Packed whole-canvas paint as it stood before step `key` (after steps 0..<key).
     private var keyframes: [Int: PackedPixels] = [:]
+    /// Bytes of `keyframes`, also counted in `snapshotBytes`.
+    public private(set) var keyframeBytes = 0
     /// Steps between keyframes: an undo past the dropped snapshots replays at most this many.
-    public static let keyframeInterval = 16
+    /// Starts at `initialKeyframeInterval` and doubles whenever keyframes are thinned.
+    public private(set) var keyframeInterval = History.initialKeyframeInterval
+    public static let initialKeyframeInterval = 16
 
     /// A history starting from `base` paint.
     public init(base: PixelImage?, memoryCap: Int = 256 << 20) {
@@ -254,7 +262,11 @@ public final class History {
         }
         for entry in entries[start..<end] where !entry.removed {
             switch entry.operation {
-            case .stroke, .shape, .fill, .clear: entry.operation.apply(to: engine)
+            // A stroke or shape changes nothing outside its region: most of a long history
+            // misses a small region and costs nothing to skip.
+            case .stroke, .shape:
+                if !entry.region.intersection(region).isEmpty { entry.operation.apply(to: engine) }
+            case .fill, .clear: entry.operation.apply(to: engine)
             case .background where hasFill: entry.operation.apply(to: engine)
             default: continue
             }
@@ -285,6 +297,21 @@ public final class History {
         return out
     }
 
+    /// Steps whose region snapshot is held deflated, and steps whose snapshot was dropped (for
+    /// tests and the benchmark).
+    public var coldSnapshotCounts: (deflated: Int, dropped: Int) {
+        var deflated = 0
+        var dropped = 0
+        for entry in entries {
+            if let before = entry.before {
+                if before.isDeflated { deflated += 1 }
+            } else if !entry.region.isEmpty && entry.previousBackground == nil {
+                dropped += 1
+            }
+        }
+        return (deflated, dropped)
+    }
+
     /// Tests turn this off to exercise the keyframe path without tuning a cap.
     var keepsRegionSnapshots = true
 
@@ -293,24 +320,45 @@ public final class History {
         if !keepsRegionSnapshots { entry.before = nil }
         // A new step after undos forgets the undone ones, as every editor does.
         for dropped in entries[cursor...] { snapshotBytes -= dropped.before?.byteCount ?? 0 }
-        for key in keyframes.keys where key > cursor {
-            snapshotBytes -= keyframes[key]?.byteCount ?? 0
-            keyframes[key] = nil
-        }
+        for key in keyframes.keys where key > cursor { dropKeyframe(key) }
         entries.removeSubrange(cursor...)
+        oldestSnapshot = min(oldestSnapshot, entries.count)
+        oldestWarm = min(oldestWarm, entries.count)
         entries.append(entry)
         cursor = entries.count
         snapshotBytes += entry.before?.byteCount ?? 0
-        if cursor % Self.keyframeInterval == 0 && keyframes[cursor] == nil {
+        let lastKeyframe = keyframes.keys.max() ?? 0
+        if cursor - lastKeyframe >= keyframeInterval {
             let keyframe = engine.packPaint(engine.bounds)
             keyframes[cursor] = keyframe
+            keyframeBytes += keyframe.byteCount
             snapshotBytes += keyframe.byteCount
         }
         trimToCap()
     }
 
-    /// Drops region snapshots oldest first, then keyframes oldest first, until under the cap.
+    private func dropKeyframe(_ key: Int) {
+        guard let keyframe = keyframes.removeValue(forKey: key) else { return }
+        keyframeBytes -= keyframe.byteCount
+        snapshotBytes -= keyframe.byteCount
+    }
+
+    /// Keeps keyframes to a quarter of the cap by dropping every other one (the interval
+    /// doubles, so the replay after a dropped snapshot grows but stays bounded), then deflates
+    /// region snapshots oldest first (undo inflates them: a few ms instead of a replay), then
+    /// drops them oldest first, then keyframes oldest first, until under the cap.
     private func trimToCap() {
+        while keyframeBytes > memoryCap / 4 && keyframes.count > 1 {
+            for (n, key) in keyframes.keys.sorted().enumerated() where n % 2 == 1 { dropKeyframe(key) }
+            keyframeInterval *= 2
+        }
+        while snapshotBytes > memoryCap && oldestWarm < entries.count {
+            if let before = entries[oldestWarm].before, let cold = before.deflatedCopy() {
+                snapshotBytes += cold.byteCount - before.byteCount
+                entries[oldestWarm].before = cold
+            }
+            oldestWarm += 1
+        }
         while snapshotBytes > memoryCap && oldestSnapshot < entries.count {
             if let before = entries[oldestSnapshot].before {
                 snapshotBytes -= before.byteCount
@@ -318,13 +366,12 @@ public final class History {
             }
             oldestSnapshot += 1
         }
-        while snapshotBytes > memoryCap, let oldest = keyframes.keys.min() {
-            snapshotBytes -= keyframes[oldest]?.byteCount ?? 0
-            keyframes[oldest] = nil
-        }
+        while snapshotBytes > memoryCap, let oldest = keyframes.keys.min() { dropKeyframe(oldest) }
     }
 
     /// Entries below this index hold no region snapshot any more.
     private var oldestSnapshot = 0
+    /// Entries below this index hold their region snapshot deflated, or none.
+    private var oldestWarm = 0
 
 }

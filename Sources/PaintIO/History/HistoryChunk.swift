@@ -137,14 +137,14 @@ public enum HistoryChunk {
             return .rejected(
                 "the history is too large for its compressed size (\(declared) bytes from \(compressed.count))")
         }
-        let payload: [UInt8]
-        switch Zlib.inflate(compressed, expected: Int(declared)) {
-        case .ok(let bytes): payload = bytes
+        let inflated = Zlib.inflate(compressed, expected: Int(declared))
+        switch inflated.result {
+        case .ok: break
         case .tooLong: return .rejected("the history is too large (it decompresses to more than it declares)")
         case .tooShort: return .rejected("the history chunk is damaged (it decompresses to less than it declares)")
         case .damaged: return .rejected("the history chunk is damaged (the compressed data is invalid)")
         }
-        switch DocumentArchive.decodePayload(payload) {
+        switch DocumentArchive.decodePayload(inflated.bytes ?? []) {
         case .success(let archive): return .archive(archive)
         case .failure(let problem): return .rejected("the history chunk is damaged (\(problem.reason))")
         }

@@ -1,4 +1,4 @@
-import CPNG
+import PaintCore
 
 /// The project's own small PNG chunk reader and writer (DESIGN §6): private chunks are spliced
 /// into the PNG bytes here, never through libpng.
@@ -67,10 +67,7 @@ enum PNGChunks {
 
     /// CRC-32 (zlib) over `type` followed by `data`.
     static func crc(type: [UInt8], data: ArraySlice<UInt8>) -> UInt32 {
-        var c = type.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) }
-        // The chunk reader bounds data to 2^31 - 1 bytes, which fits zlib's UInt32 length.
-        c = data.withUnsafeBufferPointer { crc32(c, $0.baseAddress, UInt32(clamping: $0.count)) }
-        return UInt32(truncatingIfNeeded: c)
+        data.withUnsafeBytes { Zlib.crc32($0, continuing: Zlib.crc32(type)) }
     }
 
     /// Whether the stored CRC of `chunk` in `png` matches its type and data.

@@ -1,4 +1,3 @@
-import CPNG
 import Glibc
 import PaintCore
 
@@ -31,9 +30,7 @@ enum JournalFormat {
 
     /// The zlib CRC-32 of `bytes`.
     static func crc(_ bytes: [UInt8]) -> UInt32 {
-        bytes.withUnsafeBufferPointer { b in
-            UInt32(truncatingIfNeeded: crc32(0, b.baseAddress, UInt32(b.count)))
-        }
+        Zlib.crc32(bytes)
     }
 
     /// One framed record: length, CRC, payload.
