@@ -1,13 +1,16 @@
 // paint-bench history STROKES.jsonl [--strokes 2000] [--cap-mb 256] [--samples 200]
-//                                    [--remove-samples 10] [--budget-s 300]
+//                                    [--remove-samples 10] [--budget-s 300] [--save-png FILE]
 //
 // Measures History on the file's canvas: building N strokes through commitLiveStroke, timing
 // every undo back to step 0 and every redo forward again, and the stroke eraser
 // (removeStroke) under >= 200 later strokes. --samples caps how many slow (> 5 ms)
 // undos are timed before the undo walk stops; --budget-s caps the undo walk's wall time.
+// --save-png writes the built document as the program saves it (picture + history chunk), to
+// measure the program itself opening and undoing a long history.
 
 import Glibc
 import PaintCore
+import PaintIO
 
 /// A field of /proc/self/status in MiB ("VmRSS", "VmHWM"), or nil.
 func procStatusMegabytes(_ field: String) -> Double? {
@@ -64,6 +67,21 @@ private func drawLive(_ stroke: RecordedStroke, _ file: StrokeFile, _ engine: St
     return op
 }
 
+/// Writes the document as the program saves it: the flattened picture with the history chunk.
+private func saveWithHistory(_ engine: StrokeEngine, _ history: History, to path: String) {
+    do {
+        let png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: false)
+        let saved = try PNGCodec.decode(png, name: path)
+        let archive = DocumentArchive(
+            width: engine.width, height: engine.height, background: .color(.white), operations: history.operations,
+            pixelHash: DocumentArchive.hash(saved))
+        try AtomicFile.write(try HistoryChunk.embed(archive, into: png), to: path)
+        print("saved \(path)")
+    } catch {
+        fail("cannot save \(path): \(error)", code: 1)
+    }
+}
+
 func runHistoryBench(arguments: [String]) -> Never {
     var input: String?
     var strokes = 2000
@@ -71,6 +89,7 @@ func runHistoryBench(arguments: [String]) -> Never {
     var samples = 200
     var removeSamples = 10
     var budget = 300.0
+    var savePath: String?
     var rest = arguments[...]
     while let a = rest.popFirst() {
         func val() -> String {
@@ -83,6 +102,7 @@ func runHistoryBench(arguments: [String]) -> Never {
         case "--samples": samples = Int(val()) ?? -1
         case "--remove-samples": removeSamples = Int(val()) ?? -1
         case "--budget-s": budget = Double(val()) ?? -1
+        case "--save-png": savePath = val()
         default:
             if a.hasPrefix("-") { fail("unknown option \(a)", code: 2) }
             input = a
@@ -91,7 +111,7 @@ func runHistoryBench(arguments: [String]) -> Never {
     guard let input, strokes >= 1, capMB >= 0, samples >= 0, removeSamples >= 1, budget > 0 else {
         fail(
             "usage: paint-bench history STROKES.jsonl [--strokes 2000] [--cap-mb 256] [--samples 200]"
-                + " [--remove-samples 10] [--budget-s 300]", code: 2)
+                + " [--remove-samples 10] [--budget-s 300] [--save-png FILE]", code: 2)
     }
     let file: StrokeFile
     do { file = try StrokeFile(path: input) } catch let e as ParseError { fail(e.message, code: 2) } catch {
@@ -123,6 +143,7 @@ func runHistoryBench(arguments: [String]) -> Never {
         )
         fflush(nil)
         let built = CanvasDigest(e)
+        if let savePath { saveWithHistory(e, h, to: savePath) }
 
         // 2. Undo all the way, then redo all the way.
         var undoNs: [UInt64] = []
