@@ -44,9 +44,11 @@ let package = Package(
         .executableTarget(
             name: "paint-bench", dependencies: ["PaintCore", "PaintIO", "CX11", "CXTest"]),
 
-        .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore"]),
+        // Helpers shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore", "TestSupport"]),
         .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO"]),
-        .testTarget(name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp"]),
+        .testTarget(name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11", "CXTest"]),
     ]
 )

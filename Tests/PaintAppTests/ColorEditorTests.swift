@@ -1,4 +1,5 @@
 import PaintCore
+import TestSupport
 import Testing
 
 @testable import PaintApp
@@ -8,7 +9,7 @@ import Testing
     typealias T = SessionTests
 
     @Test func hsvRoundTripsEveryCornerAndManyColors() {
-        var rng = SplitMixApp(seed: 2)
+        var rng = SplitMix(seed: 2)
         for _ in 0..<5000 {
             let c = Color(r: UInt8(rng.next() & 255), g: UInt8(rng.next() & 255), b: UInt8(rng.next() & 255))
             let (h, s, v) = ColorEditor.hsv(c)
@@ -74,18 +75,5 @@ import Testing
         T.click(s, .swatch(0))
         T.click(s, .recent(3))
         #expect(s.primary == Palette.colors[8])
-    }
-}
-
-/// Deterministic numbers for tests in this target.
-struct SplitMixApp {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
