@@ -800,28 +800,52 @@ public final class Session {
         setMessage("")
     }
 
-    /// A background from what the user typed: "transparent", a color, or a PNG file.
-    public func setBackground(fromText text: String) {
+    /// A background from what the user typed: "transparent", a color, or a PNG file. Returns
+    /// why not when the file cannot be used (also shown in the status bar).
+    @discardableResult
+    public func setBackground(fromText text: String) -> String? {
         switch text.lowercased() {
         case "transparent", "none":
             setBackground(.transparent)
-            return setMessage("Transparent background: saved pictures keep alpha")
+            setMessage("Transparent background: saved pictures keep alpha")
+            return nil
         case "white":
-            return setBackground(.color(.white))
+            setBackground(.color(.white))
+            return nil
         case "black":
-            return setBackground(.color(.black))
+            setBackground(.color(.black))
+            return nil
         default:
             break
         }
-        if let color = Color(hex: text) { return setBackground(.color(color)) }
+        if let color = Color(hex: text) {
+            setBackground(.color(color))
+            return nil
+        }
         let path = PathDisplay.absolute(text)
         do {
             let image = try ImageFile.load(path: path)
             setBackground(Background.fitted(image, width: engine.width, height: engine.height))
             setMessage("Background: \(PathDisplay.abbreviatingHome(path))")
+            return nil
         } catch {
             setMessage(error.description)
+            return error.description
         }
+    }
+
+    /// The background picture named on the command line (`--background FILE`). It is a step of
+    /// the document, so the journal and the saved history carry the picture; on a document that
+    /// is not on disk yet it is where the document starts, so closing without drawing asks
+    /// nothing. Returns why not when the file cannot be used.
+    public func setStartingBackground(file: String, documentExists: Bool) -> String? {
+        let wasUnmodified = !isModified
+        if let problem = setBackground(fromText: file) { return problem }
+        if wasUnmodified && !documentExists {
+            savedStep = history.cursor
+            updateModified()
+        }
+        return nil
     }
 
     /// Width steps grow with the width, so `]` feels the same at 3 px and at 150 px.

@@ -39,7 +39,6 @@ let session = Session(
     engine: engine, path: path, windowWidth: 1280, windowHeight: 900, message: document.message,
     history: document.history, savedStep: document.savedStep)
 session.baseBytes = document.baseBytes
-if let file = options.backgroundFile { session.setBackground(fromText: file) }
 session.savesHistory = options.history
 do {
     let app = try X11App(session: session, displayName: nil)
@@ -65,6 +64,12 @@ do {
             FileSystem.printError("swiftpaint: \(error.description)")
             session.show("No crash journal: \(error.description)")
         }
+    }
+    // After the journal is attached, so the background step is journaled like any other.
+    if let file = options.backgroundFile,
+        let problem = session.setStartingBackground(file: file, documentExists: path.map(FileSystem.exists) ?? false)
+    {
+        FileSystem.printError("swiftpaint: the background \(file) cannot be used: \(problem)")
     }
     exit(app.run())
 } catch {

@@ -805,3 +805,48 @@ extension RecoveryTests {
         #expect(paint.title == "gone.png — SwiftPaint")
     }
 }
+
+// MARK: - 6. A background picture from the command line
+
+extension RecoveryTests {
+    @Test(
+        "--background FILE: a new document starts unmodified, the picture is journaled, and kill -9 restores it under the strokes"
+    )
+    func backgroundFileIsJournaled() throws {
+        let home = try TemporaryDirectory(prefix: "swiftpaint-home")
+        let dir = try scratchFolder()
+        let file = dir.file("over.png")
+        let pic = dir.file("pic.png")
+        let green = Color(r: 40, g: 160, b: 90)
+        try ImageFile.save(
+            PixelImage(width: Self.size.w, height: Self.size.h, fill: green.pixel), to: pic, withAlpha: false)
+        let before: ScreenCapture
+        do {
+            let paint = try start(home, ["--background", pic, file], offer: false)
+            defer { paint.stop() }
+            try Self.waitForJournal(home, operations: 1, "the background step")
+            _ = try paint.waitForCapture(image: IntRect(x: 0, y: 0, width: 4, height: 4), "the green background") {
+                $0.color(x: 1, y: 1) == green
+            }
+            try paint.waitForModified(false)
+            #expect(paint.title == "over.png — SwiftPaint", "title \(paint.title ?? "nil")")
+            try drawStroke(paint, 0, home: home, journalCount: 2)
+            before = try paint.captureCanvas()
+            paint.app.killAndReap()
+        }
+        let journal = try #require(Self.journals(home).first)
+        let contents = try JournalReader.read(path: journal)
+        guard case .background(.image)? = contents.operations.first else {
+            Issue.record("the journal starts with \(String(describing: contents.operations.first)), not the picture")
+            return
+        }
+        let replayed = try Self.expectedCanvas(contents)
+        #expect(replayed[2, 2] == green.pixel, "the replayed corner is \(replayed[2, 2])")
+        let diff = differences(screen: before, file: replayed)
+        #expect(diff.isEmpty, "replaying the journal differs from the screen:\n\(diff.joined(separator: "\n"))")
+
+        let paint = try start(home, [file], offer: true)
+        defer { paint.stop() }
+        try restore(paint, expected: before.image, "a --background picture and a stroke")
+    }
+}

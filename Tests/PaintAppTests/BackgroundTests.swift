@@ -74,4 +74,31 @@ import Testing
         let image = PixelImage(width: 3, height: 2, fill: Color(r: 1, g: 2, b: 3).pixel)
         #expect(Operation(decoding: Operation.background(.image(image)).encoded()) == .background(.image(image)))
     }
+
+    /// `--background FILE`: a step the journal hears of, that leaves a document not on disk
+    /// unmodified (an existing one modified); a file that cannot be read says why and changes
+    /// nothing.
+    @Test func aStartingBackgroundPictureIsAJournaledStep() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let picture = PixelImage(width: 120, height: 80, fill: Color(r: 10, g: 120, b: 200).pixel)
+        try ImageFile.save(picture, to: dir + "/bg.png", withAlpha: false)
+        for exists in [false, true] {
+            let s = T.makeSession(path: dir + "/doc.png", width: 120, height: 80)
+            let sink = RecordingSink()
+            s.sink = sink
+            #expect(s.setStartingBackground(file: dir + "/bg.png", documentExists: exists) == nil)
+            #expect(sink.operations == [.background(.image(picture))])
+            #expect(s.engine.viewPixel(x: 5, y: 5) == picture[5, 5])
+            #expect(s.isModified == exists, "document on disk: \(exists)")
+            #expect(s.history.canUndo, "the picture is a step that can be undone")
+        }
+        let s = T.makeSession(width: 120, height: 80)
+        let sink = RecordingSink()
+        s.sink = sink
+        let problem = s.setStartingBackground(file: dir + "/missing.png", documentExists: false)
+        #expect(problem?.isEmpty == false)
+        #expect(sink.operations.isEmpty && !s.isModified && !s.history.canUndo)
+        #expect(s.engine.viewPixel(x: 5, y: 5) == Color.white.pixel)
+    }
 }

@@ -142,7 +142,9 @@ import Testing
         for i in noise.pixels.indices { noise.pixels[i] = UInt32(truncatingIfNeeded: rng.next()) | 0xFF00_0000 }
         let noisy = StrokeEngine(image: noise)
         let raw = noisy.packPaint(noisy.bounds)
-        #expect(raw.byteCount <= 64 * 64 * 4 + 64 * 12 + 64 + 64, "raw pixels plus one span per row (and allocator rounding)")
+        #expect(
+            raw.byteCount <= 64 * 64 * 4 + 64 * 12 + 64 + 64,
+            "raw pixels plus one span per row (and allocator rounding)")
         noisy.clearPaint()
         noisy.unpackPaint(raw)
         #expect(noisy.paintImage() == noise)

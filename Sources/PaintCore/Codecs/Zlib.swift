@@ -11,7 +11,8 @@ public enum Zlib {
         guard let capacity = Int(exactly: length) else { return nil }
         var out = [UInt8](repeating: 0, count: capacity)
         let status = out.withUnsafeMutableBufferPointer { dest in
-            compress2(dest.baseAddress, &length, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), sourceLength, level)
+            compress2(
+                dest.baseAddress, &length, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), sourceLength, level)
         }
         guard status == Z_OK, let used = Int(exactly: length), used <= capacity else { return nil }
         // A copy of exactly the used size: the bound is larger than the output, and callers keep
@@ -47,7 +48,9 @@ public enum Zlib {
         defer { inflateEnd(&stream) }
         var spare: UInt8 = 0
         // zlib does not write through next_in; the cast only satisfies its C signature.
-        stream.next_in = compressed.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self)) }
+        stream.next_in = compressed.baseAddress.map {
+            UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self))
+        }
         stream.avail_in = UInt32(compressed.count)
         stream.next_out = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
         stream.avail_out = UInt32(output.count)
