@@ -37,6 +37,7 @@ struct Tooltip {
         painter.strokeRoundedRect(
             0.5, 0.5, Double(width) - 1, Double(height) - 1, radius: 0, lineWidth: 1, Color(r: 0x8A, g: 0x8C, b: 0x90))
         guard let gc = XCreateGC(display, window, 0, nil) else { return }
+        XSetGraphicsExposures(display, gc, 0)
         let pixmap = XCreatePixmap(display, window, UInt32(width), UInt32(height), UInt32(depth))
         SmallImage.put(
             painter.image, display: display, drawable: pixmap, gc: gc, visual: visual, depth: depth, format: format)

@@ -28,7 +28,12 @@ public final class X11App {
     private let wmProtocols: Atom
     private let netWMName: Atom
     private let utf8String: Atom
-    private var shownTitle = ""
+    private var shownTitleKey: TitleKey?
+    /// What the window title depends on.
+    private struct TitleKey: Equatable {
+        let modified: Bool
+        let path: String?
+    }
     private var tooltip: Tooltip
     private var hoverSince: Double = 0
     private var lastHovered: ToolbarItem?
@@ -75,6 +80,8 @@ public final class X11App {
         transport = shm ? "MIT-SHM" : "XPutImage (\(why))"
         blitter = Blitter(display: display, window: window, visual: visual, format: format, useShm: shm)
         chromeGC = XCreateGC(display, window, 0, nil)
+        // Chrome is copied from pixmaps we always draw in full: no NoExpose event per copy.
+        XSetGraphicsExposures(display, chromeGC, 0)
         tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
         session.handle(.resize(width: size.width, height: size.height))
         try blitter.resize(width: size.width, height: size.height)
@@ -114,9 +121,11 @@ public final class X11App {
     }
 
     private func updateTitle() {
+        // Called on every present: the title is built only when what it shows has changed.
+        let key = TitleKey(modified: session.isModified, path: session.path)
+        guard key != shownTitleKey else { return }
+        shownTitleKey = key
         let title = session.title
-        guard title != shownTitle else { return }
-        shownTitle = title
         let bytes = Array(title.utf8)
         _ = bytes.withUnsafeBufferPointer {
             XChangeProperty(display, window, netWMName, utf8String, 8, PropModeReplace, $0.baseAddress, Int32($0.count))
@@ -135,19 +144,28 @@ public final class X11App {
         XFlush(display)
         let fd = XConnectionNumber(display)
         let signalFD = TerminationSignals.install()
+        var fds = [
+            Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+            Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+        ]
         while session.exitCode == nil {
-            while XPending(display) > 0 {
-                var event = XEvent()
-                XNextEvent(display, &event)
-                dispatch(&event)
+            // One read of the connection (XPending), then what it queued: XEventsQueued with
+            // QueuedAlready makes no system call, where another XPending per event would try
+            // to read the socket again each time.
+            if XPending(display) > 0 {
+                repeat {
+                    var event = XEvent()
+                    XNextEvent(display, &event)
+                    dispatch(&event)
+                } while XEventsQueued(display, QueuedAlready) > 0
             }
             present()
             if session.exitCode != nil { break }
+            // Flushing may have read events off the socket into Xlib's queue, where poll
+            // would not see them.
             if XPending(display) > 0 { continue }
-            var fds = [
-                Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-            ]
+            fds[0].revents = 0
+            fds[1].revents = 0
             _ = poll(&fds, signalFD >= 0 ? 2 : 1, pollTimeout())
             if signalFD >= 0 && fds[1].revents != 0 && TerminationSignals.drain(signalFD) {
                 session.terminate()
