@@ -44,7 +44,8 @@ bench: deps
 	@echo "== window under Xvfb, MIT-SHM"; .build/release/paint-bench x11 --app .build/release/swiftpaint
 	@echo "== window under Xvfb, XPutImage"; .build/release/paint-bench x11 --app .build/release/swiftpaint --no-shm
 	@echo "== window under Xvfb, MIT-SHM, no journal"; .build/release/paint-bench x11 --app .build/release/swiftpaint --app-args --no-journal
-	@echo "== crash journal on vs off"; mkdir -p .build/bench-journal && .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5
+	@echo "== crash journal on vs off, strokes back to back"; mkdir -p .build/bench-journal && .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5
+	@echo "== crash journal on vs off, 30 ms between strokes"; .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5 --stroke-gap-ms 30
 	@echo "== shape previews against brush events of the same area"; .build/release/paint-bench shapes $(BENCH_DIR)/strokes-1080p.jsonl
 	@echo "== history: 2,000 strokes on 4K"; .build/release/paint-bench history $(BENCH_DIR)/strokes-4k.jsonl --samples 2000 --budget-s 240
 	@echo "== history: the same with a 48 MB cap (snapshots deflated, then dropped)"; .build/release/paint-bench history $(BENCH_DIR)/strokes-4k.jsonl --samples 2000 --budget-s 240 --cap-mb 48 --remove-samples 3

@@ -52,15 +52,17 @@ final class ReplayTimer {
 
     /// Replays `file` `times` times in a row on the same engine.
     ///
-    /// With a `journal`, each stroke's points are collected as the window's session collects
-    /// them (one array append per event) and, at release, appended to the journal as
-    /// `Operation.stroke` inside the release's timed event, unless the stroke changed nothing
-    /// (as `Session.commitStroke` does).
+    /// Each stroke's points are collected as the window's session collects them (one array
+    /// append per event; the session does it for the history, journal or not). With a
+    /// `journal`, at release they are appended to it as `Operation.stroke` inside the release's
+    /// timed event, unless the stroke changed nothing (as `Session.commitStroke` does).
+    /// `strokeGap` microseconds pass, untimed, after every release: the pause between a
+    /// person's strokes, in which the journal's disk work happens.
     ///
     /// Each stroke is: press at the first point, one move per further point, release at the last
     /// point. The release has no event of its own: its merge is charged to the last point's event
     /// (for a one-point click, the press event), as `shared/bench/README.md` specifies.
-    func replay(_ file: StrokeFile, times: Int, journal: JournalWriter? = nil) -> ReplayRecord {
+    func replay(_ file: StrokeFile, times: Int, journal: JournalWriter? = nil, strokeGap: UInt32 = 0) -> ReplayRecord {
         let count = file.eventCount * times
         var record = ReplayRecord(
             nanoseconds: [UInt64](repeating: 0, count: count),
@@ -89,26 +91,27 @@ final class ReplayTimer {
 
                                 var start = monotonicNanoseconds()
                                 let pressed = engine.begin(stroke.style, at: points[first])
-                                if journal != nil { strokePoints = [points[first]] }
+                                strokePoints = [points[first]]
                                 if first == last {
                                     let bounds = engine.end()
-                                    if let journal {
-                                        if !bounds.isEmpty {
-                                            journal.append(.stroke(stroke.style, points: strokePoints))
-                                        }
-                                        strokePoints = []
+                                    if let journal, !bounds.isEmpty {
+                                        journal.append(.stroke(stroke.style, points: strokePoints))
                                     }
+                                    strokePoints = []
                                 }
                                 blit(pressed)
                                 note(pressed, start, monotonicNanoseconds())
                                 // Outside the timed span: `note` has moved `event` on.
-                                if first == last { releases.append(event - 1) }
+                                if first == last {
+                                    releases.append(event - 1)
+                                    if strokeGap > 0 { usleep(strokeGap) }
+                                }
                                 guard first < last else { continue }
 
                                 for i in (first + 1)..<last {
                                     start = monotonicNanoseconds()
                                     let moved = engine.move(to: points[i])
-                                    if journal != nil { strokePoints.append(points[i]) }
+                                    strokePoints.append(points[i])
                                     blit(moved)
                                     note(moved, start, monotonicNanoseconds())
                                 }
@@ -118,14 +121,15 @@ final class ReplayTimer {
                                 // `end` returns the stroke's bounds for undo; the view already
                                 // shows the merged pixels, so only the move's rectangle is blitted.
                                 let bounds = engine.end()
-                                if let journal {
-                                    strokePoints.append(points[last])
-                                    if !bounds.isEmpty { journal.append(.stroke(stroke.style, points: strokePoints)) }
-                                    strokePoints = []
+                                strokePoints.append(points[last])
+                                if let journal, !bounds.isEmpty {
+                                    journal.append(.stroke(stroke.style, points: strokePoints))
                                 }
+                                strokePoints = []
                                 blit(released)
                                 note(released, start, monotonicNanoseconds())
                                 releases.append(event - 1)
+                                if strokeGap > 0 { usleep(strokeGap) }
                             }
                         }
                     }

@@ -1,13 +1,15 @@
 // paint-bench: replays recorded strokes through the stroke engine and prints per-event times.
 //
 //   paint-bench STROKES.jsonl [--out OUT.png] [--repeat N] [--json]
-//               [--journal DIR | --compare-journal DIR [--runs N]]
+//               [--journal DIR | --compare-journal DIR [--runs N]] [--stroke-gap-ms MS]
 //
 // --journal DIR: every stroke's release also appends the stroke to a crash journal in DIR, as
 // the program does, inside the timed release event; afterwards the journal is flushed, its
 // append-to-durable latencies printed, and the journal deleted.
 // --compare-journal DIR: N runs without and N with the journal (default 3), interleaved, each on
 // a fresh engine, then the ratio of the medians.
+// --stroke-gap-ms MS: an untimed pause after every release (default 0: strokes back to back),
+// the time between a person's strokes, in which the journal's thread writes and syncs.
 //
 // Exit codes: 0 success, 1 the picture could not be saved or the journal could not be created
 // or made durable, 2 bad arguments or bad input.
@@ -28,10 +30,12 @@ struct Options {
     var compareJournal: String?
     /// Runs of each kind in the comparison.
     var runs = 3
+    /// Untimed pause after each release, in microseconds.
+    var strokeGap: UInt32 = 0
 
     static let usage =
         "usage: paint-bench STROKES.jsonl [--out OUT.png] [--repeat N] [--json]"
-        + " [--journal DIR | --compare-journal DIR [--runs N]]"
+        + " [--journal DIR | --compare-journal DIR [--runs N]] [--stroke-gap-ms MS]"
 
     /// Accepts `--out X`, `--out=X`, `--repeat N`, `--repeat=N`, `--json`, and one input path.
     init(arguments: [String]) throws {
@@ -70,6 +74,12 @@ struct Options {
                     throw ParseError(message: "--runs needs a whole number from 1 to 1000, got \"\(text)\"")
                 }
                 runs = n
+            case "--stroke-gap-ms":
+                let text = try value()
+                guard let n = UInt32(text), n <= 10_000 else {
+                    throw ParseError(message: "--stroke-gap-ms needs a whole number from 0 to 10000, got \"\(text)\"")
+                }
+                strokeGap = n * 1000
             case "-h", "--help":
                 print(Self.usage)
                 exit(0)
@@ -229,7 +239,8 @@ if let folder = options.compareJournal {
             lastTimer = nil
             let timer = ReplayTimer(width: strokeFile.canvasWidth, height: strokeFile.canvasHeight)
             let journal = journaling ? startJournal(in: folder) : nil
-            let record = timer.replay(strokeFile, times: options.repeats, journal: journal)
+            let record = timer.replay(
+                strokeFile, times: options.repeats, journal: journal, strokeGap: options.strokeGap)
             if let journal { allLatencies += finishJournal(journal) }
             let stats = TimingStats(nanoseconds: record.nanoseconds)
             let release = TimingStats(nanoseconds: record.releases.map { record.nanoseconds[$0] })
@@ -253,7 +264,7 @@ if let folder = options.compareJournal {
         "journal_overhead mean_ratio=\(ratioText(median(onMeans), median(offMeans)))"
             + " p99_ratio=\(ratioText(median(onP99s), median(offP99s)))"
             + " release_mean_ratio=\(ratioText(median(onReleaseMeans), median(offReleaseMeans)))"
-            + " runs=\(options.runs) file=\(fileName)")
+            + " runs=\(options.runs) stroke_gap_ms=\(options.strokeGap / 1000) file=\(fileName)")
     print(durableLine(allLatencies))
     fflush(nil)
     if let output = options.output, let timer = lastTimer {
@@ -268,7 +279,7 @@ if let folder = options.compareJournal {
 
 let timer = ReplayTimer(width: strokeFile.canvasWidth, height: strokeFile.canvasHeight)
 let journal = options.journal.map { startJournal(in: $0) }
-let record = timer.replay(strokeFile, times: options.repeats, journal: journal)
+let record = timer.replay(strokeFile, times: options.repeats, journal: journal, strokeGap: options.strokeGap)
 let durableLatencies = journal.map { finishJournal($0) }
 let floorTimes = timer.floor(for: record)
 

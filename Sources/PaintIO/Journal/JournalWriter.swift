@@ -149,19 +149,14 @@ public final class JournalWriter: @unchecked Sendable {
     /// successes; compare `pendingCount` to see whether the journal has caught up.
     public var lastError: JournalError? { core.locked { core.lastError } }
 
-    /// Queues `operation` to be written and made durable; returns at once.
+    /// Queues `operation` to be written and made durable; returns at once. The writer's thread
+    /// encodes it: the caller (the event loop, on a release) only hands over the value.
     public func append(_ operation: Operation) {
-        let record = JournalFormat.record(operation.encoded())
         let now = JournalFormat.monotonic()
         core.locked {
             guard !core.closed else { return }
-            guard record.count - JournalFormat.recordOverhead <= JournalFormat.maxRecordBytes else {
-                core.lastError = .recordTooLarge(
-                    bytes: record.count - JournalFormat.recordOverhead, limit: JournalFormat.maxRecordBytes)
-                return
-            }
             core.appended += 1
-            core.queue.append(Pending(bytes: record, appendedAt: now, sequence: core.appended))
+            core.queue.append(Pending(operation: operation, appendedAt: now, sequence: core.appended))
             core.recordCount += 1
             pthread_cond_broadcast(core.condition)
         }
@@ -317,9 +312,12 @@ public final class JournalWriter: @unchecked Sendable {
     }
 }
 
-/// One framed record waiting to be written.
+/// One record waiting to be written: the operation, framed by the writer's thread.
 struct Pending {
-    let bytes: [UInt8]
+    let operation: Operation
+    /// The framed record; nil until the thread has encoded it, empty when it was too large to
+    /// journal (then `lastError` says so and it counts as written).
+    var bytes: [UInt8]?
     /// CLOCK_MONOTONIC seconds at `append`.
     let appendedAt: Double
     /// 1 for the first record appended by this writer, and so on.
@@ -447,7 +445,7 @@ final class Core: @unchecked Sendable {
                 if stopMode == .drop || (queue.isEmpty && backlog.isEmpty) || attemptsSinceStop > 0 { break }
                 attemptsSinceStop += 1
             }
-            let batch = backlog + queue
+            var batch = backlog + queue
             backlog.removeAll()
             queue.removeAll()
             retryRequested = false
@@ -457,9 +455,19 @@ final class Core: @unchecked Sendable {
             let path = self.path
             pthread_mutex_unlock(mutex)
 
+            var tooLarge: JournalError?
+            for i in batch.indices where batch[i].bytes == nil {
+                let payload = batch[i].operation.encoded()
+                if payload.count <= JournalFormat.maxRecordBytes {
+                    batch[i].bytes = JournalFormat.record(payload)
+                } else {
+                    batch[i].bytes = []
+                    tooLarge = .recordTooLarge(bytes: payload.count, limit: JournalFormat.maxRecordBytes)
+                }
+            }
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(batch.reduce(0) { $0 + $1.bytes.count })
-            for record in batch { bytes += record.bytes }
+            bytes.reserveCapacity(batch.reduce(0) { $0 + ($1.bytes?.count ?? 0) })
+            for record in batch { bytes += record.bytes ?? [] }
             let (written, writeError) = JournalFormat.writeCounting(bytes, to: fd, at: offset)
             var e = writeError
             // How many records made it to the file whole.
@@ -470,8 +478,8 @@ final class Core: @unchecked Sendable {
                 // the file back to the last of them, and leave the rest for a retry.
                 whole = 0
                 end = offset
-                while whole < batch.count, end + batch[whole].bytes.count <= offset + written {
-                    end += batch[whole].bytes.count
+                while whole < batch.count, end + (batch[whole].bytes?.count ?? 0) <= offset + written {
+                    end += batch[whole].bytes?.count ?? 0
                     whole += 1
                 }
                 _ = ftruncate(fd, off_t(end))
@@ -489,6 +497,10 @@ final class Core: @unchecked Sendable {
             let now = JournalFormat.monotonic()
 
             pthread_mutex_lock(mutex)
+            if let tooLarge {
+                lastError = tooLarge
+                recordCount -= batch.count { $0.bytes?.isEmpty == true }
+            }
             writing = false
             attempts += 1
             lastAttemptThrough = batch.last?.sequence ?? lastAttemptThrough
