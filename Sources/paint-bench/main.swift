@@ -321,6 +321,15 @@ if options.json {
         "bytes_touched=\(record.bytesTouched) floor_mean_us=\(fixed(floorStats.meanMicroseconds, 3))"
             + " ratio_mean=\(fixed(ratio, 2)) rss_peak_mb=\(fixed(peakMegabytes, 1)) file=\(fileName)")
     if let durableLatencies { print(durableLine(durableLatencies)) }
+    // The tail split: releases carry the merge of a whole stroke, moves one segment each.
+    let releaseSet = Set(record.releases)
+    let moves = TimingStats(
+        nanoseconds: record.nanoseconds.indices.filter { !releaseSet.contains($0) }.map { record.nanoseconds[$0] })
+    let releases = TimingStats(nanoseconds: record.releases.map { record.nanoseconds[$0] })
+    print(
+        "moves n=\(moves.count) mean_us=\(fixed(moves.meanMicroseconds, 3)) p99_us=\(fixed(moves.p99Microseconds, 3))"
+            + " releases n=\(releases.count) mean_us=\(fixed(releases.meanMicroseconds, 3))"
+            + " p50_us=\(fixed(releases.p50Microseconds, 3)) p99_us=\(fixed(releases.p99Microseconds, 3))")
 }
 // Both lines must reach a pipe even if saving below fails and exits.
 fflush(nil)

@@ -58,6 +58,44 @@ import Testing
         }
     }
 
+    /// The fully-covered span path (constant alpha, and a plain fill for an opaque source at
+    /// full opacity) writes exactly what the general path writes with every coverage 255.
+    @Test func fullyCoveredSpansEqualTheGeneralComposite() {
+        var rng = SplitMix(seed: 12)
+        let count = 37
+        var paint = [UInt32](repeating: 0, count: count)
+        var coverage = [UInt8](repeating: 255, count: count)
+        var general = [UInt32](repeating: 0, count: count)
+        var full = [UInt32](repeating: 0, count: count)
+        for round in 0..<3000 {
+            for i in 0..<count {
+                let alpha = UInt32(rng.next() % 256)
+                func channel() -> UInt8 { UInt8(rng.next() % UInt64(alpha + 1)) }
+                paint[i] = Pixel.pack(r: channel(), g: channel(), b: channel(), a: UInt8(alpha))
+            }
+            // Brush colors are opaque; the eraser's source is 0. Every fourth round is at 100 %.
+            let source: UInt32 =
+                round % 5 == 4 ? 0 : Color(r: UInt8(rng.next() & 255), g: UInt8(rng.next() & 255), b: 3).pixel
+            let opacity = round % 4 == 0 ? 255 : UInt16(1 + rng.next() % 255)
+            let backdrop = Color(r: UInt8(rng.next() & 255), g: 40, b: UInt8(rng.next() & 255)).pixel
+            paint.withUnsafeMutableBufferPointer { p in
+                coverage.withUnsafeMutableBufferPointer { c in
+                    general.withUnsafeMutableBufferPointer { v in
+                        SpanCompositor.composite(
+                            paint: p.baseAddress!, coverage: c.baseAddress!, view: v.baseAddress!, count: count,
+                            source: source, opacity: opacity, backdrop: backdrop)
+                    }
+                    full.withUnsafeMutableBufferPointer { v in
+                        SpanCompositor.compositeFull(
+                            paint: p.baseAddress!, view: v.baseAddress!, count: count, source: source, opacity: opacity,
+                            backdrop: backdrop)
+                    }
+                }
+            }
+            #expect(general == full, "round \(round), opacity \(opacity), source \(source)")
+        }
+    }
+
     @Test func overFlattensOntoBackdrop() {
         let white = Color.white.pixel
         #expect(Pixel.over(0, backdrop: white) == white)

@@ -190,6 +190,25 @@ public final class StrokeEngine {
             let xa = max(clipX0, Int(clamping: outer.lo - 0.5, .down) + 1)
             let xb = min(clipX1, Int(clamping: outer.hi - 0.5, .up) - 1)
             guard xa <= xb else { continue }
+            // Behind the start point (seen along the segment) the capsule is the start disc
+            // itself, which the previous segment stamped: nothing there can grow. Only pixels
+            // frontFrom...frontThrough, on the far side of the line through the start point
+            // across the segment, are visited.
+            var frontFrom = xa
+            var frontThrough = xb
+            if fullDiscAtStart {
+                let along = (cy - capsule.a.y) * capsule.dy
+                // Pixel x is behind when (x + 0.5 - a.x) * dx + along <= 0.
+                let limit = capsule.a.x - along * capsule.inverseDx - 0.5
+                if capsule.dx > 0 {
+                    frontFrom = max(xa, Int(clamping: limit, .down) + 1)
+                } else if capsule.dx < 0 {
+                    frontThrough = min(xb, Int(clamping: limit, .up) - 1)
+                } else if along <= 0 {
+                    continue
+                }
+                guard frontFrom <= frontThrough else { continue }
+            }
             var ia = xb + 1
             var ib = xb
             if innerRadius > 0 {
@@ -226,6 +245,7 @@ public final class StrokeEngine {
             // Each piece left and right of the skipped inside is recomposited on its own.
             var piece = (from: xa, through: skipFrom - 1)
             for _ in 0..<2 {
+                piece = (max(piece.from, frontFrom), min(piece.through, frontThrough))
                 if piece.from <= piece.through {
                     let run = raise(
                         piece.from, piece.through, capsule: capsule, outerRadius: outerRadius, cy: cy, row: row,
@@ -233,7 +253,7 @@ public final class StrokeEngine {
                         insideThrough: ib)
                     if run.first <= run.last {
                         touched.mark(row: y, from: run.first, through: run.last)
-                        compositeRow(y, run.first, run.last)
+                        compositeRow(y, run.first, run.last, fullFrom: ia, fullThrough: ib)
                         rowFirst = min(rowFirst, run.first)
                         rowLast = max(rowLast, run.last)
                     }
@@ -366,6 +386,24 @@ public final class StrokeEngine {
                     source: src, opacity: opacity, backdrops: backdrop.baseAddress! + i)
             }
         }
+    }
+
+    /// `compositeRow` for pixels x0...x1 of which fullFrom...fullThrough are known to be fully
+    /// covered: those take the constant-alpha path.
+    @inline(__always)
+    func compositeRow(_ y: Int, _ x0: Int, _ x1: Int, fullFrom: Int, fullThrough: Int) {
+        let f0 = max(x0, fullFrom)
+        let f1 = min(x1, fullThrough)
+        guard f0 <= f1, case .color(let color) = background else {
+            compositeRow(y, x0, x1)
+            return
+        }
+        if x0 < f0 { compositeRow(y, x0, f0 - 1) }
+        let i = y * width + f0
+        SpanCompositor.compositeFull(
+            paint: paint.baseAddress! + i, view: view.baseAddress! + i, count: f1 - f0 + 1, source: source,
+            opacity: UInt16(alpha), backdrop: color.pixel)
+        if f1 < x1 { compositeRow(y, f1 + 1, x1) }
     }
 
     /// Recomposites a rectangle of the view from the buffers (after a change that is not a

@@ -61,6 +61,34 @@ enum SpanCompositor {
         }
     }
 
+    /// View pixels for `count` pixels that the stroke covers fully, over one backdrop color:
+    /// the alpha is the opacity for all of them, so the source's share of each channel is
+    /// worked out once, and an opaque source at full opacity is a plain fill. Equal to
+    /// `composite` with every coverage 255, bit for bit.
+    @inline(__always)
+    static func compositeFull(
+        paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32,
+        opacity a: UInt16, backdrop: UInt32
+    ) {
+        if a == 255 && s >> 24 == 255 {
+            view.update(repeating: s | 0xFF00_0000, count: count)
+            return
+        }
+        let ia = 255 &- a
+        let sb = channel(s, 0) &* a
+        let sg = channel(s, 8) &* a
+        let sr = channel(s, 16) &* a
+        let sa = channel(s, 24) &* a
+        for i in 0..<count {
+            let p = paint[i]
+            let b = div255(sb &+ channel(p, 0) &* ia)
+            let g = div255(sg &+ channel(p, 8) &* ia)
+            let r = div255(sr &+ channel(p, 16) &* ia)
+            let al = div255(sa &+ channel(p, 24) &* ia)
+            view[i] = over(UInt32(b) | UInt32(g) &<< 8 | UInt32(r) &<< 16 | UInt32(al) &<< 24, backdrop: backdrop)
+        }
+    }
+
     /// Merges the stroke into the paint for `count` pixels and clears its coverage.
     @inline(__always)
     static func merge(

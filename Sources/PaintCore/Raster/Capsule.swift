@@ -12,6 +12,10 @@ public struct Capsule: Sendable {
     let length: Double
     /// 1 / |b - a|^2, or 0 for a disc (a == b), which makes the projection parameter 0.
     let inverseLengthSquared: Double
+    /// 1 / dy and 1 / dx (0 where that difference is 0): the band's edges per row are
+    /// multiplications, not divisions.
+    let inverseDy: Double
+    let inverseDx: Double
 
     /// A capsule of diameter `width` from `a` to `b`.
     public init(from a: Point, to b: Point, width: Double) {
@@ -23,6 +27,8 @@ public struct Capsule: Sendable {
         let lengthSquared = dx * dx + dy * dy
         length = lengthSquared.squareRoot()
         inverseLengthSquared = lengthSquared > 0 ? 1 / lengthSquared : 0
+        inverseDy = dy != 0 ? 1 / dy : 0
+        inverseDx = dx != 0 ? 1 / dx : 0
     }
 
     /// The bounding box of the points within `radius + margin`, in image coordinates.
@@ -71,16 +77,16 @@ public struct Capsule: Sendable {
         var bandHi = Double.infinity
         let rl = r * length
         if dy != 0 {
-            let u = a.x + (ay * dx - rl) / dy
-            let v = a.x + (ay * dx + rl) / dy
+            let u = a.x + (ay * dx - rl) * inverseDy
+            let v = a.x + (ay * dx + rl) * inverseDy
             bandLo = min(u, v)
             bandHi = max(u, v)
         } else if abs(ay * dx) > rl {
             return (lo, hi)
         }
         if dx != 0 {
-            let u = a.x - ay * dy / dx
-            let v = a.x + (length * length - ay * dy) / dx
+            let u = a.x - ay * dy * inverseDx
+            let v = a.x + (length * length - ay * dy) * inverseDx
             bandLo = max(bandLo, min(u, v))
             bandHi = min(bandHi, max(u, v))
         } else {
