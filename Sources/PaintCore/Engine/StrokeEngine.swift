@@ -9,7 +9,7 @@
 ///
 /// `begin`, `move` and `end` take image coordinates and return the rectangle of the view that
 /// changed. The work of one `move` is proportional to the pixels its segment touches; `end`
-/// visits only the 16-pixel row chunks the stroke touched.
+/// visits only the 8-pixel row chunks the stroke touched.
 public final class StrokeEngine {
     /// Canvas width in pixels.
     public let width: Int

@@ -1,7 +1,7 @@
 /// Paint pixels of some spans of the canvas, run-length packed: the history's snapshots and
 /// keyframes.
 ///
-/// A snapshot holds only the pixels a step can change (the 16-pixel row chunks a stroke
+/// A snapshot holds only the pixels a step can change (the 8-pixel row chunks a stroke
 /// touched, or a whole rectangle), and a drawing is mostly long runs of one value (untouched
 /// transparent paint, the inside of opaque strokes), so snapshots are small and many fit under
 /// the memory cap. A photograph may not shrink: then the pixels are kept as they are.
