@@ -152,7 +152,7 @@ extension Session {
             &p, &texts, measure)
         separator(after: layout.rect(of: .opacitySlider), &p)
 
-        for item in [ToolbarItem.undo, .redo, .background, .clear, .save] {
+        for item in Layout.actions {
             let enabled = item == .undo ? history.canUndo : item == .redo ? history.canRedo : true
             if enabled { buttonState(item, selected: false, p: &p) }
             Icons.draw(item, in: layout.rect(of: item), painter: &p, enabled: enabled)
@@ -190,7 +190,7 @@ extension Session {
         let asking: Bool
         switch mode {
         case .normal: asking = false
-        case .savePrompt, .backgroundPrompt, .confirmClose, .offerRestore: asking = true
+        case .savePrompt, .openPrompt, .backgroundPrompt, .confirmLeave, .offerRestore: asking = true
         }
         var p = ChromePainter(
             width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
@@ -216,9 +216,17 @@ extension Session {
                         text: message, x: max(x, bar.width - 10 - w), baseline: baseline,
                         color: failed ? Theme.errorText : Theme.text, bold: failed))
             }
-        case .savePrompt(let field, _), .backgroundPrompt(let field):
+        case .savePrompt(let field, _), .openPrompt(let field), .backgroundPrompt(let field):
             var label = "Save as:"
-            if case .backgroundPrompt = mode { label = "Background (PNG, #rrggbb or transparent):" }
+            var action = "save"
+            if case .backgroundPrompt = mode {
+                label = "Background (PNG, #rrggbb or transparent):"
+                action = "use"
+            }
+            if case .openPrompt = mode {
+                label = "Open:"
+                action = "open"
+            }
             texts.append(TextRun(text: label, x: 10, baseline: baseline, color: Theme.text, bold: true))
             let fieldX = 18 + measure.width(of: label, bold: true)
             let fieldW = max(200, bar.width / 2)
@@ -230,15 +238,15 @@ extension Session {
             texts.append(TextRun(text: field.text, x: fieldX + 6, baseline: baseline, color: Theme.text, bold: false))
             let cursorX = fieldX + 6 + measure.width(of: String(field.text.prefix(field.cursor)), bold: false)
             p.fill(IntRect(x: cursorX, y: bar.y + 7, width: 1, height: bar.height - 14), Theme.text)
-            let hint = message.isEmpty ? "Enter: save   Esc: cancel   Tab: complete" : message
+            let hint = message.isEmpty ? "Enter: \(action)   Esc: cancel   Tab: complete" : message
             texts.append(
                 TextRun(text: hint, x: fieldX + fieldW + 14, baseline: baseline, color: Theme.dimText, bold: false))
-        case .confirmClose, .offerRestore:
+        case .confirmLeave, .offerRestore:
             let question: String
-            if case .offerRestore(let text) = mode {
-                question = text
-            } else {
-                question = "Save changes to “\(displayName)” before closing?"
+            switch mode {
+            case .offerRestore(let text): question = text
+            case .confirmLeave(.quit): question = "Save changes to “\(displayName)” before closing?"
+            default: question = "Save changes to “\(displayName)” first?"
             }
             texts.append(TextRun(text: question, x: 10, baseline: baseline, color: Theme.text, bold: true))
             for (choice, r) in answerButtons() {

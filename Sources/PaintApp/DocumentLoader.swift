@@ -25,25 +25,36 @@ public enum DocumentLoader {
     /// Opens `path` (absolute) or starts a blank canvas per `options`. A file that cannot be
     /// read opens as an untitled blank canvas, so a save can never overwrite it.
     public static func open(_ path: String?, options: CommandLineOptions) -> LoadedDocument {
-        let memoryCap = options.historyMemoryMB << 20
-        func blank(_ path: String?, _ message: String) -> LoadedDocument {
-            LoadedDocument(
-                engine: StrokeEngine(width: options.width, height: options.height, background: options.background),
-                history: History(base: nil, memoryCap: memoryCap), path: path, message: message, baseBytes: nil,
-                operations: [],
-                savedStep: 0)
-        }
-        guard let path else { return blank(nil, "") }
+        guard let path else { return blank(width: options.width, height: options.height, options: options) }
         guard FileSystem.exists(path) else {
-            return blank(path, "New picture; Ctrl+S saves it as \(PathDisplay.abbreviatingHome(path))")
+            var document = blank(width: options.width, height: options.height, options: options)
+            document.path = path
+            document.message = "New picture; Ctrl+S saves it as \(PathDisplay.abbreviatingHome(path))"
+            return document
         }
-        let loaded: (image: PixelImage, bytes: [UInt8])
         do {
-            loaded = try ImageFile.loadWithBytes(path: path)
+            return try load(path, options: options)
         } catch {
             FileSystem.printError("swiftpaint: " + error.description)
-            return blank(nil, error.description)
+            var document = blank(width: options.width, height: options.height, options: options)
+            document.message = error.description
+            return document
         }
+    }
+
+    /// A blank untitled canvas on the options' background.
+    public static func blank(width: Int, height: Int, options: CommandLineOptions) -> LoadedDocument {
+        LoadedDocument(
+            engine: StrokeEngine(width: width, height: height, background: options.background),
+            history: History(base: nil, memoryCap: options.historyMemoryMB << 20), path: nil, message: "",
+            baseBytes: nil, operations: [], savedStep: 0)
+    }
+
+    /// The PNG at `path` (absolute), with its saved history when it carries one that matches
+    /// its pixels; throws when the file cannot be read as a picture.
+    public static func load(_ path: String, options: CommandLineOptions) throws(ImageFileError) -> LoadedDocument {
+        let memoryCap = options.historyMemoryMB << 20
+        let loaded = try ImageFile.loadWithBytes(path: path)
         let opened = "Opened \(PathDisplay.abbreviatingHome(path))"
         switch HistoryChunk.extract(from: loaded.bytes) {
         case .archive(let archive):

@@ -109,6 +109,35 @@ enum Icons {
             p.strokeRoundedRect(x + 10, y + 8, 20, 25, radius: 2, lineWidth: 1.4, Theme.icon)
             p.line(x + 15, y + 15, x + 25, y + 26, width: 2.2, Theme.iconAccent)
             p.line(x + 25, y + 15, x + 15, y + 26, width: 2.2, Theme.iconAccent)
+        case .newDocument:
+            // A blank page with a folded corner and a plus.
+            p.fillPolygon(
+                [(x + 11, y + 8), (x + 24, y + 8), (x + 30, y + 14), (x + 30, y + 32), (x + 11, y + 32)], .white)
+            p.strokePolyline(
+                [
+                    (x + 11, y + 8), (x + 24, y + 8), (x + 30, y + 14), (x + 30, y + 32), (x + 11, y + 32),
+                    (x + 11, y + 8),
+                ],
+                width: 1.4, Theme.icon)
+            p.strokePolyline([(x + 24, y + 8), (x + 24, y + 14), (x + 30, y + 14)], width: 1.2, Theme.icon)
+            p.line(x + 20.5, y + 18, x + 20.5, y + 28, width: 2.2, Color(r: 0x3F, g: 0x6F, b: 0xB5))
+            p.line(x + 15.5, y + 23, x + 25.5, y + 23, width: 2.2, Color(r: 0x3F, g: 0x6F, b: 0xB5))
+        case .open:
+            // An open folder: the back with its tab, the front flap tilted forward.
+            let folder = Color(r: 0xE8, g: 0xB3, b: 0x3C)
+            let back = Color(r: 0xC9, g: 0x92, b: 0x22)
+            p.fillPolygon([(x + 8, y + 11), (x + 16, y + 11), (x + 18, y + 14), (x + 8, y + 14)], back)
+            p.fillPolygon([(x + 8, y + 14), (x + 30, y + 14), (x + 30, y + 30), (x + 8, y + 30)], back)
+            p.fillPolygon([(x + 12, y + 19), (x + 34, y + 19), (x + 30, y + 30), (x + 8, y + 30)], folder)
+            p.strokePolyline(
+                [
+                    (x + 8, y + 30), (x + 8, y + 11), (x + 16, y + 11), (x + 18, y + 14), (x + 30, y + 14),
+                    (x + 30, y + 19),
+                ],
+                width: 1.3, Theme.icon)
+            p.strokePolyline(
+                [(x + 12, y + 19), (x + 34, y + 19), (x + 30, y + 30), (x + 8, y + 30), (x + 12, y + 19)], width: 1.3,
+                Theme.icon)
         case .save:
             // A floppy disk: body, shutter, label.
             p.fillRoundedRect(x + 9, y + 9, 22, 22, radius: 2.5, Color(r: 0x3F, g: 0x6F, b: 0xB5))

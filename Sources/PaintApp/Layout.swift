@@ -18,6 +18,10 @@ public enum ToolbarItem: Sendable, Equatable, Hashable {
     /// Sets the background (a color; Ctrl+B or a middle click asks for an image).
     case background
     case clear
+    /// A blank canvas (Ctrl+N).
+    case newDocument
+    /// Open a picture (Ctrl+O).
+    case open
     case save
 }
 
@@ -71,9 +75,25 @@ public struct Layout: Sendable, Equatable {
     }
 
     /// The narrowest window whose toolbar shows every item.
-    public static var minimumWidth: Int { minimumActionsX + 5 * actionButton + 28 + 10 }
-    /// Undo, redo, background, clear and save.
+    public static var minimumWidth: Int { minimumActionsX + actionsWidth }
+    /// The right-aligned actions: undo, redo | background over clear | new over open, save.
+    static let actions: [ToolbarItem] = [.save, .open, .newDocument, .clear, .background, .redo, .undo]
+    /// Undo, redo and save; the others are small buttons in two-row columns, like the tools.
     static let actionButton = 36
+    /// Where each action sits: its left edge as a distance from the window's right edge, and
+    /// its row in a column of small buttons (nil: a full-height button).
+    static let actionSlots: [ToolbarItem: (fromRight: Int, row: Int?)] = {
+        let save = 10 + actionButton
+        let files = save + 4 + smallButton
+        let edits = files + 8 + smallButton
+        let redo = edits + 8 + actionButton
+        return [
+            .save: (save, nil), .newDocument: (files, 0), .open: (files, 1), .background: (edits, 0),
+            .clear: (edits, 1), .redo: (redo, nil), .undo: (redo + 4 + actionButton, nil),
+        ]
+    }()
+    /// From the left edge of the actions to the window's right edge.
+    static var actionsWidth: Int { actionSlots.values.map(\.fromRight).max() ?? 0 }
 
     /// A window size that shows the whole image when the screen allows.
     public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (
@@ -182,16 +202,18 @@ public struct Layout: Sendable, Equatable {
             return IntRect(x: Self.widthGroupX + Self.previewSize + 8, y: 30, width: Self.sliderWidth, height: 22)
         case .opacitySlider:
             return IntRect(x: Self.opacityGroupX, y: 30, width: Self.sliderWidth, height: 22)
-        case .undo, .redo, .background, .clear, .save:
-            // Right-aligned: undo, redo, a gap, clear, save.
-            // In a window narrower than the toolbar they stay reachable, over the sliders.
-            let right = windowWidth - 10
-            let offsets: [ToolbarItem: Int] = [.save: 0, .clear: 1, .background: 2, .redo: 3, .undo: 4]
-            let k = offsets[item] ?? 0
-            let x = right - (k + 1) * Self.actionButton - k * 4 - (k >= 3 ? 12 : 0)
+        case .undo, .redo, .background, .clear, .newDocument, .open, .save:
+            // Right-aligned; in a window narrower than the toolbar they stay reachable, over
+            // the sliders.
+            let slot = Self.actionSlots[item] ?? (Self.actionButton + 10, nil)
+            let x = windowWidth - slot.fromRight
+            guard let row = slot.row else {
+                return IntRect(
+                    x: x, y: (Self.toolbarHeight - Self.actionButton) / 2, width: Self.actionButton,
+                    height: Self.actionButton)
+            }
             return IntRect(
-                x: x, y: (Self.toolbarHeight - Self.actionButton) / 2, width: Self.actionButton,
-                height: Self.actionButton)
+                x: x, y: Self.gridY + row * (Self.smallButton + 2), width: Self.smallButton, height: Self.smallButton)
         }
     }
 
@@ -206,7 +228,7 @@ public struct Layout: Sendable, Equatable {
     public static var items: [ToolbarItem] {
         // The right-aligned actions first: in a narrow window they lie over the sliders and
         // must win the hit test.
-        [.undo, .redo, .background, .clear, .save] + Tool.allCases.map { .tool($0) } + [
+        actions + Tool.allCases.map { .tool($0) } + [
             .filledToggle, .dashedToggle, .currentColors,
         ]
             + Palette.colors.indices.map { .swatch($0) } + (0..<recentCount).map { .recent($0) }

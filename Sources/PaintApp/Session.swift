@@ -2,22 +2,35 @@ import Glibc
 import PaintCore
 import PaintIO
 
+/// Where the user is going when the document is left: the program closes, or another
+/// document takes this one's place.
+public enum Leaving: Sendable, Equatable {
+    case quit
+    /// A blank canvas (Ctrl+N).
+    case newDocument
+    /// The picture at this absolute path (Ctrl+O).
+    case open(String)
+}
+
 /// What the bottom bar is doing: showing status, or asking the user something.
 public enum SessionMode: Sendable, Equatable {
     case normal
-    /// Asking for a file name; `thenQuit` when the save was asked for by closing the window.
-    case savePrompt(TextField, thenQuit: Bool)
+    /// Asking for a file name; `then` is where the user was going when the save was asked for
+    /// by leaving an untitled document.
+    case savePrompt(TextField, then: Leaving?)
+    /// Asking which picture to open.
+    case openPrompt(TextField)
     /// Asking for a background: a PNG file, a color (#rrggbb) or "transparent".
     case backgroundPrompt(TextField)
-    /// Unsaved changes and the window is closing: Save / Discard / Cancel.
-    case confirmClose
+    /// Unsaved changes and the document is being left: Save / Discard / Cancel.
+    case confirmLeave(Leaving)
     /// A drawing left by a crash can be restored: Restore / Discard. The text is the question.
     case offerRestore(String)
 
     /// The answers offered in the status bar, default first.
     public var answers: [Answer] {
         switch self {
-        case .confirmClose: return [.save, .discard, .cancel]
+        case .confirmLeave: return [.save, .discard, .cancel]
         case .offerRestore: return [.restore, .discard]
         default: return []
         }
@@ -150,6 +163,8 @@ public final class Session {
     private var strokePoints: [Point] = []
     /// Where committed operations go (the crash journal); nil runs without one.
     public var sink: OperationSink?
+    /// Makes the documents New and Open switch to, each with its journal.
+    public var opener = DocumentOpener(options: CommandLineOptions(), journalFolder: nil)
     private var pendingRestore: RestoreOffer?
     private var lastPaintPoint: Point?
     private var sliderDrag: ToolbarItem?
@@ -211,6 +226,8 @@ public final class Session {
             return "Background: left click primary color, right click secondary (Ctrl+B: image or transparent)"
         case .clear: return "Clear the canvas"
         case .save: return "Save (Ctrl+S), Save as (Ctrl+Shift+S)"
+        case .newDocument: return "New picture (Ctrl+N)"
+        case .open: return "Open a picture (Ctrl+O)"
         case nil: return nil
         }
     }
@@ -427,7 +444,7 @@ public final class Session {
             } else {
                 setBackground(.color(button == .right ? secondary : primary))
             }
-        case .undo, .redo, .clear, .save:
+        case .undo, .redo, .clear, .newDocument, .open, .save:
             pressed = item
             toolbarDirty = true
         }
@@ -439,6 +456,8 @@ public final class Session {
         case .undo: undo()
         case .redo: redo()
         case .save: save()
+        case .newDocument: requestLeave(to: .newDocument)
+        case .open: promptOpen()
         default: break
         }
     }
@@ -609,18 +628,21 @@ public final class Session {
             return
         }
         switch mode {
-        case .savePrompt(let field, let thenQuit):
+        case .savePrompt(let field, let then):
             let commit: (String) -> Void = { target in
-                if self.save(to: PathDisplay.absolute(target)), thenQuit { self.finish() }
+                if self.save(to: PathDisplay.absolute(target)), let then { self.proceed(to: then) }
             }
-            editPrompt(
-                key, field, wrap: { .savePrompt($0, thenQuit: thenQuit) }, cancelled: "Save cancelled", commit: commit)
+            editPrompt(key, field, wrap: { .savePrompt($0, then: then) }, cancelled: "Save cancelled", commit: commit)
+            return
+        case .openPrompt(let field):
+            let commit: (String) -> Void = { self.open(PathDisplay.absolute($0)) }
+            editPrompt(key, field, wrap: { .openPrompt($0) }, cancelled: "Open cancelled", commit: commit)
             return
         case .backgroundPrompt(let field):
             let commit: (String) -> Void = { self.setBackground(fromText: $0) }
             editPrompt(key, field, wrap: { .backgroundPrompt($0) }, cancelled: "Background unchanged", commit: commit)
             return
-        case .confirmClose, .offerRestore:
+        case .confirmLeave, .offerRestore:
             // Enter takes the default (first) answer; each answer's initial letter picks it.
             let answers = mode.answers
             switch key {
@@ -648,8 +670,10 @@ public final class Session {
         if modifiers.contains(.control) {
             guard case .character(let c) = key else { return }
             switch Character(c.lowercased()) {
-            case "s": if modifiers.contains(.shift) { promptSaveAs(thenQuit: false) } else { save() }
+            case "s": if modifiers.contains(.shift) { promptSaveAs(then: nil) } else { save() }
             case "q", "w": requestClose()
+            case "n": requestLeave(to: .newDocument)
+            case "o": promptOpen()
             case "z": if modifiers.contains(.shift) { redo() } else { undo() }
             case "b": promptBackground()
             case "y": redo()
@@ -962,16 +986,25 @@ public final class Session {
     /// Saves to the document's file, or asks for a name when it has none.
     public func save() {
         guard let path else {
-            promptSaveAs(thenQuit: false)
+            promptSaveAs(then: nil)
             return
         }
         save(to: path)
     }
 
-    /// Opens the file-name prompt with the current name filled in.
-    public func promptSaveAs(thenQuit: Bool) {
+    /// Opens the file-name prompt with the current name filled in; after a successful save the
+    /// user goes on to `then`.
+    public func promptSaveAs(then: Leaving?) {
         let suggestion = path ?? Self.defaultSavePath()
-        mode = .savePrompt(TextField(PathDisplay.abbreviatingHome(suggestion)), thenQuit: thenQuit)
+        mode = .savePrompt(TextField(PathDisplay.abbreviatingHome(suggestion)), then: then)
+        setMessage("")
+    }
+
+    /// Opens the prompt for a picture to open, in the current document's folder.
+    public func promptOpen() {
+        commitStroke()
+        let folder = path.map(FileSystem.parentFolder) ?? FileSystem.parentFolder(Self.defaultSavePath())
+        mode = .openPrompt(TextField(PathDisplay.abbreviatingHome(folder) + "/"))
         setMessage("")
     }
 
@@ -1014,15 +1047,70 @@ public final class Session {
 
     // MARK: Closing
 
+    /// Opens the picture at `target` (absolute) in place of this document: read first, so a
+    /// file that cannot be opened is reported before anything is asked or changed.
+    public func open(_ target: String) {
+        switch opener.load(target) {
+        case .success(let document):
+            pendingOpen = document
+            requestLeave(to: .open(target))
+        case .failure(let error):
+            setMessage(error.description)
+        }
+    }
+
+    /// A picture read for Open, waiting for the answer about this document's changes.
+    private var pendingOpen: LoadedDocument?
+
     /// The window is asked to close: quit at once when saved, else ask.
-    public func requestClose() {
+    public func requestClose() { requestLeave(to: .quit) }
+
+    /// Leaves the document for `leaving`: at once when it is saved, else after asking
+    /// Save / Discard / Cancel.
+    public func requestLeave(to leaving: Leaving) {
         commitStroke()
         if isModified {
-            mode = .confirmClose
+            mode = .confirmLeave(leaving)
             statusDirty = true
         } else {
-            finish()
+            proceed(to: leaving)
         }
+    }
+
+    /// Goes where the user was going, the document being saved or given up.
+    private func proceed(to leaving: Leaving) {
+        switch leaving {
+        case .quit:
+            finish()
+        case .newDocument:
+            switchDocument(to: opener.blank(width: engine.width, height: engine.height))
+        case .open(let target):
+            let loaded: Result<LoadedDocument, ImageFileError>
+            if let pending = pendingOpen, pending.path == target {
+                loaded = .success(pending)
+            } else {
+                loaded = opener.load(target)
+            }
+            pendingOpen = nil
+            switch loaded {
+            case .success(let document): switchDocument(to: opener.attach(document, offeringLeftOver: true))
+            case .failure(let error): setMessage(error.description)
+            }
+        }
+    }
+
+    /// Makes `opened` the document: the old one's journal goes (it was saved or given up), the
+    /// new one's takes its place.
+    private func switchDocument(to opened: DocumentOpener.Opened) {
+        sink?.closedCleanly()
+        sink = opened.journal
+        let document = opened.document
+        replaceDocument(
+            engine: document.engine, history: document.history, savedStep: document.savedStep, path: document.path)
+        baseBytes = document.baseBytes
+        setHoverStroke(nil)
+        setMessage(opened.journalProblem ?? document.message)
+        if let offer = opened.restoreOffer { self.offer(offer) }
     }
 
     /// Leaves with nothing to lose: the journal goes.
@@ -1081,14 +1169,14 @@ public final class Session {
         mode = .normal
         statusDirty = true
         switch (asked, answer) {
-        case (.confirmClose, .save):
+        case (.confirmLeave(let leaving), .save):
             if let path {
-                if save(to: path) { finish() }
+                if save(to: path) { proceed(to: leaving) }
             } else {
-                promptSaveAs(thenQuit: true)
+                promptSaveAs(then: leaving)
             }
-        case (.confirmClose, .discard):
-            finish()
+        case (.confirmLeave(let leaving), .discard):
+            proceed(to: leaving)
         case (.offerRestore, .restore):
             guard let offer = pendingRestore else { return }
             pendingRestore = nil
@@ -1105,6 +1193,7 @@ public final class Session {
             pendingRestore = nil
             setMessage("The earlier drawing was discarded")
         default:
+            pendingOpen = nil
             setMessage("")
         }
     }

@@ -112,9 +112,7 @@ public enum AtomicFile {
     /// Splits at the last slash: "a/b/c" -> ("a/b", "c"), "c" -> (".", "c"), "/c" -> ("/", "c").
     private static func split(_ path: String) -> (folder: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let name = String(path[path.index(after: slash)...])
-        let folder = String(path[..<slash])
-        return (folder.isEmpty ? "/" : folder, name)
+        return (FileSystem.parentFolder(path), String(path[path.index(after: slash)...]))
     }
 
     /// The destination stored in the symlink at `path`, or nil with errno set.

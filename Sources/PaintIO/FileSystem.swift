@@ -61,6 +61,12 @@ public enum FileSystem {
         return trimmed.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? trimmed
     }
 
+    /// The folder a path lies in (`/a/b.png` → `/a`, `b.png` → `.`, `/b.png` → `/`).
+    public static func parentFolder(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// Writes a line to standard error.
     public static func printError(_ line: String) {
         let text = line.hasSuffix("\n") ? line : line + "\n"

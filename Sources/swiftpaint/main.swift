@@ -45,25 +45,15 @@ do {
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
         FileSystem.printError("swiftpaint: drawing through \(app.transport)")
     }
-    if options.journal {
-        let folder = JournalReader.defaultFolder
-        let leftOver = Recovery.candidate(for: path, in: folder)
-        let header = JournalHeader(
-            documentPath: path, width: engine.width, height: engine.height,
-            background: DocumentJournal.journalBackground(engine.background), baseImage: document.baseBytes)
-        do {
-            let writer = try JournalWriter.create(in: folder, header: header)
-            // A reopened file's history goes into the journal first, so the journal always
-            // holds the whole log from the starting picture.
-            for operation in document.operations { writer.append(operation) }
-            let journal = DocumentJournal(writer: writer)
-            session.sink = journal
-            if let leftOver { session.offer(Recovery.offer(leftOver, journal: journal)) }
-        } catch {
-            // Drawing goes on without a journal; the user is told what is at stake.
-            FileSystem.printError("swiftpaint: \(error.description)")
-            session.show("No crash journal: \(error.description)")
-        }
+    let opener = DocumentOpener(options: options, journalFolder: options.journal ? JournalReader.defaultFolder : nil)
+    session.opener = opener
+    let opened = opener.attach(document, offeringLeftOver: true)
+    session.sink = opened.journal
+    if let offer = opened.restoreOffer { session.offer(offer) }
+    if let problem = opened.journalProblem {
+        // Drawing goes on without a journal; the user is told what is at stake.
+        FileSystem.printError("swiftpaint: \(problem)")
+        session.show(problem)
     }
     // After the journal is attached, so the background step is journaled like any other.
     if let file = options.backgroundFile,

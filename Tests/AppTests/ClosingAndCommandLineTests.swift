@@ -105,6 +105,56 @@ extension DrawingTests {
     }
 }
 
+// MARK: - 6b. New and Open
+
+extension DrawingTests: CanvasChecks {
+    /// Waits for the Save / Discard / Cancel question that follows a prompt (both are yellow;
+    /// the prompt has a long white text field).
+    private func waitForQuestionAfterPrompt(_ paint: PaintWindow) throws {
+        let asked = Wait.until(poll: .milliseconds(20)) {
+            guard let color = try? paint.statusColor(), let white = try? paint.statusWhiteRun() else { return false }
+            return ScreenCapture.matches(color, ChromeColors.askFill, tolerance: paint.config.tolerance) && white < 300
+        }
+        if !asked { throw HarnessError.timedOut("the Save / Discard / Cancel question after the open prompt") }
+    }
+
+    @Test("Ctrl+O asks about unsaved changes, then shows the picture; Ctrl+N gives a blank canvas", arguments: configs)
+    func openThenNew(config: ServerConfig) throws {
+        let dir = try scratchFolder()
+        let picture = dir.file("pic.png")
+        var image = PixelImage(width: Self.size.w, height: Self.size.h, fill: Color(r: 30, g: 120, b: 200).pixel)
+        for y in 0..<(Self.size.h / 2) {
+            for x in 0..<(Self.size.w / 2) { image[x, y] = Color(r: 230, g: 90, b: 20).pixel }
+        }
+        try ImageFile.save(image, to: picture, withAlpha: false)
+        let paint = try start(config, [dir.file("doc.png")])
+        defer { paint.stop() }
+        try drawStroke(paint)
+
+        // The prompt starts in the document's folder: the name is all there is to type.
+        try paint.key("o", modifiers: [.control])
+        try paint.waitForSavePrompt()
+        try paint.client.typeText("pic.png")
+        try paint.key("Return")
+        try waitForQuestionAfterPrompt(paint)
+        #expect(paint.title == "*doc.png — SwiftPaint", "nothing switched before the answer: \(paint.title ?? "nil")")
+        try paint.key("d")
+        expectCanvas(paint, equals: image, "the opened picture")
+        #expect(
+            paint.client.waitForTitle(paint.window) { $0 == "pic.png — SwiftPaint" } != nil, "\(paint.title ?? "nil")")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("doc.png")), "Discard wrote the drawing")
+
+        // Nothing changed since: New asks nothing.
+        try paint.key("n", modifiers: [.control])
+        expectCanvas(
+            paint, equals: PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel),
+            "the new canvas")
+        #expect(
+            paint.client.waitForTitle(paint.window) { $0 == "Untitled — SwiftPaint" } != nil, "\(paint.title ?? "nil")")
+        #expect(paint.app.isRunning && paint.stderrWithoutTransport.isEmpty, "\(paint.app.outputSummary)")
+    }
+}
+
 // MARK: - 7. Command line and no display
 
 extension DrawingTests {

@@ -186,7 +186,7 @@ import Testing
         let t = Self.makeSession()
         Self.drag(t, [(20, 20)])
         t.handle(.closeRequest)
-        #expect(t.mode == .confirmClose && t.exitCode == nil)
+        #expect(t.mode == .confirmLeave(.quit) && t.exitCode == nil)
         t.handle(.key(.escape, modifiers: []))
         #expect(t.mode == .normal && t.exitCode == nil)
         t.handle(.closeRequest)
