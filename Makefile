@@ -2,9 +2,10 @@
 # Both install the Debian packages they need first (as root, or through sudo).
 
 SWIFT ?= swift
-# Build: Xlib, Xext (MIT-SHM), Xft, libpng, zlib. Tests and benchmarks: XTest, Xvfb, fonts.
+# Build: Xlib, Xext (MIT-SHM), Xft, libpng, zlib. Tests and benchmarks: XTest, Xvfb, fonts, and
+# xclip (the other program in the clipboard tests).
 DEPS := pkg-config libx11-dev libxext-dev libxft-dev libpng-dev zlib1g-dev libxtst-dev \
-        xvfb xauth fonts-dejavu-core
+        xvfb xauth fonts-dejavu-core xclip
 BENCH_DIR ?= ../shared/bench
 ARGS ?=
 

@@ -12,6 +12,14 @@ public enum Leaving: Sendable, Equatable {
     case open(String)
 }
 
+/// What the window layer is asked to do with the desktop clipboard.
+public enum ClipboardRequest: Equatable, Sendable {
+    /// Offer this PNG as the clipboard's content (Ctrl+C).
+    case offer([UInt8])
+    /// Fetch the clipboard's picture and hand it to `Session.paste(png:)` (Ctrl+V).
+    case fetch
+}
+
 /// What the bottom bar is doing: showing status, or asking the user something.
 public enum SessionMode: Sendable, Equatable {
     case normal
@@ -674,6 +682,8 @@ public final class Session {
             case "q", "w": requestClose()
             case "n": requestLeave(to: .newDocument)
             case "o": promptOpen()
+            case "c": copy()
+            case "v": requestPaste()
             case "z": if modifiers.contains(.shift) { redo() } else { undo() }
             case "b": promptBackground()
             case "y": redo()
@@ -1057,6 +1067,58 @@ public final class Session {
         case .failure(let error):
             setMessage(error.description)
         }
+    }
+
+    // MARK: Clipboard
+
+    /// What the window should do with the clipboard next; it takes it with
+    /// `takeClipboardRequest`.
+    public private(set) var clipboardRequest: ClipboardRequest?
+
+    /// The pending clipboard request, cleared.
+    public func takeClipboardRequest() -> ClipboardRequest? {
+        defer { clipboardRequest = nil }
+        return clipboardRequest
+    }
+
+    /// Copies the whole picture, as it would be saved, to the clipboard (Ctrl+C).
+    public func copy() {
+        commitStroke()
+        do {
+            let png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: engine.background == .transparent)
+            clipboardRequest = .offer(png)
+            setMessage("Copied the picture (\(engine.width) × \(engine.height)) to the clipboard")
+        } catch {
+            setMessage(error.description)
+        }
+    }
+
+    /// Asks the window for the clipboard's picture (Ctrl+V); it arrives in `paste(png:)`.
+    public func requestPaste() {
+        commitStroke()
+        clipboardRequest = .fetch
+    }
+
+    /// Lays a PNG from the clipboard over the paint at the top-left corner of the visible part
+    /// of the canvas, as one step that undo takes back. What does not fit is cropped.
+    public func paste(png: [UInt8]) {
+        commitStroke()
+        let image: PixelImage
+        do {
+            image = try PNGCodec.decode(png, name: "the clipboard")
+        } catch {
+            return setMessage(error.description)
+        }
+        let visible = layout.visibleImage
+        let corner = layout.imagePoint(windowX: visible.x, windowY: visible.y)
+        let x = max(0, Int(corner.x.rounded(.down)))
+        let y = max(0, Int(corner.y.rounded(.down)))
+        let operation = Operation.paste(image, x: x, y: y)
+        canvasDirty = canvasDirty.union(history.perform(operation, engine: engine))
+        record(operation)
+        let fits = x + image.width <= engine.width && y + image.height <= engine.height
+        setMessage(
+            "Pasted \(image.width) × \(image.height) at \(x), \(y)" + (fits ? "" : ", cropped to the canvas"))
     }
 
     /// A picture read for Open, waiting for the answer about this document's changes.

@@ -35,6 +35,10 @@ public final class X11App {
         let path: String?
     }
     private var tooltip: Tooltip
+    private let clipboard: Clipboard
+    /// The server time of the last input event: the clipboard's requests carry it (ICCCM asks
+    /// for a real time, not CurrentTime).
+    private var lastEventTime: Time = 0
     private var hoverSince: Double = 0
     private var lastHovered: ToolbarItem?
     /// How the window gets its pixels, for the log line at start-up.
@@ -68,7 +72,7 @@ public final class X11App {
         attributes.bit_gravity = NorthWestGravity
         attributes.event_mask =
             ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | LeaveWindowMask
-            | StructureNotifyMask
+            | StructureNotifyMask | PropertyChangeMask
         window = XCreateWindow(
             display, root, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
             UInt(CWBackPixmap | CWBitGravity | CWEventMask), &attributes)
@@ -83,6 +87,7 @@ public final class X11App {
         // Chrome is copied from pixmaps we always draw in full: no NoExpose event per copy.
         XSetGraphicsExposures(display, chromeGC, 0)
         tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
+        clipboard = Clipboard(display: display, window: window)
         session.handle(.resize(width: size.width, height: size.height))
         try blitter.resize(width: size.width, height: size.height)
         setProperties()
@@ -159,6 +164,7 @@ public final class X11App {
                     dispatch(&event)
                 } while XEventsQueued(display, QueuedAlready) > 0
             }
+            serveClipboardRequest()
             present()
             if session.exitCode != nil { break }
             // Flushing may have read events off the socket into Xlib's queue, where poll
@@ -218,6 +224,7 @@ public final class X11App {
         }
         switch event.type {
         case KeyPress:
+            lastEventTime = event.xkey.time
             if let key = EventTranslator.key(&event.xkey) {
                 session.handle(.key(key, modifiers: EventTranslator.modifiers(event.xkey.state)))
             }
@@ -250,6 +257,8 @@ public final class X11App {
                 IntRect(
                     x: Int(event.xexpose.x), y: Int(event.xexpose.y), width: Int(event.xexpose.width),
                     height: Int(event.xexpose.height)))
+        case SelectionRequest, SelectionClear, SelectionNotify, PropertyNotify:
+            if let fetched = clipboard.handle(&event) { deliver(fetched) }
         case ClientMessage:
             if event.xclient.message_type == wmProtocols, Atom(event.xclient.data.l.0) == wmDeleteWindow {
                 session.handle(.closeRequest)
@@ -260,6 +269,27 @@ public final class X11App {
     }
 
     private var exposed = IntRect.empty
+
+    /// Carries out what the session asked of the clipboard (Ctrl+C, Ctrl+V).
+    private func serveClipboardRequest() {
+        switch session.takeClipboardRequest() {
+        case .offer(let png)?:
+            if !clipboard.offer(png, time: lastEventTime) {
+                session.show("Cannot copy: another program holds the clipboard")
+            }
+        case .fetch?:
+            if let fetched = clipboard.fetch(time: lastEventTime) { deliver(fetched) }
+        case nil:
+            break
+        }
+    }
+
+    private func deliver(_ fetched: Clipboard.Fetched) {
+        switch fetched {
+        case .png(let bytes): session.paste(png: bytes)
+        case .nothing(let why): session.show(why)
+        }
+    }
 
     /// Draws what changed: the canvas rectangles, the chrome, or everything after a resize.
     private func present() {

@@ -15,6 +15,9 @@ public enum Operation: Equatable, Sendable {
     case background(Background)
     /// All paint removed.
     case clear
+    /// A picture (premultiplied) laid over the paint with its top-left corner at (x, y): a
+    /// paste from the clipboard.
+    case paste(PixelImage, x: Int, y: Int)
     /// A step back in the history (the journal records history moves so a restore lands on the
     /// same step); `History` carries them out, `apply(to:)` ignores them.
     case undo
@@ -51,6 +54,8 @@ public enum Operation: Equatable, Sendable {
             return engine.setBackground(background)
         case .clear:
             return engine.clearPaint()
+        case .paste(let image, let x, let y):
+            return engine.pastePaint(image, atX: x, y: y)
         case .undo, .redo, .saved, .removeStroke:
             return .empty
         }
@@ -115,6 +120,8 @@ public enum Operation: Equatable, Sendable {
             return IntRect(x0: x0, y0: y0, x1: x1, y1: y1).intersection(engine.bounds)
         case .clear, .fill, .background:
             return engine.bounds
+        case .paste(let image, let x, let y):
+            return IntRect(x: x, y: y, width: image.width, height: image.height).intersection(engine.bounds)
         case .undo, .redo, .saved, .removeStroke:
             return .empty
         }
@@ -132,6 +139,7 @@ public enum Operation: Equatable, Sendable {
         case shape = 7
         case fill = 8
         case background = 9
+        case paste = 10
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -169,12 +177,15 @@ public enum Operation: Equatable, Sendable {
                 out.backgroundColor(c)
             case .image(let image):
                 out.byte(2)
-                out.uint32(UInt32(image.width))
-                out.uint32(UInt32(image.height))
-                for p in image.pixels { out.uint32(p) }
+                out.image(image)
             }
         case .clear:
             out.byte(Tag.clear.rawValue)
+        case .paste(let image, let x, let y):
+            out.byte(Tag.paste.rawValue)
+            out.uint32(UInt32(bitPattern: Int32(clamping: x)))
+            out.uint32(UInt32(bitPattern: Int32(clamping: y)))
+            out.image(image)
         case .undo:
             out.byte(Tag.undo.rawValue)
         case .redo:
@@ -224,21 +235,17 @@ public enum Operation: Equatable, Sendable {
                 guard let color = input.rgb(), input.isAtEnd else { return nil }
                 self = .background(.color(color))
             case 2:
-                guard let w = input.uint32(), let h = input.uint32(), w > 0, h > 0, Int(w) <= 1 << 16,
-                    Int(h) <= 1 << 16,
-                    Int(w) * Int(h) * 4 == input.remaining
-                else { return nil }
-                var pixels = [UInt32]()
-                pixels.reserveCapacity(Int(w) * Int(h))
-                for _ in 0..<(Int(w) * Int(h)) {
-                    guard let p = input.uint32() else { return nil }
-                    pixels.append(p | 0xFF00_0000)
-                }
-                guard let image = PixelImage(width: Int(w), height: Int(h), pixels: pixels) else { return nil }
+                guard var image = input.image() else { return nil }
+                for i in image.pixels.indices { image.pixels[i] |= 0xFF00_0000 }
                 self = .background(.image(image))
             default:
                 return nil
             }
+        case .paste:
+            guard let x = input.uint32(), let y = input.uint32(), var image = input.image() else { return nil }
+            // No channel above its alpha: a premultiplied pixel, whatever the bytes said.
+            for i in image.pixels.indices { image.pixels[i] = Pixel.clampedPremultiplied(image.pixels[i]) }
+            self = .paste(image, x: Int(Int32(bitPattern: x)), y: Int(Int32(bitPattern: y)))
         case .fill:
             guard let style = Self.decodeStyle(&input), let x = input.double(), let y = input.double(),
                 let tolerance = input.byte(), input.isAtEnd
@@ -285,6 +292,13 @@ public struct ByteWriter: Sendable {
     public mutating func uint64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     public mutating func double(_ v: Double) { uint64(v.bitPattern) }
     public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    /// An image: width, height, then every pixel.
+    public mutating func image(_ image: PixelImage) {
+        uint32(UInt32(image.width))
+        uint32(UInt32(image.height))
+        bytes.reserveCapacity(bytes.count + image.pixels.count * 4)
+        for p in image.pixels { uint32(p) }
+    }
     /// A background that has no pixels: tag 0 (transparent), or tag 1 and r, g, b.
     public mutating func backgroundColor(_ color: Color?) {
         guard let color else { return byte(0) }
@@ -332,6 +346,21 @@ public struct ByteReader: Sendable {
     public mutating func rgb() -> Color? {
         guard let r = byte(), let g = byte(), let b = byte() else { return nil }
         return Color(r: r, g: g, b: b)
+    }
+
+    /// An image as `ByteWriter.image` writes it, which must fill the rest of the input; at most
+    /// 65,536 pixels a side.
+    public mutating func image() -> PixelImage? {
+        guard let w = uint32(), let h = uint32(), w > 0, h > 0, w <= 1 << 16, h <= 1 << 16,
+            Int(w) * Int(h) * 4 == remaining
+        else { return nil }
+        var pixels = [UInt32]()
+        pixels.reserveCapacity(Int(w) * Int(h))
+        for _ in 0..<(Int(w) * Int(h)) {
+            guard let p = uint32() else { return nil }
+            pixels.append(p)
+        }
+        return PixelImage(width: Int(w), height: Int(h), pixels: pixels)
     }
 
     /// The next `count` bytes.

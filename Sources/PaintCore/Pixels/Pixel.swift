@@ -62,6 +62,25 @@ public enum Pixel {
     }
 
     /// Premultiplies a straight-alpha pixel.
+    /// Premultiplied `source` over premultiplied `dest`: each channel `s + d * (255 - sa) / 255`.
+    @inlinable @inline(__always)
+    public static func sourceOver(_ source: UInt32, _ dest: UInt32) -> UInt32 {
+        let ia = 255 &- (source &>> 24)
+        let rb = div255Lanes((dest & 0x00FF_00FF) &* ia)
+        let ag = div255Lanes(((dest &>> 8) & 0x00FF_00FF) &* ia)
+        return source &+ rb &+ (ag &<< 8)
+    }
+
+    /// `p` with every color channel at most its alpha, as a premultiplied pixel must be.
+    @inlinable
+    public static func clampedPremultiplied(_ p: UInt32) -> UInt32 {
+        let a = p &>> 24
+        let r = min(a, p &>> 16 & 0xFF)
+        let g = min(a, p &>> 8 & 0xFF)
+        let b = min(a, p & 0xFF)
+        return a &<< 24 | r &<< 16 | g &<< 8 | b
+    }
+
     @inlinable
     public static func premultiply(_ p: UInt32) -> UInt32 {
         let a = p &>> 24

@@ -1,0 +1,236 @@
+import CX11
+import Glibc
+
+/// The desktop clipboard (the CLIPBOARD selection, ICCCM §2) for one window: offering a PNG of
+/// the picture, and fetching a PNG from whichever program owns the clipboard. Transfers larger
+/// than one request go in INCR chunks, both ways.
+final class Clipboard {
+    /// How a fetch ended.
+    enum Fetched {
+        case png([UInt8])
+        /// Why there is nothing to paste, in words.
+        case nothing(String)
+    }
+
+    private let display: OpaquePointer
+    private let window: Window
+    private let clipboard: Atom
+    private let targets: Atom
+    private let png: Atom
+    private let incr: Atom
+    /// Our window's property that fetched data arrives in.
+    private let property: Atom
+    /// Bytes per property change: well under the server's request size limit.
+    private let chunk: Int
+
+    /// What we offer while we own the clipboard.
+    private var offered: [UInt8]?
+    /// When we took the clipboard (answers TIMESTAMP, and refuses older requests).
+    private var ownedSince: Time = 0
+
+    /// An INCR transfer to another program: what is left to send into its property.
+    private struct Outgoing {
+        let requestor: Window
+        let property: Atom
+        var remaining: ArraySlice<UInt8>
+        var finished = false
+    }
+    private var outgoing: [Outgoing] = []
+
+    /// A fetch in progress; `incoming` collects INCR chunks.
+    private var fetching = false
+    private var incoming: [UInt8]?
+    /// No clipboard owner sends more than this; a lie stops the transfer.
+    private static let fetchLimit = 256 << 20
+
+    init(display: OpaquePointer, window: Window) {
+        self.display = display
+        self.window = window
+        clipboard = XInternAtom(display, "CLIPBOARD", 0)
+        targets = XInternAtom(display, "TARGETS", 0)
+        png = XInternAtom(display, "image/png", 0)
+        incr = XInternAtom(display, "INCR", 0)
+        property = XInternAtom(display, "SWIFTPAINT_CLIPBOARD", 0)
+        // XExtendedMaxRequestSize is 0 without BIG-REQUESTS; both count 4-byte units.
+        let units = max(Int(XExtendedMaxRequestSize(display)), Int(XMaxRequestSize(display)))
+        chunk = max(4096, min(256 << 10, units * 4 - 1024))
+    }
+
+    // MARK: Offering
+
+    /// Takes the clipboard with `bytes` as its PNG; false when the server gave it to another.
+    func offer(_ bytes: [UInt8], time: Time) -> Bool {
+        offered = bytes
+        ownedSince = time
+        XSetSelectionOwner(display, clipboard, window, time)
+        guard XGetSelectionOwner(display, clipboard) == window else {
+            offered = nil
+            return false
+        }
+        return true
+    }
+
+    /// Answers another program's request for the clipboard: the list of targets, the PNG (in
+    /// one piece or, when large, as INCR), or a refusal.
+    private func answer(_ request: XSelectionRequestEvent) {
+        // Obsolete clients name no property: the target's name is used then (ICCCM §2.2).
+        let target = request.target
+        var property = request.property == 0 ? target : request.property
+        if request.selection != clipboard || offered == nil
+            || (request.time != CurrentTime && request.time < ownedSince)
+        {
+            property = 0
+        } else if target == targets {
+            var list: [Atom] = [targets, png]
+            _ = list.withUnsafeMutableBytes {
+                XChangeProperty(
+                    display, request.requestor, property, XA_ATOM, 32, PropModeReplace,
+                    $0.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(2))
+            }
+        } else if target == png, let bytes = offered {
+            if bytes.count <= chunk {
+                put(bytes[...], on: request.requestor, property, type: png)
+            } else {
+                // Announce the size, then send a chunk each time the requestor deletes the
+                // property it read (PropertyNotify, state Delete).
+                XSelectInput(display, request.requestor, PropertyChangeMask)
+                var size = UInt(bytes.count)
+                _ = withUnsafeBytes(of: &size) {
+                    XChangeProperty(
+                        display, request.requestor, property, incr, 32, PropModeReplace,
+                        $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+                }
+                outgoing.removeAll { $0.requestor == request.requestor && $0.property == property }
+                outgoing.append(Outgoing(requestor: request.requestor, property: property, remaining: bytes[...]))
+            }
+        } else {
+            property = 0
+        }
+        var reply = XEvent()
+        reply.xselection.type = SelectionNotify
+        reply.xselection.display = display
+        reply.xselection.requestor = request.requestor
+        reply.xselection.selection = request.selection
+        reply.xselection.target = target
+        reply.xselection.property = property
+        reply.xselection.time = request.time
+        XSendEvent(display, request.requestor, 0, 0, &reply)
+    }
+
+    private func put(_ bytes: ArraySlice<UInt8>, on requestor: Window, _ property: Atom, type: Atom) {
+        _ = bytes.withUnsafeBufferPointer {
+            XChangeProperty(
+                display, requestor, property, type, 8, PropModeReplace, $0.baseAddress, Int32($0.count))
+        }
+    }
+
+    /// The requestor read (deleted) the property: the next chunk, or the empty one that ends
+    /// the transfer.
+    private func continueSending(_ event: XPropertyEvent) {
+        guard event.state == PropertyDelete,
+            let k = outgoing.firstIndex(where: { $0.requestor == event.window && $0.property == event.atom })
+        else { return }
+        if outgoing[k].finished {
+            outgoing.remove(at: k)
+            XSelectInput(display, event.window, 0)
+            return
+        }
+        let piece = outgoing[k].remaining.prefix(chunk)
+        outgoing[k].remaining = outgoing[k].remaining.dropFirst(piece.count)
+        put(piece, on: event.window, event.atom, type: png)
+        if piece.isEmpty { outgoing[k].finished = true }
+    }
+
+    // MARK: Fetching
+
+    /// Asks the clipboard's owner for a PNG; the answer comes through `handle`. Nil when the
+    /// request went out, else why there is nothing to fetch.
+    func fetch(time: Time) -> Fetched? {
+        if XGetSelectionOwner(display, clipboard) == 0 { return .nothing("The clipboard is empty") }
+        if XGetSelectionOwner(display, clipboard) == window, let offered {
+            // Our own picture: no round trip through the server.
+            return .png(offered)
+        }
+        fetching = true
+        incoming = nil
+        XDeleteProperty(display, window, property)
+        XConvertSelection(display, clipboard, png, property, window, time)
+        return nil
+    }
+
+    /// Reads and deletes our property; nil and type 0 when it is missing.
+    private func takeProperty() -> (type: Atom, bytes: [UInt8])? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        // The length is in 4-byte units; ask for everything (owners never send more than the
+        // fetch limit, which is checked by the caller).
+        let status = XGetWindowProperty(
+            display, window, property, 0, Int(Self.fetchLimit / 4), 1, Atom(AnyPropertyType), &type, &format, &count,
+            &after, &data)
+        defer { if let data { XFree(data) } }
+        guard status == Success, type != 0 else { return nil }
+        let bytesPerItem = format == 32 ? MemoryLayout<UInt>.size : Int(format) / 8
+        let length = Int(count) * max(1, bytesPerItem)
+        let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
+        return (type, bytes)
+    }
+
+    // MARK: Events
+
+    /// Handles a selection or property event; returns a finished fetch, if this event ended
+    /// one.
+    func handle(_ event: inout XEvent) -> Fetched? {
+        switch event.type {
+        case SelectionRequest:
+            answer(event.xselectionrequest)
+        case SelectionClear:
+            if event.xselectionclear.selection == clipboard {
+                offered = nil
+                outgoing.removeAll()
+            }
+        case SelectionNotify:
+            guard fetching, event.xselection.requestor == window, event.xselection.selection == clipboard else {
+                return nil
+            }
+            guard event.xselection.property != 0, let taken = takeProperty() else {
+                fetching = false
+                return .nothing("The clipboard holds no picture")
+            }
+            if taken.type == incr {
+                // Chunks follow, each announced by PropertyNotify (NewValue) on our property.
+                incoming = []
+                return nil
+            }
+            fetching = false
+            return taken.type == png ? .png(taken.bytes) : .nothing("The clipboard holds no picture")
+        case PropertyNotify:
+            let e = event.xproperty
+            if e.window != window {
+                continueSending(e)
+                return nil
+            }
+            guard fetching, e.atom == property, e.state == PropertyNewValue, var collected = incoming else {
+                return nil
+            }
+            guard let bytes = takeProperty()?.bytes else { return nil }
+            if bytes.isEmpty {
+                fetching = false
+                incoming = nil
+                return .png(collected)
+            }
+            collected += bytes
+            if collected.count > Self.fetchLimit {
+                fetching = false
+                incoming = nil
+                return .nothing("The clipboard's picture is larger than \(Self.fetchLimit >> 20) MB")
+            }
+            incoming = collected
+        default:
+            break
+        }
+        return nil
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PaintCore
+import PaintIO
+import Testing
+
+/// Ctrl+C and Ctrl+V against another program on the same display: xclip, which reads and
+/// writes the CLIPBOARD selection the way desktop programs do.
+@Suite("Clipboard end to end", .serialized)
+struct ClipboardEndToEndTests: CanvasChecks {
+    static let size = (w: 400, h: 300)
+
+    func start(_ config: ServerConfig) throws -> PaintWindow {
+        try PaintWindow(
+            config, arguments: ["--size", "\(Self.size.w)x\(Self.size.h)"], imageWidth: Self.size.w,
+            imageHeight: Self.size.h)
+    }
+
+    /// Runs xclip on the program's display with `arguments`; returns its exit status and what
+    /// it printed (or, in the background, the running child).
+    func xclip(_ paint: PaintWindow, _ arguments: [String], background: Bool = false) throws -> (
+        status: ExitStatus?, output: [UInt8], child: ChildProcess
+    ) {
+        let dir = try scratchFolder()
+        guard
+            let executable = ["/usr/bin/xclip", "/usr/local/bin/xclip"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
+            throw HarnessError.spawnFailed(path: "xclip (`make deps` installs it)", errno: ENOENT)
+        }
+        var environment = ChildProcess.cleanEnvironment()
+        environment["DISPLAY"] = paint.session.server.displayName
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments, environment: environment, stdoutPath: dir.file("out"),
+            stderrPath: dir.file("err"))
+        if background { return (nil, [], child) }
+        let status = child.waitForExit()
+        if status == nil { child.killAndReap() }
+        let output = (try? Data(contentsOf: URL(fileURLWithPath: dir.file("out")))).map { [UInt8]($0) } ?? []
+        return (status, output, child)
+    }
+
+    /// Noise, so its PNG is larger than one clipboard request and goes in INCR chunks.
+    static func noise() -> PixelImage {
+        var image = PixelImage(width: size.w, height: size.h)
+        var state: UInt32 = 12345
+        for i in image.pixels.indices {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            image.pixels[i] = state | 0xFF00_0000
+        }
+        return image
+    }
+
+    @Test("Ctrl+C: another program reads the picture as image/png, also when it needs INCR chunks")
+    func copy() throws {
+        let dir = try scratchFolder()
+        let picture = dir.file("noise.png")
+        let noise = Self.noise()
+        try ImageFile.save(noise, to: picture, withAlpha: false)
+        let paint = try PaintWindow(
+            ServerConfig(depth: 24, shm: true), arguments: ["--size", "\(Self.size.w)x\(Self.size.h)", picture],
+            imageWidth: Self.size.w, imageHeight: Self.size.h)
+        defer { paint.stop() }
+        expectCanvas(paint, equals: noise, "the opened noise")
+        try paint.key("c", modifiers: [.control])
+        // The key is handled asynchronously: ask until the program owns the clipboard.
+        var offered = ""
+        let owned = Wait.until(timeout: .seconds(10), poll: .milliseconds(50)) {
+            guard let targets = try? xclip(paint, ["-selection", "clipboard", "-t", "TARGETS", "-o"]),
+                targets.status == .exited(0)
+            else { return false }
+            offered = String(decoding: targets.output, as: UTF8.self)
+            return true
+        }
+        #expect(owned, "the program never took the clipboard: \(paint.app.outputSummary)")
+        #expect(offered.contains("image/png"), "targets: \(offered)")
+        let read = try xclip(paint, ["-selection", "clipboard", "-t", "image/png", "-o"])
+        #expect(read.status == .exited(0), "xclip: \(String(describing: read.status))")
+        let bytes = read.output
+        #expect(bytes.count > 256 << 10, "\(bytes.count) bytes: small enough for one piece, INCR untested")
+        #expect((try? PNGCodec.decode(bytes, name: "clipboard")) == noise)
+    }
+
+    @Test("Ctrl+V: a picture another program put on the clipboard lands at the corner; Ctrl+Z takes it back")
+    func paste() throws {
+        let dir = try scratchFolder()
+        let file = dir.file("sticker.png")
+        let sticker = PixelImage(width: 90, height: 60, fill: Color(r: 200, g: 40, b: 160).pixel)
+        try ImageFile.save(sticker, to: file, withAlpha: false)
+        let paint = try start(ServerConfig(depth: 24, shm: true))
+        defer { paint.stop() }
+        let owner = try xclip(
+            paint, ["-selection", "clipboard", "-t", "image/png", "-i", file, "-loops", "1"], background: true)
+        defer { owner.child.killAndReap() }
+        // xclip owns the clipboard once it has forked its server; Ctrl+V until the picture shows.
+        var expected = PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel)
+        for y in 0..<60 {
+            for x in 0..<90 { expected[x, y] = sticker[x, y] }
+        }
+        let pasted = Wait.until(timeout: .seconds(10), poll: .milliseconds(200)) {
+            try? paint.key("v", modifiers: [.control])
+            guard let shot = try? paint.captureCanvas() else { return false }
+            return differences(screen: shot, file: expected, limit: 1).isEmpty
+        }
+        #expect(pasted, "the pasted picture never showed: \(paint.app.outputSummary)")
+        try paint.waitForModified(true)
+        try paint.key("z", modifiers: [.control])
+        expectCanvas(
+            paint, equals: PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel), "after Ctrl+Z")
+    }
+}
