@@ -1113,10 +1113,13 @@ public final class Session {
         let corner = layout.imagePoint(windowX: visible.x, windowY: visible.y)
         let x = max(0, Int(corner.x.rounded(.down)))
         let y = max(0, Int(corner.y.rounded(.down)))
-        let operation = Operation.paste(image, x: x, y: y)
+        // Only what lands on the canvas is kept: the step, the journal and the saved history
+        // hold no pixels nobody will see.
+        let fits = x + image.width <= engine.width && y + image.height <= engine.height
+        let kept = image.cropped(to: IntRect(x: 0, y: 0, width: engine.width - x, height: engine.height - y))
+        let operation = Operation.paste(kept, x: x, y: y)
         canvasDirty = canvasDirty.union(history.perform(operation, engine: engine))
         record(operation)
-        let fits = x + image.width <= engine.width && y + image.height <= engine.height
         setMessage(
             "Pasted \(image.width) × \(image.height) at \(x), \(y)" + (fits ? "" : ", cropped to the canvas"))
     }

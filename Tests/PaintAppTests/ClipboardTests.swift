@@ -46,6 +46,11 @@ import Testing
         // A picture larger than the canvas is cropped, and says so.
         s.paste(png: try PNGCodec.encode(PixelImage(width: 300, height: 10, fill: red.pixel), withAlpha: false))
         #expect(s.message.hasSuffix("cropped to the canvas"))
+        guard case .paste(let kept, 0, 0)? = sink.operations.last else {
+            Issue.record("no paste recorded")
+            return
+        }
+        #expect(kept.width == 120 && kept.height == 10, "only the part on the canvas is kept")
     }
 
     @Test func clipboardBytesThatAreNoPictureChangeNothing() {

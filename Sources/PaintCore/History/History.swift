@@ -256,7 +256,7 @@ public final class History {
             // A fill reads the view, so the view must show the restored paint before replaying.
             engine.unpackPaint(startPixels, clip: region, recomposite: hasFill)
         } else if let base {
-            engine.restorePaint(Self.crop(base, from: engine.bounds, to: region), atX: region.x, y: region.y)
+            engine.restorePaint(base.cropped(to: region), atX: region.x, y: region.y)
         } else {
             engine.clearPaint()
         }
@@ -283,18 +283,6 @@ public final class History {
             if case .background(let b) = entries[index].operation { return b }
         }
         return entries.first { $0.previousBackground != nil }?.previousBackground
-    }
-
-    /// The part `to` of an image that covers `from`.
-    private static func crop(_ image: PixelImage, from: IntRect, to: IntRect) -> PixelImage {
-        if from == to { return image }
-        var out = PixelImage(width: to.width, height: to.height)
-        for y in 0..<to.height {
-            for x in 0..<to.width {
-                out[x, y] = image[to.x - from.x + x, to.y - from.y + y]
-            }
-        }
-        return out
     }
 
     /// Steps whose region snapshot is held deflated, and steps whose snapshot was dropped (for

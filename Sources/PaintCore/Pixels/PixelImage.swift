@@ -29,6 +29,18 @@ public struct PixelImage: Equatable, Sendable {
         set { pixels[y * width + x] = newValue }
     }
 
+    /// The part of the image inside `rect` (in the image's coordinates, clipped to it).
+    public func cropped(to rect: IntRect) -> PixelImage {
+        let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        if r.x == 0 && r.y == 0 && r.width == width && r.height == height { return self }
+        var out = PixelImage(width: r.width, height: r.height)
+        for y in 0..<r.height {
+            let from = (r.y + y) * width + r.x
+            out.pixels.replaceSubrange((y * r.width)..<((y + 1) * r.width), with: pixels[from..<(from + r.width)])
+        }
+        return out
+    }
+
     /// Whether every pixel is fully opaque.
     public var isOpaque: Bool { pixels.allSatisfy { $0 >> 24 == 255 } }
 }
