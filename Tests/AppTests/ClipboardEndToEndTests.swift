@@ -108,4 +108,25 @@ struct ClipboardEndToEndTests: CanvasChecks {
         expectCanvas(
             paint, equals: PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel), "after Ctrl+Z")
     }
+
+    @Test("Ctrl+V: a large picture sent in INCR chunks arrives whole")
+    func pasteInChunks() throws {
+        let noise = Self.noise()
+        let png = try PNGCodec.encode(noise, withAlpha: false)
+        let paint = try start(ServerConfig(depth: 24, shm: true))
+        defer { paint.stop() }
+        let owner = try IncrClipboardOwner(displayName: paint.session.server.displayName, png: png)
+        try paint.key("v", modifiers: [.control])
+        var last: ScreenCapture?
+        let pasted = Wait.until(timeout: .seconds(15), poll: .milliseconds(5)) {
+            owner.serve()
+            guard let shot = try? paint.captureCanvas() else { return false }
+            last = shot
+            return differences(screen: shot, file: noise, limit: 1).isEmpty
+        }
+        let diff = last.map { differences(screen: $0, file: noise) } ?? ["no capture"]
+        #expect(
+            pasted, "the chunked picture never showed:\n\(diff.joined(separator: "\n"))\n\(paint.app.outputSummary)")
+        #expect(owner.chunksSent == png.count / (64 << 10) + 2, "\(owner.chunksSent) chunks for \(png.count) bytes")
+    }
 }
