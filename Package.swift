@@ -47,7 +47,7 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore", "TestSupport"]),
-        .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO"]),
+        .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "TestSupport"]),
         .testTarget(name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11", "CXTest"]),
     ]

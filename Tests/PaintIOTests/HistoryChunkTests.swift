@@ -1,6 +1,7 @@
 import CPNG
 import Foundation
 import PaintCore
+import TestSupport
 import Testing
 
 @testable import PaintIO
@@ -380,39 +381,74 @@ import Testing
         let points: [[Double]]
     }
 
+    /// The 400 strokes of `shared/bench/strokes-4k.jsonl` beside the project, or, where that
+    /// folder is not checked out, 400 strokes of the same kind made up here.
+    static func benchmarkLog() throws -> (ops: [PaintCore.Operation], source: String) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let path = root.deletingLastPathComponent().appendingPathComponent("shared/bench/strokes-4k.jsonl").path
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            var ops: [PaintCore.Operation] = []
+            for line in text.split(separator: "\n").dropFirst() {
+                let s = try JSONDecoder().decode(BenchStroke.self, from: Data(line.utf8))
+                let style = StrokeStyle(
+                    tool: s.tool == "eraser" ? .eraser : .brush, color: Color(hex: s.color) ?? .black,
+                    opacity: s.opacity, width: s.width)
+                ops.append(
+                    .stroke(style, points: s.points.compactMap { $0.count == 2 ? Point(x: $0[0], y: $0[1]) : nil }))
+            }
+            return (ops, path)
+        }
+        var rng = SplitMix(seed: 400)
+        let ops = (0..<400).map { _ -> PaintCore.Operation in
+            var p = Point(x: rng.unit() * 3840, y: rng.unit() * 2160)
+            let points = (0..<(1 + Int(rng.next() % 270))).map { _ -> Point in
+                p = Point(
+                    x: ((p.x + (rng.unit() - 0.5) * 12) * 10).rounded() / 10,
+                    y: ((p.y + (rng.unit() - 0.5) * 12) * 10).rounded() / 10)
+                return p
+            }
+            let color = Color(r: UInt8(rng.next() & 255), g: UInt8(rng.next() & 255), b: UInt8(rng.next() & 255))
+            return .stroke(StrokeStyle(color: color, width: Double(1 + rng.next() % 128)), points: points)
+        }
+        return (ops, "a made-up log (\(path) is not there)")
+    }
+
+    /// The chunk for a long realistic log: it round-trips, and its size is printed (the figure
+    /// in BENCHMARKS.md): with the log's 0.1-pixel samples, and with the samples on pixel
+    /// centres, as pointer input always is.
     @Test func benchmarkLogChunkSize() throws {
-        let path = "/work/shared/bench/strokes-4k.jsonl"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            print("bench log not found at \(path); skipped")
-            return
-        }
-        let lines = text.split(separator: "\n").dropFirst()
-        let decoder = JSONDecoder()
-        var ops: [PaintCore.Operation] = []
-        var samples = 0
-        for line in lines {
-            let s = try decoder.decode(BenchStroke.self, from: Data(line.utf8))
-            let style = StrokeStyle(
-                tool: s.tool == "eraser" ? .eraser : .brush, color: Color(hex: s.color) ?? .black,
-                opacity: s.opacity, width: s.width)
-            let points = s.points.compactMap { $0.count == 2 ? Point(x: $0[0], y: $0[1]) : nil }
-            samples += points.count
-            ops.append(.stroke(style, points: points))
-        }
+        let (ops, source) = try Self.benchmarkLog()
         #expect(ops.count == 400)
-        let archive = DocumentArchive(
-            width: 3840, height: 2160, background: .color(.white), operations: ops, pixelHash: 0x1234_5678_9ABC_DEF0)
-        let png = try PNGCodec.encode(Support.opaqueImage(width: 16, height: 16), withAlpha: false)
-        let start = ContinuousClock.now
-        let embedded = try HistoryChunk.embed(archive, into: png)
-        let embedTime = ContinuousClock.now - start
-        let c = try #require(Self.spHSChunks(embedded).first)
-        let raw = try #require(archive.payload()).count
-        let start2 = ContinuousClock.now
-        #expect(HistoryChunk.extract(from: embedded) == .archive(archive))
-        let extractTime = ContinuousClock.now - start2
-        print(
-            "bench log: \(ops.count) strokes, \(samples) samples; payload \(raw) bytes; chunk data \(c.length) bytes "
-                + "(\(c.length + 12) with framing); embed \(embedTime), extract \(extractTime)")
+        let snapped = ops.map { op -> PaintCore.Operation in
+            guard case .stroke(let style, let points) = op else { return op }
+            return .stroke(
+                style, points: points.map { Point(x: $0.x.rounded(.down) + 0.5, y: $0.y.rounded(.down) + 0.5) })
+        }
+        var sizes: [Int] = []
+        for (name, log) in [("0.1-pixel samples", ops), ("pixel-centre samples", snapped)] {
+            let archive = DocumentArchive(
+                width: 3840, height: 2160, background: .color(.white), operations: log, pixelHash: 0x1234_5678_9ABC_DEF0
+            )
+            let png = try PNGCodec.encode(Support.opaqueImage(width: 16, height: 16), withAlpha: false)
+            let start = ContinuousClock.now
+            let embedded = try HistoryChunk.embed(archive, into: png)
+            let embedTime = ContinuousClock.now - start
+            let c = try #require(Self.spHSChunks(embedded).first)
+            let raw = try #require(archive.payload()).count
+            let start2 = ContinuousClock.now
+            #expect(HistoryChunk.extract(from: embedded) == .archive(archive))
+            let extractTime = ContinuousClock.now - start2
+            let samples = log.reduce(0) { n, op in
+                if case .stroke(_, let points) = op { return n + points.count }
+                return n
+            }
+            sizes.append(c.length)
+            print(
+                "history chunk, \(name), \(source): \(log.count) strokes, \(samples) samples; payload \(raw) bytes;"
+                    + " chunk data \(c.length) bytes (\(c.length + 12) with framing); embed \(embedTime), extract \(extractTime)"
+            )
+        }
+        #expect(sizes[1] * 3 < sizes[0], "pointer samples pack to under a third: \(sizes)")
     }
 }

@@ -140,21 +140,38 @@ public enum Operation: Equatable, Sendable {
         case fill = 8
         case background = 9
         case paste = 10
+        /// A stroke whose samples all lie on the half-pixel grid (pointer input always does).
+        case gridStroke = 11
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
-    /// opacity and width as IEEE doubles, the point count and the points as doubles (doubles,
-    /// so replay sees exactly the values the live stroke saw).
+    /// opacity and width as IEEE doubles, the point count and the points. Points from the
+    /// pointer are pixel centres, whole multiples of half a pixel: those go as the differences
+    /// between successive points in half pixels, zigzag varints of one or two bytes each
+    /// instead of sixteen; any other stroke keeps its points as doubles. Either way replay sees
+    /// exactly the values the live stroke saw.
     public func encoded() -> [UInt8] {
         var out = ByteWriter()
         switch self {
         case .stroke(let style, let points):
-            out.byte(Tag.stroke.rawValue)
-            Self.encode(style, into: &out)
-            out.uint32(UInt32(points.count))
-            for p in points {
-                out.double(p.x)
-                out.double(p.y)
+            if let halves = Self.halfPixelGrid(points) {
+                out.byte(Tag.gridStroke.rawValue)
+                Self.encode(style, into: &out)
+                out.uint32(UInt32(points.count))
+                var previous = (x: Int64(0), y: Int64(0))
+                for h in halves {
+                    out.zigzag(h.x - previous.x)
+                    out.zigzag(h.y - previous.y)
+                    previous = h
+                }
+            } else {
+                out.byte(Tag.stroke.rawValue)
+                Self.encode(style, into: &out)
+                out.uint32(UInt32(points.count))
+                for p in points {
+                    out.double(p.x)
+                    out.double(p.y)
+                }
             }
         case .shape(let style, let spec):
             out.byte(Tag.shape.rawValue)
@@ -251,6 +268,26 @@ public enum Operation: Equatable, Sendable {
                 let tolerance = input.byte(), input.isAtEnd
             else { return nil }
             self = .fill(style, at: Point(x: x, y: y), tolerance: Int(tolerance))
+        case .gridStroke:
+            // Each point takes at least two bytes: the count cannot ask for more than that.
+            guard let style = Self.decodeStyle(&input), let count = input.uint32(), Int(count) * 2 <= input.remaining
+            else { return nil }
+            var points: [Point] = []
+            points.reserveCapacity(Int(count))
+            var x: Int64 = 0
+            var y: Int64 = 0
+            for _ in 0..<count {
+                // Bounded before adding: a hostile varint can decode to Int64.min.
+                let step: ClosedRange<Int64> = -0x8000_0000...0x8000_0000
+                guard let dx = input.zigzag(), let dy = input.zigzag(), step.contains(dx), step.contains(dy)
+                else { return nil }
+                x += dx
+                y += dy
+                guard abs(x) <= 0x4000_0000, abs(y) <= 0x4000_0000 else { return nil }
+                points.append(Point(x: Double(x) / 2, y: Double(y) / 2))
+            }
+            guard input.isAtEnd else { return nil }
+            self = .stroke(style, points: points)
         case .stroke:
             guard let style = Self.decodeStyle(&input), let count = input.uint32(), Int(count) * 16 == input.remaining
             else { return nil }
@@ -262,6 +299,22 @@ public enum Operation: Equatable, Sendable {
             }
             self = .stroke(style, points: points)
         }
+    }
+
+    /// The points in half pixels when every coordinate is a whole number of half pixels within
+    /// ±2^30 (exactly representable, both ways), else nil.
+    private static func halfPixelGrid(_ points: [Point]) -> [(x: Int64, y: Int64)]? {
+        var halves: [(x: Int64, y: Int64)] = []
+        halves.reserveCapacity(points.count)
+        for p in points {
+            let hx = p.x * 2
+            let hy = p.y * 2
+            guard hx == hx.rounded(), hy == hy.rounded(), abs(hx) <= 0x4000_0000, abs(hy) <= 0x4000_0000 else {
+                return nil
+            }
+            halves.append((Int64(hx), Int64(hy)))
+        }
+        return halves
     }
 
     /// Tool, color, opacity and width: the part every drawn operation starts with.
@@ -292,6 +345,15 @@ public struct ByteWriter: Sendable {
     public mutating func uint64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     public mutating func double(_ v: Double) { uint64(v.bitPattern) }
     public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    /// A signed value as a zigzag varint: seven bits a byte, small magnitudes first.
+    public mutating func zigzag(_ v: Int64) {
+        var u = UInt64(bitPattern: (v << 1) ^ (v >> 63))
+        while u >= 0x80 {
+            bytes.append(UInt8(u & 0x7F) | 0x80)
+            u >>= 7
+        }
+        bytes.append(UInt8(u))
+    }
     /// An image: width, height, then every pixel.
     public mutating func image(_ image: PixelImage) {
         uint32(UInt32(image.width))
@@ -341,6 +403,18 @@ public struct ByteReader: Sendable {
     }
 
     public mutating func double() -> Double? { uint64().map(Double.init(bitPattern:)) }
+
+    /// A zigzag varint as `ByteWriter.zigzag` writes it; nil when cut short or longer than
+    /// ten bytes.
+    public mutating func zigzag() -> Int64? {
+        var u: UInt64 = 0
+        for shift in stride(from: UInt64(0), to: 70, by: 7) {
+            guard let b = byte() else { return nil }
+            u |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return Int64(bitPattern: u >> 1) ^ -Int64(bitPattern: u & 1) }
+        }
+        return nil
+    }
 
     /// Three bytes r, g, b (what follows tag 1 of `ByteWriter.backgroundColor`).
     public mutating func rgb() -> Color? {
