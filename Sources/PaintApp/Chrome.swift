@@ -185,6 +185,24 @@ extension Session {
         texts.append(TextRun(text: value, x: r.maxX - valueWidth, baseline: 22, color: Theme.text, bold: false))
     }
 
+    /// The part of a prompt's text that fits `width` pixels, with the cursor in it: the end of
+    /// a long path (the file name matters most), or from the cursor on when it was moved left.
+    /// Cut-off ends show as "…". Returns the text to draw and the cursor's index in it.
+    static func visibleSlice(of field: TextField, width: Int, _ measure: TextMeasuring) -> (text: String, cursor: Int) {
+        let characters = Array(field.text)
+        let cursor = min(field.cursor, characters.count)
+        func fits(_ s: String) -> Bool { measure.width(of: s, bold: false) <= width }
+        if fits(field.text) { return (field.text, cursor) }
+        // Drop characters from the front while the rest does not fit, but never past the cursor.
+        var start = 0
+        while start < cursor && !fits("…" + String(characters[start...])) { start += 1 }
+        var end = characters.count
+        let prefix = start > 0 ? "…" : ""
+        while end > cursor && !fits(prefix + String(characters[start..<end]) + "…") { end -= 1 }
+        let suffix = end < characters.count ? "…" : ""
+        return (prefix + String(characters[start..<end]) + suffix, cursor - start + prefix.count)
+    }
+
     private func renderStatus(_ texts: inout [TextRun], _ measure: TextMeasuring) -> PixelImage {
         let bar = layout.statusBar
         let asking: Bool
@@ -235,8 +253,9 @@ extension Session {
             p.strokeRoundedRect(
                 Double(fieldX) + 0.5, Double(bar.y) + 3.5, Double(fieldW), Double(bar.height) - 7, radius: 3,
                 lineWidth: 1, Theme.activeBorder)
-            texts.append(TextRun(text: field.text, x: fieldX + 6, baseline: baseline, color: Theme.text, bold: false))
-            let cursorX = fieldX + 6 + measure.width(of: String(field.text.prefix(field.cursor)), bold: false)
+            let visible = Self.visibleSlice(of: field, width: fieldW - 12, measure)
+            texts.append(TextRun(text: visible.text, x: fieldX + 6, baseline: baseline, color: Theme.text, bold: false))
+            let cursorX = fieldX + 6 + measure.width(of: String(visible.text.prefix(visible.cursor)), bold: false)
             p.fill(IntRect(x: cursorX, y: bar.y + 7, width: 1, height: bar.height - 14), Theme.text)
             let hint = message.isEmpty ? "Enter: \(action)   Esc: cancel   Tab: complete" : message
             texts.append(
