@@ -224,7 +224,7 @@ extension Session {
             }
             add(pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", Theme.text)
             add("\(engine.width) × \(engine.height)")
-            add("100%")
+            add(layout.zoomText)
             add(displayName + (isModified ? " (unsaved)" : ""), Theme.text, bold: true)
             if !message.isEmpty {
                 let failed = message.hasPrefix("Cannot")

@@ -42,36 +42,75 @@ public struct Layout: Sendable, Equatable {
     public let windowHeight: Int
     public let imageWidth: Int
     public let imageHeight: Int
-    /// Image pixels scrolled out of view at the left and top (0 when the image fits).
+    /// Window pixels of the shown image scrolled out of view at the left and top (0 when the
+    /// image fits).
     public let scrollX: Int
     public let scrollY: Int
+    /// The zoom as a power of two: 0 shows image pixels 1:1, 1 at 200 %, -1 at 50 %.
+    public let zoom: Int
+    /// The zooms offered: 12.5 % to 1600 %.
+    public static let zoomRange = -3...4
 
-    /// Computes a layout; the scroll offset is clamped to what the image size allows.
+    /// Computes a layout; the zoom is clamped to `zoomRange` and the scroll offset to what the
+    /// shown image's size allows.
     public init(
-        windowWidth: Int, windowHeight: Int, imageWidth: Int, imageHeight: Int, scrollX: Int = 0, scrollY: Int = 0
+        windowWidth: Int, windowHeight: Int, imageWidth: Int, imageHeight: Int, scrollX: Int = 0, scrollY: Int = 0,
+        zoom: Int = 0
     ) {
         self.windowWidth = max(1, windowWidth)
         self.windowHeight = max(1, windowHeight)
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
+        self.zoom = min(max(zoom, Self.zoomRange.lowerBound), Self.zoomRange.upperBound)
         let areaWidth = self.windowWidth
         let areaHeight = max(1, self.windowHeight - Self.toolbarHeight - Self.statusHeight)
-        self.scrollX = min(max(0, scrollX), max(0, imageWidth - areaWidth))
-        self.scrollY = min(max(0, scrollY), max(0, imageHeight - areaHeight))
+        let shown = Self.shown(imageWidth, imageHeight, zoom: self.zoom)
+        self.scrollX = min(max(0, scrollX), max(0, shown.width - areaWidth))
+        self.scrollY = min(max(0, scrollY), max(0, shown.height - areaHeight))
     }
 
     /// The same layout for a new window size, keeping the scroll offset where it still fits.
     public func resized(width: Int, height: Int) -> Layout {
         Layout(
             windowWidth: width, windowHeight: height, imageWidth: imageWidth, imageHeight: imageHeight,
-            scrollX: scrollX, scrollY: scrollY)
+            scrollX: scrollX, scrollY: scrollY, zoom: zoom)
     }
 
     /// The same layout scrolled to a new offset (clamped).
     public func scrolled(toX x: Int, y: Int) -> Layout {
         Layout(
             windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
-            scrollX: x, scrollY: y)
+            scrollX: x, scrollY: y, zoom: zoom)
+    }
+
+    /// The same layout at another zoom, scrolled so the image point under window pixel
+    /// (x, y) stays under it where the image is larger than the window (else centred).
+    public func zoomed(to newZoom: Int, keepingWindowX x: Int, y: Int) -> Layout {
+        let anchor = imagePoint(windowX: x, windowY: y)
+        let unscrolled = Layout(
+            windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
+            zoom: newZoom)
+        let scale = unscrolled.scale
+        let area = canvasArea
+        // Where the anchor lands with no scrolling, and how far that is from the pointer.
+        let sx = Int((anchor.x * scale).rounded(.down)) - (x - area.x)
+        let sy = Int((anchor.y * scale).rounded(.down)) - (y - area.y)
+        return unscrolled.scrolled(toX: sx, y: sy)
+    }
+
+    /// Window pixels per image pixel.
+    public var scale: Double { zoom >= 0 ? Double(1 << zoom) : 1 / Double(1 << -zoom) }
+
+    /// The zoom in words for the status bar: "100%", "12.5%".
+    public var zoomText: String {
+        zoom >= 0 ? "\(100 << zoom)%" : zoom == -3 ? "12.5%" : "\(100 >> -zoom)%"
+    }
+
+    /// The image's size on screen at `zoom` (a partly covered last pixel counts).
+    static func shown(_ width: Int, _ height: Int, zoom: Int) -> (width: Int, height: Int) {
+        if zoom >= 0 { return (width << zoom, height << zoom) }
+        let f = 1 << -zoom
+        return ((width + f - 1) / f, (height + f - 1) / f)
     }
 
     /// The narrowest window whose toolbar shows every item.
@@ -122,31 +161,64 @@ public struct Layout: Sendable, Equatable {
             height: max(0, windowHeight - Self.toolbarHeight - Self.statusHeight))
     }
 
-    /// Window position of image pixel (0, 0): centred when the image fits, else scrolled.
+    /// Window position of image pixel (0, 0): centred when the shown image fits, else scrolled.
     public var imageOrigin: (x: Int, y: Int) {
         let area = canvasArea
-        let x = imageWidth <= area.width ? (area.width - imageWidth) / 2 : -scrollX
-        let y = imageHeight <= area.height ? area.y + (area.height - imageHeight) / 2 : area.y - scrollY
+        let shown = Self.shown(imageWidth, imageHeight, zoom: zoom)
+        let x = shown.width <= area.width ? (area.width - shown.width) / 2 : -scrollX
+        let y = shown.height <= area.height ? area.y + (area.height - shown.height) / 2 : area.y - scrollY
         return (x, y)
     }
 
     /// The part of the window showing image pixels.
     public var visibleImage: IntRect {
         let o = imageOrigin
-        return IntRect(x: o.x, y: o.y, width: imageWidth, height: imageHeight).intersection(canvasArea)
+        let shown = Self.shown(imageWidth, imageHeight, zoom: zoom)
+        return IntRect(x: o.x, y: o.y, width: shown.width, height: shown.height).intersection(canvasArea)
     }
 
     /// Image coordinates of the centre of the window pixel (x, y).
     public func imagePoint(windowX x: Int, windowY y: Int) -> Point {
         let o = imageOrigin
-        return Point(x: Double(x - o.x) + 0.5, y: Double(y - o.y) + 0.5)
+        if zoom == 0 { return Point(x: Double(x - o.x) + 0.5, y: Double(y - o.y) + 0.5) }
+        return Point(x: (Double(x - o.x) + 0.5) / scale, y: (Double(y - o.y) + 0.5) / scale)
     }
 
-    /// A rectangle of image pixels in window coordinates, clipped to the canvas area.
+    /// The window rectangle that shows a rectangle of image pixels, clipped to the canvas area
+    /// (at a zoom below 100 %, every window pixel any of them falls in).
     public func windowRect(forImageRect r: IntRect) -> IntRect {
+        guard !r.isEmpty else { return .empty }
         let o = imageOrigin
-        return IntRect(x: r.x + o.x, y: r.y + o.y, width: r.width, height: r.height).intersection(visibleImage)
+        let shown: IntRect
+        if zoom >= 0 {
+            shown = IntRect(x: r.x << zoom, y: r.y << zoom, width: r.width << zoom, height: r.height << zoom)
+        } else {
+            let f = 1 << -zoom
+            shown = IntRect(
+                x0: Self.floorDivide(r.x, f), y0: Self.floorDivide(r.y, f), x1: Self.floorDivide(r.maxX - 1, f),
+                y1: Self.floorDivide(r.maxY - 1, f))
+        }
+        return IntRect(x: shown.x + o.x, y: shown.y + o.y, width: shown.width, height: shown.height)
+            .intersection(visibleImage)
     }
+
+    /// The image pixels that window rectangle `w` shows (clipped to the image).
+    public func imageRect(forWindowRect w: IntRect) -> IntRect {
+        let o = imageOrigin
+        let local = IntRect(x: w.x - o.x, y: w.y - o.y, width: w.width, height: w.height)
+        guard !local.isEmpty else { return .empty }
+        let r: IntRect
+        if zoom >= 0 {
+            r = IntRect(
+                x0: local.x >> zoom, y0: local.y >> zoom, x1: (local.maxX - 1) >> zoom, y1: (local.maxY - 1) >> zoom)
+        } else {
+            let f = -zoom
+            r = IntRect(x: local.x << f, y: local.y << f, width: local.width << f, height: local.height << f)
+        }
+        return r.intersection(IntRect(x: 0, y: 0, width: imageWidth, height: imageHeight))
+    }
+
+    private static func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
     // MARK: Toolbar items
 

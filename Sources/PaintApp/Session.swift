@@ -310,7 +310,12 @@ public final class Session {
     private func handlePress(_ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers) {
         switch button {
         case .wheelUp, .wheelDown, .wheelLeft, .wheelRight:
-            scroll(button, modifiers)
+            if modifiers.contains(.control) && (button == .wheelUp || button == .wheelDown) {
+                // Ctrl+wheel zooms about the pointer, as in GIMP, Krita and browsers.
+                zoom(by: button == .wheelUp ? 1 : -1, aroundWindowX: x, y: y)
+            } else {
+                scroll(button, modifiers)
+            }
             return
         default: break
         }
@@ -479,6 +484,22 @@ public final class Session {
             setOpacity(layout.opacityValue(atX: x))
         }
     }
+
+    /// Zooms in (`steps` > 0) or out by powers of two, keeping the image point under window
+    /// pixel (x, y) where it is (the canvas centre for keys).
+    public func zoom(by steps: Int, aroundWindowX x: Int? = nil, y: Int? = nil) {
+        let area = layout.canvasArea
+        let target = min(max(layout.zoom + steps, Layout.zoomRange.lowerBound), Layout.zoomRange.upperBound)
+        guard target != layout.zoom else {
+            return setMessage(steps > 0 ? "Zoomed in as far as it goes" : "Zoomed out as far as it goes")
+        }
+        setLayout(
+            layout.zoomed(to: target, keepingWindowX: x ?? area.x + area.width / 2, y: y ?? area.y + area.height / 2))
+        setHoverStroke(nil)
+    }
+
+    /// Back to 100 %.
+    public func resetZoom() { zoom(by: -layout.zoom) }
 
     private func scroll(_ button: PointerButton, _ modifiers: Modifiers) {
         let step = 48
@@ -684,6 +705,9 @@ public final class Session {
             case "o": promptOpen()
             case "c": copy()
             case "v": requestPaste()
+            case "=", "+": zoom(by: 1)
+            case "-": zoom(by: -1)
+            case "0": resetZoom()
             case "z": if modifiers.contains(.shift) { redo() } else { undo() }
             case "b": promptBackground()
             case "y": redo()
@@ -906,7 +930,8 @@ public final class Session {
 
     private func updateStrokeHover(_ x: Int, _ y: Int) {
         guard tool == .strokeEraser, layout.visibleImage.contains(x, y) else { return setHoverStroke(nil) }
-        setHoverStroke(history.stroke(at: layout.imagePoint(windowX: x, windowY: y)))
+        // Three window pixels of slack at any zoom.
+        setHoverStroke(history.stroke(at: layout.imagePoint(windowX: x, windowY: y), slack: 3 / layout.scale))
     }
 
     private func setHoverStroke(_ step: Int?) {
@@ -1220,7 +1245,7 @@ public final class Session {
         path = newPath
         layout = Layout(
             windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
-            imageHeight: engine.height)
+            imageHeight: engine.height, zoom: layout.zoom)
         layoutChanged = true
         toolbarDirty = true
         statusDirty = true

@@ -317,9 +317,7 @@ public final class X11App {
                 let area = exposed.intersection(layout.canvasArea)
                 if !area.isEmpty {
                     drawSurround(layout, clip: area)
-                    let o = layout.imageOrigin
-                    blitImage(
-                        IntRect(x: area.x - o.x, y: area.y - o.y, width: area.width, height: area.height), layout)
+                    blitImage(layout.imageRect(forWindowRect: area), layout)
                     drawHoverOutline(layout)
                 }
                 if !exposed.intersection(layout.toolbar).isEmpty { drawToolbar(layout) }
@@ -346,9 +344,20 @@ public final class X11App {
         let target = layout.windowRect(forImageRect: imageRect.intersection(session.engine.bounds))
         guard !target.isEmpty else { return }
         let o = layout.imageOrigin
-        let source = IntRect(x: target.x - o.x, y: target.y - o.y, width: target.width, height: target.height)
-        blitter.put(
-            pixels: session.engine.viewPixels, stride: session.engine.width, source: source, atX: target.x, y: target.y)
+        let engine = session.engine
+        let shown = IntRect(x: target.x - o.x, y: target.y - o.y, width: target.width, height: target.height)
+        guard layout.zoom != 0 else {
+            blitter.put(pixels: engine.viewPixels, stride: engine.width, source: shown, atX: target.x, y: target.y)
+            return
+        }
+        let scaled = ViewScaler.render(
+            engine.viewPixels, width: engine.width, height: engine.height, zoom: layout.zoom, rect: shown)
+        scaled.withUnsafeBufferPointer {
+            blitter.put(
+                pixels: $0, stride: target.width,
+                source: IntRect(x: 0, y: 0, width: target.width, height: target.height),
+                atX: target.x, y: target.y)
+        }
     }
 
     /// The stroke a stroke-eraser click would remove, outlined over the window (never into the
@@ -358,9 +367,11 @@ public final class X11App {
         guard !points.isEmpty else { return }
         blitter.waitUntilServerRead()
         let o = layout.imageOrigin
+        let scale = layout.scale
         var xPoints = points.map {
             XPoint(
-                x: Int16(clamping: Int($0.x.rounded(.down)) + o.x), y: Int16(clamping: Int($0.y.rounded(.down)) + o.y))
+                x: Int16(clamping: Int(($0.x * scale).rounded(.down)) + o.x),
+                y: Int16(clamping: Int(($0.y * scale).rounded(.down)) + o.y))
         }
         if xPoints.count == 1 { xPoints.append(XPoint(x: xPoints[0].x + 1, y: xPoints[0].y)) }
         let area = layout.visibleImage

@@ -155,6 +155,67 @@ extension DrawingTests: CanvasChecks {
     }
 }
 
+// MARK: - 6c. Zoom
+
+extension DrawingTests {
+    @Test(
+        "Ctrl+- shows 2 x 2 blocks averaged, Ctrl+= shows each pixel as a 2 x 2 square, Ctrl+0 1:1", arguments: configs)
+    func zoomOutAndIn(config: ServerConfig) throws {
+        let dir = try scratchFolder()
+        let picture = dir.file("halves.png")
+        let red = Color(r: 220, g: 20, b: 20)
+        var image = PixelImage(width: Self.size.w, height: Self.size.h, fill: red.pixel)
+        for y in 0..<Self.size.h {
+            for x in (Self.size.w / 2)..<Self.size.w { image[x, y] = Color(r: 20, g: 40, b: 220).pixel }
+        }
+        image[101, 51] = Color.black.pixel
+        image[191, 151] = Color.black.pixel  // near the middle, in view at 200 %
+        try ImageFile.save(image, to: picture, withAlpha: false)
+        let paint = try start(config, [picture])
+        defer { paint.stop() }
+        func layout(_ zoom: Int) -> Layout {
+            Layout(
+                windowWidth: paint.layout.windowWidth, windowHeight: paint.layout.windowHeight,
+                imageWidth: Self.size.w, imageHeight: Self.size.h, zoom: zoom)
+        }
+        /// Waits until window pixel (x, y) shows `color`.
+        func expectPixel(_ x: Int, _ y: Int, _ color: Color, _ what: String) {
+            var seen: Color?
+            let shown = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
+                seen = try? paint.client.capture(paint.window, rect: IntRect(x: x, y: y, width: 1, height: 1))
+                    .color(x: 0, y: 0)
+                return seen.map { ScreenCapture.matches($0, color, tolerance: config.tolerance + 1) } ?? false
+            }
+            #expect(shown, "\(what): (\(x), \(y)) shows \(String(describing: seen)), not \(color)")
+        }
+
+        try paint.key("minus", modifiers: [.control])
+        let half = layout(-1)
+        let block = half.windowRect(forImageRect: IntRect(x: 100, y: 50, width: 2, height: 2))
+        #expect(block.width == 1 && block.height == 1, "\(block)")
+        // One black and three red pixels, averaged.
+        let mean = Color(r: UInt8((220 * 3 + 2) / 4), g: UInt8((20 * 3 + 2) / 4), b: UInt8((20 * 3 + 2) / 4))
+        expectPixel(block.x, block.y, mean, "50 %")
+        let rightHalf = half.windowRect(forImageRect: IntRect(x: 300, y: 200, width: 2, height: 2))
+        expectPixel(rightHalf.x, rightHalf.y, Color(r: 20, g: 40, b: 220), "50 %, the blue half")
+
+        try paint.key("0", modifiers: [.control])
+        try paint.key("equal", modifiers: [.control])
+        // Larger than this window's canvas area: zoomed about its centre, as the keys do.
+        let area = paint.layout.canvasArea
+        let double = layout(0).zoomed(to: 1, keepingWindowX: area.x + area.width / 2, y: area.y + area.height / 2)
+        let square = double.windowRect(forImageRect: IntRect(x: 191, y: 151, width: 1, height: 1))
+        #expect(square.width == 2 && square.height == 2, "\(square)")
+        for (x, y) in [(square.x, square.y), (square.maxX - 1, square.maxY - 1)] { expectPixel(x, y, .black, "200 %") }
+        expectPixel(square.maxX, square.y, red, "200 %, beside the square")
+
+        try paint.key("0", modifiers: [.control])
+        let o = paint.layout.imageOrigin
+        expectPixel(o.x + 101, o.y + 51, .black, "100 % again")
+        expectPixel(o.x + 102, o.y + 51, red, "100 % again, beside it")
+    }
+}
+
 // MARK: - 7. Command line and no display
 
 extension DrawingTests {

@@ -194,6 +194,63 @@ import Testing
         #expect(t.exitCode == 0)
     }
 
+    /// At every zoom, window and image coordinates agree both ways, and zooming keeps the point
+    /// under the pointer in place.
+    @Test(arguments: Layout.zoomRange)
+    func zoomMapsWindowAndImageBothWays(zoom: Int) {
+        // Scrolled to the middle of a large image, so zooming has room to keep the anchor.
+        let base = Layout(
+            windowWidth: 1000, windowHeight: 700, imageWidth: 3000, imageHeight: 2000, scrollX: 1000, scrollY: 700)
+        let layout = base.zoomed(to: zoom, keepingWindowX: 400, y: 300)
+        #expect(layout.zoom == zoom)
+        let before = base.imagePoint(windowX: 400, windowY: 300)
+        let after = layout.imagePoint(windowX: 400, windowY: 300)
+        if zoom >= -1 {
+            // Down to 50 % the image is still larger than the window: the anchor stays put.
+            let tolerance = max(1, 1 / layout.scale)
+            #expect(
+                abs(after.x - before.x) <= tolerance && abs(after.y - before.y) <= tolerance, "\(before) → \(after)")
+        } else {
+            #expect(layout.scrollX == 0 && layout.scrollY == 0, "a picture smaller than the window is centred")
+        }
+        // Every image pixel of a rectangle is shown inside its window rectangle, and that window
+        // rectangle shows no image pixel far outside it.
+        let r = IntRect(x: 1390, y: 930, width: 20, height: 12)
+        let w = layout.windowRect(forImageRect: r)
+        #expect(!w.isEmpty)
+        for (wx, wy) in [(w.x, w.y), (w.maxX - 1, w.maxY - 1)] {
+            let p = layout.imagePoint(windowX: wx, windowY: wy)
+            let slack = 1 / layout.scale
+            #expect(
+                p.x >= Double(r.x) - slack && p.x <= Double(r.maxX) + slack, "x \(p.x) for \(r) at \(layout.zoomText)")
+            #expect(p.y >= Double(r.y) - slack && p.y <= Double(r.maxY) + slack, "y \(p.y)")
+        }
+        let back = layout.imageRect(forWindowRect: w)
+        #expect(back.intersection(r) == r, "\(back) covers \(r)")
+    }
+
+    @Test func zoomKeysAndControlWheelChangeWhatAStrokeCovers() {
+        let s = Self.makeSession(width: 200, height: 100)
+        Self.key(s, "=", .control)
+        #expect(s.layout.zoom == 1 && s.layout.zoomText == "200%")
+        // A drag over 40 window pixels now covers 20 image pixels.
+        let o = s.layout.imageOrigin
+        s.handle(.press(x: o.x + 20, y: o.y + 20, button: .left, modifiers: []))
+        s.handle(.motion(x: o.x + 60, y: o.y + 20, modifiers: []))
+        s.handle(.release(x: o.x + 60, y: o.y + 20, button: .left, modifiers: []))
+        #expect(s.engine.viewPixel(x: 20, y: 10) == Color.black.pixel)
+        #expect(s.engine.viewPixel(x: 40, y: 10) == Color.white.pixel)
+        Self.key(s, "0", .control)
+        #expect(s.layout.zoom == 0)
+        let c = s.layout.imageOrigin
+        s.handle(.press(x: c.x + 10, y: c.y + 10, button: .wheelDown, modifiers: [.control]))
+        s.handle(.press(x: c.x + 10, y: c.y + 10, button: .wheelDown, modifiers: [.control]))
+        #expect(s.layout.zoom == -2 && s.layout.zoomText == "25%")
+        for _ in 0..<5 { Self.key(s, "-", .control) }
+        #expect(s.layout.zoom == Layout.zoomRange.lowerBound && s.message == "Zoomed out as far as it goes")
+        #expect(s.opacityPercent == 100, "Ctrl+0 is not the opacity key")
+    }
+
     @Test func escapeCancelsAStrokeInProgress() {
         let s = Self.makeSession()
         let (x, y) = Self.window(s, 30, 30)
