@@ -18,12 +18,21 @@ import Testing
         let bytes = stroke.encoded()
         #expect(bytes.first == 11)
         #expect(Operation(decoding: bytes) == stroke)
-        // Style (22 bytes), count, then at most two bytes a coordinate: not sixteen a point.
-        #expect(bytes.count <= 1 + 22 + 4 + 1000 * 4, "\(bytes.count) bytes")
+        // Style (20 bytes), grid, count, then at most two bytes a coordinate: not sixteen a point.
+        #expect(bytes.count <= 1 + 20 + 1 + 4 + 1000 * 4, "\(bytes.count) bytes")
         #expect(bytes.count * 4 < 1000 * 16, "\(bytes.count) bytes for 1,000 points")
         // Far corners and negative coordinates (a stroke leaving the canvas) too.
         let far = Operation.stroke(StrokeStyle(), points: [Point(x: -40000.5, y: 3), Point(x: 1e6, y: -0.5)])
         #expect(Operation(decoding: far.encoded()) == far && far.encoded().first == 11)
+    }
+
+    @Test func zoomedInPointsUseAFinerGrid() {
+        // At 1600 % a window pixel centre is a multiple of 1/32 image pixel.
+        let points = (0..<50).map { Point(x: 100 + (Double($0) + 0.5) / 16, y: 40 + Double($0 % 7) / 32) }
+        let stroke = Operation.stroke(StrokeStyle(width: 2), points: points)
+        let bytes = stroke.encoded()
+        #expect(bytes.first == 11 && bytes[1 + 20] == 5, "grid 1/32")
+        #expect(Operation(decoding: bytes) == stroke)
     }
 
     @Test func otherPointsKeepEveryBit() {
@@ -37,13 +46,15 @@ import Testing
     @Test func hostileGridStrokesDecodeToNilNotACrash() {
         var rng = SplitMix(seed: 9)
         let valid = Operation.stroke(StrokeStyle(), points: [Point(x: 10.5, y: 20), Point(x: 30, y: 40.5)]).encoded()
-        var header = Array(valid.prefix(1 + 22))
+        var header = Array(valid.prefix(1 + 20 + 1))
         header += [0xFF, 0xFF, 0xFF, 0x7F]  // two billion points claimed
         #expect(Operation(decoding: header + [0, 0, 0, 0]) == nil)
         // Ten-byte varints (Int64.min) and runaway sums.
-        var huge = Array(valid.prefix(1 + 22)) + [1, 0, 0, 0]
+        var huge = Array(valid.prefix(1 + 20 + 1)) + [1, 0, 0, 0]
         huge += [UInt8](repeating: 0xFF, count: 9) + [0x01] + [0]
         #expect(Operation(decoding: huge) == nil)
+        #expect(
+            Operation(decoding: [11] + Array(valid[1..<21]) + [7, 1, 0, 0, 0, 2, 2]) == nil, "grid finer than 1/64")
         for _ in 0..<3000 {
             var bytes = valid
             for _ in 0..<(1 + Int(rng.next() % 4)) {

@@ -140,26 +140,29 @@ public enum Operation: Equatable, Sendable {
         case fill = 8
         case background = 9
         case paste = 10
-        /// A stroke whose samples all lie on the half-pixel grid (pointer input always does).
+        /// A stroke whose samples all lie on a grid of 1/2 to 1/64 pixel (pointer input always
+        /// does: pixel centres at 100 %, finer at higher zooms).
         case gridStroke = 11
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
     /// opacity and width as IEEE doubles, the point count and the points. Points from the
-    /// pointer are pixel centres, whole multiples of half a pixel: those go as the differences
-    /// between successive points in half pixels, zigzag varints of one or two bytes each
-    /// instead of sixteen; any other stroke keeps its points as doubles. Either way replay sees
-    /// exactly the values the live stroke saw.
+    /// pointer are window pixel centres mapped to the image: whole multiples of half a pixel at
+    /// 100 %, of 1/32 pixel at 1600 %. Those go as the grid (a power of two, one byte) and the
+    /// differences between successive points in grid units, zigzag varints of one or two bytes
+    /// each instead of sixteen; any other stroke keeps its points as doubles. Either way replay
+    /// sees exactly the values the live stroke saw.
     public func encoded() -> [UInt8] {
         var out = ByteWriter()
         switch self {
         case .stroke(let style, let points):
-            if let halves = Self.halfPixelGrid(points) {
+            if let grid = Self.grid(points) {
                 out.byte(Tag.gridStroke.rawValue)
                 Self.encode(style, into: &out)
+                out.byte(UInt8(grid.shift))
                 out.uint32(UInt32(points.count))
                 var previous = (x: Int64(0), y: Int64(0))
-                for h in halves {
+                for h in grid.units {
                     out.zigzag(h.x - previous.x)
                     out.zigzag(h.y - previous.y)
                     previous = h
@@ -270,8 +273,10 @@ public enum Operation: Equatable, Sendable {
             self = .fill(style, at: Point(x: x, y: y), tolerance: Int(tolerance))
         case .gridStroke:
             // Each point takes at least two bytes: the count cannot ask for more than that.
-            guard let style = Self.decodeStyle(&input), let count = input.uint32(), Int(count) * 2 <= input.remaining
+            guard let style = Self.decodeStyle(&input), let shift = input.byte(), (1...6).contains(shift),
+                let count = input.uint32(), Int(count) * 2 <= input.remaining
             else { return nil }
+            let unit = Double(1 << shift)
             var points: [Point] = []
             points.reserveCapacity(Int(count))
             var x: Int64 = 0
@@ -284,7 +289,7 @@ public enum Operation: Equatable, Sendable {
                 x += dx
                 y += dy
                 guard abs(x) <= 0x4000_0000, abs(y) <= 0x4000_0000 else { return nil }
-                points.append(Point(x: Double(x) / 2, y: Double(y) / 2))
+                points.append(Point(x: Double(x) / unit, y: Double(y) / unit))
             }
             guard input.isAtEnd else { return nil }
             self = .stroke(style, points: points)
@@ -301,20 +306,30 @@ public enum Operation: Equatable, Sendable {
         }
     }
 
-    /// The points in half pixels when every coordinate is a whole number of half pixels within
-    /// ±2^30 (exactly representable, both ways), else nil.
-    private static func halfPixelGrid(_ points: [Point]) -> [(x: Int64, y: Int64)]? {
-        var halves: [(x: Int64, y: Int64)] = []
-        halves.reserveCapacity(points.count)
+    /// The coarsest grid of 1/2^shift pixel (shift 1...6) that holds every coordinate exactly
+    /// within ±2^30 units, and the points in its units; nil when none does.
+    private static func grid(_ points: [Point]) -> (shift: Int, units: [(x: Int64, y: Int64)])? {
+        var shift = 1
         for p in points {
-            let hx = p.x * 2
-            let hy = p.y * 2
-            guard hx == hx.rounded(), hy == hy.rounded(), abs(hx) <= 0x4000_0000, abs(hy) <= 0x4000_0000 else {
-                return nil
+            while shift <= 6 {
+                let unit = Double(1 << shift)
+                let ux = p.x * unit
+                let uy = p.y * unit
+                if ux == ux.rounded() && uy == uy.rounded() { break }
+                shift += 1
             }
-            halves.append((Int64(hx), Int64(hy)))
+            guard shift <= 6 else { return nil }
         }
-        return halves
+        let unit = Double(1 << shift)
+        var units: [(x: Int64, y: Int64)] = []
+        units.reserveCapacity(points.count)
+        for p in points {
+            let ux = p.x * unit
+            let uy = p.y * unit
+            guard abs(ux) <= 0x4000_0000, abs(uy) <= 0x4000_0000 else { return nil }
+            units.append((Int64(ux), Int64(uy)))
+        }
+        return (shift, units)
     }
 
     /// Tool, color, opacity and width: the part every drawn operation starts with.
