@@ -16,6 +16,7 @@ final class Clipboard {
     private let window: Window
     private let clipboard: Atom
     private let targets: Atom
+    private let timestamp: Atom
     private let png: Atom
     private let incr: Atom
     /// Our window's property that fetched data arrives in.
@@ -48,6 +49,7 @@ final class Clipboard {
         self.window = window
         clipboard = XInternAtom(display, "CLIPBOARD", 0)
         targets = XInternAtom(display, "TARGETS", 0)
+        timestamp = XInternAtom(display, "TIMESTAMP", 0)
         png = XInternAtom(display, "image/png", 0)
         incr = XInternAtom(display, "INCR", 0)
         property = XInternAtom(display, "SWIFTPAINT_CLIPBOARD", 0)
@@ -81,11 +83,20 @@ final class Clipboard {
         {
             property = 0
         } else if target == targets {
-            var list: [Atom] = [targets, png]
+            var list: [Atom] = [targets, timestamp, png]
+            let count = Int32(list.count)
             _ = list.withUnsafeMutableBytes {
                 XChangeProperty(
                     display, request.requestor, property, XA_ATOM, 32, PropModeReplace,
-                    $0.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(2))
+                    $0.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
+            }
+        } else if target == timestamp {
+            // ICCCM §2.6.2: when we took the selection.
+            var time = UInt(ownedSince)
+            _ = withUnsafeBytes(of: &time) {
+                XChangeProperty(
+                    display, request.requestor, property, XA_INTEGER, 32, PropModeReplace,
+                    $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
             }
         } else if target == png, let bytes = offered {
             if bytes.count <= chunk {

@@ -73,7 +73,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
             return true
         }
         #expect(owned, "the program never took the clipboard: \(paint.app.outputSummary)")
-        #expect(offered.contains("image/png"), "targets: \(offered)")
+        #expect(offered.contains("image/png") && offered.contains("TIMESTAMP"), "targets: \(offered)")
         let read = try xclip(paint, ["-selection", "clipboard", "-t", "image/png", "-o"])
         #expect(read.status == .exited(0), "xclip: \(String(describing: read.status))")
         let bytes = read.output
