@@ -88,6 +88,8 @@ public final class DocumentJournal: OperationSink {
         }
         let history = History(base: baseImage)
         var replay = Replay(engine: engine, history: history, savedStep: nil, path: header.documentPath)
+        // Nothing is shown until the whole journal is replayed: composite once, at the end.
+        engine.defersComposite = true
         for operation in contents.operations {
             if case .saved(let path) = operation {
                 replay.savedStep = history.cursor
@@ -96,6 +98,7 @@ public final class DocumentJournal: OperationSink {
                 history.perform(operation, engine: engine)
             }
         }
+        engine.defersComposite = false
         return replay
     }
 

@@ -112,7 +112,10 @@ public enum DocumentLoader {
             engine = StrokeEngine(width: archive.width, height: archive.height, background: background)
         }
         let history = History(base: base, memoryCap: memoryCap)
+        // Nothing is shown until the whole history is replayed: composite once, at the end.
+        engine.defersComposite = true
         for operation in archive.operations { history.perform(operation, engine: engine) }
+        engine.defersComposite = false
         return (engine, history)
     }
 

@@ -121,6 +121,26 @@ import Testing
         #expect(engine.paintImage() == before)
     }
 
+    /// A replay that composites only at the end (opening a file, restoring a journal) ends on
+    /// the same view as one that composites every segment, fills included (they read the view).
+    @Test func aDeferredReplayEndsOnTheSameView() {
+        var ops = Self.randomOperations(24, seed: 17, width: 120, height: 80)
+        ops.insert(
+            .fill(StrokeStyle(color: Color(r: 0, g: 90, b: 200)), at: Point(x: 60, y: 40), tolerance: 40), at: 12)
+        ops.append(.fill(StrokeStyle(color: Color(r: 250, g: 200, b: 0)), at: Point(x: 3, y: 3), tolerance: 0))
+        let live = StrokeEngine(width: 120, height: 80)
+        let liveHistory = History(base: nil)
+        for op in ops { liveHistory.perform(op, engine: live) }
+        let deferred = StrokeEngine(width: 120, height: 80)
+        let history = History(base: nil)
+        deferred.defersComposite = true
+        for op in ops { history.perform(op, engine: deferred) }
+        deferred.defersComposite = false
+        let differing = zip(deferred.viewPixels, live.viewPixels).filter { $0 != $1 }.count
+        #expect(differing == 0, "\(differing) view pixels differ")
+        #expect(deferred.paintImage() == live.paintImage())
+    }
+
     @Test func packedPixelsRoundTripInsideAClip() {
         var rng = SplitMix(seed: 4)
         let engine = StrokeEngine(width: 50, height: 30)

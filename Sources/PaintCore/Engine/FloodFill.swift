@@ -11,6 +11,8 @@ extension StrokeEngine {
     @discardableResult
     public func beginFill(_ style: StrokeStyle, at point: Point, tolerance: Int) -> IntRect {
         if isStroking { end() }
+        // The fill floods what the view shows: it must show everything so far.
+        refreshStaleView()
         guard point.isFinite else { return .empty }
         let sx = Int(clamping: point.x, .down)
         let sy = Int(clamping: point.y, .down)

@@ -33,6 +33,24 @@ public final class StrokeEngine {
     /// Rows min...max that hold marked chunks of the stroke in progress.
     var strokeRows: (min: Int, max: Int) = (Int.max, Int.min)
     var strokeBounds = IntRect.empty
+    /// While true, strokes leave the view as it is and only note where it is stale: a replay
+    /// (opening a file's history, restoring a journal, re-rendering under a removed stroke)
+    /// shows nothing until it ends, so compositing every segment would be wasted. A fill, which
+    /// reads the view, brings it up to date first; turning this off does too.
+    public var defersComposite = false {
+        didSet { if !defersComposite { refreshStaleView() } }
+    }
+    /// Where the view lags behind the paint and coverage while compositing is deferred.
+    private(set) var staleView = IntRect.empty
+
+    /// Recomposites whatever deferred strokes left stale.
+    func refreshStaleView() {
+        guard !staleView.isEmpty else { return }
+        let stale = staleView
+        staleView = .empty
+        recomposite(stale)
+    }
+
     /// Pixels outside this rectangle are left alone by strokes and clears (the history uses it
     /// to re-render one region when a past stroke is removed). The whole canvas by default.
     public var clip: IntRect {
@@ -253,7 +271,7 @@ public final class StrokeEngine {
                         insideThrough: ib)
                     if run.first <= run.last {
                         touched.mark(row: y, from: run.first, through: run.last)
-                        compositeRow(y, run.first, run.last, fullFrom: ia, fullThrough: ib)
+                        if !defersComposite { compositeRow(y, run.first, run.last, fullFrom: ia, fullThrough: ib) }
                         rowFirst = min(rowFirst, run.first)
                         rowLast = max(rowLast, run.last)
                     }
@@ -270,6 +288,7 @@ public final class StrokeEngine {
         strokeRows = (min(strokeRows.min, dirtyY0), max(strokeRows.max, dirtyY1))
         let dirty = IntRect(x0: dirtyX0, y0: dirtyY0, x1: dirtyX1, y1: dirtyY1)
         strokeBounds = strokeBounds.union(dirty)
+        if defersComposite { staleView = staleView.union(dirty) }
         return dirty
     }
 

@@ -252,6 +252,9 @@ public final class History {
             engine.setBackground(atStart)
         }
         engine.clip = region
+        // The region is recomposited once at the end, not stroke by stroke.
+        let deferred = engine.defersComposite
+        engine.defersComposite = true
         if let startPixels {
             // A fill reads the view, so the view must show the restored paint before replaying.
             engine.unpackPaint(startPixels, clip: region, recomposite: hasFill)
@@ -273,6 +276,7 @@ public final class History {
         }
         engine.clip = savedClip
         if engine.background != finalBackground { engine.setBackground(finalBackground) }
+        engine.defersComposite = deferred
         engine.recomposite(region)
     }
 

@@ -59,28 +59,42 @@ public struct PackedPixels: Sendable {
         self.coversRect = coversRect
         var total = 0
         for s in Swift.stride(from: 0, to: spans.count, by: 3) { total += Int(spans[s + 2]) }
-        var runs: [UInt32] = []
+        // Runs go into a scratch buffer as large as the raw pixels: packing stops as soon as
+        // it would not be smaller, so it never needs more. A run continues across spans.
+        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(2, total + 2))
+        defer { scratch.deallocate() }
+        var used = 0
         var count: UInt32 = 0
         var value: UInt32 = 0
         var overflow = false
         outer: for s in Swift.stride(from: 0, to: spans.count, by: 3) {
             let row = pixels + Int(spans[s]) * stride + Int(spans[s + 1])
-            for x in 0..<Int(spans[s + 2]) {
-                let p = row[x]
-                if count > 0 && p == value && count < UInt32.max {
-                    count &+= 1
-                    continue
+            let n = Int(spans[s + 2])
+            var x = 0
+            while x < n {
+                if count > 0 && row[x] == value {
+                    // Extend the current run as far as it goes in this span.
+                    var end = x + 1
+                    while end < n && row[end] == value { end += 1 }
+                    let length = UInt32(truncatingIfNeeded: end - x)
+                    if count <= UInt32.max - length {
+                        count += length
+                        x = end
+                        continue
+                    }
                 }
                 if count > 0 {
-                    runs.append(count)
-                    runs.append(value)
-                    if runs.count >= total {  // raw is no bigger from here on
+                    if used + 2 >= total {  // raw is no bigger from here on
                         overflow = true
                         break outer
                     }
+                    scratch[used] = count
+                    scratch[used + 1] = value
+                    used += 2
                 }
-                value = p
+                value = row[x]
                 count = 1
+                x += 1
             }
         }
         if overflow {
@@ -95,10 +109,11 @@ public struct PackedPixels: Sendable {
             raw = true
         } else {
             if count > 0 {
-                runs.append(count)
-                runs.append(value)
+                scratch[used] = count
+                scratch[used + 1] = value
+                used += 2
             }
-            storage = Self.exactCopy(runs)
+            storage = Array(UnsafeBufferPointer(start: scratch, count: used))
             raw = false
         }
     }
