@@ -33,3 +33,12 @@ public enum InputEvent: Sendable, Equatable {
     /// The window manager asks the window to close.
     case closeRequest
 }
+
+/// The pointer shapes the window shows.
+public enum PointerShape: Sendable, Equatable {
+    case arrow
+    /// Over the picture, where a click paints.
+    case crosshair
+    /// While the picture is dragged with the middle button.
+    case move
+}

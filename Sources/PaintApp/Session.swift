@@ -138,6 +138,16 @@ public final class Session {
     public private(set) var mode: SessionMode = .normal
     /// The toolbar item under the pointer and the one being pressed.
     public private(set) var hovered: ToolbarItem?
+    /// The pointer the window should show: a crosshair over the picture, a hand while panning,
+    /// the arrow elsewhere.
+    public var pointerShape: PointerShape {
+        if panAnchor != nil { return .move }
+        if strokeButton != nil { return .crosshair }
+        guard let p = lastPointer, colorEditor == nil else { return .arrow }
+        return layout.visibleImage.contains(p.x, p.y) ? .crosshair : .arrow
+    }
+    /// Where the pointer was last seen in the window.
+    private var lastPointer: (x: Int, y: Int)?
     public private(set) var pressed: ToolbarItem?
     /// The image pixel under the pointer, when it is over the image.
     public private(set) var pointerPixel: (x: Int, y: Int)?
@@ -277,6 +287,7 @@ public final class Session {
         case .release(let x, let y, let button, _):
             handleRelease(x, y, button)
         case .leave:
+            lastPointer = nil
             setHovered(nil)
             if pointerPixel != nil {
                 pointerPixel = nil
@@ -308,6 +319,7 @@ public final class Session {
     }
 
     private func handlePress(_ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers) {
+        lastPointer = (x, y)
         switch button {
         case .wheelUp, .wheelDown, .wheelLeft, .wheelRight:
             if modifiers.contains(.control) && (button == .wheelUp || button == .wheelDown) {
@@ -372,6 +384,7 @@ public final class Session {
     }
 
     private func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers) {
+        lastPointer = (x, y)
         if strokeButton != nil {
             if case .shape(let from) = live {
                 updateShape(from: from, to: layout.imagePoint(windowX: x, windowY: y), modifiers: modifiers)

@@ -36,6 +36,9 @@ public final class X11App {
     }
     private var tooltip: Tooltip
     private let clipboard: Clipboard
+    /// Font cursors (X11/cursorfont.h): left_ptr, crosshair, fleur.
+    private let cursors: [PointerShape: Cursor]
+    private var shownPointer: PointerShape?
     /// The server time of the last input event: the clipboard's requests carry it (ICCCM asks
     /// for a real time, not CurrentTime).
     private var lastEventTime: Time = 0
@@ -88,6 +91,10 @@ public final class X11App {
         XSetGraphicsExposures(display, chromeGC, 0)
         tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
         clipboard = Clipboard(display: display, window: window)
+        cursors = [
+            .arrow: XCreateFontCursor(display, 68), .crosshair: XCreateFontCursor(display, 34),
+            .move: XCreateFontCursor(display, 52),
+        ]
         session.handle(.resize(width: size.width, height: size.height))
         try blitter.resize(width: size.width, height: size.height)
         setProperties()
@@ -270,6 +277,14 @@ public final class X11App {
 
     private var exposed = IntRect.empty
 
+    /// Shows the pointer shape the session wants, when it changed (over the picture, a crosshair).
+    private func updatePointer() {
+        let shape = session.pointerShape
+        guard shape != shownPointer, let cursor = cursors[shape] else { return }
+        shownPointer = shape
+        XDefineCursor(display, window, cursor)
+    }
+
     /// Carries out what the session asked of the clipboard (Ctrl+C, Ctrl+V).
     private func serveClipboardRequest() {
         switch session.takeClipboardRequest() {
@@ -337,6 +352,7 @@ public final class X11App {
         }
         presentEditor()
         updateTitle()
+        updatePointer()
         XFlush(display)
     }
 

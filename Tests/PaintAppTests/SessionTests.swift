@@ -251,6 +251,23 @@ import Testing
         #expect(s.opacityPercent == 100, "Ctrl+0 is not the opacity key")
     }
 
+    @Test func thePointerIsACrosshairOverThePictureAndAHandWhilePanning() {
+        let s = Self.makeSession(width: 200, height: 100)
+        #expect(s.pointerShape == .arrow)
+        let (x, y) = Self.window(s, 50, 50)
+        s.handle(.motion(x: x, y: y, modifiers: []))
+        #expect(s.pointerShape == .crosshair)
+        let tool = s.layout.rect(of: .tool(.brush))
+        s.handle(.motion(x: tool.x + 2, y: tool.y + 2, modifiers: []))
+        #expect(s.pointerShape == .arrow)
+        s.handle(.press(x: x, y: y, button: .middle, modifiers: []))
+        #expect(s.pointerShape == .move)
+        s.handle(.release(x: x, y: y, button: .middle, modifiers: []))
+        #expect(s.pointerShape == .crosshair)
+        s.handle(.leave)
+        #expect(s.pointerShape == .arrow)
+    }
+
     @Test func escapeCancelsAStrokeInProgress() {
         let s = Self.makeSession()
         let (x, y) = Self.window(s, 30, 30)
