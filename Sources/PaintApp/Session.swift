@@ -141,9 +141,10 @@ public final class Session {
     /// The pointer the window should show: a crosshair over the picture, a hand while panning,
     /// the arrow elsewhere.
     public var pointerShape: PointerShape {
-        if panAnchor != nil { return .move }
+        if panAnchor != nil || placing?.grab != nil { return .move }
         if strokeButton != nil { return .crosshair }
         guard let p = lastPointer, colorEditor == nil else { return .arrow }
+        if let rect = placing?.rect, layout.windowRect(forImageRect: rect).contains(p.x, p.y) { return .move }
         return layout.visibleImage.contains(p.x, p.y) ? .crosshair : .arrow
     }
     /// Where the pointer was last seen in the window.
@@ -342,6 +343,18 @@ public final class Session {
         }
         if case .savePrompt = mode { return }
         if strokeButton != nil { return }
+        if let p = placing, layout.canvasArea.contains(x, y), button == .left || button == .right {
+            // A pasted picture is waiting: grab it, or (outside it) put it down.
+            let point = layout.imagePoint(windowX: x, windowY: y)
+            let grabX = Int(point.x.rounded(.down)) - p.x
+            let grabY = Int(point.y.rounded(.down)) - p.y
+            if button == .left && p.rect.contains(p.x + grabX, p.y + grabY) {
+                placing?.grab = (grabX, grabY)
+            } else {
+                putDownPaste()
+            }
+            return
+        }
         if let item = layout.item(atX: x, y: y) {
             pressToolbar(item, x: x, button: button)
             return
@@ -385,6 +398,11 @@ public final class Session {
 
     private func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers) {
         lastPointer = (x, y)
+        if let grab = placing?.grab {
+            let point = layout.imagePoint(windowX: x, windowY: y)
+            movePlacing(toX: Int(point.x.rounded(.down)) - grab.x, y: Int(point.y.rounded(.down)) - grab.y)
+            return
+        }
         if strokeButton != nil {
             if case .shape(let from) = live {
                 updateShape(from: from, to: layout.imagePoint(windowX: x, windowY: y), modifiers: modifiers)
@@ -419,6 +437,10 @@ public final class Session {
     }
 
     private func handleRelease(_ x: Int, _ y: Int, _ button: PointerButton) {
+        if placing?.grab != nil && button == .left {
+            placing?.grab = nil
+            return
+        }
         if strokeButton == button {
             commitStroke()
             updatePointerPixel(x, y)
@@ -591,6 +613,8 @@ public final class Session {
     /// Merges the stroke or shape in progress and records it as an operation. Safe to call when
     /// there is none; also the emergency path when the program must exit mid-stroke.
     public func commitStroke() {
+        // Whatever finishes a stroke (saving, undo, a new document…) puts a paste down too.
+        putDownPaste()
         strokeButton = nil
         guard engine.isStroking else { return }
         let operation: Operation
@@ -729,6 +753,10 @@ public final class Session {
             return
         }
         switch key {
+        case .escape where placing != nil:
+            dropPaste()
+        case .enter where placing != nil:
+            putDownPaste()
         case .escape:
             cancelStroke()
         case .character(let c):
@@ -942,6 +970,8 @@ public final class Session {
     private var hoverStroke: Int?
 
     private func updateStrokeHover(_ x: Int, _ y: Int) {
+        // A paste being placed owns the outline.
+        guard placing == nil else { return }
         guard tool == .strokeEraser, layout.visibleImage.contains(x, y) else { return setHoverStroke(nil) }
         // Three window pixels of slack at any zoom.
         setHoverStroke(history.stroke(at: layout.imagePoint(windowX: x, windowY: y), slack: 3 / layout.scale))
@@ -1149,17 +1179,87 @@ public final class Session {
         }
         let visible = layout.visibleImage
         let corner = layout.imagePoint(windowX: visible.x, windowY: visible.y)
-        let x = max(0, Int(corner.x.rounded(.down)))
-        let y = max(0, Int(corner.y.rounded(.down)))
-        // Only what lands on the canvas is kept: the step, the journal and the saved history
-        // hold no pixels nobody will see.
-        let fits = x + image.width <= engine.width && y + image.height <= engine.height
-        let kept = image.cropped(to: IntRect(x: 0, y: 0, width: engine.width - x, height: engine.height - y))
-        let operation = Operation.paste(kept, x: x, y: y)
+        placing = Placing(
+            image: image, x: max(0, Int(corner.x.rounded(.down))), y: max(0, Int(corner.y.rounded(.down))))
+        showPlacing(previous: .empty)
+        setMessage(
+            "Pasted \(image.width) × \(image.height): drag it into place; Enter or a click outside puts it down,"
+                + " Escape drops it")
+    }
+
+    // MARK: Placing a paste
+
+    /// A pasted picture waiting to be put down: shown over the canvas (not yet in the paint),
+    /// dragged into place with the left button.
+    private struct Placing {
+        var image: PixelImage
+        var x: Int
+        var y: Int
+        /// While dragged: where the picture was grabbed, from its top-left corner.
+        var grab: (x: Int, y: Int)?
+        var rect: IntRect { IntRect(x: x, y: y, width: image.width, height: image.height) }
+    }
+    private var placing: Placing?
+
+    /// Whether a pasted picture is waiting to be put down.
+    public var isPlacingPaste: Bool { placing != nil }
+
+    /// Redraws the picture being placed (after a move from `previous`) and its outline.
+    private func showPlacing(previous: IntRect) {
+        canvasDirty = canvasDirty.union(outlineBounds())
+        let old = previous.intersection(engine.bounds)
+        if !old.isEmpty {
+            engine.recomposite(old)
+            canvasDirty = canvasDirty.union(old)
+        }
+        guard let p = placing else {
+            hoverOutline = []
+            return
+        }
+        canvasDirty = canvasDirty.union(engine.showPastePreview(p.image, atX: p.x, y: p.y))
+        let (x0, y0) = (Double(p.x), Double(p.y))
+        let (x1, y1) = (Double(p.x + p.image.width), Double(p.y + p.image.height))
+        hoverOutline = [
+            Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1), Point(x: x0, y: y0),
+        ]
+        canvasDirty = canvasDirty.union(outlineBounds())
+    }
+
+    private func movePlacing(toX x: Int, y: Int) {
+        guard var p = placing, x != p.x || y != p.y else { return }
+        let old = p.rect
+        p.x = x
+        p.y = y
+        placing = p
+        showPlacing(previous: old)
+    }
+
+    /// Puts the pasted picture down where it is, as one step of the history. Only what lies
+    /// on the canvas is kept: the step, the journal and the saved history hold no pixels
+    /// nobody will see.
+    private func putDownPaste() {
+        guard let p = placing else { return }
+        placing = nil
+        showPlacing(previous: p.rect)
+        let onCanvas = p.rect.intersection(engine.bounds)
+        guard !onCanvas.isEmpty else { return setMessage("The pasted picture was off the canvas; nothing was pasted") }
+        let kept = p.image.cropped(
+            to: IntRect(x: onCanvas.x - p.x, y: onCanvas.y - p.y, width: onCanvas.width, height: onCanvas.height))
+        let operation = Operation.paste(kept, x: onCanvas.x, y: onCanvas.y)
         canvasDirty = canvasDirty.union(history.perform(operation, engine: engine))
         record(operation)
+        let cropped = onCanvas != p.rect
         setMessage(
-            "Pasted \(image.width) × \(image.height) at \(x), \(y)" + (fits ? "" : ", cropped to the canvas"))
+            "Pasted \(kept.width) × \(kept.height) at \(onCanvas.x), \(onCanvas.y)"
+                + (cropped ? ", cropped to the canvas" : ""))
+    }
+
+    /// Drops the pasted picture without putting it down (Escape).
+    private func dropPaste() {
+        guard let p = placing else { return }
+        placing = nil
+        showPlacing(previous: p.rect)
+        setMessage("Paste dropped")
     }
 
     /// A picture read for Open, waiting for the answer about this document's changes.

@@ -97,8 +97,10 @@ struct ClipboardEndToEndTests: CanvasChecks {
         for y in 0..<60 {
             for x in 0..<90 { expected[x, y] = sticker[x, y] }
         }
+        // The pasted picture floats (outlined) until put down: Enter.
         let pasted = Wait.until(timeout: .seconds(10), poll: .milliseconds(200)) {
             try? paint.key("v", modifiers: [.control])
+            try? paint.key("Return")
             guard let shot = try? paint.captureCanvas() else { return false }
             return differences(screen: shot, file: expected, limit: 1).isEmpty
         }
@@ -118,8 +120,12 @@ struct ClipboardEndToEndTests: CanvasChecks {
         let owner = try IncrClipboardOwner(displayName: paint.session.server.displayName, png: png)
         try paint.key("v", modifiers: [.control])
         var last: ScreenCapture?
+        var polls = 0
         let pasted = Wait.until(timeout: .seconds(15), poll: .milliseconds(5)) {
             owner.serve()
+            // Once it has arrived, Enter puts the floating picture down (and its outline goes).
+            polls += 1
+            if polls % 20 == 0 { try? paint.key("Return") }
             guard let shot = try? paint.captureCanvas() else { return false }
             last = shot
             return differences(screen: shot, file: noise, limit: 1).isEmpty

@@ -25,32 +25,63 @@ import Testing
         #expect(s.takeClipboardRequest() == .fetch)
     }
 
-    @Test func aPastedPictureLandsAtTheVisibleCornerAsOneUndoableStep() throws {
+    @Test func aPastedPictureFloatsAtTheVisibleCornerUntilItIsPutDown() throws {
         let s = T.makeSession(width: 120, height: 80)
         let sink = RecordingSink()
         s.sink = sink
         T.drag(s, [(10, 10), (100, 60)])
         let drawn = Array(s.engine.viewPixels)
+        let paint = s.engine.paintImage()
+        let steps = s.history.count
         let red = Color(r: 220, g: 30, b: 30)
         let png = try PNGCodec.encode(PixelImage(width: 30, height: 20, fill: red.pixel), withAlpha: false)
         s.paste(png: png)
+        // Shown at the corner, not yet in the paint or the history.
+        #expect(s.isPlacingPaste)
         #expect(s.engine.viewPixel(x: 0, y: 0) == red.pixel && s.engine.viewPixel(x: 29, y: 19) == red.pixel)
-        #expect(s.engine.viewPixel(x: 30, y: 0) == drawn[30] && s.engine.viewPixel(x: 0, y: 20) == drawn[20 * 120])
-        #expect(s.isModified && s.message == "Pasted 30 × 20 at 0, 0")
-        guard case .paste(_, 0, 0)? = sink.operations.last else {
+        #expect(s.engine.viewPixel(x: 30, y: 0) == drawn[30])
+        #expect(s.engine.paintImage() == paint && s.history.count == steps && !s.hoverOutline.isEmpty)
+        // Dragged by 40, 30 image pixels.
+        let (gx, gy) = T.window(s, 5, 5)
+        s.handle(.press(x: gx, y: gy, button: .left, modifiers: []))
+        #expect(s.pointerShape == .move)
+        s.handle(.motion(x: gx + 40, y: gy + 30, modifiers: []))
+        s.handle(.release(x: gx + 40, y: gy + 30, button: .left, modifiers: []))
+        #expect(s.engine.viewPixel(x: 0, y: 0) == drawn[0], "the old place shows the drawing again")
+        #expect(s.engine.viewPixel(x: 40, y: 30) == red.pixel && s.engine.viewPixel(x: 69, y: 49) == red.pixel)
+        // Enter puts it down: one step, journaled, undoable.
+        s.handle(.key(.enter, modifiers: []))
+        #expect(!s.isPlacingPaste && s.history.count == steps + 1 && s.hoverOutline.isEmpty)
+        guard case .paste(let kept, 40, 30)? = sink.operations.last else {
             Issue.record("the journal heard \(String(describing: sink.operations.last))")
             return
         }
+        #expect(kept.width == 30 && kept.height == 20)
+        #expect(s.engine.paintPixel(x: 40, y: 30) == red.pixel)
         T.key(s, "z", .control)
         #expect(Array(s.engine.viewPixels) == drawn)
-        // A picture larger than the canvas is cropped, and says so.
-        s.paste(png: try PNGCodec.encode(PixelImage(width: 300, height: 10, fill: red.pixel), withAlpha: false))
-        #expect(s.message.hasSuffix("cropped to the canvas"))
-        guard case .paste(let kept, 0, 0)? = sink.operations.last else {
-            Issue.record("no paste recorded")
-            return
-        }
-        #expect(kept.width == 120 && kept.height == 10, "only the part on the canvas is kept")
+    }
+
+    @Test func escapeDropsAPasteAndAClickOutsidePutsItDownCropped() throws {
+        let s = T.makeSession(width: 120, height: 80)
+        let drawn = Array(s.engine.viewPixels)
+        let red = Color(r: 220, g: 30, b: 30)
+        let png = try PNGCodec.encode(PixelImage(width: 50, height: 20, fill: red.pixel), withAlpha: false)
+        s.paste(png: png)
+        s.handle(.key(.escape, modifiers: []))
+        #expect(!s.isPlacingPaste && Array(s.engine.viewPixels) == drawn && !s.history.canUndo)
+        // Dragged half off the right edge, then a click outside puts it down, cropped.
+        s.paste(png: png)
+        let (gx, gy) = T.window(s, 1, 1)
+        s.handle(.press(x: gx, y: gy, button: .left, modifiers: []))
+        s.handle(.motion(x: gx + 95, y: gy + 10, modifiers: []))
+        s.handle(.release(x: gx + 95, y: gy + 10, button: .left, modifiers: []))
+        let (ox, oy) = T.window(s, 20, 70)
+        s.handle(.press(x: ox, y: oy, button: .left, modifiers: []))
+        s.handle(.release(x: ox, y: oy, button: .left, modifiers: []))
+        #expect(!s.isPlacingPaste && s.history.count == 1)
+        #expect(s.message == "Pasted 25 × 20 at 95, 10, cropped to the canvas", "\(s.message)")
+        #expect(s.engine.viewPixel(x: 20, y: 70) == Color.white.pixel, "the click that put it down painted nothing")
     }
 
     @Test func clipboardBytesThatAreNoPictureChangeNothing() {

@@ -29,6 +29,16 @@ public enum Background: Equatable, Sendable {
         return .image(out)
     }
 
+    /// The opaque pixel that shows through at (x, y) of a canvas of this background (for
+    /// views other than the per-span compositor's; an image must be of the canvas size).
+    func backdrop(_ x: Int, _ y: Int) -> UInt32 {
+        switch self {
+        case .color(let c): return c.pixel
+        case .transparent: return Self.checker(x, y)
+        case .image(let image): return image[x, y]
+        }
+    }
+
     /// The backdrop pixel for a transparent background at (x, y).
     @inline(__always)
     static func checker(_ x: Int, _ y: Int) -> UInt32 {

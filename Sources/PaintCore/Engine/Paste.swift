@@ -19,3 +19,25 @@ extension StrokeEngine {
         return r
     }
 }
+
+extension StrokeEngine {
+    /// Shows `image` (premultiplied) laid over the paint at (x, y) in the view only, the paint
+    /// untouched: a pasted picture being placed. Returns the view rectangle it covers; a
+    /// `recomposite` of that rectangle takes it away again.
+    @discardableResult
+    public func showPastePreview(_ image: PixelImage, atX x: Int, y: Int) -> IntRect {
+        let r = IntRect(x: x, y: y, width: image.width, height: image.height).intersection(bounds)
+        guard !r.isEmpty else { return .empty }
+        image.pixels.withUnsafeBufferPointer { source in
+            guard let from = source.baseAddress, let p = paint.baseAddress, let v = view.baseAddress else { return }
+            for row in r.y..<r.maxY {
+                let s = from + (row - y) * image.width + (r.x - x)
+                for col in r.x..<r.maxX {
+                    let pasted = Pixel.sourceOver(s[col - r.x], p[row * width + col])
+                    v[row * width + col] = SpanCompositor.over(pasted, backdrop: background.backdrop(col, row))
+                }
+            }
+        }
+        return r
+    }
+}
