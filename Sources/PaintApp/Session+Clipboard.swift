@@ -1,0 +1,126 @@
+import Glibc
+import PaintCore
+import PaintIO
+
+/// The clipboard: copying the picture, and a pasted picture floating until it is put down.
+extension Session {
+    // MARK: Clipboard
+
+    /// The pending clipboard request, cleared.
+    public func takeClipboardRequest() -> ClipboardRequest? {
+        defer { clipboardRequest = nil }
+        return clipboardRequest
+    }
+
+    /// Copies the whole picture, as it would be saved, to the clipboard (Ctrl+C).
+    public func copy() {
+        commitStroke()
+        do {
+            let png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: engine.background == .transparent)
+            clipboardRequest = .offer(png)
+            setMessage("Copied the picture (\(engine.width) × \(engine.height)) to the clipboard")
+        } catch {
+            setMessage(error.description)
+        }
+    }
+
+    /// Asks the window for the clipboard's picture (Ctrl+V); it arrives in `paste(png:)`.
+    public func requestPaste() {
+        commitStroke()
+        clipboardRequest = .fetch
+    }
+
+    /// Lays a PNG from the clipboard over the paint at the top-left corner of the visible part
+    /// of the canvas, as one step that undo takes back. What does not fit is cropped.
+    public func paste(png: [UInt8]) {
+        commitStroke()
+        let image: PixelImage
+        do {
+            image = try PNGCodec.decode(png, name: "the clipboard")
+        } catch {
+            return setMessage(error.description)
+        }
+        let visible = layout.visibleImage
+        let corner = layout.imagePoint(windowX: visible.x, windowY: visible.y)
+        placing = Placing(
+            image: image, x: max(0, Int(corner.x.rounded(.down))), y: max(0, Int(corner.y.rounded(.down))))
+        showPlacing(previous: .empty)
+        setMessage(
+            "Pasted \(image.width) × \(image.height): drag it into place; Enter or a click outside puts it down,"
+                + " Escape drops it")
+    }
+
+    // MARK: Placing a paste
+
+    /// A pasted picture waiting to be put down: shown over the canvas (not yet in the paint),
+    /// dragged into place with the left button.
+    struct Placing {
+        var image: PixelImage
+        var x: Int
+        var y: Int
+        /// While dragged: where the picture was grabbed, from its top-left corner.
+        var grab: (x: Int, y: Int)?
+        var rect: IntRect { IntRect(x: x, y: y, width: image.width, height: image.height) }
+    }
+
+    /// Whether a pasted picture is waiting to be put down.
+    public var isPlacingPaste: Bool { placing != nil }
+
+    /// Redraws the picture being placed (after a move from `previous`) and its outline.
+    func showPlacing(previous: IntRect) {
+        canvasDirty = canvasDirty.union(outlineBounds())
+        let old = previous.intersection(engine.bounds)
+        if !old.isEmpty {
+            engine.recomposite(old)
+            canvasDirty = canvasDirty.union(old)
+        }
+        guard let p = placing else {
+            hoverOutline = []
+            return
+        }
+        canvasDirty = canvasDirty.union(engine.showPastePreview(p.image, atX: p.x, y: p.y))
+        let (x0, y0) = (Double(p.x), Double(p.y))
+        let (x1, y1) = (Double(p.x + p.image.width), Double(p.y + p.image.height))
+        hoverOutline = [
+            Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1), Point(x: x0, y: y0),
+        ]
+        canvasDirty = canvasDirty.union(outlineBounds())
+    }
+
+    func movePlacing(toX x: Int, y: Int) {
+        guard var p = placing, x != p.x || y != p.y else { return }
+        let old = p.rect
+        p.x = x
+        p.y = y
+        placing = p
+        showPlacing(previous: old)
+    }
+
+    /// Puts the pasted picture down where it is, as one step of the history. Only what lies
+    /// on the canvas is kept: the step, the journal and the saved history hold no pixels
+    /// nobody will see.
+    func putDownPaste() {
+        guard let p = placing else { return }
+        placing = nil
+        showPlacing(previous: p.rect)
+        let onCanvas = p.rect.intersection(engine.bounds)
+        guard !onCanvas.isEmpty else { return setMessage("The pasted picture was off the canvas; nothing was pasted") }
+        let kept = p.image.cropped(
+            to: IntRect(x: onCanvas.x - p.x, y: onCanvas.y - p.y, width: onCanvas.width, height: onCanvas.height))
+        let operation = Operation.paste(kept, x: onCanvas.x, y: onCanvas.y)
+        canvasDirty = canvasDirty.union(history.perform(operation, engine: engine))
+        record(operation)
+        let cropped = onCanvas != p.rect
+        setMessage(
+            "Pasted \(kept.width) × \(kept.height) at \(onCanvas.x), \(onCanvas.y)"
+                + (cropped ? ", cropped to the canvas" : ""))
+    }
+
+    /// Drops the pasted picture without putting it down (Escape).
+    func dropPaste() {
+        guard let p = placing else { return }
+        placing = nil
+        showPlacing(previous: p.rect)
+        setMessage("Paste dropped")
+    }
+}
