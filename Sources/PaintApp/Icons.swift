@@ -69,6 +69,21 @@ enum Icons {
             p.strokePolyline(bucket, closed: true, width: 1.6, Theme.icon)
             p.fillCircle(x + 31, y + 28, radius: 2.6, Color(r: 0x3F, g: 0x6F, b: 0xB5))
             p.fillPolygon([(x + 29, y + 27), (x + 31, y + 22), (x + 33, y + 27)], Color(r: 0x3F, g: 0x6F, b: 0xB5))
+        case .tool(.select):
+            // A dashed selection rectangle with a filled corner handle.
+            let corners: [(Double, Double)] = [(9, 11), (31, 11), (31, 29), (9, 29), (9, 11)]
+            for (a, b) in zip(corners, corners.dropFirst()) {
+                let length = max(abs(b.0 - a.0), abs(b.1 - a.1))
+                var t = 0.0
+                while t < length {
+                    let e = min(t + 3, length)
+                    let (ux, uy) = ((b.0 - a.0) / length, (b.1 - a.1) / length)
+                    p.line(
+                        x + a.0 + ux * t, y + a.1 + uy * t, x + a.0 + ux * e, y + a.1 + uy * e, width: 1.6, Theme.icon)
+                    t += 6
+                }
+            }
+            p.fillRoundedRect(x + 28, y + 26, 6, 6, radius: 1, Theme.iconAccent)
         case .tool(.picker):
             // An eyedropper: bulb, barrel, tip.
             p.line(x + 27, y + 13, x + 13, y + 27, width: 3.2, Theme.icon)

@@ -224,10 +224,10 @@ public struct Layout: Sendable, Equatable {
 
     static let toolsX = 10
     static let smallButton = 28
-    static let toolColumns = 4
+    static let toolColumns = 5
     static let gridY = (toolbarHeight - 2 * smallButton - 2) / 2
     static var togglesX: Int { toolsX + toolColumns * (smallButton + 2) + 8 }
-    static var colorsX: Int { togglesX + smallButton + 18 }
+    static var colorsX: Int { togglesX + smallButton + 16 }
     static var paletteX: Int { colorsX + button + 12 }
     static var paletteWidth: Int { Palette.columns * (swatch + swatchGap) - swatchGap }
     static var recentX: Int { paletteX + paletteWidth + 10 }

@@ -68,23 +68,15 @@ extension Session {
 
     /// Redraws the picture being placed (after a move from `previous`) and its outline.
     func showPlacing(previous: IntRect) {
-        canvasDirty = canvasDirty.union(outlineBounds())
         let old = previous.intersection(engine.bounds)
         if !old.isEmpty {
             engine.recomposite(old)
             canvasDirty = canvasDirty.union(old)
         }
-        guard let p = placing else {
-            hoverOutline = []
-            return
+        if let p = placing {
+            canvasDirty = canvasDirty.union(engine.showPastePreview(p.image, atX: p.x, y: p.y))
         }
-        canvasDirty = canvasDirty.union(engine.showPastePreview(p.image, atX: p.x, y: p.y))
-        let (x0, y0) = (Double(p.x), Double(p.y))
-        let (x1, y1) = (Double(p.x + p.image.width), Double(p.y + p.image.height))
-        hoverOutline = [
-            Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1), Point(x: x0, y: y0),
-        ]
-        canvasDirty = canvasDirty.union(outlineBounds())
+        setOutline(placing?.rect ?? selection)
     }
 
     func movePlacing(toX x: Int, y: Int) {

@@ -61,7 +61,9 @@ extension Session {
             case "q", "w": requestClose()
             case "n": requestLeave(to: .newDocument)
             case "o": promptOpen()
-            case "c": copy()
+            case "c": if !copySelection() { copy() }
+            case "x": cutSelection()
+            case "a": selectAll()
             case "v": requestPaste()
             case "=", "+": zoom(by: 1)
             case "-": zoom(by: -1)
@@ -76,6 +78,10 @@ extension Session {
         switch key {
         case .escape where placing != nil:
             dropPaste()
+        case .escape where selection != nil:
+            setSelection(nil)
+        case .delete where selection != nil, .backspace where selection != nil:
+            clearSelection()
         case .enter where placing != nil:
             putDownPaste()
         case .escape:
@@ -95,6 +101,7 @@ extension Session {
             case "o", "O": select(.ellipse)
             case "f", "F": select(.fill)
             case "i", "I": select(.picker)
+            case "s", "S": select(.select)
             case "x", "X": swapColors()
             case "b", "B": select(.brush)
             case "e": select(.eraser)

@@ -145,6 +145,9 @@ public final class Session {
         if strokeButton != nil { return .crosshair }
         guard let p = lastPointer, colorEditor == nil else { return .arrow }
         if let rect = placing?.rect, layout.windowRect(forImageRect: rect).contains(p.x, p.y) { return .move }
+        if tool == .select, let rect = selection, layout.windowRect(forImageRect: rect).contains(p.x, p.y) {
+            return .move
+        }
         return layout.visibleImage.contains(p.x, p.y) ? .crosshair : .arrow
     }
     /// Where the pointer was last seen in the window.
@@ -225,6 +228,10 @@ public final class Session {
     public internal(set) var clipboardRequest: ClipboardRequest?
     /// A pasted picture floating over the canvas until it is put down.
     var placing: Placing?
+    /// The selected rectangle of image pixels (the select tool), outlined; nil when none.
+    public internal(set) var selection: IntRect?
+    /// While a selection is being dragged out: the pixel it started at.
+    var selectionAnchor: (x: Int, y: Int)?
 
     // MARK: Derived state
 
@@ -391,6 +398,9 @@ public final class Session {
             return
         }
         switch tool {
+        case .select:
+            if button == .left { pressSelect(at: point) }
+            return
         case .strokeEraser:
             removeStroke(at: point)
             return
@@ -422,6 +432,10 @@ public final class Session {
         if let grab = placing?.grab {
             let point = layout.imagePoint(windowX: x, windowY: y)
             movePlacing(toX: Int(point.x.rounded(.down)) - grab.x, y: Int(point.y.rounded(.down)) - grab.y)
+            return
+        }
+        if selectionAnchor != nil {
+            dragSelection(to: layout.imagePoint(windowX: x, windowY: y))
             return
         }
         if strokeButton != nil {
@@ -460,6 +474,11 @@ public final class Session {
     func handleRelease(_ x: Int, _ y: Int, _ button: PointerButton) {
         if placing?.grab != nil && button == .left {
             placing?.grab = nil
+            return
+        }
+        if selectionAnchor != nil && button == .left {
+            selectionAnchor = nil
+            if let r = selection { setMessage("Selected \(r.width) × \(r.height) at \(r.x), \(r.y)") }
             return
         }
         if strokeButton == button {
@@ -711,6 +730,7 @@ public final class Session {
         tool = t
         toolbarDirty = true
         if t != .strokeEraser { setHoverStroke(nil) }
+        if t != .select { setSelection(nil) }
     }
 
 }

@@ -2,7 +2,7 @@ import PaintCore
 
 /// A tool on the toolbar.
 public enum Tool: String, Sendable, CaseIterable {
-    case brush, eraser, strokeEraser, line, rectangle, ellipse, fill, picker
+    case brush, eraser, strokeEraser, line, select, rectangle, ellipse, fill, picker
 
     /// The name shown in tooltips and the status bar.
     public var title: String {
@@ -15,6 +15,7 @@ public enum Tool: String, Sendable, CaseIterable {
         case .ellipse: return "Ellipse (Shift: circle)"
         case .fill: return "Fill (tolerance on the slider)"
         case .picker: return "Color picker (left: primary, right: secondary)"
+        case .select: return "Select a rectangle: drag it to move, Delete clears, Ctrl+C / Ctrl+X copy / cut"
         }
     }
 
@@ -29,6 +30,7 @@ public enum Tool: String, Sendable, CaseIterable {
         case .ellipse: return "O"
         case .fill: return "F"
         case .picker: return "I"
+        case .select: return "S"
         }
     }
 

@@ -216,6 +216,44 @@ extension DrawingTests {
     }
 }
 
+// MARK: - 6d. Selection
+
+extension DrawingTests {
+    @Test("S, a drag, Delete: the selected paint is cleared; a drag inside moves it; Enter puts it down")
+    func selectDeleteAndMove() throws {
+        let config = ServerConfig(depth: 24, shm: true)
+        let dir = try scratchFolder()
+        let picture = dir.file("blocks.png")
+        var image = PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel)
+        let green = Color(r: 30, g: 160, b: 60)
+        for y in 100..<160 {
+            for x in 100..<200 { image[x, y] = green.pixel }
+        }
+        try ImageFile.save(image, to: picture, withAlpha: false)
+        let paint = try start(config, [picture])
+        defer { paint.stop() }
+        try paint.key("s")
+        // Select the left half of the block and delete it.
+        try paint.drag(image: [(90, 90), (120, 120), (149, 169)])
+        try paint.key("Delete")
+        var expected = image
+        for y in 100..<160 {
+            for x in 100..<150 { expected[x, y] = Color.white.pixel }
+        }
+        expectCanvas(paint, equals: expected, "after Delete")
+        // Select the right half and drag it 100 px right, then put it down.
+        try paint.drag(image: [(150, 100), (199, 159)])
+        try paint.drag(image: [(170, 130), (220, 130), (270, 130)])
+        try paint.key("Return")
+        var moved = expected
+        for y in 100..<160 {
+            for x in 150..<200 { moved[x, y] = Color.white.pixel }
+            for x in 250..<300 { moved[x, y] = green.pixel }
+        }
+        expectCanvas(paint, equals: moved, "after the move")
+    }
+}
+
 // MARK: - 7. Command line and no display
 
 extension DrawingTests {

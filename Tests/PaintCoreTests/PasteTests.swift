@@ -90,4 +90,21 @@ import Testing
         let bytes = paste.encoded()
         for cut in [1, 5, 9, 13, bytes.count - 1] { #expect(Operation(decoding: Array(bytes.prefix(cut))) == nil) }
     }
+
+    @Test func clearingARectangleShowsTheBackgroundAndRoundTrips() {
+        let engine = StrokeEngine(width: 40, height: 30)
+        Operation.paste(PixelImage(width: 40, height: 30, fill: Color.black.pixel), x: 0, y: 0).apply(to: engine)
+        let op = Operation.clearRect(IntRect(x: 35, y: -4, width: 20, height: 10))
+        #expect(Operation(decoding: op.encoded()) == op)
+        let dirty = op.apply(to: engine)
+        #expect(dirty == IntRect(x: 35, y: 0, width: 5, height: 6))
+        for y in 0..<30 {
+            for x in 0..<40 {
+                let cleared = x >= 35 && y < 6
+                #expect(
+                    engine.viewPixel(x: x, y: y) == (cleared ? Color.white.pixel : Color.black.pixel), "(\(x), \(y))")
+            }
+        }
+        #expect(Operation(decoding: Array(op.encoded().dropLast())) == nil)
+    }
 }

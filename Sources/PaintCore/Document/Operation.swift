@@ -15,6 +15,8 @@ public enum Operation: Equatable, Sendable {
     case background(Background)
     /// All paint removed.
     case clear
+    /// The paint inside a rectangle removed (a selection deleted, cut or lifted to be moved).
+    case clearRect(IntRect)
     /// A picture (premultiplied) laid over the paint with its top-left corner at (x, y): a
     /// paste from the clipboard.
     case paste(PixelImage, x: Int, y: Int)
@@ -54,6 +56,8 @@ public enum Operation: Equatable, Sendable {
             return engine.setBackground(background)
         case .clear:
             return engine.clearPaint()
+        case .clearRect(let rect):
+            return engine.clearPaint(in: rect)
         case .paste(let image, let x, let y):
             return engine.pastePaint(image, atX: x, y: y)
         case .undo, .redo, .saved, .removeStroke:
@@ -122,6 +126,8 @@ public enum Operation: Equatable, Sendable {
             return engine.bounds
         case .paste(let image, let x, let y):
             return IntRect(x: x, y: y, width: image.width, height: image.height).intersection(engine.bounds)
+        case .clearRect(let rect):
+            return rect.intersection(engine.bounds)
         case .undo, .redo, .saved, .removeStroke:
             return .empty
         }
@@ -143,6 +149,7 @@ public enum Operation: Equatable, Sendable {
         /// A stroke whose samples all lie on a grid of 1/2 to 1/64 pixel (pointer input always
         /// does: pixel centres at 100 %, finer at higher zooms).
         case gridStroke = 11
+        case clearRect = 12
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -201,6 +208,9 @@ public enum Operation: Equatable, Sendable {
             }
         case .clear:
             out.byte(Tag.clear.rawValue)
+        case .clearRect(let rect):
+            out.byte(Tag.clearRect.rawValue)
+            for v in [rect.x, rect.y, rect.width, rect.height] { out.uint32(UInt32(bitPattern: Int32(clamping: v))) }
         case .paste(let image, let x, let y):
             out.byte(Tag.paste.rawValue)
             out.uint32(UInt32(bitPattern: Int32(clamping: x)))
@@ -261,6 +271,14 @@ public enum Operation: Equatable, Sendable {
             default:
                 return nil
             }
+        case .clearRect:
+            guard let x = input.uint32(), let y = input.uint32(), let w = input.uint32(), let h = input.uint32(),
+                input.isAtEnd
+            else { return nil }
+            self = .clearRect(
+                IntRect(
+                    x: Int(Int32(bitPattern: x)), y: Int(Int32(bitPattern: y)), width: Int(Int32(bitPattern: w)),
+                    height: Int(Int32(bitPattern: h))))
         case .paste:
             guard let x = input.uint32(), let y = input.uint32(), var image = input.image() else { return nil }
             // No channel above its alpha: a premultiplied pixel, whatever the bytes said.

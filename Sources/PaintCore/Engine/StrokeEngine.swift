@@ -461,16 +461,25 @@ public final class StrokeEngine {
     /// Removes all paint; returns the changed view rectangle.
     @discardableResult
     public func clearPaint() -> IntRect {
+        clearPaint(in: bounds)
+    }
+
+    /// Removes the paint inside `rect` (and the clip), so the background shows there; returns
+    /// the changed view rectangle.
+    @discardableResult
+    public func clearPaint(in rect: IntRect) -> IntRect {
         if isStroking { end() }
-        if clip == bounds {
+        let r = rect.intersection(clip)
+        guard !r.isEmpty else { return .empty }
+        if r == bounds {
             paint.update(repeating: 0)
         } else {
-            for y in clip.y..<clip.maxY {
-                (paint.baseAddress! + y * width + clip.x).update(repeating: 0, count: clip.width)
+            for y in r.y..<r.maxY {
+                (paint.baseAddress! + y * width + r.x).update(repeating: 0, count: r.width)
             }
         }
-        recomposite(clip)
-        return clip
+        recomposite(r)
+        return r
     }
 
     /// Runs `body` on the paint layer's pixels (row-major, `width` per row); for the history's
@@ -500,6 +509,17 @@ public final class StrokeEngine {
     /// A copy of the paint layer (premultiplied).
     public func paintImage() -> PixelImage {
         PixelImage(width: width, height: height, pixels: Array(paint)) ?? PixelImage(width: width, height: height)
+    }
+
+    /// A copy of the paint inside `rect` (clipped to the canvas), premultiplied.
+    public func paintImage(in rect: IntRect) -> PixelImage {
+        let r = rect.intersection(bounds)
+        var out = PixelImage(width: r.width, height: r.height)
+        for y in 0..<r.height {
+            let from = (r.y + y) * width + r.x
+            out.pixels.replaceSubrange((y * r.width)..<((y + 1) * r.width), with: paint[from..<(from + r.width)])
+        }
+        return out
     }
 
     /// The picture as it is saved: the paint flattened onto the background, or the paint alone

@@ -101,7 +101,7 @@ public final class History {
             let dirty = engine.setBackground(background)
             push(entry, engine: engine)
             return dirty
-        case .clear, .paste:
+        case .clear, .clearRect, .paste:
             if engine.isStroking { engine.end() }
             let region = operation.region(in: engine)
             let before = engine.packPaint(region)
@@ -269,7 +269,7 @@ public final class History {
             // misses a small region and costs nothing to skip.
             case .stroke, .shape:
                 if !entry.region.intersection(region).isEmpty { entry.operation.apply(to: engine) }
-            case .fill, .clear, .paste: entry.operation.apply(to: engine)
+            case .fill, .clear, .clearRect, .paste: entry.operation.apply(to: engine)
             case .background where hasFill: entry.operation.apply(to: engine)
             default: continue
             }

@@ -1,0 +1,98 @@
+import PaintCore
+import PaintIO
+
+/// The select tool: a rectangle dragged out over the picture, outlined; Delete clears it,
+/// Ctrl+C and Ctrl+X copy and cut it, dragging it lifts its paint to float until put down.
+extension Session {
+    /// Outlines `rect` (image pixels) over the window, or nothing.
+    func setOutline(_ rect: IntRect?) {
+        canvasDirty = canvasDirty.union(outlineBounds())
+        if let r = rect, !r.isEmpty {
+            let (x0, y0, x1, y1) = (Double(r.x), Double(r.y), Double(r.maxX), Double(r.maxY))
+            hoverOutline = [
+                Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1),
+                Point(x: x0, y: y0),
+            ]
+        } else {
+            hoverOutline = []
+        }
+        canvasDirty = canvasDirty.union(outlineBounds())
+    }
+
+    /// Sets (or, with nil, drops) the selection.
+    func setSelection(_ rect: IntRect?) {
+        let r = rect?.intersection(engine.bounds)
+        selection = r?.isEmpty == false ? r : nil
+        selectionAnchor = nil
+        if placing == nil { setOutline(selection) }
+    }
+
+    /// A press with the select tool: inside the selection it lifts the selected paint to float
+    /// under the pointer (the move); elsewhere it starts a new selection.
+    func pressSelect(at point: Point) {
+        let px = Int(point.x.rounded(.down))
+        let py = Int(point.y.rounded(.down))
+        if let rect = selection, rect.contains(px, py) {
+            // The paint goes (one step), then floats where it was, grabbed where pressed.
+            let lifted = engine.paintImage(in: rect)
+            canvasDirty = canvasDirty.union(history.perform(.clearRect(rect), engine: engine))
+            record(.clearRect(rect))
+            selection = nil
+            placing = Placing(image: lifted, x: rect.x, y: rect.y, grab: (px - rect.x, py - rect.y))
+            showPlacing(previous: .empty)
+            setMessage("Moving the selection: Enter or a click outside puts it down, Escape drops it")
+            return
+        }
+        setSelection(nil)
+        selectionAnchor = (min(max(px, 0), engine.width - 1), min(max(py, 0), engine.height - 1))
+    }
+
+    /// Dragging out a selection: the rectangle between the press and the pointer, inclusive.
+    func dragSelection(to point: Point) {
+        guard let a = selectionAnchor else { return }
+        let px = min(max(Int(point.x.rounded(.down)), 0), engine.width - 1)
+        let py = min(max(Int(point.y.rounded(.down)), 0), engine.height - 1)
+        selection = IntRect(x0: min(a.x, px), y0: min(a.y, py), x1: max(a.x, px), y1: max(a.y, py))
+        setOutline(selection)
+        statusDirty = true
+    }
+
+    /// Selects the whole picture (Ctrl+A).
+    public func selectAll() {
+        commitStroke()
+        select(.select)
+        setSelection(engine.bounds)
+    }
+
+    /// Clears the paint inside the selection (Delete): the background shows there, and the
+    /// selection goes, as in MS Paint.
+    public func clearSelection() {
+        guard let rect = selection else { return }
+        commitStroke()
+        canvasDirty = canvasDirty.union(history.perform(.clearRect(rect), engine: engine))
+        record(.clearRect(rect))
+        setSelection(nil)
+        setMessage("Cleared \(rect.width) × \(rect.height)")
+    }
+
+    /// Copies the selection as it would be saved (Ctrl+C with a selection); false when
+    /// nothing is selected.
+    func copySelection() -> Bool {
+        guard let rect = selection else { return false }
+        commitStroke()
+        do {
+            let picture = engine.flattenedImage().cropped(to: rect)
+            clipboardRequest = .offer(try PNGCodec.encode(picture, withAlpha: engine.background == .transparent))
+            setMessage("Copied \(rect.width) × \(rect.height) to the clipboard")
+        } catch {
+            setMessage(error.description)
+        }
+        return true
+    }
+
+    /// Copies the selection, then clears it (Ctrl+X).
+    public func cutSelection() {
+        guard copySelection() else { return setMessage("Nothing is selected to cut") }
+        clearSelection()
+    }
+}

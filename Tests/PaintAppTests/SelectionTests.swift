@@ -1,0 +1,98 @@
+import Foundation
+import PaintCore
+import PaintIO
+import Testing
+
+@testable import PaintApp
+
+/// The select tool: drag out a rectangle; Delete clears it, Ctrl+C / Ctrl+X copy / cut it,
+/// dragging it moves its paint, and every change is a step undo takes back.
+@Suite struct SelectionTests {
+    typealias T = SessionTests
+
+    /// A session with a red block at 20...59 x 10...39 on white.
+    static func session() -> Session {
+        let s = T.makeSession(width: 120, height: 80)
+        s.handle(.key(.character("5"), modifiers: []))
+        s.handle(.key(.character("0"), modifiers: []))
+        let red = Color(r: 220, g: 30, b: 30)
+        var image = PixelImage(width: 40, height: 30, fill: red.pixel)
+        image[0, 0] = Color.black.pixel
+        s.paste(png: (try? PNGCodec.encode(image, withAlpha: false)) ?? [])
+        // The paste floats at the corner: drag it to (20, 10) and put it down.
+        let (gx, gy) = T.window(s, 1, 1)
+        s.handle(.press(x: gx, y: gy, button: .left, modifiers: []))
+        s.handle(.motion(x: gx + 20, y: gy + 10, modifiers: []))
+        s.handle(.release(x: gx + 20, y: gy + 10, button: .left, modifiers: []))
+        s.handle(.key(.enter, modifiers: []))
+        return s
+    }
+
+    static let red = Color(r: 220, g: 30, b: 30).pixel
+
+    @Test func draggingOutASelectionOutlinesIt() {
+        let s = Self.session()
+        T.key(s, "s")
+        #expect(s.tool == .select)
+        T.drag(s, [(30, 20), (50, 25), (44, 35)])
+        #expect(s.selection == IntRect(x0: 30, y0: 20, x1: 44, y1: 35))
+        #expect(s.hoverOutline.count == 5)
+        s.handle(.key(.escape, modifiers: []))
+        #expect(s.selection == nil && s.hoverOutline.isEmpty)
+    }
+
+    @Test func deleteClearsTheSelectionToTheBackgroundAsOneStep() {
+        let s = Self.session()
+        let steps = s.history.count
+        T.key(s, "s")
+        T.drag(s, [(30, 15), (39, 24)])
+        s.handle(.key(.delete, modifiers: []))
+        #expect(
+            s.engine.viewPixel(x: 30, y: 15) == Color.white.pixel
+                && s.engine.viewPixel(x: 39, y: 24) == Color.white.pixel)
+        #expect(s.engine.viewPixel(x: 29, y: 15) == Self.red && s.engine.viewPixel(x: 40, y: 24) == Self.red)
+        #expect(s.history.count == steps + 1)
+        T.key(s, "z", .control)
+        #expect(s.engine.viewPixel(x: 30, y: 15) == Self.red)
+    }
+
+    @Test func copyAndCutTakeTheSelectedPixels() throws {
+        let s = Self.session()
+        T.key(s, "s")
+        T.drag(s, [(15, 5), (24, 14)])  // over the block's black top-left pixel at (20, 10)
+        T.key(s, "c", .control)
+        guard case .offer(let png)? = s.takeClipboardRequest() else {
+            Issue.record("Ctrl+C offered nothing")
+            return
+        }
+        let copied = try PNGCodec.decode(png, name: "clip")
+        #expect(copied.width == 10 && copied.height == 10)
+        #expect(copied[5, 5] == Color.black.pixel && copied[0, 0] == Color.white.pixel && copied[6, 6] == Self.red)
+        T.key(s, "x", .control)
+        #expect(s.takeClipboardRequest() != nil)
+        #expect(s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel && s.engine.viewPixel(x: 25, y: 15) == Self.red)
+        // Ctrl+A then Ctrl+C: the whole picture.
+        T.key(s, "a", .control)
+        #expect(s.selection == s.engine.bounds)
+    }
+
+    @Test func draggingTheSelectionMovesItsPaint() {
+        let s = Self.session()
+        let before = s.history.count
+        T.key(s, "s")
+        T.drag(s, [(20, 10), (59, 39)])
+        // Grab inside and drag 40 right, 30 down; it floats until Enter.
+        T.drag(s, [(25, 15), (45, 30), (65, 45)])
+        #expect(s.isPlacingPaste)
+        s.handle(.key(.enter, modifiers: []))
+        #expect(!s.isPlacingPaste)
+        #expect(s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel, "the old place shows the background")
+        #expect(s.engine.viewPixel(x: 60, y: 40) == Color.black.pixel && s.engine.viewPixel(x: 99, y: 69) == Self.red)
+        #expect(s.history.count == before + 2, "lifted, then put down")
+        T.key(s, "z", .control)
+        T.key(s, "z", .control)
+        #expect(
+            s.engine.viewPixel(x: 20, y: 10) == Color.black.pixel
+                && s.engine.viewPixel(x: 60, y: 40) == Color.white.pixel)
+    }
+}
