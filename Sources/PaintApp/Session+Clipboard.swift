@@ -60,6 +60,9 @@ extension Session {
         var y: Int
         /// While dragged: where the picture was grabbed, from its top-left corner.
         var grab: (x: Int, y: Int)?
+        /// For a selection being moved: where its paint was lifted from (cleared in the paint
+        /// until it is put down or dropped, and not recorded until then).
+        var liftedFrom: IntRect?
         var rect: IntRect { IntRect(x: x, y: y, width: image.width, height: image.height) }
     }
 
@@ -95,6 +98,16 @@ extension Session {
         guard let p = placing else { return }
         placing = nil
         showPlacing(previous: p.rect)
+        if let source = p.liftedFrom {
+            // A move: the lifted paint goes back, then the move is one step of its own.
+            canvasDirty = canvasDirty.union(engine.restorePaint(p.image, atX: source.x, y: source.y))
+            let (dx, dy) = (p.x - source.x, p.y - source.y)
+            guard dx != 0 || dy != 0 else { return setMessage("The selection is where it was") }
+            let operation = Operation.moveRect(source, dx: dx, dy: dy)
+            canvasDirty = canvasDirty.union(history.perform(operation, engine: engine))
+            record(operation)
+            return setMessage("Moved \(source.width) × \(source.height) by \(dx), \(dy)")
+        }
         let onCanvas = p.rect.intersection(engine.bounds)
         guard !onCanvas.isEmpty else { return setMessage("The pasted picture was off the canvas; nothing was pasted") }
         let kept = p.image.cropped(
@@ -113,6 +126,10 @@ extension Session {
         guard let p = placing else { return }
         placing = nil
         showPlacing(previous: p.rect)
+        if let source = p.liftedFrom {
+            canvasDirty = canvasDirty.union(engine.restorePaint(p.image, atX: source.x, y: source.y))
+            return setMessage("Move cancelled")
+        }
         setMessage("Paste dropped")
     }
 }

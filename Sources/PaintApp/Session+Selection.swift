@@ -33,12 +33,13 @@ extension Session {
         let px = Int(point.x.rounded(.down))
         let py = Int(point.y.rounded(.down))
         if let rect = selection, rect.contains(px, py) {
-            // The paint goes (one step), then floats where it was, grabbed where pressed.
+            // The paint is lifted (cleared for now, recorded only as the move once it is put
+            // down) and floats where it was, grabbed where pressed.
             let lifted = engine.paintImage(in: rect)
-            canvasDirty = canvasDirty.union(history.perform(.clearRect(rect), engine: engine))
-            record(.clearRect(rect))
+            canvasDirty = canvasDirty.union(engine.clearPaint(in: rect))
             selection = nil
-            placing = Placing(image: lifted, x: rect.x, y: rect.y, grab: (px - rect.x, py - rect.y))
+            placing = Placing(
+                image: lifted, x: rect.x, y: rect.y, grab: (px - rect.x, py - rect.y), liftedFrom: rect)
             showPlacing(previous: .empty)
             setMessage("Moving the selection: Enter or a click outside puts it down, Escape drops it")
             return

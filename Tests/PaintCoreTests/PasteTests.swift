@@ -107,4 +107,35 @@ import Testing
         }
         #expect(Operation(decoding: Array(op.encoded().dropLast())) == nil)
     }
+
+    /// A move replays exactly, and removing a stroke from beneath it re-renders the whole
+    /// picture (the move carries paint across regions), equal to drawing without that stroke.
+    @Test func aMoveReplaysAndSurvivesRemovingAStrokeBeneathIt() {
+        let a = Operation.stroke(
+            StrokeStyle(color: Color(r: 200, g: 0, b: 0), width: 9),
+            points: [
+                Point(x: 5, y: 10), Point(x: 35, y: 12),
+            ])
+        let b = Operation.stroke(
+            StrokeStyle(color: Color(r: 0, g: 0, b: 200), width: 5),
+            points: [
+                Point(x: 10, y: 5), Point(x: 12, y: 30),
+            ])
+        let move = Operation.moveRect(IntRect(x: 0, y: 0, width: 40, height: 20), dx: 25, dy: 28)
+        #expect(Operation(decoding: move.encoded()) == move)
+        let engine = StrokeEngine(width: 80, height: 60)
+        let history = History(base: nil)
+        for op in [a, b, move] { history.perform(op, engine: engine) }
+        #expect(engine.paintPixel(x: 20, y: 11) == 0, "the source is cleared")
+        #expect(engine.paintPixel(x: 45, y: 39) == Color(r: 200, g: 0, b: 0).pixel, "and the stroke moved")
+        history.removeStroke(at: 0, engine: engine)
+        let without = StrokeEngine(width: 80, height: 60)
+        for op in [b, move] { op.apply(to: without) }
+        #expect(Array(engine.viewPixels) == Array(without.viewPixels))
+        history.undo(engine: engine)
+        history.undo(engine: engine)
+        let beforeMove = StrokeEngine(width: 80, height: 60)
+        for op in [a, b] { op.apply(to: beforeMove) }
+        #expect(Array(engine.viewPixels) == Array(beforeMove.viewPixels))
+    }
 }

@@ -15,8 +15,11 @@ public enum Operation: Equatable, Sendable {
     case background(Background)
     /// All paint removed.
     case clear
-    /// The paint inside a rectangle removed (a selection deleted, cut or lifted to be moved).
+    /// The paint inside a rectangle removed (a selection deleted or cut).
     case clearRect(IntRect)
+    /// The paint inside a rectangle moved by (dx, dy): lifted, the rectangle cleared, and laid
+    /// over the paint at the new place (a selection dragged).
+    case moveRect(IntRect, dx: Int, dy: Int)
     /// A picture (premultiplied) laid over the paint with its top-left corner at (x, y): a
     /// paste from the clipboard.
     case paste(PixelImage, x: Int, y: Int)
@@ -58,6 +61,8 @@ public enum Operation: Equatable, Sendable {
             return engine.clearPaint()
         case .clearRect(let rect):
             return engine.clearPaint(in: rect)
+        case .moveRect(let rect, let dx, let dy):
+            return engine.movePaint(rect, byX: dx, y: dy)
         case .paste(let image, let x, let y):
             return engine.pastePaint(image, atX: x, y: y)
         case .undo, .redo, .saved, .removeStroke:
@@ -128,6 +133,9 @@ public enum Operation: Equatable, Sendable {
             return IntRect(x: x, y: y, width: image.width, height: image.height).intersection(engine.bounds)
         case .clearRect(let rect):
             return rect.intersection(engine.bounds)
+        case .moveRect(let rect, let dx, let dy):
+            return rect.union(IntRect(x: rect.x + dx, y: rect.y + dy, width: rect.width, height: rect.height))
+                .intersection(engine.bounds)
         case .undo, .redo, .saved, .removeStroke:
             return .empty
         }
@@ -150,6 +158,7 @@ public enum Operation: Equatable, Sendable {
         /// does: pixel centres at 100 %, finer at higher zooms).
         case gridStroke = 11
         case clearRect = 12
+        case moveRect = 13
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -211,6 +220,11 @@ public enum Operation: Equatable, Sendable {
         case .clearRect(let rect):
             out.byte(Tag.clearRect.rawValue)
             for v in [rect.x, rect.y, rect.width, rect.height] { out.uint32(UInt32(bitPattern: Int32(clamping: v))) }
+        case .moveRect(let rect, let dx, let dy):
+            out.byte(Tag.moveRect.rawValue)
+            for v in [rect.x, rect.y, rect.width, rect.height, dx, dy] {
+                out.uint32(UInt32(bitPattern: Int32(clamping: v)))
+            }
         case .paste(let image, let x, let y):
             out.byte(Tag.paste.rawValue)
             out.uint32(UInt32(bitPattern: Int32(clamping: x)))
@@ -271,14 +285,15 @@ public enum Operation: Equatable, Sendable {
             default:
                 return nil
             }
-        case .clearRect:
-            guard let x = input.uint32(), let y = input.uint32(), let w = input.uint32(), let h = input.uint32(),
-                input.isAtEnd
-            else { return nil }
-            self = .clearRect(
-                IntRect(
-                    x: Int(Int32(bitPattern: x)), y: Int(Int32(bitPattern: y)), width: Int(Int32(bitPattern: w)),
-                    height: Int(Int32(bitPattern: h))))
+        case .clearRect, .moveRect:
+            var v: [Int] = []
+            for _ in 0..<(tag == .clearRect ? 4 : 6) {
+                guard let u = input.uint32() else { return nil }
+                v.append(Int(Int32(bitPattern: u)))
+            }
+            guard input.isAtEnd else { return nil }
+            let rect = IntRect(x: v[0], y: v[1], width: v[2], height: v[3])
+            self = tag == .clearRect ? .clearRect(rect) : .moveRect(rect, dx: v[4], dy: v[5])
         case .paste:
             guard let x = input.uint32(), let y = input.uint32(), var image = input.image() else { return nil }
             // No channel above its alpha: a premultiplied pixel, whatever the bytes said.

@@ -21,6 +21,18 @@ extension StrokeEngine {
 }
 
 extension StrokeEngine {
+    /// Moves the paint inside `rect` by (dx, dy): lifted, the rectangle cleared, and laid over
+    /// the paint at the new place (source over). Returns the changed view rectangle.
+    @discardableResult
+    public func movePaint(_ rect: IntRect, byX dx: Int, y dy: Int) -> IntRect {
+        if isStroking { end() }
+        let source = rect.intersection(bounds)
+        guard !source.isEmpty else { return .empty }
+        let lifted = paintImage(in: source)
+        let cleared = clearPaint(in: source)
+        return cleared.union(pastePaint(lifted, atX: source.x + dx, y: source.y + dy))
+    }
+
     /// Shows `image` (premultiplied) laid over the paint at (x, y) in the view only, the paint
     /// untouched: a pasted picture being placed. Returns the view rectangle it covers; a
     /// `recomposite` of that rectangle takes it away again.

@@ -101,7 +101,7 @@ public final class History {
             let dirty = engine.setBackground(background)
             push(entry, engine: engine)
             return dirty
-        case .clear, .clearRect, .paste:
+        case .clear, .clearRect, .paste, .moveRect:
             if engine.isStroking { engine.end() }
             let region = operation.region(in: engine)
             let before = engine.packPaint(region)
@@ -212,11 +212,14 @@ public final class History {
     /// kept snapshot that is still true, else from the starting picture. `removing` is a step
     /// being removed right now (its removal is not recorded yet).
     private func render(_ requested: IntRect, upTo end: Int, engine: StrokeEngine, removing: Int? = nil) {
-        // A fill floods what the whole picture shows, so a replay that includes one cannot be
-        // clipped to a region: it renders the whole canvas.
+        // A fill floods what the whole picture shows, and a move carries paint from elsewhere,
+        // so a replay that includes either cannot be clipped to a region: it renders the whole
+        // canvas.
         let hasFill = entries[0..<end].contains {
-            if case .fill = $0.operation { return true }
-            return false
+            switch $0.operation {
+            case .fill, .moveRect: return true
+            default: return false
+            }
         }
         let region = hasFill ? engine.bounds : requested
         // Start from the latest step whose before-snapshot covers the region and is still
@@ -269,7 +272,7 @@ public final class History {
             // misses a small region and costs nothing to skip.
             case .stroke, .shape:
                 if !entry.region.intersection(region).isEmpty { entry.operation.apply(to: engine) }
-            case .fill, .clear, .clearRect, .paste: entry.operation.apply(to: engine)
+            case .fill, .clear, .clearRect, .paste, .moveRect: entry.operation.apply(to: engine)
             case .background where hasFill: entry.operation.apply(to: engine)
             default: continue
             }
