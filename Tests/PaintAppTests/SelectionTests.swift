@@ -106,4 +106,26 @@ import Testing
             s.engine.viewPixel(x: 20, y: 10) == Color.black.pixel
                 && s.engine.viewPixel(x: 60, y: 40) == Color.white.pixel)
     }
+
+    /// What the journal hears (paste, move, clear) replays to the same picture, as a restore
+    /// after a crash would.
+    @Test func theJournaledStepsReplayToTheSamePicture() {
+        let s = T.makeSession(width: 120, height: 80)
+        let sink = RecordingSink()
+        s.sink = sink
+        T.drag(s, [(5, 5), (110, 70)])
+        s.paste(png: (try? PNGCodec.encode(PixelImage(width: 30, height: 20, fill: Self.red), withAlpha: false)) ?? [])
+        s.handle(.key(.enter, modifiers: []))
+        T.key(s, "s")
+        T.drag(s, [(0, 0), (49, 29)])
+        T.drag(s, [(10, 10), (60, 40)])
+        s.handle(.key(.enter, modifiers: []))
+        T.drag(s, [(70, 50), (90, 70)])
+        s.handle(.key(.delete, modifiers: []))
+        let replay = StrokeEngine(width: 120, height: 80)
+        let history = History(base: nil)
+        for op in sink.operations { history.perform(op, engine: replay) }
+        #expect(Array(replay.viewPixels) == Array(s.engine.viewPixels))
+        #expect(sink.operations.contains { if case .moveRect = $0 { return true } else { return false } })
+    }
 }
