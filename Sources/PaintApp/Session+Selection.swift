@@ -82,7 +82,7 @@ extension Session {
         guard let rect = selection else { return false }
         commitStroke()
         do {
-            let picture = engine.flattenedImage().cropped(to: rect)
+            let picture = engine.flattenedImage(in: rect)
             clipboardRequest = .offer(try PNGCodec.encode(picture, withAlpha: engine.background == .transparent))
             setMessage("Copied \(rect.width) × \(rect.height) to the clipboard")
         } catch {

@@ -434,19 +434,16 @@ public struct ByteReader: Sendable {
         return bytes[offset]
     }
 
-    public mutating func uint32() -> UInt32? {
-        guard remaining >= 4 else { return nil }
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(bytes[offset + i]) << (8 * UInt32(i)) }
-        offset += 4
-        return v
-    }
+    public mutating func uint32() -> UInt32? { littleEndian(UInt32.self) }
 
-    public mutating func uint64() -> UInt64? {
-        guard remaining >= 8 else { return nil }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
-        offset += 8
+    public mutating func uint64() -> UInt64? { littleEndian(UInt64.self) }
+
+    private mutating func littleEndian<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> T? {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { return nil }
+        var v: T = 0
+        for i in 0..<size { v |= T(bytes[offset + i]) << (8 * i) }
+        offset += size
         return v
     }
 

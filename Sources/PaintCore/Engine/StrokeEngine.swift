@@ -524,18 +524,21 @@ public final class StrokeEngine {
 
     /// The picture as it is saved: the paint flattened onto the background, or the paint alone
     /// (premultiplied, with alpha) when the background is transparent. A stroke in progress is
-    /// not included.
-    public func flattenedImage() -> PixelImage {
-        var out = PixelImage(width: width, height: height)
+    /// not included. With `rect`, just that part (clipped to the canvas).
+    public func flattenedImage(in rect: IntRect? = nil) -> PixelImage {
+        let r = (rect ?? bounds).intersection(bounds)
+        var out = PixelImage(width: r.width, height: r.height)
         out.pixels.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<height {
-                let row = y * width
-                for x in 0..<width {
-                    let p = paint[row + x]
+            for y in 0..<r.height {
+                let row = (r.y + y) * width
+                for x in 0..<r.width {
+                    let i = row + r.x + x
+                    let p = paint[i]
+                    let o = y * r.width + x
                     switch background {
-                    case .color(let color): dst[row + x] = Pixel.over(p, backdrop: color.pixel)
-                    case .transparent: dst[row + x] = p
-                    case .image(let image): dst[row + x] = Pixel.over(p, backdrop: image.pixels[row + x])
+                    case .color(let color): dst[o] = Pixel.over(p, backdrop: color.pixel)
+                    case .transparent: dst[o] = p
+                    case .image(let image): dst[o] = Pixel.over(p, backdrop: image.pixels[i])
                     }
                 }
             }
