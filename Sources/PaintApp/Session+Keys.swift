@@ -84,6 +84,13 @@ extension Session {
             clearSelection()
         case .enter where placing != nil:
             putDownPaste()
+        case .left where placing != nil, .right where placing != nil, .up where placing != nil,
+            .down where placing != nil:
+            // Arrow keys nudge a floating picture a pixel at a time (ten with Shift), as in MS Paint.
+            let step = modifiers.contains(.shift) ? 10 : 1
+            let (dx, dy): (Int, Int) =
+                key == .left ? (-step, 0) : key == .right ? (step, 0) : key == .up ? (0, -step) : (0, step)
+            if let p = placing { movePlacing(toX: p.x + dx, y: p.y + dy) }
         case .escape:
             cancelStroke()
         case .character(let c):

@@ -40,6 +40,8 @@ enum EventTranslator {
         case XK_Delete, XK_KP_Delete: return .delete
         case XK_Left, XK_KP_Left: return .left
         case XK_Right, XK_KP_Right: return .right
+        case XK_Up, XK_KP_Up: return .up
+        case XK_Down, XK_KP_Down: return .down
         case XK_Home, XK_KP_Home: return .home
         case XK_End, XK_KP_End: return .end
         default: break

@@ -49,6 +49,16 @@ import Testing
         s.handle(.release(x: gx + 40, y: gy + 30, button: .left, modifiers: []))
         #expect(s.engine.viewPixel(x: 0, y: 0) == drawn[0], "the old place shows the drawing again")
         #expect(s.engine.viewPixel(x: 40, y: 30) == red.pixel && s.engine.viewPixel(x: 69, y: 49) == red.pixel)
+        // Arrow keys nudge it: one pixel, ten with Shift.
+        s.handle(.key(.right, modifiers: []))
+        s.handle(.key(.down, modifiers: [.shift]))
+        s.handle(.key(.left, modifiers: []))
+        s.handle(.key(.up, modifiers: [.shift]))
+        #expect(s.engine.viewPixel(x: 40, y: 30) == red.pixel && s.engine.viewPixel(x: 69, y: 49) == red.pixel)
+        s.handle(.key(.right, modifiers: []))
+        #expect(
+            s.engine.viewPixel(x: 40, y: 30) == drawn[30 * 120 + 40] && s.engine.viewPixel(x: 70, y: 49) == red.pixel)
+        s.handle(.key(.left, modifiers: []))
         // Enter puts it down: one step, journaled, undoable.
         s.handle(.key(.enter, modifiers: []))
         #expect(!s.isPlacingPaste && s.history.count == steps + 1 && s.hoverOutline.isEmpty)
