@@ -1,4 +1,5 @@
 import PaintCore
+import PaintIO
 
 /// A piece of text the window layer draws with its font over the chrome pixels.
 public struct TextRun: Sendable, Equatable {
@@ -208,7 +209,7 @@ extension Session {
         let asking: Bool
         switch mode {
         case .normal: asking = false
-        case .savePrompt, .openPrompt, .backgroundPrompt, .confirmLeave, .offerRestore: asking = true
+        case .savePrompt, .openPrompt, .backgroundPrompt, .confirmLeave, .offerRestore, .confirmReplace: asking = true
         }
         var p = ChromePainter(
             width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
@@ -260,10 +261,12 @@ extension Session {
             let hint = message.isEmpty ? "Enter: \(action)   Esc: cancel   Tab: complete" : message
             texts.append(
                 TextRun(text: hint, x: fieldX + fieldW + 14, baseline: baseline, color: Theme.dimText, bold: false))
-        case .confirmLeave, .offerRestore:
+        case .confirmLeave, .offerRestore, .confirmReplace:
             let question: String
             switch mode {
             case .offerRestore(let text): question = text
+            case .confirmReplace(let target, _):
+                question = "“\(FileSystem.lastComponent(target))” already exists. Replace it?"
             case .confirmLeave(.quit): question = "Save changes to “\(displayName)” before closing?"
             default: question = "Save changes to “\(displayName)” first?"
             }

@@ -197,6 +197,10 @@ extension Session {
         mode = .normal
         statusDirty = true
         switch (asked, answer) {
+        case (.confirmReplace(let target, let then), .replace):
+            if save(to: target), let then { proceed(to: then) }
+        case (.confirmReplace, .cancel):
+            setMessage("Save cancelled; the file there is as it was")
         case (.confirmLeave(let leaving), .save):
             if let path {
                 if save(to: path) { proceed(to: leaving) }

@@ -16,8 +16,15 @@ extension Session {
         }
         switch mode {
         case .savePrompt(let field, let then):
-            let commit: (String) -> Void = { target in
-                if self.save(to: PathDisplay.absolute(target)), let then { self.proceed(to: then) }
+            let commit: (String) -> Void = { typed in
+                let target = PathDisplay.absolute(typed)
+                // Another picture of that name is never overwritten without asking.
+                if target != self.path && FileSystem.exists(target) {
+                    self.mode = .confirmReplace(target, then: then)
+                    self.statusDirty = true
+                } else if self.save(to: target), let then {
+                    self.proceed(to: then)
+                }
             }
             editPrompt(key, field, wrap: { .savePrompt($0, then: then) }, cancelled: "Save cancelled", commit: commit)
             return
@@ -29,7 +36,7 @@ extension Session {
             let commit: (String) -> Void = { self.setBackground(fromText: $0) }
             editPrompt(key, field, wrap: { .backgroundPrompt($0) }, cancelled: "Background unchanged", commit: commit)
             return
-        case .confirmLeave, .offerRestore:
+        case .confirmLeave, .offerRestore, .confirmReplace:
             // Enter takes the default (first) answer; each answer's initial letter picks it.
             let answers = mode.answers
             switch key {

@@ -34,12 +34,16 @@ public enum SessionMode: Sendable, Equatable {
     case confirmLeave(Leaving)
     /// A drawing left by a crash can be restored: Restore / Discard. The text is the question.
     case offerRestore(String)
+    /// Save as would write over another file (the absolute path): Replace / Cancel; `then` as
+    /// for the save prompt.
+    case confirmReplace(String, then: Leaving?)
 
     /// The answers offered in the status bar, default first.
     public var answers: [Answer] {
         switch self {
         case .confirmLeave: return [.save, .discard, .cancel]
         case .offerRestore: return [.restore, .discard]
+        case .confirmReplace: return [.cancel, .replace]
         default: return []
         }
     }
@@ -51,6 +55,7 @@ public enum Answer: String, Sendable, CaseIterable {
     case discard = "Discard"
     case cancel = "Cancel"
     case restore = "Restore"
+    case replace = "Replace"
 }
 
 /// What a restore gives back.
