@@ -95,12 +95,9 @@ extension Session {
     /// on the canvas is kept: the step, the journal and the saved history hold no pixels
     /// nobody will see.
     func putDownPaste() {
-        guard let p = placing else { return }
-        placing = nil
-        showPlacing(previous: p.rect)
+        guard let p = takePlacing() else { return }
         if let source = p.liftedFrom {
-            // A move: the lifted paint goes back, then the move is one step of its own.
-            canvasDirty = canvasDirty.union(engine.restorePaint(p.image, atX: source.x, y: source.y))
+            // A move: the lifted paint is back in place; the move is one step of its own.
             let (dx, dy) = (p.x - source.x, p.y - source.y)
             guard dx != 0 || dy != 0 else { return setMessage("The selection is where it was") }
             let operation = Operation.moveRect(source, dx: dx, dy: dy)
@@ -123,13 +120,19 @@ extension Session {
 
     /// Drops the pasted picture without putting it down (Escape).
     func dropPaste() {
-        guard let p = placing else { return }
+        guard let p = takePlacing() else { return }
+        setMessage(p.liftedFrom == nil ? "Paste dropped" : "Move cancelled")
+    }
+
+    /// Ends the floating picture: takes it off the view and puts back the paint it was lifted
+    /// from, if any. Returns it.
+    private func takePlacing() -> Placing? {
+        guard let p = placing else { return nil }
         placing = nil
         showPlacing(previous: p.rect)
         if let source = p.liftedFrom {
             canvasDirty = canvasDirty.union(engine.restorePaint(p.image, atX: source.x, y: source.y))
-            return setMessage("Move cancelled")
         }
-        setMessage("Paste dropped")
+        return p
     }
 }

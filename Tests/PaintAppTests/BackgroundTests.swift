@@ -11,9 +11,7 @@ import Testing
     typealias T = SessionTests
 
     @Test func theBackgroundButtonSetsTheColorAndKeepsThePaint() {
-        let s = T.makeSession(width: 120, height: 80)
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession(width: 120, height: 80)
         T.drag(s, [(10, 10), (100, 10)])
         T.click(s, .swatch(6))  // green as primary
         T.click(s, .background)
@@ -84,18 +82,14 @@ import Testing
         let picture = PixelImage(width: 120, height: 80, fill: Color(r: 10, g: 120, b: 200).pixel)
         try ImageFile.save(picture, to: dir + "/bg.png", withAlpha: false)
         for exists in [false, true] {
-            let s = T.makeSession(path: dir + "/doc.png", width: 120, height: 80)
-            let sink = RecordingSink()
-            s.sink = sink
+            let (s, sink) = T.recordingSession(path: dir + "/doc.png", width: 120, height: 80)
             #expect(s.setStartingBackground(file: dir + "/bg.png", documentExists: exists) == nil)
             #expect(sink.operations == [.background(.image(picture))])
             #expect(s.engine.viewPixel(x: 5, y: 5) == picture[5, 5])
             #expect(s.isModified == exists, "document on disk: \(exists)")
             #expect(s.history.canUndo, "the picture is a step that can be undone")
         }
-        let s = T.makeSession(width: 120, height: 80)
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession(width: 120, height: 80)
         let problem = s.setStartingBackground(file: dir + "/missing.png", documentExists: false)
         #expect(problem?.isEmpty == false)
         #expect(sink.operations.isEmpty && !s.isModified && !s.history.canUndo)

@@ -26,9 +26,7 @@ import Testing
     }
 
     @Test func aPastedPictureFloatsAtTheVisibleCornerUntilItIsPutDown() throws {
-        let s = T.makeSession(width: 120, height: 80)
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession(width: 120, height: 80)
         T.drag(s, [(10, 10), (100, 60)])
         let drawn = Array(s.engine.viewPixels)
         let paint = s.engine.paintImage()

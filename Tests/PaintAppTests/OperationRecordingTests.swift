@@ -18,9 +18,7 @@ final class RecordingSink: OperationSink {
     typealias T = SessionTests
 
     @Test func replayingTheRecordedOperationsGivesTheSamePixels() {
-        let s = T.makeSession(width: 160, height: 90)
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession(width: 160, height: 90)
         T.key(s, "5")
         T.drag(s, [(10, 10), (60, 40), (150, 20), (20, 80)])
         T.key(s, "e")
@@ -40,9 +38,7 @@ final class RecordingSink: OperationSink {
     }
 
     @Test func cancelledStrokesAreNotRecordedAndClearIs() {
-        let s = T.makeSession()
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession()
         let (x, y) = T.window(s, 30, 30)
         s.handle(.press(x: x, y: y, button: .left, modifiers: []))
         s.handle(.motion(x: x + 20, y: y, modifiers: []))
@@ -54,9 +50,7 @@ final class RecordingSink: OperationSink {
     }
 
     @Test func terminatingMidStrokeCommitsItAndKeepsTheJournal() {
-        let s = T.makeSession()
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession()
         let (x, y) = T.window(s, 30, 30)
         s.handle(.press(x: x, y: y, button: .left, modifiers: []))
         s.handle(.motion(x: x + 20, y: y, modifiers: []))
@@ -67,14 +61,10 @@ final class RecordingSink: OperationSink {
     }
 
     @Test func quittingWithNothingToLoseClosesTheJournal() {
-        let s = T.makeSession()
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession()
         s.handle(.closeRequest)
         #expect(sink.events == ["closed"])
-        let t = T.makeSession()
-        let tSink = RecordingSink()
-        t.sink = tSink
+        let (t, tSink) = T.recordingSession()
         T.drag(t, [(5, 5)])
         t.handle(.closeRequest)
         T.key(t, "d")
@@ -124,9 +114,7 @@ final class RecordingSink: OperationSink {
     typealias T = SessionTests
 
     @Test func clickingAStrokeRemovesItAndTheJournalReplaysTheSame() {
-        let s = T.makeSession(width: 160, height: 90)
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession(width: 160, height: 90)
         T.drag(s, [(10, 45), (150, 45)])
         let first = Array(s.engine.viewPixels)
         T.key(s, "]")

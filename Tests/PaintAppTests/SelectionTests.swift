@@ -110,9 +110,7 @@ import Testing
     /// What the journal hears (paste, move, clear) replays to the same picture, as a restore
     /// after a crash would.
     @Test func theJournaledStepsReplayToTheSamePicture() {
-        let s = T.makeSession(width: 120, height: 80)
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession(width: 120, height: 80)
         T.drag(s, [(5, 5), (110, 70)])
         s.paste(png: (try? PNGCodec.encode(PixelImage(width: 30, height: 20, fill: Self.red), withAlpha: false)) ?? [])
         s.handle(.key(.enter, modifiers: []))

@@ -11,6 +11,14 @@ import Testing
         Session(engine: StrokeEngine(width: width, height: height), path: path, windowWidth: 1400, windowHeight: 400)
     }
 
+    /// A session whose committed operations a `RecordingSink` collects.
+    static func recordingSession(path: String? = nil, width: Int = 200, height: Int = 100) -> (Session, RecordingSink) {
+        let s = makeSession(path: path, width: width, height: height)
+        let sink = RecordingSink()
+        s.sink = sink
+        return (s, sink)
+    }
+
     static func temporaryFolder() -> String {
         let dir = NSTemporaryDirectory() + "swiftpaint-session-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

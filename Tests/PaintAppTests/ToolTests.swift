@@ -27,9 +27,7 @@ import Testing
     }
 
     @Test func aLineDragDrawsALineAndShiftSnapsItTo15Degrees() {
-        let s = T.makeSession(width: 200, height: 120)
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession(width: 200, height: 120)
         T.key(s, "l")
         T.drag(s, [(10, 60), (100, 20), (190, 60)])
         #expect(s.engine.viewPixel(x: 100, y: 60) == Color.black.pixel, "the line ends where the drag ended")
@@ -46,9 +44,7 @@ import Testing
     }
 
     @Test func filledToggleAndShiftSquareAndEscapeCancels() {
-        let s = T.makeSession(width: 200, height: 120)
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession(width: 200, height: 120)
         T.key(s, "r")
         let toggle = s.layout.rect(of: .filledToggle)
         s.handle(.press(x: toggle.x + 3, y: toggle.y + 3, button: .left, modifiers: []))
@@ -68,9 +64,7 @@ import Testing
     }
 
     @Test func fillFillsTheEnclosedRegionAndThePickerPicksIt() {
-        let s = T.makeSession(width: 200, height: 120)
-        let sink = RecordingSink()
-        s.sink = sink
+        let (s, sink) = T.recordingSession(width: 200, height: 120)
         T.key(s, "r")
         T.drag(s, [(20, 20), (120, 100)])
         T.key(s, "f")

@@ -17,13 +17,7 @@ extension StrokeEngine {
         let sx = Int(clamping: point.x, .down)
         let sy = Int(clamping: point.y, .down)
         guard clip.contains(sx, sy) else { return .empty }
-        self.style = style
-        source = style.sourcePixel
-        alpha = style.alpha8
-        lastPoint = nil
-        activity = .fill
-        strokeBounds = .empty
-        strokeRows = (Int.max, Int.min)
+        start(.fill, style, at: nil)
 
         let tol = UInt32(min(max(tolerance, 0), 255))
         let target = view[sy * width + sx]

@@ -35,13 +35,7 @@ extension StrokeEngine {
     /// draws nothing yet. A stroke in progress is merged first.
     public func beginShape(_ style: StrokeStyle) {
         if isStroking { end() }
-        self.style = style
-        source = style.sourcePixel
-        alpha = style.alpha8
-        lastPoint = nil
-        activity = .shape
-        strokeBounds = .empty
-        strokeRows = (Int.max, Int.min)
+        start(.shape, style, at: nil)
     }
 
     /// Replaces the shape in the stroke image by `spec`; returns the changed view rectangle (the

@@ -111,13 +111,20 @@ public final class StrokeEngine {
         var dirty = IntRect.empty
         if isStroking { dirty = end() }
         guard point.isFinite else { return dirty }
-        self.style = style
-        source = style.sourcePixel
-        alpha = style.alpha8
-        lastPoint = point
-        activity = .stroke
-        strokeBounds = .empty
+        start(.stroke, style, at: point)
         return dirty.union(stamp(Capsule(from: point, to: point, width: style.width), fullDiscAtStart: false))
+    }
+
+    /// Starts `activity` with `style`: the one place a stroke, shape or fill sets up the
+    /// source color, opacity and bounds.
+    func start(_ newActivity: Activity, _ newStyle: StrokeStyle, at point: Point?) {
+        style = newStyle
+        source = newStyle.sourcePixel
+        alpha = newStyle.alpha8
+        lastPoint = point
+        activity = newActivity
+        strokeBounds = .empty
+        strokeRows = (Int.max, Int.min)
     }
 
     /// Extends the stroke with a round-capped segment to `point`; returns the changed view
