@@ -12,7 +12,11 @@ public enum AtomicFile {
     ///
     /// On any failure before the rename, the temporary file is removed, the old file is left
     /// byte-identical and an `ImageFileError` naming `path` (as given) is thrown.
-    public static func write(_ bytes: [UInt8], to path: String) throws(ImageFileError) {
+    ///
+    /// With `mode`, the file gets exactly those permission bits whatever was there before (the
+    /// history store writes private files, 0600); the temporary file is created 0600 either way,
+    /// so the bytes are never readable by others on the way.
+    public static func write(_ bytes: [UInt8], to path: String, mode forcedMode: mode_t? = nil) throws(ImageFileError) {
         guard !path.isEmpty else { throw .cannotWrite(path: path, errno: ENOENT) }
 
         let (folder, name) = try realLocation(of: path)
@@ -20,19 +24,20 @@ public enum AtomicFile {
 
         // Keep the old file's permissions; a new file gets what open(2) would have given it.
         var old = stat()
-        let mode: mode_t
+        var mode: mode_t
         var owner: (uid: uid_t, gid: gid_t)? = nil
         if stat(target, &old) == 0 {
             if old.st_mode & S_IFMT == S_IFDIR { throw .cannotWrite(path: path, errno: EISDIR) }
             // Renaming over a device or a pipe would replace it with a plain file.
             guard old.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path, saving: true) }
             mode = old.st_mode & 0o777
-            owner = (old.st_uid, old.st_gid)
+            if forcedMode == nil { owner = (old.st_uid, old.st_gid) }
         } else if errno == ENOENT {
-            mode = 0o666 & ~currentUmask()
+            mode = forcedMode ?? 0o666 & ~currentUmask()
         } else {
             throw .cannotWrite(path: path, errno: errno)
         }
+        if let forcedMode { mode = forcedMode }
 
         // ".NAME.XXXXXX.tmp": hidden, recognisable, and next to the target. The name part is cut
         // so that the temporary name stays under NAME_MAX (255 bytes) for long file names.

@@ -41,6 +41,18 @@ public enum FileSystem {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// An XDG base folder: `$variable` when it holds an absolute path (the XDG spec says
+    /// relative values are invalid and must be ignored), else `fallback` under the home folder
+    /// (`XDG_DATA_HOME`, `.local/share` → `/home/ana/.local/share`). No trailing slash, so
+    /// `+ "/swiftpaint"` names a folder inside it (for `/`, the result is empty).
+    public static func xdgFolder(_ variable: String, fallback: String) -> String {
+        if let value = environment(variable), value.hasPrefix("/") {
+            return value.hasSuffix("/") ? String(value.dropLast()) : value
+        }
+        let home = self.home
+        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/" + fallback
+    }
+
     /// The current folder.
     public static var currentFolder: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -12,12 +12,7 @@ import PaintCore
 ///   does not know `spHS` must drop it rather than copy it into its output, because the history
 ///   describes the old pixels. (The pixel hash still guards against editors that keep it anyway.)
 ///
-/// Chunk data:
-///
-///   version             UInt8 (= DocumentArchive.formatVersion), outside the compression so a
-///                       future format may change everything after it, compression included
-///   uncompressed size   UInt64, little-endian
-///   zlib stream         compress2 (level 6) of the archive payload (see DocumentArchive)
+/// The chunk data is a `SealedArchive`, the same bytes a history store entry carries.
 ///
 /// The chunk sits just before IEND, after all IDAT.
 public enum HistoryChunk {
@@ -25,22 +20,14 @@ public enum HistoryChunk {
     public static let type: [UInt8] = Array("spHS".utf8)
 
     /// The largest history chunk data accepted, on reading and writing.
-    public static let maxChunkLength = 256 << 20
+    public static let maxChunkLength = SealedArchive.maxLength
     /// The largest uncompressed archive accepted.
-    public static let maxUncompressedSize = 512 << 20
-    /// The largest ratio of uncompressed to compressed size accepted (zlib's own best is
-    /// about 1032:1 on a run of one byte; a real operation log is nowhere near).
-    public static let maxCompressionRatio = 1000
+    public static let maxUncompressedSize = SealedArchive.maxUncompressedSize
+    /// The largest ratio of uncompressed to compressed size accepted.
+    public static let maxCompressionRatio = SealedArchive.maxCompressionRatio
 
     /// What a PNG said about its history.
-    public enum ExtractResult: Sendable, Equatable {
-        /// The PNG carries no history chunk.
-        case none
-        /// The history, read and checked.
-        case archive(DocumentArchive)
-        /// There is a history chunk but it cannot be used; the reason is in words.
-        case rejected(String)
-    }
+    public typealias ExtractResult = FoundHistory
 
     /// Why `embed` failed.
     public enum EmbedError: Error, Equatable, Sendable {
@@ -59,26 +46,11 @@ public enum HistoryChunk {
         case .broken(_, _, let reason): throw .notPNG(reason)
         case .complete(let all): chunks = all
         }
-        guard let payload = archive.payload() else {
-            throw .archiveTooLarge("a field of the history does not fit its 32-bit size")
-        }
-        guard payload.count <= maxUncompressedSize else {
-            throw .archiveTooLarge("the history is \(payload.count) bytes, more than \(maxUncompressedSize)")
-        }
-        guard let compressed = Zlib.compress(payload, level: 6) else {
-            throw .archiveTooLarge("zlib could not compress the history")
-        }
-        var data: [UInt8] = []
-        data.reserveCapacity(compressed.count + 9)
-        data.append(DocumentArchive.formatVersion)
-        var size = UInt64(payload.count)
-        for _ in 0..<8 {
-            data.append(UInt8(truncatingIfNeeded: size))
-            size >>= 8
-        }
-        data.append(contentsOf: compressed)
-        guard data.count <= maxChunkLength, payload.count <= compressed.count * maxCompressionRatio else {
-            throw .archiveTooLarge("the compressed history would be refused when read back")
+        let data: [UInt8]
+        do {
+            data = try SealedArchive.seal(archive)
+        } catch {
+            throw .archiveTooLarge(error.reason)
         }
 
         var out: [UInt8] = []
@@ -119,34 +91,10 @@ public enum HistoryChunk {
         guard PNGChunks.crcMatches(chunk, in: png) else {
             return .rejected("the history chunk is damaged (checksum mismatch)")
         }
-        var input = ByteReader(Array(png[chunk.dataStart..<(chunk.dataStart + chunk.length)]))
-        guard let version = input.byte() else { return .rejected("the history chunk is empty") }
-        guard version == DocumentArchive.formatVersion else {
-            if version > DocumentArchive.formatVersion {
-                return .rejected("the history was written by a newer SwiftPaint (format \(version))")
-            }
-            return .rejected("the history is in an unknown format (\(version))")
-        }
-        guard let declared = input.uint64() else { return .rejected("the history chunk is cut short") }
-        let compressed = input.take(input.remaining) ?? []
-        guard declared <= UInt64(maxUncompressedSize) else {
-            return .rejected(
-                "the history is too large (it declares \(declared) bytes, the limit is \(maxUncompressedSize))")
-        }
-        guard declared <= UInt64(compressed.count) * UInt64(maxCompressionRatio) else {
-            return .rejected(
-                "the history is too large for its compressed size (\(declared) bytes from \(compressed.count))")
-        }
-        let inflated = Zlib.inflate(compressed, expected: Int(declared))
-        switch inflated.result {
-        case .ok: break
-        case .tooLong: return .rejected("the history is too large (it decompresses to more than it declares)")
-        case .tooShort: return .rejected("the history chunk is damaged (it decompresses to less than it declares)")
-        case .damaged: return .rejected("the history chunk is damaged (the compressed data is invalid)")
-        }
-        switch DocumentArchive.decodePayload(inflated.bytes ?? []) {
+        switch SealedArchive.open(Array(png[chunk.dataStart..<(chunk.dataStart + chunk.length)])) {
         case .success(let archive): return .archive(archive)
-        case .failure(let problem): return .rejected("the history chunk is damaged (\(problem.reason))")
+        case .failure(.refused(let sentence)): return .rejected(sentence)
+        case .failure(.damaged(let reason)): return .rejected("the history chunk is damaged (\(reason))")
         }
     }
 }

@@ -231,17 +231,15 @@ enum JournalFormat {
         }
     }
 
-    /// Creates `path` and any missing parents (mode 0700 for the ones created).
+    /// Creates `path` and any missing parents (mode 0700 for the ones created); the journal
+    /// folder itself must be this user's and is made private (0700) if it allowed more: the
+    /// journals hold every stroke of unsaved work.
     static func makeFolders(_ path: String) throws(JournalError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            current += "/" + part
-            if mkdir(current, 0o700) != 0 {
-                let e = errno
-                guard e == EEXIST else { throw .cannotCreateFolder(path: path, errno: e) }
-            }
+        do {
+            try PrivateFolder.make(path, ownLevels: 1)
+        } catch {
+            throw .cannotCreateFolder(path: error.path, errno: error.errno == 0 ? EPERM : error.errno)
         }
-        guard FileSystem.kind(path) == .folder else { throw .cannotCreateFolder(path: path, errno: ENOTDIR) }
     }
 
     /// 64-bit FNV-1a of the UTF-8 of `text`.

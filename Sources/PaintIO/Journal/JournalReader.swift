@@ -24,12 +24,7 @@ public struct JournalSummary: Equatable, Sendable {
 public enum JournalReader {
     /// `$XDG_STATE_HOME/swiftpaint`, or `~/.local/state/swiftpaint`.
     public static var defaultFolder: String {
-        // The XDG spec says relative values are invalid and must be ignored.
-        if let state = FileSystem.environment("XDG_STATE_HOME"), state.hasPrefix("/") {
-            return (state.hasSuffix("/") ? String(state.dropLast()) : state) + "/swiftpaint"
-        }
-        let home = FileSystem.home
-        return (home.hasSuffix("/") ? String(home.dropLast()) : home) + "/.local/state/swiftpaint"
+        FileSystem.xdgFolder("XDG_STATE_HOME", fallback: ".local/state") + "/swiftpaint"
     }
 
     /// Reads the journal at `path`, keeping every complete record before a cut-short or damaged

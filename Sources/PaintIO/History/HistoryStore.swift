@@ -1,0 +1,254 @@
+import Glibc
+import PaintCore
+
+/// The editing history of saved pictures, kept on this computer instead of in the files
+/// (DESIGN §3): a saved file holds what it shows, and reopening your own file, even renamed or
+/// moved, gives back its whole history.
+///
+/// Each entry is one file, `<key>.sphist`, in a folder only this user can enter (0700; the
+/// entries are 0600), `$XDG_DATA_HOME/swiftpaint/history` by default. The key is the SHA-256 of
+/// the saved picture's pixels (`HistoryKey`), so a picture another program changed finds
+/// nothing. Entries are written atomically (`AtomicFile`: temporary file, fsync, rename, folder
+/// fsync): a crash or a kill at any moment leaves each entry whole or absent. The store keeps
+/// under a size cap by dropping the least recently used entries (an entry's modification time
+/// is when it was last saved or opened).
+public struct HistoryStore: Sendable, Equatable {
+    /// The folder holding the entries.
+    public var folder: String
+    /// The most bytes the entries may take together.
+    public var capBytes: Int
+
+    /// 1 GB.
+    public static let defaultCapBytes = 1 << 30
+    /// The file name extension of an entry.
+    public static let fileExtension = ".sphist"
+    /// A temporary file older than this is left over from a crash and is removed (a younger one
+    /// may be another SwiftPaint's save in progress).
+    static let staleTemporarySeconds = 15 * 60
+
+    /// A store in `folder` (by default `$XDG_DATA_HOME/swiftpaint/history`) keeping at most
+    /// `capBytes`.
+    public init(folder: String = HistoryStore.defaultFolder, capBytes: Int = HistoryStore.defaultCapBytes) {
+        self.folder = folder
+        self.capBytes = capBytes
+    }
+
+    /// `$XDG_DATA_HOME/swiftpaint/history`, or `~/.local/share/swiftpaint/history`.
+    public static var defaultFolder: String {
+        FileSystem.xdgFolder("XDG_DATA_HOME", fallback: ".local/share") + "/swiftpaint/history"
+    }
+
+    /// The path of `key`'s entry.
+    public func path(for key: HistoryKey) -> String { folder + "/" + key.hex + Self.fileExtension }
+
+    // MARK: Keeping
+
+    /// What `keep` did.
+    public struct Kept: Equatable, Sendable {
+        /// The entry's size in bytes.
+        public var bytes: Int
+        /// How many older entries were dropped to stay under the cap.
+        public var dropped: Int
+    }
+
+    /// Keeps `archive` as the history of the picture whose pixels have `key`, replacing what was
+    /// kept for it, and then drops the least recently used other entries until the store fits
+    /// its cap. An entry larger than the whole cap is not written.
+    @discardableResult
+    public func keep(_ archive: DocumentArchive, for key: HistoryKey) throws(HistoryStoreError) -> Kept {
+        let sealed: [UInt8]
+        do {
+            sealed = try SealedArchive.seal(archive)
+        } catch {
+            throw .cannotSeal(error.reason)
+        }
+        let entry = StoreEntry.encode(key: key, sealed: sealed)
+        guard entry.count <= capBytes else { throw .largerThanCap(bytes: entry.count, cap: capBytes) }
+        try makeFolder()
+        do {
+            try AtomicFile.write(entry, to: path(for: key), mode: 0o600)
+        } catch {
+            throw .cannotWrite(error)
+        }
+        markUsed(key)
+        return Kept(bytes: entry.count, dropped: enforceCap(keeping: key))
+    }
+
+    // MARK: Finding
+
+    /// The history kept for the picture whose pixels have `key`. The entry is read like any
+    /// file from elsewhere: its size is checked before it is read, its frame and checksum before
+    /// it is opened, and the archive is decoded within the same limits as a PNG history chunk.
+    /// A usable entry becomes the most recently used.
+    public func find(_ key: HistoryKey) -> FoundHistory {
+        let bytes: [UInt8]
+        do {
+            bytes = try ImageFile.readAll(path(for: key), limit: StoreEntry.maxLength)
+        } catch {
+            switch error {
+            case .cannotRead(_, let e) where e == ENOENT || e == ENOTDIR: return .none
+            case .fileTooBig(_, let bytes, let limit):
+                return .rejected("its entry in the history store is too large (\(bytes) bytes, at most \(limit))")
+            default: break
+            }
+            return .rejected("its entry in the history store cannot be read (\(error.description))")
+        }
+        let found = StoreEntry.decode(bytes, key: key)
+        if case .archive = found { markUsed(key) }
+        return found
+    }
+
+    // MARK: Forgetting
+
+    /// Removes the history kept for `key`; false when there was none.
+    @discardableResult
+    public func forget(_ key: HistoryKey) throws(HistoryStoreError) -> Bool {
+        let path = path(for: key)
+        guard unlink(path) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return false }
+            throw .cannotRemove(path: path, errno: errno)
+        }
+        // The user asked for it to be gone: make the removal durable.
+        JournalFormat.syncFolder(folder)
+        return true
+    }
+
+    /// Removes every entry (and any temporary file a crash left); returns how many entries and
+    /// bytes went.
+    @discardableResult
+    public func forgetAll() throws(HistoryStoreError) -> (entries: Int, bytes: Int) {
+        guard let names = FileSystem.names(inFolder: folder) else { return (0, 0) }
+        var removed = (entries: 0, bytes: 0)
+        for name in names where Self.key(fromName: name) != nil || Self.isTemporary(name) {
+            let path = folder + "/" + name
+            var info = stat()
+            let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
+            guard unlink(path) == 0 else {
+                if errno == ENOENT { continue }
+                throw .cannotRemove(path: path, errno: errno)
+            }
+            if !Self.isTemporary(name) {
+                removed.entries += 1
+                removed.bytes += size
+            }
+        }
+        JournalFormat.syncFolder(folder)
+        return removed
+    }
+
+    // MARK: The cap
+
+    /// One entry as the store sees it.
+    public struct Entry: Equatable, Sendable {
+        public var key: HistoryKey
+        public var bytes: Int
+        /// When it was last saved or opened (nanoseconds since 1970).
+        public var lastUsed: Int64
+    }
+
+    /// The entries, least recently used first.
+    public func entries() -> [Entry] {
+        guard let names = FileSystem.names(inFolder: folder) else { return [] }
+        var entries: [Entry] = []
+        for name in names {
+            guard let key = Self.key(fromName: name) else { continue }
+            var info = stat()
+            guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            let used = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            entries.append(Entry(key: key, bytes: Int(info.st_size), lastUsed: used))
+        }
+        return entries.sorted { ($0.lastUsed, $0.key.hex) < ($1.lastUsed, $1.key.hex) }
+    }
+
+    /// Drops the least recently used entries, never `keeping`, until the rest fit the cap, and
+    /// removes temporary files a crash left behind; returns how many entries were dropped.
+    @discardableResult
+    func enforceCap(keeping: HistoryKey?) -> Int {
+        removeStaleTemporaries()
+        let all = entries()
+        var total = all.reduce(0) { $0 + $1.bytes }
+        var dropped = 0
+        for entry in all where total > capBytes && entry.key != keeping {
+            // Another SwiftPaint may have dropped it already; either way it no longer counts.
+            if unlink(path(for: entry.key)) == 0 { dropped += 1 }
+            total -= entry.bytes
+        }
+        return dropped
+    }
+
+    /// Removes `.*.tmp` files older than `staleTemporarySeconds`: what a save killed between
+    /// writing its temporary file and renaming it leaves behind.
+    private func removeStaleTemporaries() {
+        guard let names = FileSystem.names(inFolder: folder) else { return }
+        let now = Int64(time(nil))
+        for name in names where Self.isTemporary(name) {
+            var info = stat()
+            let path = folder + "/" + name
+            if lstat(path, &info) == 0, now - Int64(info.st_mtim.tv_sec) > Int64(Self.staleTemporarySeconds) {
+                _ = unlink(path)
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Creates the folder (0700, with the `swiftpaint` folder above it), or makes it private.
+    private func makeFolder() throws(HistoryStoreError) {
+        do {
+            try PrivateFolder.make(folder, ownLevels: 2)
+        } catch {
+            throw .folder(error)
+        }
+    }
+
+    /// Sets the entry's modification time to now, with the clock's full resolution (the time a
+    /// write leaves can be a few milliseconds coarse, too coarse to order two quick saves).
+    private func markUsed(_ key: HistoryKey) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        _ = utimensat(AT_FDCWD, path(for: key), [now, now], 0)
+    }
+
+    /// The key an entry file name stands for, or nil for any other name.
+    static func key(fromName name: String) -> HistoryKey? {
+        guard name.hasSuffix(fileExtension) else { return nil }
+        return HistoryKey(hex: String(name.dropLast(fileExtension.count)))
+    }
+
+    /// Whether `name` is an `AtomicFile` temporary file.
+    static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(".tmp") }
+}
+
+/// Why the history store could not keep or drop an entry, in words.
+public enum HistoryStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store's folder cannot be created, or is not private.
+    case folder(PrivateFolder.Failure)
+    /// The history cannot be packed into an entry.
+    case cannotSeal(String)
+    /// The entry alone is larger than the store's cap.
+    case largerThanCap(bytes: Int, cap: Int)
+    /// Writing the entry failed.
+    case cannotWrite(ImageFileError)
+    /// An entry could not be removed.
+    case cannotRemove(path: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .folder(let failure): return "the history store is unusable: \(failure.description)"
+        case .cannotSeal(let reason): return "the history cannot be stored: \(reason)"
+        case .largerThanCap(let bytes, let cap):
+            return "the history (\(Self.size(bytes))) is larger than the history store's cap (\(Self.size(cap)))"
+        case .cannotWrite(let error): return "the history store cannot be written: \(error.description)"
+        case .cannotRemove(let path, let e): return "cannot remove “\(path)”: \(JournalError.words(e))"
+        }
+    }
+
+    /// A byte count for people: "3.2 MB", "812 KB".
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 {
+            let tenths = bytes * 10 / (1 << 20)
+            return "\(tenths / 10).\(tenths % 10) MB"
+        }
+        return "\((bytes + 1023) / 1024) KB"
+    }
+}

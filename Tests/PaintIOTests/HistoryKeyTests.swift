@@ -1,0 +1,88 @@
+import Foundation
+import PaintCore
+import Testing
+
+@testable import PaintIO
+
+@Suite struct HistoryKeyTests {
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    @Test func sha256MatchesTheStandardTestVectors() {
+        // FIPS 180-4 examples and the NIST long-message vector.
+        #expect(
+            Self.hex(SHA256.digest([]))
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            Self.hex(SHA256.digest(Array("abc".utf8)))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            Self.hex(SHA256.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            Self.hex(SHA256.digest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test func sha256AgreesWithCoreutilsAcrossBlockBoundaries() throws {
+        // Lengths around the 55/56/64-byte padding boundaries, fed in uneven pieces.
+        var noise = Support.Noise(state: 9)
+        let folder = TempFolder()
+        defer { folder.remove() }
+        for length in [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000, 4099] {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: noise.next()) }
+            var hash = SHA256()
+            var rest = bytes[...]
+            var piece = 1
+            while !rest.isEmpty {
+                hash.update(Array(rest.prefix(piece)))
+                rest = rest.dropFirst(piece)
+                piece = piece * 3 % 71 + 1
+            }
+            let incremental = Self.hex(hash.finish())
+            #expect(incremental == Self.hex(SHA256.digest(bytes)), "length \(length)")
+            // The system's sha256sum is the independent oracle.
+            Support.put(bytes, folder.file("m"))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+            process.arguments = [folder.file("m")]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(output.hasPrefix(incremental + " "), "length \(length): \(output)")
+        }
+    }
+
+    @Test func theKeyFollowsThePixelsAndTheSizeOnly() {
+        let image = Support.opaqueImage(width: 6, height: 4)
+        let key = HistoryKey(of: image)
+        #expect(HistoryKey(of: image) == key)
+        #expect(key.hex.count == 64)
+        #expect(HistoryKey(hex: key.hex) == key)
+        #expect(HistoryKey(digest: key.digest) == key)
+
+        // One channel of one pixel, by one step: another key.
+        var changed = image
+        changed.pixels[13] ^= 1
+        #expect(HistoryKey(of: changed) != key)
+        // The same pixel values laid out as 4 x 6: another key.
+        let transposed = PixelImage(width: 4, height: 6, pixels: image.pixels)!
+        #expect(HistoryKey(of: transposed) != key)
+        // The key is the digest of exactly the documented bytes.
+        var bytes: [UInt8] = [6, 0, 0, 0, 4, 0, 0, 0]
+        for p in image.pixels {
+            bytes += [UInt8(p & 0xFF), UInt8(p >> 8 & 0xFF), UInt8(p >> 16 & 0xFF), UInt8(p >> 24)]
+        }
+        #expect(key.digest == SHA256.digest(bytes))
+    }
+
+    @Test func hexThatIsNotAKeyIsRefused() {
+        #expect(HistoryKey(hex: "") == nil)
+        #expect(HistoryKey(hex: String(repeating: "a", count: 63)) == nil)
+        #expect(HistoryKey(hex: String(repeating: "A", count: 64)) == nil)
+        #expect(HistoryKey(hex: String(repeating: "g", count: 64)) == nil)
+        #expect(HistoryKey(hex: String(repeating: "0", count: 64)) != nil)
+        #expect(HistoryKey(digest: [1, 2, 3]) == nil)
+    }
+}
