@@ -5,7 +5,8 @@ SWIFT ?= swift
 # Build: Xlib, Xext (MIT-SHM), Xft, libpng, zlib. Tests and benchmarks: XTest, Xvfb, fonts, and
 # xclip (the other program in the clipboard tests), x11-apps (xlogo, the harness tests' known-good client).
 DEPS := pkg-config libx11-dev libxext-dev libxft-dev libpng-dev zlib1g-dev libxtst-dev \
-        xvfb xauth fonts-dejavu-core xclip x11-apps
+        libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
+        xvfb xauth fonts-dejavu-core xclip x11-apps libharfbuzz-bin
 BENCH_DIR ?= ../shared/bench
 ARGS ?=
 

@@ -27,10 +27,27 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CFontconfig", pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CHarfBuzz", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CFriBidi", pkgConfig: "fribidi",
+            providers: [.apt(["libfribidi-dev"])]),
 
         // The pure engine: pixels, rasterizing, compositing, history (zlib for its cold
         // snapshots). No X11, no files.
         .target(name: "PaintCore", dependencies: ["CZlib"], swiftSettings: uncheckedInRelease),
+        // Text: font families and files from fontconfig, bidi runs from FriBidi, shaping with
+        // HarfBuzz, glyphs rasterized by FreeType into a coverage mask for the engine.
+        .target(
+            name: "PaintText", dependencies: ["PaintCore", "CFontconfig", "CFreeType", "CHarfBuzz", "CFriBidi"],
+            swiftSettings: uncheckedInRelease),
         // Files: PNG through libpng's simplified API, atomic writes.
         .target(name: "PaintIO", dependencies: ["PaintCore", "CPNG", "CZlib"]),
         // The program's behaviour without a window: tools, toolbar layout and drawing, keys,
@@ -47,6 +64,7 @@ let package = Package(
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore", "TestSupport"]),
+        .testTarget(name: "PaintTextTests", dependencies: ["PaintCore", "PaintText", "CFreeType", "TestSupport"]),
         .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "TestSupport"]),
         .testTarget(name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11", "CXTest"]),
