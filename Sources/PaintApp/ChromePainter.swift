@@ -137,11 +137,24 @@ public struct ChromePainter {
 
     /// Draws round-capped segments through `points` (closed back to the first when asked).
     public mutating func strokePolyline(
-        _ points: [(Double, Double)], closed: Bool = false, width: Double, _ color: Color
+        _ points: [(Double, Double)], closed: Bool = false, width: Double, _ color: Color, alpha: Double = 1
     ) {
         guard points.count > 1 else { return }
         let ends = closed ? Array(points.dropFirst()) + [points[0]] : Array(points.dropFirst())
-        for (a, b) in zip(points, ends) { line(a.0, a.1, b.0, b.1, width: width, color) }
+        guard alpha < 1 else {
+            for (a, b) in zip(points, ends) { line(a.0, a.1, b.0, b.1, width: width, color) }
+            return
+        }
+        // Translucent: one coverage (the nearest segment) per pixel, so joints are not darker.
+        let capsules = zip(points, ends).map {
+            Capsule(from: Point(x: $0.0.0, y: $0.0.1), to: Point(x: $0.1.0, y: $0.1.1), width: width)
+        }
+        let xs = points.map(\.0)
+        let ys = points.map(\.1)
+        let m = width / 2 + 1
+        shade((xs.min()! - m, ys.min()! - m, xs.max()! + m, ys.max()! + m), color, alpha: alpha) { px, py in
+            capsules.reduce(0.0) { max($0, $1.radius + 0.5 - $1.distance(px, py)) }
+        }
     }
 
     /// Fills a convex polygon given in clockwise or counter-clockwise order.

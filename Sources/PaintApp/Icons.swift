@@ -37,19 +37,19 @@ enum Icons {
                 Theme.iconAccent)
             p.line(x + 9.5, y + 31, x + 11, y + 29, width: 1.5, Color(r: 0xA8, g: 0x35, b: 0x28))
         case .tool(.strokeEraser):
-            // A stroke with a dashed cut and a small eraser: "take this stroke away".
+            // One whole stroke picked out with the dashed magenta outline the tool shows on hover,
+            // and the eraser touching its end: "this stroke goes away", not "rub out pixels".
             let wave = (0...20).map { step in
                 let t = Double(step) / 20
-                return (x + 8 + 24 * t, y + 26 - 10 * sin(t * Double.pi))
+                return (x + 6 + 22 * t, y + 31 - 16 * t - 7 * sin(t * 2 * Double.pi))
             }
-            p.strokePolyline(wave, width: 3.2, Color(r: 0x3F, g: 0x6F, b: 0xB5))
-            for k in 0..<4 {
-                let t = 0.2 + 0.18 * Double(k)
-                p.line(x + 8 + 24 * t, y + 30, x + 8 + 24 * t + 3, y + 30, width: 1.4, Theme.iconAccent)
+            p.strokePolyline(wave, width: 5, Color(r: 0x3F, g: 0x6F, b: 0xB5), alpha: 0.35)
+            for (k, (a, b)) in zip(wave, wave.dropFirst()).enumerated() where k % 4 < 2 {
+                p.line(a.0, a.1, b.0, b.1, width: 1.8, Color(r: 0xE0, g: 0x1F, b: 0xB8))
             }
-            let block = [(x + 22, y + 7), (x + 31, y + 13), (x + 27, y + 19), (x + 18, y + 13)]
+            let block = [(x + 26, y + 5), (x + 35, y + 11), (x + 30, y + 18), (x + 21, y + 12)]
             p.fillPolygon(block, Color(r: 0xF2, g: 0x8C, b: 0xA6))
-            p.strokePolyline(block, closed: true, width: 1, Theme.icon)
+            p.strokePolyline(block, closed: true, width: 1.2, Theme.icon)
         case .tool(.line):
             p.line(x + 9, y + 31, x + 31, y + 9, width: 2.6, Theme.icon)
         case .tool(.rectangle):
@@ -90,11 +90,19 @@ enum Icons {
             p.fillCircle(x + 28.5, y + 11.5, radius: 4, Theme.icon)
             p.line(x + 13, y + 27, x + 10, y + 30, width: 1.6, Theme.icon)
         case .filledToggle:
-            p.fillRoundedRect(x + 7, y + 13, 13, 13, radius: 1.5, Theme.icon)
-            p.fillCircle(x + 28, y + 20, radius: 7, Theme.icon)
+            // A rectangle and an ellipse, outlined as the shape tools draw them, filled with
+            // color: the shape tools then fill what they draw.
+            let fill = Color(r: 0x5B, g: 0x8F, b: 0xD8)
+            p.fillRoundedRect(x + 6, y + 9, 17, 15, radius: 1, fill)
+            p.strokeRoundedRect(x + 6, y + 9, 17, 15, radius: 1, lineWidth: 2, Theme.icon)
+            p.fillCircle(x + 25, y + 25, radius: 9, Color(r: 0xF2, g: 0xB3, b: 0x4A))
+            p.strokeCircle(x + 25, y + 25, radius: 9, lineWidth: 2, Theme.icon)
         case .dashedToggle:
-            for k in 0..<4 {
-                p.line(x + 7 + Double(k) * 8, y + 20, x + 11 + Double(k) * 8, y + 20, width: 3, Theme.icon)
+            // The line tool's diagonal, dashed.
+            for k in 0..<3 {
+                let t0 = Double(k) * 0.39
+                let t1 = t0 + 0.22
+                p.line(x + 8 + 24 * t0, y + 32 - 24 * t0, x + 8 + 24 * t1, y + 32 - 24 * t1, width: 2.8, Theme.icon)
             }
         case .tool(.eraser):
             // A tilted two-tone block eraser.
@@ -109,21 +117,29 @@ enum Icons {
                 [(x + 18, y + 10), (x + 31, y + 20), (x + 20, y + 34), (x + 7, y + 24)], closed: true, width: 1.2,
                 Theme.icon)
         case .background:
-            // A framed landscape: sky, hill and sun.
-            p.fillRoundedRect(x + 8, y + 10, 24, 20, radius: 2, Color(r: 0xCF, g: 0xE4, b: 0xF7))
-            p.fillPolygon(
-                [
-                    (x + 8, y + 27), (x + 17, y + 18), (x + 24, y + 24), (x + 32, y + 17), (x + 32, y + 30),
-                    (x + 8, y + 30),
-                ], Color(r: 0x5B, g: 0xA1, b: 0x4F))
-            p.fillCircle(x + 14, y + 15, radius: 2.5, Color(r: 0xF2, g: 0xB7, b: 0x2C))
-            p.strokeRoundedRect(x + 8, y + 10, 24, 20, radius: 2, lineWidth: 1.4, Theme.icon)
+            // A colored sheet behind a white one with paint on it: the layer under the paint.
+            p.fillRoundedRect(x + 14, y + 14, 20, 19, radius: 2, Color(r: 0xF2, g: 0xB3, b: 0x4A))
+            p.strokeRoundedRect(x + 14, y + 14, 20, 19, radius: 2, lineWidth: 1.4, Theme.icon)
+            p.fillRoundedRect(x + 6, y + 7, 20, 19, radius: 2, .white)
+            p.strokeRoundedRect(x + 6, y + 7, 20, 19, radius: 2, lineWidth: 1.4, Theme.icon)
+            let squiggle = (0...12).map { step in
+                let t = Double(step) / 12
+                return (x + 10 + 12 * t, y + 19 - 5 * sin(t * 1.6 * Double.pi))
+            }
+            p.strokePolyline(squiggle, width: 2.2, Color(r: 0x3F, g: 0x6F, b: 0xB5))
         case .clear:
-            // A blank sheet with a sweeping cross.
-            p.fillRoundedRect(x + 10, y + 8, 20, 25, radius: 2, .white)
-            p.strokeRoundedRect(x + 10, y + 8, 20, 25, radius: 2, lineWidth: 1.4, Theme.icon)
-            p.line(x + 15, y + 15, x + 25, y + 26, width: 2.2, Theme.iconAccent)
-            p.line(x + 25, y + 15, x + 15, y + 26, width: 2.2, Theme.iconAccent)
+            // A broom sweeping a sheet clean (the desktop's "clear" sign), not a cross that reads
+            // as "close".
+            p.fillRoundedRect(x + 5, y + 6, 20, 26, radius: 2, .white)
+            p.strokeRoundedRect(x + 5, y + 6, 20, 26, radius: 2, lineWidth: 1.4, Theme.icon)
+            p.line(x + 9, y + 12, x + 18, y + 12, width: 1.4, Theme.track)
+            p.line(x + 9, y + 16, x + 15, y + 16, width: 1.4, Theme.track)
+            p.line(x + 35, y + 5, x + 24, y + 22, width: 2.6, Color(r: 0x9A, g: 0x62, b: 0x2E))
+            let bristles = [(x + 20, y + 20), (x + 28.5, y + 25.5), (x + 25, y + 36), (x + 12, y + 30)]
+            p.fillPolygon(bristles, Color(r: 0xE8, g: 0xB8, b: 0x3C))
+            p.strokePolyline(bristles, closed: true, width: 1.2, Color(r: 0x8A, g: 0x5A, b: 0x24))
+            p.line(x + 20, y + 20, x + 28.5, y + 25.5, width: 2.4, Color(r: 0xC0, g: 0x3A, b: 0x2E))
+            p.line(x + 17, y + 28.5, x + 22, y + 33, width: 1, Color(r: 0x8A, g: 0x5A, b: 0x24))
         case .newDocument:
             // A blank page with a folded corner and a plus.
             p.fillPolygon(
