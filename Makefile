@@ -3,14 +3,17 @@
 
 SWIFT ?= swift
 # Build: Xlib, Xext (MIT-SHM), Xft, libpng, zlib. Tests and benchmarks: XTest, Xvfb, fonts, and
-# xclip (the other program in the clipboard tests), x11-apps (xlogo, the harness tests' known-good client).
+# xclip (the other program in the clipboard tests), x11-apps (xlogo, the harness tests' known-good client),
+# x11-utils (xprop reads the window icon), desktop-file-utils (desktop-file-validate), groff-base
+# (the man page is checked for warnings) and make itself (a test installs into a DESTDIR).
 DEPS := pkg-config libx11-dev libxext-dev libxft-dev libpng-dev zlib1g-dev libxtst-dev \
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
-        xvfb xauth fonts-dejavu-core xclip x11-apps libharfbuzz-bin
+        xvfb xauth fonts-dejavu-core xclip x11-apps libharfbuzz-bin \
+        x11-utils desktop-file-utils groff-base make
 BENCH_DIR ?= ../shared/bench
 ARGS ?=
 
-.PHONY: all deps build run test bench format lint install clean
+.PHONY: all deps build run test bench format lint icons install uninstall clean
 
 all: build
 
@@ -58,10 +61,43 @@ format:
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 
+# The application icon: one SVG, rendered to PNGs for the hicolor theme, the small sizes also
+# embedded in the program for _NET_WM_ICON. The PNGs and the Swift source are committed; run
+# `make icons` after changing the SVG (it needs rsvg-convert, from librsvg2-bin).
+ICON_SIZES := 16 22 24 32 48 64 128 256 512
+WINDOW_ICON_SIZES := 16 24 32 48 64 128
+icons: DEPS += librsvg2-bin
+icons: deps
+	for s in $(ICON_SIZES); do \
+	  rsvg-convert -w $$s -h $$s resources/icons/swiftpaint.svg -o resources/icons/swiftpaint-$$s.png || exit 1; \
+	done
+	resources/icons/window-icon-source.sh Sources/PaintX11/WindowIconPNGs.swift resources/icons $(WINDOW_ICON_SIZES)
+
+# `make install` puts the program where desktops find it: the binary, the .desktop file, the icon
+# in every size of the hicolor theme and the man page. PREFIX and DESTDIR work as usual
+# (`make install PREFIX=/usr DESTDIR=/tmp/stage` for a package); BIN picks another build.
 PREFIX ?= /usr/local
+DESTDIR ?=
+BIN ?= .build/release/swiftpaint
+SHARE = $(DESTDIR)$(PREFIX)/share
 install: build
-	install -Dm755 .build/release/swiftpaint $(DESTDIR)$(PREFIX)/bin/swiftpaint
-	install -Dm644 resources/swiftpaint.desktop $(DESTDIR)$(PREFIX)/share/applications/swiftpaint.desktop
+	install -Dm755 $(BIN) $(DESTDIR)$(PREFIX)/bin/swiftpaint
+	install -Dm644 resources/swiftpaint.desktop $(SHARE)/applications/swiftpaint.desktop
+	for s in $(ICON_SIZES); do \
+	  install -Dm644 resources/icons/swiftpaint-$$s.png $(SHARE)/icons/hicolor/$${s}x$${s}/apps/swiftpaint.png || exit 1; \
+	done
+	install -Dm644 resources/icons/swiftpaint.svg $(SHARE)/icons/hicolor/scalable/apps/swiftpaint.svg
+	install -Dm644 resources/swiftpaint.1 $(SHARE)/man/man1/swiftpaint.1
+	@# Caches, only when installing onto this system and only where the tools exist.
+	@if [ -z "$(DESTDIR)" ]; then \
+	  command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t $(SHARE)/icons/hicolor || true; \
+	  command -v update-desktop-database >/dev/null && update-desktop-database -q $(SHARE)/applications || true; \
+	fi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/swiftpaint $(SHARE)/applications/swiftpaint.desktop \
+	  $(SHARE)/icons/hicolor/scalable/apps/swiftpaint.svg $(SHARE)/man/man1/swiftpaint.1
+	for s in $(ICON_SIZES); do rm -f $(SHARE)/icons/hicolor/$${s}x$${s}/apps/swiftpaint.png; done
 
 clean:
 	rm -rf .build

@@ -4,9 +4,11 @@ import PaintCore
 public struct CommandLineOptions: Equatable, Sendable {
     public static let version = "0.1.0"
     public static let usage = """
-        Usage: swiftpaint [OPTIONS] [FILE.png]
+        Usage: swiftpaint [OPTIONS] [FILE.png...]
+               swiftpaint --recover
 
         Opens FILE.png, or a blank canvas that Ctrl+S saves as FILE.png when it does not exist.
+        Each further file opens in a window of its own.
 
         Options:
           --size WxH               canvas size for a new picture (default 1280x800)
@@ -17,23 +19,31 @@ public struct CommandLineOptions: Equatable, Sendable {
           --no-history             save plain PNGs, without the editing history
           --recover                list drawings a crash left behind that can be restored
           --no-journal             do not keep a crash journal (for measurements)
-          --help                   show this help
-          --version                show the version
+          -h, --help               show this help
+          -V, --version            show the version
 
         Unsaved work is journaled under $XDG_STATE_HOME/swiftpaint (~/.local/state/swiftpaint):
         after a crash, a kill or a lost X server the next start offers to restore it.
 
-        Keys: B brush, E eraser, X swap colors, [ ] brush width, 1..9 opacity 10..90%, 0 100%,
-              Ctrl+Z undo, Ctrl+Shift+Z / Ctrl+Y redo,
-              Ctrl+S save, Ctrl+Shift+S save as, Ctrl+Q close. Left button paints with the
-              primary color, right button with the secondary; Shift+click draws a straight
-              line from the last point; Ctrl+click picks a color.
+        Keys: B brush, E eraser, L line, R rectangle, O ellipse, F fill, I picker, S select,
+              X swap colors, [ ] brush width, 1..9 opacity 10..90%, 0 100%, Ctrl+Z undo,
+              Ctrl+Shift+Z / Ctrl+Y redo, Ctrl+N new, Ctrl+O open, Ctrl+S save,
+              Ctrl+Shift+S save as, Ctrl+Q close. Left button paints with the primary color,
+              right button with the secondary.
+
+        Every key, option and file is described in the manual: man swiftpaint
         """
 
     public enum Action: Equatable, Sendable { case run, help, version, recover }
 
     public var action = Action.run
+    /// The file this window opens.
     public var path: String?
+    /// Further files named on the command line (a file manager's "Open with" passes them all):
+    /// each opens in a window of its own, started with `arguments(opening:)`.
+    public var otherPaths: [String] = []
+    /// The arguments that were options (with their values), in order, for the other windows.
+    var optionArguments: [String] = []
     public var width = 1280
     public var height = 800
     public var background = Background.color(.white)
@@ -56,6 +66,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         var options = CommandLineOptions()
         var rest = arguments[...]
         while let arg = rest.popFirst() {
+            let start = rest.startIndex - 1
             switch arg {
             case "--help", "-h": options.action = .help
             case "--version", "-V": options.action = .version
@@ -93,11 +104,18 @@ public struct CommandLineOptions: Equatable, Sendable {
                 }
             default:
                 if arg.hasPrefix("-") && arg != "-" { throw OptionError("unknown option \(arg) (see --help)") }
-                guard options.path == nil else { throw OptionError("only one file can be opened at a time") }
-                options.path = arg
+                if options.path == nil { options.path = arg } else { options.otherPaths.append(arg) }
+                continue
             }
+            options.optionArguments += arguments[start..<rest.startIndex]
         }
         return options
+    }
+
+    /// The command line (after the program name) of the window for one of `otherPaths`: the same
+    /// options, that file alone.
+    public func arguments(opening path: String) -> [String] {
+        optionArguments + [path]
     }
 }
 

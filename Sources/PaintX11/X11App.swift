@@ -129,6 +129,7 @@ public final class X11App {
         hints.min_width = Int32(Layout.minimumWidth)
         hints.min_height = 240
         XSetWMNormalHints(display, window, &hints)
+        WindowIcon.set(on: window, display: display)
         updateTitle()
     }
 

@@ -32,6 +32,12 @@ case .run:
     break
 }
 
+// Further files open in windows of their own; this one opens the first.
+let notStarted = OtherWindows.open(options, programName: CommandLine.arguments.first ?? "swiftpaint")
+if notStarted > 0 {
+    FileSystem.printError("swiftpaint: \(notStarted) of the other files could not be opened in a window of their own")
+}
+
 let document = DocumentLoader.open(options.path.map(PathDisplay.absolute), options: options)
 let engine = document.engine
 let path = document.path

@@ -341,10 +341,26 @@ import Testing
     }
 
     @Test(arguments: [
-        ["--size", "0x0"], ["--size"], ["--size", "abc"], ["--bogus"], ["a.png", "b.png"], ["--background"],
+        ["--size", "0x0"], ["--size"], ["--size", "abc"], ["--bogus"], ["--background"],
     ])
     func rejectsBadInputWithAMessage(args: [String]) {
         #expect(throws: OptionError.self) { try CommandLineOptions.parse(args) }
+    }
+
+    @Test func furtherFilesOpenInWindowsOfTheirOwnWithTheSameOptions() throws {
+        let o = try CommandLineOptions.parse([
+            "a.png", "--size", "64x32", "b.png", "--no-journal", "--background", "#00ff00", "c.png",
+        ])
+        #expect(o.path == "a.png")
+        #expect(o.otherPaths == ["b.png", "c.png"])
+        #expect(
+            o.arguments(opening: "b.png") == ["--size", "64x32", "--no-journal", "--background", "#00ff00", "b.png"])
+        // The other window's command line parses to the same options with that file alone.
+        var other = try CommandLineOptions.parse(o.arguments(opening: "c.png"))
+        #expect(other.path == "c.png" && other.otherPaths.isEmpty)
+        other.path = o.path
+        other.otherPaths = o.otherPaths
+        #expect(other == o)
     }
 }
 
