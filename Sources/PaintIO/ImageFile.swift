@@ -1,7 +1,8 @@
 import Glibc
 import PaintCore
 
-/// Opening and saving PNG images on disk: the one entry point the app uses for files.
+/// Opening and saving PNG images on disk: the one entry point the app uses for files (and for
+/// keeping a saved document's history, `SavedHistory`).
 ///
 /// Loading reads the whole file into memory and decodes it there; saving encodes in memory and
 /// hands the bytes to `AtomicFile`, so a failed save never leaves a half-written file behind.
@@ -32,16 +33,25 @@ public enum ImageFile {
     /// Encodes `image` as PNG (RGBA when `withAlpha`, else RGB) and writes it atomically to `path`.
     ///
     /// A symlink at `path` is followed and its target replaced; the old file's permissions are
-    /// kept; on failure the old file is left byte-identical.
-    public static func save(_ image: PixelImage, to path: String, withAlpha: Bool) throws(ImageFileError) {
-        let bytes: [UInt8]
+    /// kept; on failure the old file is left byte-identical. With `history`, the document's
+    /// history is kept in the history store under the saved pixels (before the file is written)
+    /// and, when it is portable, carried in the file; what became of it is returned. The history
+    /// never makes a save fail.
+    @discardableResult
+    public static func save(
+        _ image: PixelImage, to path: String, withAlpha: Bool, history: SavedHistory? = nil
+    ) throws(ImageFileError) -> SavedHistory.Outcome {
+        var bytes: [UInt8]
+        var outcome = SavedHistory.Outcome()
         do {
             bytes = try PNGCodec.encode(image, withAlpha: withAlpha)
+            if let history { (bytes, outcome) = try history.attach(to: bytes, name: path) }
         } catch {
             // The codec does not know the file name; put it into the message.
             throw error.withPath(path)
         }
         try AtomicFile.write(bytes, to: path)
+        return outcome
     }
 
     /// The whole contents of the ordinary file at `path`, refusing more than `limit` bytes.

@@ -56,7 +56,7 @@ private struct CanvasDigest: Equatable {
 
 /// Draws one recorded stroke live and commits it as the program does; returns the operation.
 @discardableResult
-private func drawLive(_ stroke: RecordedStroke, _ file: StrokeFile, _ engine: StrokeEngine, _ history: History)
+func drawLive(_ stroke: RecordedStroke, _ file: StrokeFile, _ engine: StrokeEngine, _ history: History)
     -> Operation
 {
     let pts = Array(file.points[stroke.points])

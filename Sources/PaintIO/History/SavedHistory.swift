@@ -1,0 +1,69 @@
+import PaintCore
+
+/// A document's editing history as a save hands it over (DESIGN §3): kept on this computer in
+/// the history store, and carried inside the file (the `spHS` chunk) only when the user asks for
+/// a portable file.
+public struct SavedHistory: Sendable {
+    /// The history; its `pixelHash` is filled in by the save from the pixels a reader decodes.
+    public var archive: DocumentArchive
+    /// Where to keep it; nil keeps it nowhere on this computer.
+    public var store: HistoryStore?
+    /// Whether the file itself carries it ("Save with history").
+    public var portable: Bool
+
+    public init(archive: DocumentArchive, store: HistoryStore?, portable: Bool) {
+        self.archive = archive
+        self.store = store
+        self.portable = portable
+    }
+
+    /// What a save did with the history.
+    public struct Outcome: Equatable, Sendable {
+        /// The store entry written, nil when none was.
+        public var kept: HistoryStore.Kept?
+        /// Whether the file carries the history in its `spHS` chunk.
+        public var carried = false
+        /// Why the history was not kept or not carried as asked, in words; the picture itself
+        /// was saved all the same.
+        public var problem: String?
+
+        public init(kept: HistoryStore.Kept? = nil, carried: Bool = false, problem: String? = nil) {
+            self.kept = kept
+            self.carried = carried
+            self.problem = problem
+        }
+    }
+
+    /// Keeps the history for the picture in `encoded` (the file's bytes about to be written)
+    /// and returns the bytes to write: `encoded` itself, or with the history chunk when portable.
+    ///
+    /// The store entry is named by the pixels a reader decodes from `encoded`, not by the
+    /// picture in memory, so reopening the file finds it whatever the format does to pixels.
+    /// It is written, durably, before the file, so a crash never leaves a saved file whose
+    /// history is missing. A history that cannot be kept leaves the save plain, never failed.
+    func attach(to encoded: [UInt8], name: String) throws(ImageFileError) -> (bytes: [UInt8], outcome: Outcome) {
+        var outcome = Outcome()
+        let saved = try PNGCodec.decode(encoded, name: name)
+        var archive = self.archive
+        archive.pixelHash = DocumentArchive.hash(saved)
+        if let store, store.capBytes > 0 {
+            do {
+                outcome.kept = try store.keep(archive, for: HistoryKey(of: saved))
+            } catch {
+                outcome.problem = error.description
+            }
+        }
+        guard portable else { return (encoded, outcome) }
+        do {
+            let carrying = try HistoryChunk.embed(archive, into: encoded)
+            outcome.carried = true
+            return (carrying, outcome)
+        } catch {
+            switch error {
+            case .archiveTooLarge(let reason), .notPNG(let reason):
+                outcome.problem = "the history cannot go into the file: \(reason)"
+            }
+            return (encoded, outcome)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import PaintCore
+import Testing
+
+@testable import PaintIO
+
+@Suite struct SavedHistoryTests {
+    /// A partly transparent picture: saved without alpha (RGB), it reads back opaque, so only a
+    /// key of the decoded pixels finds the entry.
+    static func translucent() -> PixelImage {
+        var image = Support.opaqueImage(width: 31, height: 17)
+        for i in image.pixels.indices where i % 3 == 0 {
+            image.pixels[i] = Pixel.premultiply(image.pixels[i] & 0x00FF_FFFF | UInt32(i % 251) << 24)
+        }
+        return image
+    }
+
+    static func history(_ store: HistoryStore?, portable: Bool) throws -> SavedHistory {
+        SavedHistory(
+            archive: try HistoryChunkTests.archive(strokes: 25, image: Support.opaqueImage(width: 31, height: 17)),
+            store: store, portable: portable)
+    }
+
+    static func chunkTypes(_ path: String) -> [String] {
+        guard let bytes = Support.get(path), case .complete(let chunks) = PNGChunks.walk(bytes) else { return [] }
+        return chunks.map { String(decoding: $0.type, as: UTF8.self) }
+    }
+
+    @Test func aPlainSaveKeepsTheHistoryOnlyInTheStoreUnderTheDecodedPixels() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let store = HistoryStore(folder: folder.file("data/swiftpaint/history"))
+        let picture = Self.translucent()
+        let history = try Self.history(store, portable: false)
+        let outcome = try ImageFile.save(picture, to: folder.file("a.png"), withAlpha: false, history: history)
+
+        // The file holds the picture and nothing else of SwiftPaint's.
+        #expect(!Self.chunkTypes(folder.file("a.png")).contains("spHS"))
+        #expect(Self.chunkTypes(folder.file("a.png")).contains("IDAT"))
+        let bytes = try #require(Support.get(folder.file("a.png")))
+        #expect(HistoryChunk.extract(from: bytes) == .none)
+        #expect(outcome.carried == false)
+        #expect(outcome.problem == nil)
+
+        // The store has it, under the key of what a reader decodes, which here is not the
+        // picture in memory.
+        let reread = try ImageFile.load(path: folder.file("a.png"))
+        #expect((reread == picture) == false)
+        #expect((store.find(HistoryKey(of: picture)) == .none) == true)
+        var expected = history.archive
+        expected.pixelHash = DocumentArchive.hash(reread)
+        #expect(store.find(HistoryKey(of: reread)) == .archive(expected))
+        #expect(outcome.kept?.bytes == Support.get(store.path(for: HistoryKey(of: reread)))?.count)
+    }
+
+    @Test func aPortableSaveCarriesTheHistoryInTheFileAndKeepsItToo() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let store = HistoryStore(folder: folder.file("h"))
+        let picture = Support.opaqueImage(width: 31, height: 17)
+        let history = try Self.history(store, portable: true)
+        let outcome = try ImageFile.save(picture, to: folder.file("a.png"), withAlpha: false, history: history)
+        #expect(outcome.carried)
+        var expected = history.archive
+        expected.pixelHash = DocumentArchive.hash(picture)
+        #expect(HistoryChunk.extract(from: try #require(Support.get(folder.file("a.png")))) == .archive(expected))
+        #expect(store.find(HistoryKey(of: picture)) == .archive(expected))
+        // The pixels are the picture's, chunk or not.
+        #expect(try ImageFile.load(path: folder.file("a.png")) == picture)
+    }
+
+    @Test func aStoreThatCannotBeWrittenLeavesTheSaveDoneAndSaysWhy() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        // A file where the store's folder should be.
+        Support.put([1], folder.file("data"))
+        let store = HistoryStore(folder: folder.file("data/swiftpaint/history"))
+        let picture = Support.opaqueImage(width: 31, height: 17)
+        let outcome = try ImageFile.save(
+            picture, to: folder.file("a.png"), withAlpha: false, history: try Self.history(store, portable: false))
+        #expect(outcome.kept == nil)
+        #expect(outcome.problem?.contains("history store") == true, "\(outcome.problem ?? "")")
+        #expect(try ImageFile.load(path: folder.file("a.png")) == picture)
+    }
+
+    @Test func noStoreOrAZeroCapKeepsNothingAnywhere() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let picture = Support.opaqueImage(width: 31, height: 17)
+        let zero = HistoryStore(folder: folder.file("h"), capBytes: 0)
+        for history in [try Self.history(nil, portable: false), try Self.history(zero, portable: false)] {
+            let outcome = try ImageFile.save(picture, to: folder.file("a.png"), withAlpha: false, history: history)
+            #expect(outcome == SavedHistory.Outcome())
+            #expect(!Self.chunkTypes(folder.file("a.png")).contains("spHS"))
+        }
+        #expect(folder.entries() == ["a.png"])
+    }
+}
