@@ -67,6 +67,7 @@ let package = Package(
         .testTarget(name: "PaintTextTests", dependencies: ["PaintCore", "PaintText", "CFreeType", "TestSupport"]),
         .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "TestSupport"]),
         .testTarget(name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "TestSupport"]),
+        .testTarget(name: "PaintX11Tests", dependencies: ["PaintX11", "PaintApp", "CX11"]),
         .testTarget(name: "AppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11", "CXTest"]),
     ]
 )

@@ -10,6 +10,7 @@
 #include <X11/cursorfont.h>
 #include <X11/extensions/XShm.h>
 #include <X11/Xft/Xft.h>
+#include <X11/XKBlib.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 
@@ -21,5 +22,91 @@ static inline unsigned long cx_get_pixel(XImage *image, int x, int y) { return X
 
 /// shmat's failure value is (void *)-1, which Swift cannot spell as a constant.
 static inline int cx_shmat_failed(const void *address) { return address == (void *)-1; }
+
+// MARK: Input method (XIM). XGetIMValues, XCreateIC and XSetICValues take NULL-terminated
+// name/value lists (varargs), which Swift cannot call; each use gets a fixed-argument twin.
+
+/// The input styles the input method supports (XNQueryInputStyle); free with XFree.
+static inline XIMStyles *cx_im_styles(XIM im) {
+    XIMStyles *styles = NULL;
+    if (XGetIMValues(im, XNQueryInputStyle, &styles, NULL) != NULL) return NULL;
+    return styles;
+}
+
+/// Asks to hear when the input method goes away (its server exits), so the window can stop
+/// using the dead context.
+static inline void cx_im_set_destroy_callback(XIM im, XIMCallback *callback) {
+    XSetIMValues(im, XNDestroyCallback, callback, NULL);
+}
+
+/// An input context for `window` with no preedit window of ours (root or none styles).
+static inline XIC cx_create_ic(XIM im, Window window, XIMStyle style) {
+    return XCreateIC(im, XNInputStyle, style, XNClientWindow, window, XNFocusWindow, window, NULL);
+}
+
+/// Over-the-spot: the input method draws the preedit itself, at `spot` in `window`; some
+/// servers need a font set for it.
+static inline XIC cx_create_ic_spot(XIM im, Window window, XIMStyle style, XPoint spot, XFontSet fonts) {
+    XVaNestedList preedit = fonts ? XVaCreateNestedList(0, XNSpotLocation, &spot, XNFontSet, fonts, NULL)
+                                  : XVaCreateNestedList(0, XNSpotLocation, &spot, NULL);
+    XIC ic = XCreateIC(im, XNInputStyle, style, XNClientWindow, window, XNFocusWindow, window,
+                       XNPreeditAttributes, preedit, NULL);
+    XFree(preedit);
+    return ic;
+}
+
+/// On-the-spot: the input method hands the preedit text to these callbacks and the window
+/// draws it in its own text field.
+static inline XIC cx_create_ic_callbacks(XIM im, Window window, XIMStyle style, XIMCallback *start,
+                                         XIMCallback *done, XIMCallback *draw, XIMCallback *caret) {
+    XVaNestedList preedit = XVaCreateNestedList(0, XNPreeditStartCallback, start, XNPreeditDoneCallback, done,
+                                                XNPreeditDrawCallback, draw, XNPreeditCaretCallback, caret, NULL);
+    XIC ic = XCreateIC(im, XNInputStyle, style, XNClientWindow, window, XNFocusWindow, window,
+                       XNPreeditAttributes, preedit, NULL);
+    XFree(preedit);
+    return ic;
+}
+
+/// Moves the over-the-spot preedit to `spot` (the text cursor, window coordinates).
+static inline void cx_ic_set_spot(XIC ic, XPoint spot) {
+    XVaNestedList preedit = XVaCreateNestedList(0, XNSpotLocation, &spot, NULL);
+    XSetICValues(ic, XNPreeditAttributes, preedit, NULL);
+    XFree(preedit);
+}
+
+/// The events the input method needs the window to select (XNFilterEvents), e.g. KeyRelease.
+static inline long cx_ic_filter_events(XIC ic) {
+    long mask = 0;
+    if (XGetICValues(ic, XNFilterEvents, &mask, NULL) != NULL) return 0;
+    return mask;
+}
+
+/// The XKB group a core event state carries (bits 13-14; XkbGroupForCoreState is a macro).
+static inline int cx_xkb_group(unsigned int state) { return XkbGroupForCoreState(state); }
+
+/// The four-character XKB name of `keycode` ("AB01" is the key left of the bottom row's first
+/// letter on every layout), or an empty string.
+static inline void cx_xkb_key_name(XkbDescPtr xkb, unsigned int keycode, char out[5]) {
+    out[0] = 0;
+    if (!xkb || !xkb->names || !xkb->names->keys || keycode < xkb->min_key_code || keycode > xkb->max_key_code)
+        return;
+    for (int i = 0; i < 4; i++) out[i] = xkb->names->keys[keycode].name[i];
+    out[4] = 0;
+}
+
+/// How many groups `keycode` has and how many levels each of them (macros in XKBstr.h).
+static inline int cx_xkb_key_groups(XkbDescPtr xkb, unsigned int keycode) {
+    if (!xkb || !xkb->map || keycode < xkb->min_key_code || keycode > xkb->max_key_code) return 0;
+    return XkbKeyNumGroups(xkb, keycode);
+}
+static inline int cx_xkb_key_width(XkbDescPtr xkb, unsigned int keycode, int group) {
+    if (!xkb || !xkb->map || keycode < xkb->min_key_code || keycode > xkb->max_key_code) return 0;
+    return XkbKeyGroupWidth(xkb, keycode, group);
+}
+static inline KeySym cx_xkb_keysym(XkbDescPtr xkb, unsigned int keycode, int group, int level) {
+    if (!xkb || !xkb->map || keycode < xkb->min_key_code || keycode > xkb->max_key_code) return NoSymbol;
+    if (group >= XkbKeyNumGroups(xkb, keycode) || level >= XkbKeyGroupWidth(xkb, keycode, group)) return NoSymbol;
+    return XkbKeySymEntry(xkb, keycode, level, group);
+}
 
 #endif

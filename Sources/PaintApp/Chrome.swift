@@ -188,12 +188,15 @@ extension Session {
 
     /// The part of a prompt's text that fits `width` pixels, with the cursor in it: the end of
     /// a long path (the file name matters most), or from the cursor on when it was moved left.
-    /// Cut-off ends show as "…". Returns the text to draw and the cursor's index in it.
-    static func visibleSlice(of field: TextField, width: Int, _ measure: TextMeasuring) -> (text: String, cursor: Int) {
+    /// Cut-off ends show as "…". Returns the text to draw, the cursor's index in it, and the
+    /// index in the field of the first character shown.
+    static func visibleSlice(
+        of field: TextField, width: Int, _ measure: TextMeasuring
+    ) -> (text: String, cursor: Int, start: Int) {
         let characters = Array(field.text)
         let cursor = min(field.cursor, characters.count)
         func fits(_ s: String) -> Bool { measure.width(of: s, bold: false) <= width }
-        if fits(field.text) { return (field.text, cursor) }
+        if fits(field.text) { return (field.text, cursor, 0) }
         // Drop characters from the front while the rest does not fit, but never past the cursor.
         var start = 0
         while start < cursor && !fits("…" + String(characters[start...])) { start += 1 }
@@ -201,7 +204,7 @@ extension Session {
         let prefix = start > 0 ? "…" : ""
         while end > cursor && !fits(prefix + String(characters[start..<end]) + "…") { end -= 1 }
         let suffix = end < characters.count ? "…" : ""
-        return (prefix + String(characters[start..<end]) + suffix, cursor - start + prefix.count)
+        return (prefix + String(characters[start..<end]) + suffix, cursor - start + prefix.count, start)
     }
 
     private func renderStatus(_ texts: inout [TextRun], _ measure: TextMeasuring) -> PixelImage {
@@ -216,6 +219,7 @@ extension Session {
         p.offsetY = -Double(bar.y)
         p.fill(IntRect(x: 0, y: bar.y, width: bar.width, height: 1), asking ? Theme.askBorder : Theme.border)
         let baseline = bar.y + 19
+        promptView = nil
         switch mode {
         case .normal:
             var x = 10
@@ -249,15 +253,9 @@ extension Session {
             texts.append(TextRun(text: label, x: 10, baseline: baseline, color: Theme.text, bold: true))
             let fieldX = 18 + measure.width(of: label, bold: true)
             let fieldW = max(200, bar.width / 2)
-            p.fillRoundedRect(
-                Double(fieldX) + 0.5, Double(bar.y) + 3.5, Double(fieldW), Double(bar.height) - 7, radius: 3, .white)
-            p.strokeRoundedRect(
-                Double(fieldX) + 0.5, Double(bar.y) + 3.5, Double(fieldW), Double(bar.height) - 7, radius: 3,
-                lineWidth: 1, Theme.activeBorder)
-            let visible = Self.visibleSlice(of: field, width: fieldW - 12, measure)
-            texts.append(TextRun(text: visible.text, x: fieldX + 6, baseline: baseline, color: Theme.text, bold: false))
-            let cursorX = fieldX + 6 + measure.width(of: String(visible.text.prefix(visible.cursor)), bold: false)
-            p.fill(IntRect(x: cursorX, y: bar.y + 7, width: 1, height: bar.height - 14), Theme.text)
+            promptView = TextFieldView.draw(
+                field, preedit: preedit, frame: IntRect(x: fieldX, y: bar.y + 3, width: fieldW, height: bar.height - 7),
+                baseline: baseline, painter: &p, texts: &texts, measure: measure)
             let hint = message.isEmpty ? "Enter: \(action)   Esc: cancel   Tab: complete" : message
             texts.append(
                 TextRun(text: hint, x: fieldX + fieldW + 14, baseline: baseline, color: Theme.dimText, bold: false))

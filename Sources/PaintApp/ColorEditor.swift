@@ -79,15 +79,21 @@ public struct ColorEditor: Equatable {
     public mutating func release() { dragging = nil }
 
     /// A key: Enter accepts, Escape cancels, the rest edits the hex field.
-    public mutating func key(_ key: Key) -> Action? {
+    public mutating func key(_ key: Key, _ modifiers: Modifiers = []) -> Action? {
         switch key {
         case .enter: return .accept
         case .escape: return .cancel
         default:
-            _ = hex.handle(key)
+            _ = hex.handle(key, modifiers)
             if let parsed = Color(hex: hex.text.trimmingSpaces) { setColor(parsed, keepHex: true) }
             return nil
         }
+    }
+
+    /// Pastes `text` into the hex field (Ctrl+V).
+    public mutating func paste(_ text: String) {
+        hex.insert(text)
+        if let parsed = Color(hex: hex.text.trimmingSpaces) { setColor(parsed, keepHex: true) }
     }
 
     /// Sets a channel from a pointer position along its track.
@@ -198,14 +204,9 @@ public struct ColorEditor: Equatable {
             lineWidth: 1, Theme.border)
         texts.append(TextRun(text: "Hex", x: 148, baseline: 53, color: Theme.dimText, bold: false))
         let hf = Self.hexField
-        p.fillRoundedRect(
-            Double(hf.x) + 0.5, Double(hf.y) + 0.5, Double(hf.width) - 1, Double(hf.height) - 1, radius: 3, .white)
-        p.strokeRoundedRect(
-            Double(hf.x) + 0.5, Double(hf.y) + 0.5, Double(hf.width) - 1, Double(hf.height) - 1, radius: 3,
-            lineWidth: 1, Theme.activeBorder)
-        texts.append(TextRun(text: hex.text, x: hf.x + 6, baseline: hf.y + 17, color: Theme.text, bold: false))
-        let cursorX = hf.x + 6 + measure.width(of: String(hex.text.prefix(hex.cursor)), bold: false)
-        p.fill(IntRect(x: cursorX, y: hf.y + 5, width: 1, height: hf.height - 10), Theme.text)
+        _ = TextFieldView.draw(
+            hex, preedit: nil, frame: IntRect(x: hf.x, y: hf.y, width: hf.width - 1, height: hf.height - 1),
+            baseline: hf.y + 17, painter: &p, texts: &texts, measure: measure)
         for channel in Channel.allCases {
             let r = Self.track(channel)
             // Each track shows what moving along it would give.

@@ -25,6 +25,9 @@ public enum InputEvent: Sendable, Equatable {
     case press(x: Int, y: Int, button: PointerButton, modifiers: Modifiers)
     case motion(x: Int, y: Int, modifiers: Modifiers)
     case release(x: Int, y: Int, button: PointerButton, modifiers: Modifiers)
+    /// The left button went down a second time, quickly and close to the first (sent after
+    /// that second `press`).
+    case doubleClick(x: Int, y: Int)
     /// The pointer left the window.
     case leave
     case key(Key, modifiers: Modifiers)

@@ -8,7 +8,8 @@ extension Session {
 
     func handleKey(_ key: Key, _ modifiers: Modifiers) {
         if var editor = colorEditor {
-            let action = editor.key(key)
+            if key == .character("v") && modifiers.contains(.control) { return requestTextPaste() }
+            let action = editor.key(key, modifiers)
             colorEditor = editor
             editorDirty = true
             if let action { finishEditing(action) }
@@ -26,15 +27,19 @@ extension Session {
                     self.proceed(to: then)
                 }
             }
-            editPrompt(key, field, wrap: { .savePrompt($0, then: then) }, cancelled: "Save cancelled", commit: commit)
+            editPrompt(
+                key, modifiers, field, wrap: { .savePrompt($0, then: then) }, cancelled: "Save cancelled",
+                commit: commit)
             return
         case .openPrompt(let field):
             let commit: (String) -> Void = { self.open(PathDisplay.absolute($0)) }
-            editPrompt(key, field, wrap: { .openPrompt($0) }, cancelled: "Open cancelled", commit: commit)
+            editPrompt(key, modifiers, field, wrap: { .openPrompt($0) }, cancelled: "Open cancelled", commit: commit)
             return
         case .backgroundPrompt(let field):
             let commit: (String) -> Void = { self.setBackground(fromText: $0) }
-            editPrompt(key, field, wrap: { .backgroundPrompt($0) }, cancelled: "Background unchanged", commit: commit)
+            editPrompt(
+                key, modifiers, field, wrap: { .backgroundPrompt($0) }, cancelled: "Background unchanged",
+                commit: commit)
             return
         case .confirmLeave, .offerRestore, .confirmReplace:
             // Enter takes the default (first) answer; each answer's initial letter picks it.
@@ -61,79 +66,88 @@ extension Session {
         case .normal:
             break
         }
+        shortcut(for: key, modifiers)?()
+    }
+
+    /// What `key` with `modifiers` does on the canvas (no prompt or question open), or nil when
+    /// nothing. The window asks through `bindsKey` which of a key's characters on other layouts
+    /// to send, so this is the one list of shortcuts.
+    func shortcut(for key: Key, _ modifiers: Modifiers) -> (() -> Void)? {
         if modifiers.contains(.control) {
-            guard case .character(let c) = key else { return }
+            guard case .character(let c) = key else { return nil }
             switch Character(c.lowercased()) {
-            case "s": if modifiers.contains(.shift) { promptSaveAs(then: nil) } else { save() }
-            case "q", "w": requestClose()
-            case "n": requestLeave(to: .newDocument)
-            case "o": promptOpen()
-            case "c": if !copySelection() { copy() }
-            case "x": cutSelection()
-            case "a": selectAll()
-            case "v": requestPaste()
-            case "=", "+": zoom(by: 1)
-            case "-": zoom(by: -1)
-            case "0": resetZoom()
-            case "z": if modifiers.contains(.shift) { redo() } else { undo() }
-            case "b": promptBackground()
-            case "y": redo()
-            default: break
+            case "s": return { modifiers.contains(.shift) ? self.promptSaveAs(then: nil) : self.save() }
+            case "q", "w": return requestClose
+            case "n": return { self.requestLeave(to: .newDocument) }
+            case "o": return promptOpen
+            case "c": return { if !self.copySelection() { self.copy() } }
+            case "x": return cutSelection
+            case "a": return selectAll
+            case "v": return requestPaste
+            case "=", "+": return { self.zoom(by: 1) }
+            case "-": return { self.zoom(by: -1) }
+            case "0": return resetZoom
+            case "z": return { modifiers.contains(.shift) ? self.redo() : self.undo() }
+            case "b": return promptBackground
+            case "y": return redo
+            default: return nil
             }
-            return
         }
         switch key {
         case .escape where placing != nil:
-            dropPaste()
+            return dropPaste
         case .escape where selection != nil:
-            setSelection(nil)
+            return { self.setSelection(nil) }
         case .delete where selection != nil, .backspace where selection != nil:
-            clearSelection()
+            return clearSelection
         case .enter where placing != nil:
-            putDownPaste()
+            return putDownPaste
         case .left where placing != nil, .right where placing != nil, .up where placing != nil,
             .down where placing != nil:
             // Arrow keys nudge a floating picture a pixel at a time (ten with Shift), as in MS Paint.
             let step = modifiers.contains(.shift) ? 10 : 1
             let (dx, dy): (Int, Int) =
                 key == .left ? (-step, 0) : key == .right ? (step, 0) : key == .up ? (0, -step) : (0, step)
-            if let p = placing { movePlacing(toX: p.x + dx, y: p.y + dy) }
+            return { if let p = self.placing { self.movePlacing(toX: p.x + dx, y: p.y + dy) } }
         case .escape:
-            cancelStroke()
+            return cancelStroke
         case .character(let c):
             if let digit = c.wholeNumberValue, c.isASCII {
-                setOpacity(digit == 0 ? 100 : digit * 10)
-                return
+                return { self.setOpacity(digit == 0 ? 100 : digit * 10) }
             }
             switch c {
-            case "[" where tool == .fill: setTolerance(fillTolerance - 8)
-            case "]" where tool == .fill: setTolerance(fillTolerance + 8)
-            case "[": setWidth(brushWidth - widthStep(down: true))
-            case "]": setWidth(brushWidth + widthStep(down: false))
-            case "l", "L": select(.line)
-            case "r", "R": select(.rectangle)
-            case "o", "O": select(.ellipse)
-            case "f", "F": select(.fill)
-            case "i", "I": select(.picker)
-            case "s", "S": select(.select)
-            case "x", "X": swapColors()
-            case "b", "B": select(.brush)
-            case "e": select(.eraser)
-            case "E": select(.strokeEraser)
-            default: break
+            case "[" where tool == .fill: return { self.setTolerance(self.fillTolerance - 8) }
+            case "]" where tool == .fill: return { self.setTolerance(self.fillTolerance + 8) }
+            case "[": return { self.setWidth(self.brushWidth - self.widthStep(down: true)) }
+            case "]": return { self.setWidth(self.brushWidth + self.widthStep(down: false)) }
+            case "l", "L": return { self.select(.line) }
+            case "r", "R": return { self.select(.rectangle) }
+            case "o", "O": return { self.select(.ellipse) }
+            case "f", "F": return { self.select(.fill) }
+            case "i", "I": return { self.select(.picker) }
+            case "s", "S": return { self.select(.select) }
+            case "x", "X": return swapColors
+            case "b", "B": return { self.select(.brush) }
+            case "e": return { self.select(.eraser) }
+            case "E": return { self.select(.strokeEraser) }
+            default: return nil
             }
         default:
-            break
+            return nil
         }
     }
 
     /// One key in a path field in the status bar: Enter commits the text, Escape cancels, Tab
-    /// completes file names, anything else edits.
+    /// completes file names, Ctrl+V pastes text, anything else edits.
     func editPrompt(
-        _ key: Key, _ field: TextField, wrap: (TextField) -> SessionMode, cancelled: String, commit: (String) -> Void
+        _ key: Key, _ modifiers: Modifiers, _ field: TextField, wrap: (TextField) -> SessionMode, cancelled: String,
+        commit: (String) -> Void
     ) {
         var field = field
+        preedit = nil
         switch key {
+        case .character(let c) where modifiers.contains(.control) && c.lowercased() == "v":
+            requestTextPaste()
         case .enter:
             mode = .normal
             statusDirty = true
@@ -150,7 +164,7 @@ extension Session {
                 candidates.isEmpty
                     ? "" : candidates.prefix(8).joined(separator: "  ") + (candidates.count > 8 ? "  …" : ""))
         default:
-            if field.handle(key) {
+            if field.handle(key, modifiers) {
                 mode = wrap(field)
                 statusDirty = true
             }

@@ -18,6 +18,8 @@ public enum ClipboardRequest: Equatable, Sendable {
     case offer([UInt8])
     /// Fetch the clipboard's picture and hand it to `Session.paste(png:)` (Ctrl+V).
     case fetch
+    /// Fetch the clipboard's text and hand it to `Session.paste(text:)` (Ctrl+V in a field).
+    case fetchText
 }
 
 /// What the bottom bar is doing: showing status, or asking the user something.
@@ -237,6 +239,10 @@ public final class Session {
     public internal(set) var selection: IntRect?
     /// While a selection is being dragged out: the pixel it started at.
     var selectionAnchor: (x: Int, y: Int)?
+    /// Text an input method is composing into the prompt's field, shown at its cursor.
+    public internal(set) var preedit: Preedit?
+    /// The prompt's field as last drawn (clicks place its cursor where the user sees it).
+    var promptView: TextFieldView?
 
     // MARK: Derived state
 
@@ -320,6 +326,8 @@ public final class Session {
             handleMotion(x, y, modifiers)
         case .release(let x, let y, let button, _):
             handleRelease(x, y, button)
+        case .doubleClick(let x, let y):
+            doubleClick(x, y)
         case .leave:
             lastPointer = nil
             setHovered(nil)
@@ -374,6 +382,7 @@ public final class Session {
             if let chosen = answerButtons().first(where: { $0.1.contains(x, y) })?.0 { answer(chosen) }
             return
         }
+        if pressPromptField(x, y, modifiers) { return }
         if case .savePrompt = mode { return }
         if strokeButton != nil { return }
         if let p = placing, layout.canvasArea.contains(x, y), button == .left || button == .right {

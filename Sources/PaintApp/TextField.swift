@@ -1,11 +1,18 @@
 import PaintIO
 
-/// A one-line text field with a cursor, for the Save As prompt; Tab completes file names.
+/// A one-line text field with a cursor and a selection, for the prompts in the status bar and
+/// the color editor's hex field. It takes the keys every desktop text field takes: Shift with
+/// the arrows, Home and End selects; Ctrl+A selects everything; Ctrl+U deletes to the start;
+/// Ctrl+W and Ctrl+Backspace delete the word before the cursor (Ctrl+Delete the one after);
+/// Ctrl+Left and Ctrl+Right move by words. Typing and pasting replace the selection.
 public struct TextField: Sendable, Equatable {
     /// The text typed so far.
     public var text: String
     /// Cursor position, in characters from the start.
     public var cursor: Int
+    /// The other end of the selection (the cursor is one end); nil or equal to the cursor when
+    /// nothing is selected.
+    public var anchor: Int?
 
     /// A field holding `text` with the cursor at its end.
     public init(_ text: String) {
@@ -13,27 +20,144 @@ public struct TextField: Sendable, Equatable {
         cursor = text.count
     }
 
-    /// Applies an editing key; returns false for keys the field does not handle.
-    public mutating func handle(_ key: Key) -> Bool {
+    /// The selected characters' range, when any are selected.
+    public var selection: Range<Int>? {
+        guard let anchor, anchor != cursor else { return nil }
+        return min(anchor, cursor)..<max(anchor, cursor)
+    }
+
+    /// Applies an editing key; returns false for keys the field does not handle (Enter,
+    /// Escape, Tab, Ctrl+V and other commands are the caller's).
+    public mutating func handle(_ key: Key, _ modifiers: Modifiers = []) -> Bool {
+        let byWord = modifiers.contains(.control)
+        let extend = modifiers.contains(.shift)
         switch key {
         case .character(let c):
-            let index = text.index(text.startIndex, offsetBy: cursor)
-            text.insert(c, at: index)
-            cursor += 1
+            if modifiers.contains(.alt) { return false }
+            guard byWord else {
+                insert(String(c))
+                return true
+            }
+            switch Character(c.lowercased()) {
+            case "a": selectAll()
+            case "u": replace(0..<cursor, with: "")
+            case "w": deleteWordBackward()
+            default: return false
+            }
         case .backspace:
-            guard cursor > 0 else { return true }
-            text.remove(at: text.index(text.startIndex, offsetBy: cursor - 1))
-            cursor -= 1
+            if byWord {
+                deleteWordBackward()
+            } else if selection == nil, cursor > 0 {
+                replace(cursor - 1..<cursor, with: "")
+            } else {
+                deleteSelection()
+            }
         case .delete:
-            guard cursor < text.count else { return true }
-            text.remove(at: text.index(text.startIndex, offsetBy: cursor))
-        case .left: cursor = max(0, cursor - 1)
-        case .right: cursor = min(text.count, cursor + 1)
-        case .home: cursor = 0
-        case .end: cursor = text.count
+            if byWord {
+                replace(selection ?? cursor..<wordEnd(after: cursor), with: "")
+            } else if selection == nil, cursor < text.count {
+                replace(cursor..<cursor + 1, with: "")
+            } else {
+                deleteSelection()
+            }
+        case .left:
+            if let s = selection, !extend, !byWord {
+                moveCursor(to: s.lowerBound, extending: false)
+            } else {
+                moveCursor(to: byWord ? wordStart(before: cursor) : cursor - 1, extending: extend)
+            }
+        case .right:
+            if let s = selection, !extend, !byWord {
+                moveCursor(to: s.upperBound, extending: false)
+            } else {
+                moveCursor(to: byWord ? wordEnd(after: cursor) : cursor + 1, extending: extend)
+            }
+        case .home: moveCursor(to: 0, extending: extend)
+        case .end: moveCursor(to: text.count, extending: extend)
         default: return false
         }
         return true
+    }
+
+    /// Types (or pastes) `typed` at the cursor, over the selection.
+    public mutating func insert(_ typed: String) {
+        replace(selection ?? cursor..<cursor, with: typed)
+    }
+
+    /// Selects the whole text, the cursor at its end.
+    public mutating func selectAll() {
+        anchor = 0
+        cursor = text.count
+    }
+
+    /// Puts the cursor at character `index` (a click); `extending` keeps the selection's other
+    /// end (Shift+click).
+    public mutating func moveCursor(to index: Int, extending: Bool) {
+        let index = min(max(index, 0), text.count)
+        if extending {
+            if anchor == nil { anchor = cursor }
+        } else {
+            anchor = nil
+        }
+        cursor = index
+    }
+
+    /// Selects the word at character `index` (a double click), or the run of other characters
+    /// there.
+    public mutating func selectWord(at index: Int) {
+        let characters = Array(text)
+        guard !characters.isEmpty else { return }
+        let i = min(max(index, 0), characters.count - 1)
+        let kind = Self.isWordCharacter(characters[i])
+        var start = i
+        while start > 0 && Self.isWordCharacter(characters[start - 1]) == kind { start -= 1 }
+        var end = i + 1
+        while end < characters.count && Self.isWordCharacter(characters[end]) == kind { end += 1 }
+        anchor = start
+        cursor = end
+    }
+
+    /// Letters and digits of any script make words; everything else (`/`, `.`, spaces…)
+    /// separates them, so Ctrl+Backspace takes back one part of a path.
+    static func isWordCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber }
+
+    /// Where the word before `index` starts: back over separators, then over the word.
+    func wordStart(before index: Int) -> Int {
+        let characters = Array(text)
+        var i = min(index, characters.count)
+        while i > 0 && !Self.isWordCharacter(characters[i - 1]) { i -= 1 }
+        while i > 0 && Self.isWordCharacter(characters[i - 1]) { i -= 1 }
+        return i
+    }
+
+    /// Where the word after `index` ends: forward over separators, then over the word.
+    func wordEnd(after index: Int) -> Int {
+        let characters = Array(text)
+        var i = max(index, 0)
+        while i < characters.count && !Self.isWordCharacter(characters[i]) { i += 1 }
+        while i < characters.count && Self.isWordCharacter(characters[i]) { i += 1 }
+        return i
+    }
+
+    private mutating func deleteWordBackward() {
+        replace(selection ?? wordStart(before: cursor)..<cursor, with: "")
+    }
+
+    private mutating func deleteSelection() {
+        if let s = selection { replace(s, with: "") }
+    }
+
+    /// Replaces characters `range` with `new`; the cursor ends after it, nothing selected.
+    private mutating func replace(_ range: Range<Int>, with new: String) {
+        var characters = Array(text)
+        let lower = min(max(range.lowerBound, 0), characters.count)
+        let upper = min(max(range.upperBound, lower), characters.count)
+        // Counted as a string: a combining mark typed after a letter joins its character.
+        let before = String(characters[..<lower]) + new
+        characters.replaceSubrange(lower..<upper, with: Array(new))
+        text = String(characters)
+        cursor = min(before.count, text.count)
+        anchor = nil
     }
 
     /// Completes the file name before the cursor from the folder it names, as a shell does:
@@ -60,6 +184,7 @@ public struct TextField: Sendable, Equatable {
         let typedFolder = text.lastIndex(of: "/").map { String(text[...$0]) } ?? ""
         text = typedFolder + completed
         cursor = text.count
+        anchor = nil
         return matches.count > 1 ? matches : []
     }
 }

@@ -18,6 +18,8 @@ public enum Theme {
     static let statusFill = Color(r: 0xEE, g: 0xEF, b: 0xF1)
     static let askFill = Color(r: 0xFF, g: 0xF4, b: 0xC8)
     static let askBorder = Color(r: 0xE0, g: 0xC0, b: 0x60)
+    /// Behind selected text in a field.
+    static let textSelection = Color(r: 0xB4, g: 0xD0, b: 0xF4)
     /// The neutral gray around the canvas when the window is larger than the image.
     public static let surround = Color(r: 0x8E, g: 0x90, b: 0x94)
     /// Text colors.

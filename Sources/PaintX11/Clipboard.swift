@@ -2,12 +2,13 @@ import CX11
 import Glibc
 
 /// The desktop clipboard (the CLIPBOARD selection, ICCCM §2) for one window: offering a PNG of
-/// the picture, and fetching a PNG from whichever program owns the clipboard. Transfers larger
-/// than one request go in INCR chunks, both ways.
+/// the picture, and fetching a PNG (or, for a text field, UTF-8 text) from whichever program
+/// owns the clipboard. Transfers larger than one request go in INCR chunks, both ways.
 final class Clipboard {
     /// How a fetch ended.
     enum Fetched {
         case png([UInt8])
+        case text(String)
         /// Why there is nothing to paste, in words.
         case nothing(String)
     }
@@ -18,6 +19,7 @@ final class Clipboard {
     private let targets: Atom
     private let timestamp: Atom
     private let png: Atom
+    private let utf8String: Atom
     private let incr: Atom
     /// Our window's property that fetched data arrives in.
     private let property: Atom
@@ -40,6 +42,8 @@ final class Clipboard {
 
     /// A fetch in progress; `incoming` collects INCR chunks.
     private var fetching = false
+    /// What the fetch asked for: `png` or `utf8String`.
+    private var fetchTarget: Atom = 0
     private var incoming: [UInt8]?
     /// No clipboard owner sends more than this; a lie stops the transfer.
     private static let fetchLimit = 256 << 20
@@ -51,6 +55,7 @@ final class Clipboard {
         targets = XInternAtom(display, "TARGETS", 0)
         timestamp = XInternAtom(display, "TIMESTAMP", 0)
         png = XInternAtom(display, "image/png", 0)
+        utf8String = XInternAtom(display, "UTF8_STRING", 0)
         incr = XInternAtom(display, "INCR", 0)
         property = XInternAtom(display, "SWIFTPAINT_CLIPBOARD", 0)
         // XExtendedMaxRequestSize is 0 without BIG-REQUESTS; both count 4-byte units.
@@ -154,19 +159,33 @@ final class Clipboard {
 
     // MARK: Fetching
 
-    /// Asks the clipboard's owner for a PNG; the answer comes through `handle`. Nil when the
-    /// request went out, else why there is nothing to fetch.
-    func fetch(time: Time) -> Fetched? {
+    /// Asks the clipboard's owner for a PNG, or for UTF-8 text when `text`; the answer comes
+    /// through `handle`. Nil when the request went out, else why there is nothing to fetch.
+    func fetch(time: Time, text: Bool = false) -> Fetched? {
         if XGetSelectionOwner(display, clipboard) == 0 { return .nothing("The clipboard is empty") }
         if XGetSelectionOwner(display, clipboard) == window, let offered {
             // Our own picture: no round trip through the server.
-            return .png(offered)
+            return text ? .nothing("The clipboard holds no text") : .png(offered)
         }
         fetching = true
+        fetchTarget = text ? utf8String : png
         incoming = nil
         XDeleteProperty(display, window, property)
-        XConvertSelection(display, clipboard, png, property, window, time)
+        XConvertSelection(display, clipboard, fetchTarget, property, window, time)
         return nil
+    }
+
+    /// A finished transfer of `type`, as what the fetch asked for.
+    private func fetched(_ bytes: [UInt8], type: Atom) -> Fetched {
+        if fetchTarget == utf8String {
+            return type == utf8String ? .text(String(decoding: bytes, as: UTF8.self)) : missing
+        }
+        return type == png ? .png(bytes) : missing
+    }
+
+    /// Why a fetch found nothing of its kind.
+    private var missing: Fetched {
+        .nothing(fetchTarget == utf8String ? "The clipboard holds no text" : "The clipboard holds no picture")
     }
 
     /// Reads and deletes our property; nil and type 0 when it is missing.
@@ -208,7 +227,7 @@ final class Clipboard {
             }
             guard event.xselection.property != 0, let taken = takeProperty() else {
                 fetching = false
-                return .nothing("The clipboard holds no picture")
+                return missing
             }
             if taken.type == incr {
                 // Chunks follow, each announced by PropertyNotify (NewValue) on our property.
@@ -216,7 +235,7 @@ final class Clipboard {
                 return nil
             }
             fetching = false
-            return taken.type == png ? .png(taken.bytes) : .nothing("The clipboard holds no picture")
+            return fetched(taken.bytes, type: taken.type)
         case PropertyNotify:
             let e = event.xproperty
             if e.window != window {
@@ -226,17 +245,17 @@ final class Clipboard {
             guard fetching, e.atom == property, e.state == PropertyNewValue, var collected = incoming else {
                 return nil
             }
-            guard let bytes = takeProperty()?.bytes else { return nil }
+            guard let (type, bytes) = takeProperty() else { return nil }
             if bytes.isEmpty {
                 fetching = false
                 incoming = nil
-                return .png(collected)
+                return fetched(collected, type: type)
             }
             collected += bytes
             if collected.count > Self.fetchLimit {
                 fetching = false
                 incoming = nil
-                return .nothing("The clipboard's picture is larger than \(Self.fetchLimit >> 20) MB")
+                return .nothing("The clipboard's content is larger than \(Self.fetchLimit >> 20) MB")
             }
             incoming = collected
         default:

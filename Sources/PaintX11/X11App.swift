@@ -44,12 +44,22 @@ public final class X11App {
     private var lastEventTime: Time = 0
     private var hoverSince: Double = 0
     private var lastHovered: ToolbarItem?
+    /// Typed text (XIM) and the layout's keys for shortcuts (XKB).
+    private var input: InputMethod!
+    private let keyboard: KeyboardMap
+    /// The last left-button press, for double clicks: server time and window position.
+    private var lastLeftPress: (time: Time, x: Int, y: Int)?
+    /// The events the window always selects (the input method may add some).
+    private static let eventMask =
+        ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | LeaveWindowMask
+        | StructureNotifyMask | PropertyChangeMask | FocusChangeMask
     /// How the window gets its pixels, for the log line at start-up.
     public let transport: String
 
     /// Opens the display and creates the (not yet mapped) window for `session`.
     public init(session: Session, displayName: String?) throws(DisplayError) {
         XConnectionGuard.install(onLost: { [session] in session.emergencyStop() })
+        InputMethod.prepareLocale()
         guard let display = XOpenDisplay(displayName) else {
             throw .noDisplay(displayName ?? FileSystem.environment("DISPLAY"))
         }
@@ -73,9 +83,7 @@ public final class X11App {
         // No background: the first thing the window shows is the image, never a white flash.
         attributes.background_pixmap = 0
         attributes.bit_gravity = NorthWestGravity
-        attributes.event_mask =
-            ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | LeaveWindowMask
-            | StructureNotifyMask | PropertyChangeMask
+        attributes.event_mask = Self.eventMask
         window = XCreateWindow(
             display, root, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
             UInt(CWBackPixmap | CWBitGravity | CWEventMask), &attributes)
@@ -95,12 +103,18 @@ public final class X11App {
             .arrow: XCreateFontCursor(display, 68), .crosshair: XCreateFontCursor(display, 34),
             .move: XCreateFontCursor(display, 52),
         ]
+        keyboard = KeyboardMap(display: display)
         session.handle(.resize(width: size.width, height: size.height))
         try blitter.resize(width: size.width, height: size.height)
         setProperties()
+        input = InputMethod(display: display, window: window) { [session] text, caret in
+            session.setPreedit(text, caret: caret)
+        }
+        if input.eventMask & ~Self.eventMask != 0 { XSelectInput(display, window, Self.eventMask | input.eventMask) }
     }
 
     deinit {
+        input = nil
         XCloseDisplay(display)
     }
 
@@ -226,6 +240,9 @@ public final class X11App {
     }
 
     private func dispatch(_ event: inout XEvent) {
+        // The input method sees every event first: it may take a key that starts or continues
+        // a composition, and its own messages.
+        if input.filter(&event) { return }
         if editorWindow != 0 && event.xany.window == editorWindow {
             dispatchEditor(&event)
             return
@@ -233,16 +250,26 @@ public final class X11App {
         switch event.type {
         case KeyPress:
             lastEventTime = event.xkey.time
-            if let key = EventTranslator.key(&event.xkey) {
-                session.handle(.key(key, modifiers: EventTranslator.modifiers(event.xkey.state)))
+            let (keysym, text) = input.lookup(&event.xkey)
+            let press = keyboard.press(event.xkey, keysym: keysym, text: text)
+            for key in KeyTranslation.keys(for: press, acceptsText: session.acceptsText, binds: session.bindsKey) {
+                session.handle(.key(key, modifiers: press.modifiers))
             }
+        case MappingNotify:
+            XRefreshKeyboardMapping(&event.xmapping)
+            keyboard.invalidate()
+        case FocusIn:
+            input.focus(true)
+        case FocusOut:
+            input.focus(false)
         case ButtonPress:
             tooltip.hide()
+            lastEventTime = event.xbutton.time
             if let button = EventTranslator.button(event.xbutton.button) {
+                let (x, y) = (Int(event.xbutton.x), Int(event.xbutton.y))
                 session.handle(
-                    .press(
-                        x: Int(event.xbutton.x), y: Int(event.xbutton.y), button: button,
-                        modifiers: EventTranslator.modifiers(event.xbutton.state)))
+                    .press(x: x, y: y, button: button, modifiers: EventTranslator.modifiers(event.xbutton.state)))
+                if button == .left { pressedLeft(at: event.xbutton.time, x: x, y: y) }
             }
         case ButtonRelease:
             if let button = EventTranslator.button(event.xbutton.button) {
@@ -278,6 +305,17 @@ public final class X11App {
 
     private var exposed = IntRect.empty
 
+    /// A second left press within 400 ms and 4 px of the first is a double click (GTK's
+    /// defaults); a third starts over.
+    private func pressedLeft(at time: Time, x: Int, y: Int) {
+        if let last = lastLeftPress, time &- last.time <= 400, abs(x - last.x) <= 4, abs(y - last.y) <= 4 {
+            lastLeftPress = nil
+            session.handle(.doubleClick(x: x, y: y))
+        } else {
+            lastLeftPress = (time, x, y)
+        }
+    }
+
     /// Shows the pointer shape the session wants, when it changed (over the picture, a crosshair).
     private func updatePointer() {
         let shape = session.pointerShape
@@ -295,6 +333,8 @@ public final class X11App {
             }
         case .fetch?:
             if let fetched = clipboard.fetch(time: lastEventTime) { deliver(fetched) }
+        case .fetchText?:
+            if let fetched = clipboard.fetch(time: lastEventTime, text: true) { deliver(fetched) }
         case nil:
             break
         }
@@ -303,6 +343,7 @@ public final class X11App {
     private func deliver(_ fetched: Clipboard.Fetched) {
         switch fetched {
         case .png(let bytes): session.paste(png: bytes)
+        case .text(let text): session.paste(text: text)
         case .nothing(let why): session.show(why)
         }
     }
@@ -438,6 +479,8 @@ public final class X11App {
         drawStrip(session.renderStatus(measure: text), at: layout.statusBar)
         lastStatusDraw = now()
         session.didRedrawStatus()
+        // An input method that draws its own preedit shows it at the field's cursor.
+        if let cursor = session.textCursor { input.setSpot(x: cursor.x, y: cursor.maxY) }
     }
 
     /// One strip of chrome: pixels into a pixmap, text on top with Xft, one copy to the window

@@ -49,14 +49,14 @@ final class PaintWindow {
     /// complete frame (status bar drawn, which comes after the canvas in the same present).
     init(
         _ config: ServerConfig, arguments: [String], imageWidth: Int, imageHeight: Int,
-        home: String? = nil, firstFrame: [Color] = [ChromeColors.statusFill]
+        home: String? = nil, firstFrame: [Color] = [ChromeColors.statusFill], environment: [String: String] = [:]
     ) throws {
         self.config = config
         // SWIFTPAINT_DEBUG=1 makes swiftpaint log how it draws (MIT-SHM or XPutImage), so the
         // tests can tell that each configuration really takes its path.
         session = try AppSession(
             arguments: arguments, screenWidth: 1024, screenHeight: 768, depth: config.depth,
-            shm: config.shm, environment: ["SWIFTPAINT_DEBUG": "1"], home: home)
+            shm: config.shm, environment: environment.merging(["SWIFTPAINT_DEBUG": "1"]) { $1 }, home: home)
         guard session.client.depth == config.depth, session.client.hasMITSHM == config.shm else {
             throw HarnessError.xRequestFailed(
                 "the server is not \(config): depth \(session.client.depth), MIT-SHM \(session.client.hasMITSHM)")

@@ -380,16 +380,45 @@ final class XClient {
         return sym
     }
 
-    /// The keycode producing `sym`, and whether Shift is needed for it (e.g. "Z", "[" vs "{").
+    /// The keycode producing `sym` in the first group, and whether Shift is needed for it
+    /// (e.g. "Z", "[" vs "{"). Read from the server each time, so a layout set with
+    /// `setKeyboardLayout` is seen at once.
     func keycode(for sym: KeySym) throws -> (code: KeyCode, shift: Bool) {
-        let code = XKeysymToKeycode(display, sym)
-        guard code != 0 else { throw HarnessError.noKeycode(String(format: "keysym 0x%lx", sym)) }
+        var minCode: Int32 = 0
+        var maxCode: Int32 = 0
+        XDisplayKeycodes(display, &minCode, &maxCode)
         var perCode: Int32 = 0
-        guard let syms = XGetKeyboardMapping(display, code, 1, &perCode) else { return (code, false) }
+        let count = maxCode - minCode + 1
+        guard let syms = XGetKeyboardMapping(display, KeyCode(minCode), count, &perCode) else {
+            throw HarnessError.noKeycode(String(format: "keysym 0x%lx (no keyboard mapping)", sym))
+        }
         defer { XFree(syms) }
-        let plain = perCode > 0 ? syms[0] : 0
-        let shifted = perCode > 1 ? syms[1] : 0
-        return (code, plain != sym && shifted == sym)
+        // Columns 0 and 1 are the first group's plain and shifted levels.
+        for level in 0..<min(2, Int(perCode)) {
+            for i in 0..<Int(count) where syms[i * Int(perCode) + level] == sym {
+                return (KeyCode(Int(minCode) + i), level == 1)
+            }
+        }
+        throw HarnessError.noKeycode(String(format: "keysym 0x%lx", sym))
+    }
+
+    /// Switches the server's keyboard to an XKB layout (`de`, `ru`, `fr`) with setxkbmap, as a
+    /// user does; later key presses are looked up in it.
+    func setKeyboardLayout(_ layout: String) throws {
+        let executable = "/usr/bin/setxkbmap"
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw HarnessError.spawnFailed(path: "setxkbmap (`make deps` installs x11-xkb-utils)", errno: ENOENT)
+        }
+        let dir = try TemporaryDirectory(prefix: "swiftpaint-setxkbmap")
+        let child = try ChildProcess(
+            executable: executable, arguments: ["-display", displayName, layout],
+            environment: ChildProcess.cleanEnvironment(), stdoutPath: dir.file("out"), stderrPath: dir.file("err"))
+        guard child.waitForExit() == .exited(0) else {
+            child.killAndReap()
+            let why = (try? String(contentsOfFile: dir.file("err"), encoding: .utf8)) ?? ""
+            throw HarnessError.xRequestFailed("setxkbmap \(layout): \(why)")
+        }
+        XSync(display, 0)
     }
 
     /// Presses and releases the key for `sym` with `modifiers` held (Shift is added when the

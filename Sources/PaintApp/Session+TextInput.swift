@@ -1,0 +1,108 @@
+import PaintCore
+
+/// Text input: what the window needs to know to turn key presses into text or commands on any
+/// keyboard layout, text an input method is composing, pasted text, and the pointer in a field.
+extension Session {
+    // MARK: Text input
+
+    /// Whether a text field has the keyboard (a prompt in the status bar, or the color
+    /// editor's hex field): the window then sends what the user typed, not command keys.
+    public var acceptsText: Bool {
+        colorEditor != nil || promptField != nil
+    }
+
+    /// Whether character `c` with `modifiers` does something now. A key has several characters
+    /// on today's keyboards (Ctrl+Я is Ctrl+Z on a Russian layout, `&` is `1` on AZERTY); the
+    /// window sends the first of them that does something.
+    public func bindsKey(_ c: Character, _ modifiers: Modifiers) -> Bool {
+        if acceptsText {
+            guard modifiers.contains(.control) else { return true }
+            return ["a", "u", "w", "v"].contains(Character(c.lowercased()))
+        }
+        switch mode {
+        case .normal:
+            return shortcut(for: .character(c), modifiers) != nil
+        default:
+            return mode.answers.contains { $0.rawValue.first?.lowercased() == c.lowercased() }
+        }
+    }
+
+    /// The text an input method is composing, shown at the field's cursor; an empty text ends
+    /// it.
+    public func setPreedit(_ text: String, caret: Int) {
+        let new = text.isEmpty || promptField == nil ? nil : Preedit(text: text, caret: caret)
+        guard new != preedit else { return }
+        preedit = new
+        statusDirty = true
+    }
+
+    /// Where the text cursor of the prompt's field is in the window, as last drawn (an input
+    /// method opens its candidate window there).
+    public var textCursor: IntRect? {
+        guard promptField != nil else { return nil }
+        return promptView?.cursor
+    }
+
+    /// Asks the window for the clipboard's text (Ctrl+V in a field); it arrives in
+    /// `paste(text:)`.
+    func requestTextPaste() {
+        clipboardRequest = .fetchText
+    }
+
+    /// Types text from the clipboard into the field that has the keyboard: its first line,
+    /// without control characters, at most 4,096 characters.
+    public func paste(text: String) {
+        let line = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? ""
+        let clean = String(
+            String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+        ).prefix(4096)
+        if var editor = colorEditor {
+            editor.paste(String(clean))
+            colorEditor = editor
+            editorDirty = true
+            return
+        }
+        guard var field = promptField else { return setMessage("Nothing to paste text into") }
+        field.insert(String(clean))
+        promptField = field
+    }
+
+    /// The prompt's field, read and written in place of the mode's.
+    var promptField: TextField? {
+        get {
+            switch mode {
+            case .savePrompt(let field, _), .openPrompt(let field), .backgroundPrompt(let field): return field
+            default: return nil
+            }
+        }
+        set {
+            guard let field = newValue else { return }
+            switch mode {
+            case .savePrompt(_, let then): mode = .savePrompt(field, then: then)
+            case .openPrompt: mode = .openPrompt(field)
+            case .backgroundPrompt: mode = .backgroundPrompt(field)
+            default: return
+            }
+            statusDirty = true
+        }
+    }
+
+    /// A press in the prompt's field places its cursor there (Shift: extends the selection);
+    /// true when the press was the field's.
+    func pressPromptField(_ x: Int, _ y: Int, _ modifiers: Modifiers) -> Bool {
+        guard var field = promptField, let view = promptView, view.frame.contains(x, y) else { return false }
+        preedit = nil
+        field.moveCursor(to: view.index(atX: x), extending: modifiers.contains(.shift))
+        promptField = field
+        return true
+    }
+
+    /// A double click in the prompt's field selects the word there.
+    func doubleClick(_ x: Int, _ y: Int) {
+        guard var field = promptField, let view = promptView, view.frame.contains(x, y) else { return }
+        // The word whose characters the click fell among: the stop left of the click.
+        let left = view.stops.last { $0.x <= x }?.index ?? 0
+        field.selectWord(at: left)
+        promptField = field
+    }
+}
