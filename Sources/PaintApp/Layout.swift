@@ -46,22 +46,20 @@ public struct Layout: Sendable, Equatable {
     /// image fits).
     public let scrollX: Int
     public let scrollY: Int
-    /// The zoom as a power of two: 0 shows image pixels 1:1, 1 at 200 %, -1 at 50 %.
-    public let zoom: Int
-    /// The zooms offered: 12.5 % to 1600 %.
-    public static let zoomRange = -3...4
+    /// How large the image is shown (window pixels per image pixel).
+    public let zoom: Zoom
 
     /// Computes a layout; the zoom is clamped to `zoomRange` and the scroll offset to what the
     /// shown image's size allows.
     public init(
         windowWidth: Int, windowHeight: Int, imageWidth: Int, imageHeight: Int, scrollX: Int = 0, scrollY: Int = 0,
-        zoom: Int = 0
+        zoom: Zoom = .actualSize
     ) {
         self.windowWidth = max(1, windowWidth)
         self.windowHeight = max(1, windowHeight)
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
-        self.zoom = min(max(zoom, Self.zoomRange.lowerBound), Self.zoomRange.upperBound)
+        self.zoom = zoom.clamped
         let areaWidth = self.windowWidth
         let areaHeight = max(1, self.windowHeight - Self.toolbarHeight - Self.statusHeight)
         let shown = Self.shown(imageWidth, imageHeight, zoom: self.zoom)
@@ -85,12 +83,12 @@ public struct Layout: Sendable, Equatable {
 
     /// The same layout at another zoom, scrolled so the image point under window pixel
     /// (x, y) stays under it where the image is larger than the window (else centred).
-    public func zoomed(to newZoom: Int, keepingWindowX x: Int, y: Int) -> Layout {
+    public func zoomed(to newZoom: Zoom, keepingWindowX x: Int, y: Int) -> Layout {
         let anchor = imagePoint(windowX: x, windowY: y)
         let unscrolled = Layout(
             windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
             zoom: newZoom)
-        let scale = unscrolled.scale
+        let scale = unscrolled.zoom.factor
         let area = canvasArea
         // Where the anchor lands with no scrolling, and how far that is from the pointer.
         let sx = Int((anchor.x * scale).rounded(.down)) - (x - area.x)
@@ -98,19 +96,12 @@ public struct Layout: Sendable, Equatable {
         return unscrolled.scrolled(toX: sx, y: sy)
     }
 
-    /// Window pixels per image pixel.
-    public var scale: Double { zoom >= 0 ? Double(1 << zoom) : 1 / Double(1 << -zoom) }
-
-    /// The zoom in words for the status bar: "100%", "12.5%".
-    public var zoomText: String {
-        zoom >= 0 ? "\(100 << zoom)%" : zoom == -3 ? "12.5%" : "\(100 >> -zoom)%"
-    }
+    /// The zoom in words for the status bar: "100%", "12.5%", "33%".
+    public var zoomText: String { zoom.description }
 
     /// The image's size on screen at `zoom` (a partly covered last pixel counts).
-    static func shown(_ width: Int, _ height: Int, zoom: Int) -> (width: Int, height: Int) {
-        if zoom >= 0 { return (width << zoom, height << zoom) }
-        let f = 1 << -zoom
-        return ((width + f - 1) / f, (height + f - 1) / f)
+    static func shown(_ width: Int, _ height: Int, zoom: Zoom) -> (width: Int, height: Int) {
+        (zoom.scaledUp(width), zoom.scaledUp(height))
     }
 
     /// The narrowest window whose toolbar shows every item.
@@ -180,26 +171,22 @@ public struct Layout: Sendable, Equatable {
     /// Image coordinates of the centre of the window pixel (x, y).
     public func imagePoint(windowX x: Int, windowY y: Int) -> Point {
         let o = imageOrigin
-        if zoom == 0 { return Point(x: Double(x - o.x) + 0.5, y: Double(y - o.y) + 0.5) }
-        return Point(x: (Double(x - o.x) + 0.5) / scale, y: (Double(y - o.y) + 0.5) / scale)
+        if zoom == .actualSize { return Point(x: Double(x - o.x) + 0.5, y: Double(y - o.y) + 0.5) }
+        // (offset + 1/2) * d / n, in an order that is exact wherever the result can be.
+        let d = Double(zoom.denominator)
+        let n2 = Double(2 * zoom.numerator)
+        return Point(x: Double(2 * (x - o.x) + 1) * d / n2, y: Double(2 * (y - o.y) + 1) * d / n2)
     }
 
     /// The window rectangle that shows a rectangle of image pixels, clipped to the canvas area
-    /// (at a zoom below 100 %, every window pixel any of them falls in).
+    /// (every window pixel any of them falls in or gives its color to).
     public func windowRect(forImageRect r: IntRect) -> IntRect {
         guard !r.isEmpty else { return .empty }
         let o = imageOrigin
-        let shown: IntRect
-        if zoom >= 0 {
-            shown = IntRect(x: r.x << zoom, y: r.y << zoom, width: r.width << zoom, height: r.height << zoom)
-        } else {
-            let f = 1 << -zoom
-            shown = IntRect(
-                x0: Self.floorDivide(r.x, f), y0: Self.floorDivide(r.y, f), x1: Self.floorDivide(r.maxX - 1, f),
-                y1: Self.floorDivide(r.maxY - 1, f))
-        }
-        return IntRect(x: shown.x + o.x, y: shown.y + o.y, width: shown.width, height: shown.height)
-            .intersection(visibleImage)
+        return IntRect(
+            x0: zoom.scaledDown(r.x) + o.x, y0: zoom.scaledDown(r.y) + o.y, x1: zoom.scaledUp(r.maxX) - 1 + o.x,
+            y1: zoom.scaledUp(r.maxY) - 1 + o.y
+        ).intersection(visibleImage)
     }
 
     /// The image pixels that window rectangle `w` shows (clipped to the image).
@@ -207,18 +194,11 @@ public struct Layout: Sendable, Equatable {
         let o = imageOrigin
         let local = IntRect(x: w.x - o.x, y: w.y - o.y, width: w.width, height: w.height)
         guard !local.isEmpty else { return .empty }
-        let r: IntRect
-        if zoom >= 0 {
-            r = IntRect(
-                x0: local.x >> zoom, y0: local.y >> zoom, x1: (local.maxX - 1) >> zoom, y1: (local.maxY - 1) >> zoom)
-        } else {
-            let f = -zoom
-            r = IntRect(x: local.x << f, y: local.y << f, width: local.width << f, height: local.height << f)
-        }
+        let r = IntRect(
+            x0: zoom.unscaledDown(local.x), y0: zoom.unscaledDown(local.y), x1: zoom.unscaledUp(local.maxX) - 1,
+            y1: zoom.unscaledUp(local.maxY) - 1)
         return r.intersection(IntRect(x: 0, y: 0, width: imageWidth, height: imageHeight))
     }
-
-    private static func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
     // MARK: Toolbar items
 

@@ -11,7 +11,7 @@ extension Session {
         guard placing == nil else { return }
         guard tool == .strokeEraser, layout.visibleImage.contains(x, y) else { return setHoverStroke(nil) }
         // Three window pixels of slack at any zoom.
-        setHoverStroke(history.stroke(at: layout.imagePoint(windowX: x, windowY: y), slack: 3 / layout.scale))
+        setHoverStroke(history.stroke(at: layout.imagePoint(windowX: x, windowY: y), slack: 3 / layout.zoom.factor))
     }
 
     func setHoverStroke(_ step: Int?) {

@@ -574,21 +574,29 @@ public final class Session {
         }
     }
 
-    /// Zooms in (`steps` > 0) or out by powers of two, keeping the image point under window
-    /// pixel (x, y) where it is (the canvas centre for keys).
+    /// Zooms in (`steps` > 0) or out by `steps` of `Zoom.steps`, keeping the image point under
+    /// window pixel (x, y) where it is (the canvas centre for keys).
     public func zoom(by steps: Int, aroundWindowX x: Int? = nil, y: Int? = nil) {
-        let area = layout.canvasArea
-        let target = min(max(layout.zoom + steps, Layout.zoomRange.lowerBound), Layout.zoomRange.upperBound)
+        var target = layout.zoom
+        for _ in 0..<abs(steps) { target = (steps > 0 ? target.stepIn : target.stepOut) ?? target }
         guard target != layout.zoom else {
             return setMessage(steps > 0 ? "Zoomed in as far as it goes" : "Zoomed out as far as it goes")
         }
+        zoom(to: target, aroundWindowX: x, y: y)
+    }
+
+    /// Shows the picture at `zoom`, keeping the image point under window pixel (x, y) where it
+    /// is (the canvas centre by default).
+    public func zoom(to zoom: Zoom, aroundWindowX x: Int? = nil, y: Int? = nil) {
+        let area = layout.canvasArea
         setLayout(
-            layout.zoomed(to: target, keepingWindowX: x ?? area.x + area.width / 2, y: y ?? area.y + area.height / 2))
+            layout.zoomed(
+                to: zoom.clamped, keepingWindowX: x ?? area.x + area.width / 2, y: y ?? area.y + area.height / 2))
         setHoverStroke(nil)
     }
 
     /// Back to 100 %.
-    public func resetZoom() { zoom(by: -layout.zoom) }
+    public func resetZoom() { zoom(to: .actualSize) }
 
     func scroll(_ button: PointerButton, _ modifiers: Modifiers) {
         let step = 48

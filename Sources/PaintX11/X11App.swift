@@ -404,7 +404,7 @@ public final class X11App {
         let o = layout.imageOrigin
         let engine = session.engine
         let shown = IntRect(x: target.x - o.x, y: target.y - o.y, width: target.width, height: target.height)
-        guard layout.zoom != 0 else {
+        guard layout.zoom != .actualSize else {
             blitter.put(pixels: engine.viewPixels, stride: engine.width, source: shown, atX: target.x, y: target.y)
             return
         }
@@ -425,7 +425,7 @@ public final class X11App {
         guard !points.isEmpty else { return }
         blitter.waitUntilServerRead()
         let o = layout.imageOrigin
-        let scale = layout.scale
+        let scale = layout.zoom.factor
         var xPoints = points.map {
             XPoint(
                 x: Int16(clamping: Int(($0.x * scale).rounded(.down)) + o.x),

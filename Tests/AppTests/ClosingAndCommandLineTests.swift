@@ -159,7 +159,8 @@ extension DrawingTests: CanvasChecks {
 
 extension DrawingTests {
     @Test(
-        "Ctrl+- shows 2 x 2 blocks averaged, Ctrl+= shows each pixel as a 2 x 2 square, Ctrl+0 1:1", arguments: configs)
+        "Ctrl+- (67 %) weighs partly covered pixels, again (50 %) shows 2 x 2 blocks averaged, Ctrl+= twice (200 %) shows each pixel as a 2 x 2 square, Ctrl+0 1:1",
+        arguments: configs)
     func zoomOutAndIn(config: ServerConfig) throws {
         let dir = try scratchFolder()
         let picture = dir.file("halves.png")
@@ -173,10 +174,17 @@ extension DrawingTests {
         try ImageFile.save(image, to: picture, withAlpha: false)
         let paint = try start(config, [picture])
         defer { paint.stop() }
-        func layout(_ zoom: Int) -> Layout {
-            Layout(
+        /// The layout after zoom key presses through `zooms` from 100 %, each about the canvas
+        /// centre as the keys zoom.
+        func layout(through zooms: [Zoom]) -> Layout {
+            let area = paint.layout.canvasArea
+            var layout = Layout(
                 windowWidth: paint.layout.windowWidth, windowHeight: paint.layout.windowHeight,
-                imageWidth: Self.size.w, imageHeight: Self.size.h, zoom: zoom)
+                imageWidth: Self.size.w, imageHeight: Self.size.h)
+            for zoom in zooms {
+                layout = layout.zoomed(to: zoom, keepingWindowX: area.x + area.width / 2, y: area.y + area.height / 2)
+            }
+            return layout
         }
         /// Waits until window pixel (x, y) shows `color`.
         func expectPixel(_ x: Int, _ y: Int, _ color: Color, _ what: String) {
@@ -190,7 +198,17 @@ extension DrawingTests {
         }
 
         try paint.key("minus", modifiers: [.control])
-        let half = layout(-1)
+        // 67 %: the window pixel over image pixel (101, 51) covers [100.5, 102) x [51, 52.5):
+        // half of column 100 and all of 101, all of row 51 and half of 52. The black pixel
+        // weighs 2 x 2 of the 3 x 3 half-pixel units, red the other 5.
+        let twoThirds = layout(through: [Zoom(2, 3)])
+        let spot = twoThirds.windowRect(forImageRect: IntRect(x: 101, y: 51, width: 1, height: 1))
+        #expect(spot.width == 1 && spot.height == 1, "\(spot)")
+        let weighted = Color(r: UInt8((220 * 5 + 4) / 9), g: UInt8((20 * 5 + 4) / 9), b: UInt8((20 * 5 + 4) / 9))
+        expectPixel(spot.x, spot.y, weighted, "67 %")
+
+        try paint.key("minus", modifiers: [.control])
+        let half = layout(through: [Zoom(2, 3), Zoom(1, 2)])
         let block = half.windowRect(forImageRect: IntRect(x: 100, y: 50, width: 2, height: 2))
         #expect(block.width == 1 && block.height == 1, "\(block)")
         // One black and three red pixels, averaged.
@@ -200,10 +218,9 @@ extension DrawingTests {
         expectPixel(rightHalf.x, rightHalf.y, Color(r: 20, g: 40, b: 220), "50 %, the blue half")
 
         try paint.key("0", modifiers: [.control])
-        try paint.key("equal", modifiers: [.control])
+        try paint.key("equal", modifiers: [.control], times: 2)
         // Larger than this window's canvas area: zoomed about its centre, as the keys do.
-        let area = paint.layout.canvasArea
-        let double = layout(0).zoomed(to: 1, keepingWindowX: area.x + area.width / 2, y: area.y + area.height / 2)
+        let double = layout(through: [Zoom(3, 2), Zoom(2)])
         let square = double.windowRect(forImageRect: IntRect(x: 191, y: 151, width: 1, height: 1))
         #expect(square.width == 2 && square.height == 2, "\(square)")
         for (x, y) in [(square.x, square.y), (square.maxX - 1, square.maxY - 1)] { expectPixel(x, y, .black, "200 %") }
