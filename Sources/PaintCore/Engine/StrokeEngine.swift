@@ -27,8 +27,8 @@ public final class StrokeEngine {
     var source: UInt32 = 0
     var alpha: UInt32 = 255
     var lastPoint: Point?
-    /// What is in progress: nothing, a freehand stroke, a shape or a fill.
-    enum Activity { case idle, stroke, shape, fill }
+    /// What is in progress: nothing, a freehand stroke, a shape, a fill or a piece of text.
+    enum Activity { case idle, stroke, shape, fill, text }
     var activity = Activity.idle
     /// Rows min...max that hold marked chunks of the stroke in progress.
     var strokeRows: (min: Int, max: Int) = (Int.max, Int.min)
@@ -41,7 +41,7 @@ public final class StrokeEngine {
         didSet { if !defersComposite { refreshStaleView() } }
     }
     /// Where the view lags behind the paint and coverage while compositing is deferred.
-    private(set) var staleView = IntRect.empty
+    var staleView = IntRect.empty
 
     /// Recomposites whatever deferred strokes left stale.
     func refreshStaleView() {
