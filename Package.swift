@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "PaintIO", dependencies: ["PaintCore", "CPNG", "CZlib"]),
         // The program's behaviour without a window: tools, toolbar layout and drawing, keys,
         // documents, saving. Platform-free input events in, pixels and effects out.
-        .target(name: "PaintApp", dependencies: ["PaintCore", "PaintIO"]),
+        .target(name: "PaintApp", dependencies: ["PaintCore", "PaintIO", "PaintText"]),
         // The only code that talks to the X server.
         .target(
             name: "PaintX11", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11"],
@@ -66,7 +66,8 @@ let package = Package(
         .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore", "TestSupport"]),
         .testTarget(name: "PaintTextTests", dependencies: ["PaintCore", "PaintText", "CFreeType", "TestSupport"]),
         .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "TestSupport"]),
-        .testTarget(name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "TestSupport"]),
+        .testTarget(
+            name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintText", "PaintApp", "TestSupport"]),
         .testTarget(name: "PaintX11Tests", dependencies: ["PaintX11", "PaintApp", "CX11"]),
         .testTarget(name: "AppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11", "CXTest"]),
     ]

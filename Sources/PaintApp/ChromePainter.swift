@@ -177,6 +177,25 @@ public struct ChromePainter {
         }
     }
 
+    /// Blends `color` through a coverage mask (text the typesetter drew) with the mask's
+    /// top-left at (x, y), only inside `clip`.
+    public mutating func blend(_ mask: CoverageMask, atX x: Int, y: Int, clip: IntRect, _ color: Color) {
+        let target = IntRect(x: x + Int(offsetX), y: y + Int(offsetY), width: mask.width, height: mask.height)
+        let r = target.intersection(
+            IntRect(x: clip.x + Int(offsetX), y: clip.y + Int(offsetY), width: clip.width, height: clip.height)
+        )
+        .intersection(IntRect(x: 0, y: 0, width: image.width, height: image.height))
+        guard !r.isEmpty else { return }
+        let source = color.pixel
+        for py in r.y..<r.maxY {
+            let row = (py - target.y) * mask.width - target.x
+            for px in r.x..<r.maxX {
+                let a = mask.bytes[row + px]
+                if a != 0 { image[px, py] = Pixel.blend(image[px, py], source: source, alpha: UInt32(a)) }
+            }
+        }
+    }
+
     /// An 8-px checkerboard, the usual sign of transparency.
     public mutating func checkerboard(_ r: IntRect) {
         for y in 0..<r.height {

@@ -1,0 +1,154 @@
+import PaintCore
+import PaintText
+
+/// The text tool's box while it is edited: where it sits on the picture, what it says, the
+/// font, and the caret. A value the session keeps; the typesetter turns it into coverage.
+///
+/// The caret always sits between characters (grapheme clusters: a letter and its accents move
+/// and delete together); it is kept as a count of Unicode scalars, the unit the layout uses.
+public struct TextBox: Equatable {
+    /// The box's top-left corner, image pixels.
+    public var x: Int
+    public var y: Int
+    /// The text; lines are separated by "\n".
+    public private(set) var text = ""
+    /// The caret, in Unicode scalars from the start of `text`.
+    public private(set) var caret = 0
+    /// The font it is set in.
+    public var font: TextFont
+
+    /// A box at (x, y) holding `text` (cut at the typesetter's limit), the caret at its end.
+    public init(x: Int, y: Int, font: TextFont, text: String = "") {
+        self.x = x
+        self.y = y
+        self.font = font
+        self.text = String(
+            String.UnicodeScalarView(text.replacingNewlines().unicodeScalars.prefix(Typesetter.maximumScalars)))
+        caret = self.text.unicodeScalars.count
+    }
+
+    /// Whether there is nothing to put down (only spaces and line breaks count as nothing).
+    public var isBlank: Bool { text.allSatisfy { $0.isWhitespace } }
+
+    // MARK: Editing
+
+    /// Types `typed` at the caret: line breaks become "\n", other control characters are
+    /// dropped. Returns false (and types nothing) when the box would exceed the typesetter's
+    /// limit.
+    @discardableResult
+    public mutating func insert(_ typed: String) -> Bool {
+        let added = typed.replacingNewlines().unicodeScalars
+        guard !added.isEmpty else { return true }
+        guard text.unicodeScalars.count + added.count <= Typesetter.maximumScalars else { return false }
+        text.unicodeScalars.insert(contentsOf: added, at: scalarIndex(caret))
+        // A letter typed before an accent takes the accent: the caret goes after both.
+        caret = snapped(caret + added.count, forward: true)
+        return true
+    }
+
+    /// Removes the character before the caret (Backspace).
+    public mutating func deleteBackward() {
+        guard caret > 0 else { return }
+        let end = scalarIndex(caret)
+        let start = text.index(before: end)
+        caret = text.unicodeScalars.distance(from: text.startIndex, to: start)
+        text.removeSubrange(start..<end)
+        // What now meets at the caret can form one character (a letter and the accent after it).
+        caret = snapped(caret, forward: false)
+    }
+
+    /// Removes the character after the caret (Delete).
+    public mutating func deleteForward() {
+        let start = scalarIndex(caret)
+        guard start < text.endIndex else { return }
+        text.removeSubrange(start..<text.index(after: start))
+        caret = snapped(caret, forward: false)
+    }
+
+    /// Moves the caret `delta` characters back (negative) or forward in the text.
+    public mutating func moveCaret(by delta: Int) {
+        var i = scalarIndex(caret)
+        for _ in 0..<abs(delta) {
+            if delta < 0 {
+                guard i > text.startIndex else { break }
+                i = text.index(before: i)
+            } else {
+                guard i < text.endIndex else { break }
+                i = text.index(after: i)
+            }
+        }
+        caret = text.unicodeScalars.distance(from: text.startIndex, to: i)
+    }
+
+    /// Moves the caret to the start or end of its line (Home, End).
+    public mutating func moveCaretToLineEdge(end: Bool) {
+        let scalars = Array(text.unicodeScalars)
+        var c = caret
+        if end {
+            while c < scalars.count && scalars[c] != "\n" { c += 1 }
+        } else {
+            while c > 0 && scalars[c - 1] != "\n" { c -= 1 }
+        }
+        caret = c
+    }
+
+    /// Puts the caret at scalar `offset` of line `line` (both clamped), as the layout counts,
+    /// moved back to the start of the character it falls inside.
+    public mutating func setCaret(line: Int, scalarOffset offset: Int) {
+        let scalars = Array(text.unicodeScalars)
+        var start = 0
+        var remaining = max(0, line)
+        while remaining > 0, let newline = scalars[start...].firstIndex(of: "\n") {
+            start = newline + 1
+            remaining -= 1
+        }
+        let end = scalars[start...].firstIndex(of: "\n") ?? scalars.count
+        caret = snapped(start + min(max(offset, 0), end - start), forward: false)
+    }
+
+    /// The caret as the layout counts it: its line and the scalar offset in that line.
+    public var caretPosition: (line: Int, scalarOffset: Int) {
+        let before = text.unicodeScalars.prefix(caret)
+        let line = before.filter { $0 == "\n" }.count
+        let lineStart = before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex
+        return (line, before[lineStart...].count)
+    }
+
+    /// Scalar offset `n` (clamped) as an index into the text.
+    private func scalarIndex(_ n: Int) -> String.Index {
+        text.unicodeScalars.index(text.startIndex, offsetBy: min(max(n, 0), text.unicodeScalars.count))
+    }
+
+    /// Scalar offset `n` moved to a character boundary: the nearest one after it or before it.
+    private func snapped(_ n: Int, forward: Bool) -> Int {
+        var i = scalarIndex(n)
+        let scalars = text.unicodeScalars
+        while i.samePosition(in: text) == nil {
+            i = forward ? scalars.index(after: i) : scalars.index(before: i)
+        }
+        return scalars.distance(from: text.startIndex, to: i)
+    }
+}
+
+extension String {
+    /// "\r\n", "\r" and the Unicode line and paragraph separators as "\n"; other control
+    /// characters (tabs, escapes, DEL) removed: what a text box accepts from the keyboard.
+    func replacingNewlines() -> String {
+        var out = String.UnicodeScalarView()
+        var previousWasCR = false
+        for s in unicodeScalars {
+            defer { previousWasCR = s == "\r" }
+            switch s.value {
+            case 0x0A:
+                if !previousWasCR { out.append("\n") }
+            case 0x0D, 0x2028, 0x2029:
+                out.append("\n")
+            case 0..<0x20, 0x7F, 0x80..<0xA0:
+                continue
+            default:
+                out.append(s)
+            }
+        }
+        return String(out)
+    }
+}
