@@ -28,6 +28,9 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
+            name: "CPixman", pkgConfig: "pixman-1",
+            providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(
             name: "CFontconfig", pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(
@@ -41,8 +44,8 @@ let package = Package(
             providers: [.apt(["libfribidi-dev"])]),
 
         // The pure engine: pixels, rasterizing, compositing, history (zlib for its cold
-        // snapshots). No X11, no files.
-        .target(name: "PaintCore", dependencies: ["CZlib"], swiftSettings: uncheckedInRelease),
+        // snapshots, pixman for scaling the picture). No X11, no files.
+        .target(name: "PaintCore", dependencies: ["CZlib", "CPixman"], swiftSettings: uncheckedInRelease),
         // Text: font families and files from fontconfig, bidi runs from FriBidi, shaping with
         // HarfBuzz, glyphs rasterized by FreeType into a coverage mask for the engine.
         .target(

@@ -1,4 +1,5 @@
 import Glibc
+import PaintCore
 
 /// Why an image file could not be opened or saved, with the path as the person typed it.
 ///

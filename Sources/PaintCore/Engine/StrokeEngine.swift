@@ -1,6 +1,7 @@
 /// The one stroke engine every tool draws through.
 ///
-/// It keeps three canvas-sized buffers:
+/// It keeps three canvas-sized buffers (reallocated when the canvas changes size: a crop, a
+/// canvas resize, a scale or a quarter turn, see `CanvasGeometry.swift`):
 /// - the **paint layer** (main image), premultiplied pixels;
 /// - the **stroke image**, 8-bit coverage of the stroke in progress, combined across segments by
 ///   max so a stroke that crosses itself is not darker at the crossing;
@@ -12,16 +13,16 @@
 /// visits only the 8-pixel row chunks the stroke touched.
 public final class StrokeEngine {
     /// Canvas width in pixels.
-    public let width: Int
+    public internal(set) var width: Int
     /// Canvas height in pixels.
-    public let height: Int
+    public internal(set) var height: Int
     /// What shows through unpainted pixels.
-    public private(set) var background: Background
+    public internal(set) var background: Background
 
-    let paint: UnsafeMutableBufferPointer<UInt32>
-    let coverage: UnsafeMutableBufferPointer<UInt8>
-    let view: UnsafeMutableBufferPointer<UInt32>
-    let touched: ChunkMask
+    var paint: UnsafeMutableBufferPointer<UInt32>
+    var coverage: UnsafeMutableBufferPointer<UInt8>
+    var view: UnsafeMutableBufferPointer<UInt32>
+    var touched: ChunkMask
 
     var style = StrokeStyle()
     var source: UInt32 = 0
@@ -98,7 +99,8 @@ public final class StrokeEngine {
 
     /// The opaque view pixels, row-major, `width` per row (see `Pixel` for the layout).
     ///
-    /// Valid until the engine is released; read it right after a call returns its dirty rect.
+    /// Valid until the engine is released or the canvas changes size; read it right after a
+    /// call returns its dirty rect.
     public var viewPixels: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(view) }
 
     // MARK: Strokes

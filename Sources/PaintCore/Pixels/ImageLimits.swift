@@ -1,8 +1,10 @@
-/// The largest image SwiftPaint agrees to open.
+/// The largest image SwiftPaint agrees to open or make.
 ///
 /// A PNG header can claim any size up to libpng's own limit of a million by a million pixels,
 /// which would need terabytes; the limits are checked against the header before a single pixel
-/// buffer is allocated, so a hostile or damaged file fails with words instead of an abort.
+/// buffer is allocated, so a hostile or damaged file fails with words instead of an abort. The
+/// engine checks a canvas resize or a scale against them the same way (a journal could ask for
+/// any size), which is why they live here and not with the files.
 public struct ImageLimits: Sendable, Equatable {
     /// The longest side in pixels.
     public var maxSide: Int

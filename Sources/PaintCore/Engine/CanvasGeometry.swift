@@ -1,0 +1,178 @@
+/// Changing the canvas itself: its size (a crop, a larger or smaller canvas, a scale) and its
+/// orientation (quarter turns and mirrors). The paint and an image background change together,
+/// so the picture stays what it was, only cut, extended, scaled or turned.
+///
+/// The engine is resized in place: its buffers are reallocated and the view recomposited
+/// whole; whoever shows the view learns the new size from `width` and `height`. Every new size
+/// is checked against `ImageLimits` before anything is allocated, so a journal or a history
+/// that asks for an absurd canvas is refused, not obeyed.
+extension StrokeEngine {
+    /// Makes the canvas the part `rect` of the current one: a crop when `rect` lies inside it,
+    /// a larger canvas when it reaches outside (the new area unpainted, so the background shows
+    /// there; an image background is extended with white). A stroke in progress is merged
+    /// first. Returns the new bounds (the whole view changed), or empty when nothing changed:
+    /// `rect` empty, the same canvas, or beyond `limits`.
+    @discardableResult
+    public func resizeCanvas(to rect: IntRect, limits: ImageLimits = .default) -> IntRect {
+        if isStroking { end() }
+        guard !rect.isEmpty, rect != bounds, limits.allows(width: rect.width, height: rect.height) else {
+            return .empty
+        }
+        var newBackground = background
+        if case .image(let image) = background {
+            newBackground = .image(Self.recut(image, to: rect, fill: Color.white.pixel))
+        }
+        let kept = rect.intersection(bounds)
+        let oldWidth = width
+        replaceCanvas(width: rect.width, height: rect.height, background: newBackground) { old, new in
+            new.initialize(repeating: 0, count: rect.width * rect.height)
+            guard !kept.isEmpty else { return true }
+            for y in kept.y..<kept.maxY {
+                (new + (y - rect.y) * rect.width + (kept.x - rect.x)).update(
+                    from: old + y * oldWidth + kept.x, count: kept.width)
+            }
+            return true
+        }
+        return bounds
+    }
+
+    /// Scales the picture to newWidth x newHeight through pixman's filters (see `Resampler`).
+    /// Returns the new bounds, or empty when nothing changed (the same size, a size beyond
+    /// `limits`, or a shrink `Resampler` cannot do).
+    @discardableResult
+    public func scalePicture(toWidth newWidth: Int, height newHeight: Int, limits: ImageLimits = .default) -> IntRect {
+        if isStroking { end() }
+        guard newWidth != width || newHeight != height, limits.allows(width: newWidth, height: newHeight),
+            Resampler.canScale(width: width, height: height, toWidth: newWidth, height: newHeight)
+        else { return .empty }
+        var newBackground = background
+        if case .image(let image) = background {
+            guard var scaled = image.scaled(toWidth: newWidth, height: newHeight) else { return .empty }
+            // Still opaque, whatever the rounding of the filter's weights.
+            for i in scaled.pixels.indices { scaled.pixels[i] |= 0xFF00_0000 }
+            newBackground = .image(scaled)
+        }
+        let (oldWidth, oldHeight) = (width, height)
+        let done = replaceCanvas(width: newWidth, height: newHeight, background: newBackground) { old, new in
+            Resampler.scale(old, width: oldWidth, height: oldHeight, into: new, width: newWidth, height: newHeight)
+        }
+        return done ? bounds : .empty
+    }
+
+    /// Turns or mirrors the picture. Returns the new bounds (empty for `.identity`).
+    @discardableResult
+    public func orient(_ orientation: Orientation) -> IntRect {
+        if isStroking { end() }
+        guard orientation != .identity else { return .empty }
+        var newBackground = background
+        if case .image(let image) = background { newBackground = .image(image.oriented(orientation)) }
+        let (w, h) = orientation.size(width: width, height: height)
+        let (oldWidth, oldHeight) = (width, height)
+        replaceCanvas(width: w, height: h, background: newBackground) { old, new in
+            orientation.apply(old, width: oldWidth, height: oldHeight, into: new)
+            return true
+        }
+        return bounds
+    }
+
+    /// The picture without its border of one color: the smallest rectangle outside which every
+    /// pixel shows the color of the top-left corner (else of the bottom-right corner, for a
+    /// border only on the right and bottom), as the picture is saved. Nil when there is no such
+    /// border, or the whole picture is one color.
+    public func autocropRect() -> IntRect? {
+        let corners = [0, width * height - 1].map { shownPixel($0) }
+        for color in corners {
+            if let content = contentBounds(unlike: color), content != bounds { return content }
+        }
+        return nil
+    }
+
+    // MARK: Helpers
+
+    /// The pixel at index `i` as it is saved: paint over the background (paint alone on a
+    /// transparent one).
+    @inline(__always)
+    func shownPixel(_ i: Int) -> UInt32 {
+        switch background {
+        case .color(let c): return Pixel.over(paint[i], backdrop: c.pixel)
+        case .transparent: return paint[i]
+        case .image(let image): return Pixel.over(paint[i], backdrop: image.pixels[i])
+        }
+    }
+
+    /// The bounds of the pixels that do not show `color`; nil when none.
+    func contentBounds(unlike color: UInt32) -> IntRect? {
+        func rowDiffers(_ y: Int) -> Bool {
+            let row = y * width
+            for x in 0..<width where shownPixel(row + x) != color { return true }
+            return false
+        }
+        guard let top = (0..<height).first(where: rowDiffers) else { return nil }
+        let bottom = (top..<height).last(where: rowDiffers) ?? top
+        var left = width - 1
+        var right = 0
+        for y in top...bottom {
+            let row = y * width
+            var x = 0
+            while x < left && shownPixel(row + x) == color { x += 1 }
+            left = min(left, x)
+            x = width - 1
+            while x > right && shownPixel(row + x) == color { x -= 1 }
+            right = max(right, x)
+        }
+        return IntRect(x0: left, y0: top, x1: max(left, right), y1: bottom)
+    }
+
+    /// `image` cut to `rect` of its own coordinates, the part outside it filled with `fill`.
+    static func recut(_ image: PixelImage, to rect: IntRect, fill: UInt32) -> PixelImage {
+        var out = PixelImage(width: rect.width, height: rect.height, fill: fill)
+        let kept = rect.intersection(IntRect(x: 0, y: 0, width: image.width, height: image.height))
+        guard !kept.isEmpty else { return out }
+        for y in kept.y..<kept.maxY {
+            let from = y * image.width + kept.x
+            let to = (y - rect.y) * rect.width + (kept.x - rect.x)
+            out.pixels.replaceSubrange(to..<(to + kept.width), with: image.pixels[from..<(from + kept.width)])
+        }
+        return out
+    }
+
+    /// Reallocates the canvas as w x h: `fill(old, new)` writes the new paint from the old
+    /// (false: it could not, and the canvas stays as it was). The stroke image and the view are
+    /// derived from the paint, so they go before the new paint is made: at the peak the engine
+    /// holds the old paint and the new, nothing more. The view is recomposited whole (or marked
+    /// stale while compositing is deferred).
+    @discardableResult
+    func replaceCanvas(
+        width w: Int, height h: Int, background newBackground: Background,
+        fill: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>) -> Bool
+    ) -> Bool {
+        coverage.deallocate()
+        view.deallocate()
+        touched.deallocate()
+        let newPaint = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: w * h)
+        let done = fill(paint.baseAddress!, newPaint.baseAddress!)
+        if done {
+            paint.deallocate()
+            paint = newPaint
+            width = w
+            height = h
+            background = newBackground
+        } else {
+            newPaint.deallocate()
+        }
+        let count = width * height
+        coverage = .allocate(capacity: count)
+        coverage.initialize(repeating: 0)
+        view = .allocate(capacity: count)
+        touched = ChunkMask(width: width, height: height)
+        clip = bounds
+        if defersComposite {
+            view.initialize(repeating: 0)
+            staleView = bounds
+        } else {
+            staleView = .empty
+            recomposite(bounds)
+        }
+        return done
+    }
+}
