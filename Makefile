@@ -11,6 +11,9 @@ DEPS := pkg-config libx11-dev libxext-dev libxft-dev libpng-dev zlib1g-dev libpi
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
         xvfb xauth fonts-dejavu-core xclip x11-apps libharfbuzz-bin \
         x11-utils desktop-file-utils groff-base make x11-xkb-utils xkb-data
+# mount and e2fsprogs: mount, umount and chattr (the full-disk and read-only folder tests). Every program
+# a test starts is in Tests/TestSupport/TestPrograms.swift with its package; a test checks it is in DEPS.
+DEPS += mount e2fsprogs
 BENCH_DIR ?= ../shared/bench
 ARGS ?=
 

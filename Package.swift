@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(
             name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintText", "PaintApp", "TestSupport"]),
         .testTarget(name: "PaintX11Tests", dependencies: ["PaintX11", "PaintApp", "CX11"]),
-        .testTarget(name: "AppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11", "CXTest"]),
+        .testTarget(
+            name: "AppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11", "CXTest", "TestSupport"]),
     ]
 )

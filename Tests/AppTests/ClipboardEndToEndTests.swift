@@ -21,17 +21,10 @@ struct ClipboardEndToEndTests: CanvasChecks {
         status: ExitStatus?, output: [UInt8], child: ChildProcess
     ) {
         let dir = try scratchFolder()
-        guard
-            let executable = ["/usr/bin/xclip", "/usr/local/bin/xclip"].first(where: {
-                FileManager.default.isExecutableFile(atPath: $0)
-            })
-        else {
-            throw HarnessError.spawnFailed(path: "xclip (`make deps` installs it)", errno: ENOENT)
-        }
         var environment = ChildProcess.cleanEnvironment()
         environment["DISPLAY"] = paint.session.server.displayName
         let child = try ChildProcess(
-            executable: executable, arguments: arguments, environment: environment, stdoutPath: dir.file("out"),
+            executable: "/usr/bin/xclip", arguments: arguments, environment: environment, stdoutPath: dir.file("out"),
             stderrPath: dir.file("err"))
         if background { return (nil, [], child) }
         let status = child.waitForExit()

@@ -2,6 +2,7 @@ import CPNG
 import Foundation
 import Glibc
 import PaintCore
+import TestSupport
 
 @testable import PaintIO
 
@@ -30,10 +31,11 @@ struct TempFolder {
 
 /// Small helpers shared by the PaintIO tests.
 enum Support {
-    /// Runs a program, returning whether it exited with status 0.
+    /// Runs a program, returning whether it exited with status 0. A program that is not
+    /// installed is false here; `everyProgramTheTestsStartIsInstalledByMakeDeps` names it.
     @discardableResult
     static func run(_ program: String, _ arguments: [String]) -> Bool {
-        guard FileManager.default.isExecutableFile(atPath: program) else { return false }
+        guard TestPrograms.isInstalled(program) else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -22,12 +23,14 @@ final class ChildProcess {
     private(set) var status: ExitStatus?
 
     /// Starts `executable` with `arguments` (not including argv[0]) and exactly `environment`.
-    /// - Throws: `HarnessError.spawnFailed` when `posix_spawn` fails.
+    /// - Throws: `MissingProgram` (naming the Debian package to add to `make deps`) when
+    ///   `executable` is not installed, `HarnessError.spawnFailed` when `posix_spawn` fails.
     init(
         executable: String, arguments: [String], environment: [String: String],
         stdoutPath: String, stderrPath: String
     ) throws {
         self.executable = executable
+        try TestPrograms.require(executable)
 
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
