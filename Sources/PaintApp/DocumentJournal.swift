@@ -21,12 +21,12 @@ public final class DocumentJournal: OperationSink {
     /// The journal file, while there is one.
     public var path: String? { writer?.path }
 
-    public func record(_ operation: Operation, session: Session) {
+    public func record(_ operation: Operation) {
         writer?.append(operation)
     }
 
-    public func saved(path: String, session: Session) {
-        writer?.append(.saved(path: path))
+    public func saved(path: String) {
+        writer?.append(JournalRecord.saved(path: path))
     }
 
     public func closedCleanly() {
@@ -90,23 +90,17 @@ public final class DocumentJournal: OperationSink {
         var replay = Replay(engine: engine, history: history, savedStep: nil, path: header.documentPath)
         // Nothing is shown until the whole journal is replayed: composite once, at the end.
         engine.defersComposite = true
-        for operation in contents.operations {
-            if case .saved(let path) = operation {
+        for record in contents.records {
+            switch record {
+            case .saved(let path):
                 replay.savedStep = history.cursor
                 replay.path = path
-            } else {
+            case .operation(let operation):
                 history.perform(operation, engine: engine)
             }
         }
         engine.defersComposite = false
         return replay
-    }
-
-    /// Whether a journal holds work that is not in a saved file: some change after the last
-    /// save marker.
-    public static func hasUnsavedWork(_ operations: [Operation]) -> Bool {
-        guard let last = operations.last else { return false }
-        return last.isChange
     }
 
     /// "14:32" in local time, for the restore question.

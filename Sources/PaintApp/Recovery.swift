@@ -19,12 +19,12 @@ public enum Recovery {
         var found: [Candidate] = []
         for orphan in JournalReader.orphans(in: folder) {
             guard let contents = try? JournalReader.read(path: orphan.path) else { continue }
-            guard DocumentJournal.hasUnsavedWork(contents.operations) else {
-                _ = unlink(orphan.path)
+            guard contents.records.hasUnsavedWork else {
+                JournalReader.deleteOrphan(path: orphan.path)
                 continue
             }
             var path = contents.header.documentPath
-            for case .saved(let savedPath) in contents.operations { path = savedPath }
+            for case .saved(let savedPath) in contents.records { path = savedPath }
             found.append(
                 Candidate(summary: orphan, documentPath: path, strokeCount: strokes(contents.operations)))
         }
@@ -75,7 +75,7 @@ public enum Recovery {
                     return RestoredDocument(engine: nil, history: nil, path: nil, message: "Cannot restore: \(error)")
                 }
             },
-            discard: { _ = unlink(path) })
+            discard: { JournalReader.deleteOrphan(path: path) })
     }
 
     /// The listing `swiftpaint --recover` prints.

@@ -68,7 +68,7 @@ extension Session {
             setMessage(error.description)
             return false
         }
-        sink?.saved(path: target, session: self)
+        sink?.saved(path: target)
         path = target
         savedStep = history.cursor
         updateModified()

@@ -715,7 +715,7 @@ public final class Session {
         }
         updateModified()
         toolbarDirty = true
-        sink?.record(operation, session: self)
+        sink?.record(operation)
     }
 
     /// Steps back in the history (Ctrl+Z).

@@ -67,7 +67,7 @@ struct RecoveryTests {
     }
 
     /// Polls until `path` (or, when nil, the single `.spj` in HOME) reads back with exactly
-    /// `count` operations; returns its path and contents.
+    /// `count` records (changes and save marks); returns its path and contents.
     @discardableResult
     static func waitForJournal(
         _ home: TemporaryDirectory, path: String? = nil, operations count: Int, _ what: String
@@ -87,8 +87,8 @@ struct RecoveryTests {
             }
             do {
                 let contents = try JournalReader.read(path: target)
-                seen = "\(contents.operations.count) operations in \(target)"
-                return contents.operations.count == count ? (target, contents) : nil
+                seen = "\(contents.records.count) records in \(target)"
+                return contents.records.count == count ? (target, contents) : nil
             } catch {
                 seen = "\(target): \(error)"
                 return nil
@@ -748,8 +748,8 @@ extension RecoveryTests {
         let files = Self.journals(home)
         #expect(files.count == 1, "\(files)")
         let contents = try JournalReader.read(path: try #require(files.first))
-        #expect(contents.operations.count == 4)
-        #expect(contents.operations[2] == .saved(path: file), "the save is marked in the log")
+        #expect(contents.records.count == 4)
+        #expect(contents.records[2] == .saved(path: file), "the save is marked in the log")
         // DESIGN §4: the restored canvas is pixel-identical to the last completed stroke, so the
         // replay of the restarted journal must equal what the screen showed before the kill.
         let expected = try Self.expectedCanvas(contents)

@@ -7,8 +7,8 @@ import Testing
 final class RecordingSink: OperationSink {
     var operations: [Operation] = []
     var events: [String] = []
-    func record(_ operation: Operation, session: Session) { operations.append(operation) }
-    func saved(path: String, session: Session) { events.append("saved \(path)") }
+    func record(_ operation: Operation) { operations.append(operation) }
+    func saved(path: String) { events.append("saved \(path)") }
     func closedCleanly() { events.append("closed") }
     func flush() { events.append("flush") }
 }

@@ -3,9 +3,9 @@ import Testing
 
 @testable import PaintCore
 
-/// Strokes in the binary form: pointer samples (pixel centres) as half-pixel differences, any
+/// Operations in the binary form. Strokes: pointer samples (pixel centres) as half-pixel differences, any
 /// other point as doubles, both decoding to exactly the values encoded.
-@Suite struct StrokeEncodingTests {
+@Suite struct OperationCodecTests {
     @Test func pointerSamplesGoAsHalfPixelDifferencesOfOneOrTwoBytes() {
         var rng = SplitMix(seed: 4)
         var p = Point(x: 640.5, y: 400.5)

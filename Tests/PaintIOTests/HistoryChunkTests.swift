@@ -41,7 +41,7 @@ import Testing
             case 5: ops.append(.undo)
             case 6: ops.append(.redo)
             case 20: ops.append(.clear)
-            case 30: ops.append(.saved(path: "/home/ana/pictures/tête-\(i).png"))
+            case 30: ops.append(.clearRect(IntRect(x: i, y: 3, width: 20, height: 10)))
             default: break
             }
         }

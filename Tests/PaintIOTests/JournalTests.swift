@@ -93,6 +93,42 @@ import Testing
         writer.discard()
     }
 
+    @Test func aSaveIsAJournalRecordWithTheBytesOlderJournalsHave() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let writer = try JournalWriter.create(in: folder.path, header: Self.header())
+        writer.append(.clear)
+        writer.append(JournalRecord.saved(path: "/home/ana/tête.png"))
+        #expect(writer.flush())
+        let contents = try JournalReader.read(path: writer.path)
+        writer.discard()
+        #expect(contents.records == [.operation(.clear), .saved(path: "/home/ana/tête.png")])
+        #expect(contents.operations == [.clear], "a save is no change of the picture")
+        #expect(!contents.records.hasUnsavedWork)
+        #expect((contents.records + [.operation(.clear)]).hasUnsavedWork)
+        // The layout journals wrote when the mark was an operation: tag 5, UTF-8 length, path.
+        let path = Array("/home/ana/tête.png".utf8)
+        let old: [UInt8] = [5, UInt8(path.count), 0, 0, 0] + path
+        #expect(JournalRecord.saved(path: "/home/ana/tête.png").encoded() == old)
+        #expect(JournalRecord(decoding: old) == .saved(path: "/home/ana/tête.png"))
+        #expect(Operation(decoding: old) == nil, "tag 5 is no operation")
+        #expect(JournalRecord(decoding: old + [0]) == nil && JournalRecord(decoding: [5, 9, 0, 0, 0]) == nil)
+    }
+
+    @Test func onlyAJournalWhoseOwnerIsGoneIsDeleted() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let writer = try JournalWriter.create(in: folder.path, header: Self.header())
+        writer.append(.clear)
+        #expect(writer.flush())
+        #expect(!JournalReader.deleteOrphan(path: writer.path), "its owner is running")
+        #expect(FileSystem.exists(writer.path))
+        writer.abandonForTesting()
+        #expect(JournalReader.deleteOrphan(path: writer.path))
+        #expect(!FileSystem.exists(writer.path) && Self.journalFiles(folder).isEmpty)
+        #expect(!JournalReader.deleteOrphan(path: writer.path), "already gone")
+    }
+
     @Test func untitledTransparentHeaderRoundTrips() throws {
         let folder = TempFolder()
         defer { folder.remove() }
@@ -103,7 +139,7 @@ import Testing
         defer { writer.discard() }
         #expect(FileSystem.lastComponent(writer.path) == "untitled-\(getpid())-\(header.createdAt).spj")
         let contents = try JournalReader.read(path: writer.path)
-        #expect(contents == JournalContents(header: header, operations: [], droppedTail: nil))
+        #expect(contents == JournalContents(header: header, records: [], droppedTail: nil))
         // A second untitled journal in the same second gets a name of its own.
         let second = try JournalWriter.create(in: folder.path, header: header)
         defer { second.discard() }
@@ -144,7 +180,7 @@ import Testing
         let orphan = try #require(orphans.first)
         #expect(orphan.path == path)
         #expect(orphan.header == Self.header())
-        #expect(orphan.operationCount == 5)
+        #expect(orphan.recordCount == 5)
         #expect(orphan.droppedTail == nil)
         #expect(abs(orphan.modifiedAt - Int64(Date().timeIntervalSince1970)) < 60)
         // orphans() let go of the locks it tested.
@@ -194,7 +230,7 @@ import Testing
 
         let orphans = JournalReader.orphans(in: folder.path)
         #expect(orphans.map(\.path) == [newer, older])
-        #expect(orphans.map(\.operationCount) == [0, 1])
+        #expect(orphans.map(\.recordCount) == [0, 1])
         #expect(orphans.last?.modifiedAt == 1_600_000_000)
         #expect(JournalReader.orphans(in: folder.file("missing")).isEmpty)
     }
@@ -229,7 +265,7 @@ import Testing
         // Adopting a torn journal cuts the tail off and continues after the last whole record.
         Support.put(Array(full[..<(full.count - 3)]), path)
         let orphan = try #require(JournalReader.orphans(in: folder.path).first)
-        #expect(orphan.operationCount == 2)
+        #expect(orphan.recordCount == 2)
         #expect(orphan.droppedTail != nil)
         let writer = try JournalWriter.adopt(path: path)
         #expect(Support.get(path)?.count == lastStart)
@@ -328,57 +364,6 @@ import Testing
         // The header record itself claiming 4 GiB: the journal cannot be used at all.
         Support.put(prefix + claim.bytes + [0, 0], path)
         #expect(throws: JournalError.self) { try JournalReader.read(path: path) }
-    }
-
-    // MARK: Restart
-
-    @Test func restartLeavesExactlyOneJournalWithTheNewHeaderAndNoOperations() throws {
-        let folder = TempFolder()
-        defer { folder.remove() }
-        let untitled = JournalHeader(documentPath: nil, width: 300, height: 200, background: .transparent)
-        let writer = try JournalWriter.create(in: folder.path, header: untitled)
-        let oldPath = writer.path
-        for op in Self.operations(10, seed: 8) { writer.append(op) }
-        writer.flush()
-        for op in Self.operations(10, seed: 9) { writer.append(op) }  // some possibly still queued
-
-        let saved = Self.header(path: "/home/me/new.png", base: [1, 2, 3, 4, 5])
-        #expect(writer.restart(header: saved))
-        #expect(writer.recordCount == 0)
-        #expect(writer.pendingCount == 0)
-        #expect(writer.header == saved)
-        #expect(writer.path != oldPath)
-        #expect(!FileSystem.exists(oldPath))
-        #expect(Self.journalFiles(folder) == [FileSystem.lastComponent(writer.path)])
-        #expect(
-            try JournalReader.read(path: writer.path)
-                == JournalContents(header: saved, operations: [], droppedTail: nil))
-        #expect(!Self.lockable(writer.path), "the new journal is locked too")
-        #expect(JournalReader.orphans(in: folder.path).isEmpty)
-
-        // Appends go to the new file.
-        writer.append(.clear)
-        writer.flush()
-        #expect(try JournalReader.read(path: writer.path).operations == [.clear])
-
-        // Saving again to the same path keeps the name; still one file, still locked.
-        let samePath = writer.path
-        let savedAgain = Self.header(path: "/home/me/new.png", base: [9, 9])
-        #expect(writer.restart(header: savedAgain))
-        #expect(writer.path == samePath)
-        #expect(Self.journalFiles(folder) == [FileSystem.lastComponent(samePath)])
-        #expect(
-            try JournalReader.read(path: samePath)
-                == JournalContents(header: savedAgain, operations: [], droppedTail: nil))
-        #expect(!Self.lockable(samePath))
-        writer.append(.clear)
-        #expect(writer.flush())
-        #expect(try JournalReader.read(path: samePath).operations == [.clear])
-
-        writer.discard()
-        #expect(Self.journalFiles(folder).isEmpty)
-        #expect(!writer.restart(header: saved), "a discarded writer cannot restart")
-        #expect(writer.lastError == .closed(path: samePath))
     }
 
     // MARK: Throughput and durability

@@ -51,9 +51,6 @@ public final class History {
     /// Steps recorded (applied or undone).
     public var count: Int { entries.count }
 
-    /// The paint the history starts from (nil: transparent).
-    public var startingPaint: PixelImage? { base }
-
     /// Every recorded operation, applied and undone, oldest first.
     public var operations: [Operation] { entries.map(\.operation) }
 
@@ -77,7 +74,6 @@ public final class History {
         switch operation {
         case .undo: return undo(engine: engine)
         case .redo: return redo(engine: engine)
-        case .saved: return .empty
         case .removeStroke(let step): return removeStroke(at: step, engine: engine)
         case .stroke, .shape, .fill:
             // Drawn as the live session draws it, so the snapshot is the footprint.

@@ -8,8 +8,6 @@
 /// `c * a` stays below 2^16 per lane, so the lanes never carry into each other and the result is
 /// bit-for-bit the per-channel formula.
 public enum Pixel {
-    static let laneMask: UInt32 = 0x00FF_00FF
-
     /// Packs four channels.
     @inlinable
     public static func pack(r: UInt8, g: UInt8, b: UInt8, a: UInt8) -> UInt32 {

@@ -10,10 +10,10 @@ import PaintCore
 ///     version      UInt8 (= JournalFormat.version)
 ///     record*      UInt32 payload length (LE), UInt32 zlib CRC-32 of the payload (LE), payload
 ///
-/// The first record's payload is the `JournalHeader`; every later one is an
-/// `Operation.encoded()`. Records are appended and synced one batch at a time, so only the last
-/// record can be incomplete after a crash; reading stops at the first record that is cut short
-/// or fails its checksum and keeps everything before it.
+/// The first record's payload is the `JournalHeader`; every later one is a
+/// `JournalRecord.encoded()`. Records are appended and synced one batch at a time, so only the
+/// last record can be incomplete after a crash; reading stops at the first record that is cut
+/// short or fails its checksum and keeps everything before it.
 enum JournalFormat {
     static let magic: [UInt8] = Array("SPJOURNAL".utf8)
     static let version: UInt8 = 1
@@ -45,7 +45,7 @@ enum JournalFormat {
     /// The parsed contents of a journal file plus where its last complete record ends.
     struct Parsed {
         var header: JournalHeader
-        var operations: [Operation]
+        var records: [JournalRecord]
         var droppedTail: String?
         /// The byte offset just past the last complete, valid record.
         var validEnd: Int
@@ -82,22 +82,22 @@ enum JournalFormat {
         case .checksumMismatch: throw .damagedHeader(path: path, reason: "the document description fails its checksum")
         }
 
-        var operations: [Operation] = []
+        var records: [JournalRecord] = []
         var dropped: String? = nil
         loop: while true {
             let left = bytes.count - offset
-            let number = operations.count + 1
+            let number = records.count + 1
             switch frame(bytes, at: offset) {
             case .end:
                 break loop
             case .payload(let payload, let next):
-                guard let op = Operation(decoding: payload) else {
+                guard let record = JournalRecord(decoding: payload) else {
                     dropped =
                         "change \(number) could not be understood; it and everything after it "
                         + "were dropped (\(byteCount(left)))"
                     break loop
                 }
-                operations.append(op)
+                records.append(record)
                 offset = next
             case .cutShort:
                 dropped = "the last record was cut short (\(byteCount(left)) dropped)"
@@ -114,7 +114,7 @@ enum JournalFormat {
                 break loop
             }
         }
-        return Parsed(header: header, operations: operations, droppedTail: dropped, validEnd: offset)
+        return Parsed(header: header, records: records, droppedTail: dropped, validEnd: offset)
     }
 
     /// "1 byte" / "42 bytes".

@@ -1,20 +1,25 @@
 import Glibc
 import PaintCore
 
-/// Everything a journal holds: the starting document and the operations to replay on it.
+/// Everything a journal holds: the starting document and the records to replay on it.
 public struct JournalContents: Equatable, Sendable {
     public var header: JournalHeader
-    public var operations: [Operation]
+    /// The changes and save marks, in order.
+    public var records: [JournalRecord]
     /// What was dropped from the end (a record cut short by a crash, or damaged), as a sentence;
     /// nil when every record was complete.
     public var droppedTail: String?
+
+    /// The changes, without the save marks.
+    public var operations: [Operation] { records.operations }
 }
 
 /// A journal left behind by a SwiftPaint that is no longer running.
 public struct JournalSummary: Equatable, Sendable {
     public var path: String
     public var header: JournalHeader
-    public var operationCount: Int
+    /// Changes and save marks.
+    public var recordCount: Int
     /// The file's modification time (unix seconds): when the last change was written.
     public var modifiedAt: Int64
     public var droppedTail: String?
@@ -38,7 +43,7 @@ public enum JournalReader {
 
     static func read(fd: Int32, path: String) throws(JournalError) -> JournalContents {
         let parsed = try parse(fd: fd, path: path)
-        return JournalContents(header: parsed.header, operations: parsed.operations, droppedTail: parsed.droppedTail)
+        return JournalContents(header: parsed.header, records: parsed.records, droppedTail: parsed.droppedTail)
     }
 
     static func parse(fd: Int32, path: String) throws(JournalError) -> JournalFormat.Parsed {
@@ -70,9 +75,22 @@ public enum JournalReader {
             else { continue }
             found.append(
                 JournalSummary(
-                    path: path, header: parsed.header, operationCount: parsed.operations.count,
+                    path: path, header: parsed.header, recordCount: parsed.records.count,
                     modifiedAt: Int64(info.st_mtim.tv_sec), droppedTail: parsed.droppedTail))
         }
         return found.sorted { ($0.modifiedAt, $0.path) > ($1.modifiedAt, $1.path) }
+    }
+
+    /// Deletes the journal at `path` left by a program that is gone (the user discarded it, or
+    /// it holds nothing unsaved). A journal whose owner is running (its lock is held) stays;
+    /// returns whether it was deleted.
+    @discardableResult
+    public static func deleteOrphan(path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { _ = close(fd) }  // after the unlink: no scan sees it unlocked
+        guard JournalFormat.tryLock(fd) == 0, unlink(path) == 0 else { return false }
+        _ = JournalFormat.syncFolder(FileSystem.parentFolder(path))
+        return true
     }
 }

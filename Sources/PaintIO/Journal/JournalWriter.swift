@@ -33,7 +33,7 @@ public final class JournalWriter: @unchecked Sendable {
         if rc != 0 {
             Unmanaged<Core>.fromOpaque(context).release()
             core.closeFile(unlinking: true)
-            throw .cannotOpen(path: core.unlockedPath, errno: rc)
+            throw .cannotOpen(path: core.path, errno: rc)
         }
         self.thread = thread
     }
@@ -113,6 +113,7 @@ public final class JournalWriter: @unchecked Sendable {
             usleep(20_000)
         }
         let parsed = try JournalReader.parse(fd: fd, path: path)
+        let folder = path.lastIndex(of: "/").map { i in i == path.startIndex ? "/" : String(path[..<i]) } ?? "."
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
         if Int(info.st_size) != parsed.validEnd {
@@ -122,21 +123,20 @@ public final class JournalWriter: @unchecked Sendable {
         }
         // Back to blocking mode for the writes.
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        let folder = path.lastIndex(of: "/").map { i in i == path.startIndex ? "/" : String(path[..<i]) } ?? "."
         let core = Core(
             fd: fd, path: path, folder: folder, header: parsed.header, fileEnd: parsed.validEnd,
-            recordCount: parsed.operations.count)
+            recordCount: parsed.records.count)
         ok = true
         return try JournalWriter(core: core)
     }
 
     // MARK: Using
 
-    /// The journal file's current path (it changes with `restart`).
-    public var path: String { core.locked { core.path } }
+    /// The journal file's path.
+    public var path: String { core.path }
 
     /// The header of the current journal file.
-    public var header: JournalHeader { core.locked { core.header } }
+    public var header: JournalHeader { core.header }
 
     /// Operations in the current journal file: those already on disk plus those appended since.
     public var recordCount: Int { core.locked { core.recordCount } }
@@ -151,12 +151,15 @@ public final class JournalWriter: @unchecked Sendable {
 
     /// Queues `operation` to be written and made durable; returns at once. The writer's thread
     /// encodes it: the caller (the event loop, on a release) only hands over the value.
-    public func append(_ operation: Operation) {
+    public func append(_ operation: Operation) { append(.operation(operation)) }
+
+    /// Queues a record (a change, or the mark of a save) for the disk; returns at once.
+    public func append(_ record: JournalRecord) {
         let now = JournalFormat.monotonic()
         core.locked {
             guard !core.closed else { return }
             core.appended += 1
-            core.queue.append(Pending(operation: operation, appendedAt: now, sequence: core.appended))
+            core.queue.append(Pending(record: record, appendedAt: now, sequence: core.appended))
             core.recordCount += 1
             pthread_cond_broadcast(core.condition)
         }
@@ -209,80 +212,6 @@ public final class JournalWriter: @unchecked Sendable {
         }
     }
 
-    /// Switches to a fresh journal after a successful save: a new file with `header` (whose
-    /// base image is what was saved) and no operations replaces the current one.
-    ///
-    /// The new file is written under a temporary name, synced, locked and renamed into place,
-    /// and the folder synced, before the old file is deleted; on failure the old journal stays
-    /// in use (it still restores the current state), the error goes to `lastError` and the
-    /// result is false. Operations queued but not yet written are dropped: they are part of what
-    /// was saved.
-    @discardableResult
-    public func restart(header: JournalHeader) -> Bool {
-        do {
-            try restartOrThrow(header: header)
-            return true
-        } catch {
-            core.locked { core.lastError = error }
-            return false
-        }
-    }
-
-    private func restartOrThrow(header: JournalHeader) throws(JournalError) {
-        let headerRecord = try Self.framedHeader(header)
-        let (folder, oldPath, closed) = core.locked { (core.folder, core.path, core.closed) }
-        if closed { throw .closed(path: oldPath) }
-
-        // The final name: the same file when the name does not change (renamed over), else the
-        // first free one.
-        let base = JournalFormat.baseName(for: header)
-        var target = Self.join(folder, base + JournalFormat.fileExtension)
-        var attempt = 1
-        while target != oldPath && FileSystem.exists(target) && attempt < 1000 {
-            attempt += 1
-            target = Self.join(folder, "\(base)-\(attempt)" + JournalFormat.fileExtension)
-        }
-
-        // Hidden, so orphan scans never look at it.
-        var template = Array(Self.join(folder, ".\(base).XXXXXX.tmp").utf8CString)
-        let fd = mkstemps(&template, 4)
-        guard fd >= 0 else { throw .cannotOpen(path: target, errno: errno) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let bytes = JournalFormat.filePrefix + headerRecord
-        var e = JournalFormat.tryLock(fd)
-        if e == 0 { e = JournalFormat.writeAll(bytes, to: fd, at: 0) }
-        if e == 0 { e = JournalFormat.dataSync(fd) }
-        if e == 0, rename(temp, target) != 0 { e = errno }
-        if e != 0 {
-            _ = unlink(temp)
-            _ = close(fd)
-            throw .cannotWrite(path: target, errno: e)
-        }
-        _ = JournalFormat.syncFolder(folder)
-
-        let oldFD: Int32 = core.locked {
-            // Never switch under a batch being written to the old file.
-            while core.writing { pthread_cond_wait(core.condition, core.mutex) }
-            let old = core.fd
-            core.fd = fd
-            core.path = target
-            core.header = header
-            core.fileEnd = bytes.count
-            core.recordCount = 0
-            // Whatever was queued is contained in the save.
-            core.queue.removeAll()
-            core.backlog.removeAll()
-            core.durableThrough = core.appended
-            core.unlockedPath = target
-            pthread_cond_broadcast(core.condition)
-            return old
-        }
-        if oldPath != target { _ = unlink(oldPath) }
-        _ = close(oldFD)
-        if oldPath != target { _ = JournalFormat.syncFolder(folder) }
-    }
-
     /// After a clean exit or close: stops the thread, closes and deletes the journal. Anything
     /// still queued is dropped. Calling it again does nothing.
     public func discard() {
@@ -314,7 +243,7 @@ public final class JournalWriter: @unchecked Sendable {
 
 /// One record waiting to be written: the operation, framed by the writer's thread.
 struct Pending {
-    let operation: Operation
+    let record: JournalRecord
     /// The framed record; nil until the thread has encoded it, empty when it was too large to
     /// journal (then `lastError` says so and it counts as written).
     var bytes: [UInt8]?
@@ -333,11 +262,10 @@ final class Core: @unchecked Sendable {
     let condition: UnsafeMutablePointer<pthread_cond_t>
 
     var fd: Int32
-    var path: String
-    /// `path`, readable where taking the lock is not possible (error paths during set-up).
-    var unlockedPath: String
+    let path: String
+    /// The folder the journal is in (synced when it is deleted).
     let folder: String
-    var header: JournalHeader
+    let header: JournalHeader
     /// The offset just past the last durable record.
     var fileEnd: Int
     var recordCount: Int
@@ -348,7 +276,7 @@ final class Core: @unchecked Sendable {
     var backlog: [Pending] = []
     /// The sequence number of the last appended record.
     var appended = 0
-    /// Every record up to this sequence number is durable (or superseded by a save).
+    /// Every record up to this sequence number is durable.
     var durableThrough = 0
     /// Write attempts completed, and what the last one covered and whether it failed.
     var attempts = 0
@@ -369,7 +297,6 @@ final class Core: @unchecked Sendable {
     init(fd: Int32, path: String, folder: String, header: JournalHeader, fileEnd: Int, recordCount: Int) {
         self.fd = fd
         self.path = path
-        self.unlockedPath = path
         self.folder = folder
         self.header = header
         self.fileEnd = fileEnd
@@ -457,7 +384,7 @@ final class Core: @unchecked Sendable {
 
             var tooLarge: JournalError?
             for i in batch.indices where batch[i].bytes == nil {
-                let payload = batch[i].operation.encoded()
+                let payload = batch[i].record.encoded()
                 if payload.count <= JournalFormat.maxRecordBytes {
                     batch[i].bytes = JournalFormat.record(payload)
                 } else {

@@ -1,0 +1,240 @@
+/// The binary form of an operation, as the crash journal and the saved history store it.
+///
+/// One tag byte per case (`Tag`), then the case's fields, little-endian. `encoded()` and
+/// `init?(decoding:)` each hold one switch with an arm per case: a new operation gets a new tag
+/// and an arm in both, and a round-trip test in OperationCodecTests (PaintCoreTests). Decoding trusts nothing: a
+/// count that does not fit the bytes, a value out of range or bytes left over give nil.
+extension Operation {
+    /// The first byte of every encoded operation. The numbers are on disk (journals, saved
+    /// histories): a new operation takes the next free number, and none is ever reused.
+    private enum Tag: UInt8 {
+        case stroke = 1
+        case clear = 2
+        case undo = 3
+        case redo = 4
+        // 5 is the journal's save marker (`JournalRecord.saved` in PaintIO), which once was an
+        // operation: journals written before keep it, so it is never an operation's tag.
+        case removeStroke = 6
+        case shape = 7
+        case fill = 8
+        case background = 9
+        case paste = 10
+        /// A stroke whose samples all lie on a grid of 1/2 to 1/64 pixel (pointer input always
+        /// does: pixel centres at 100 %, finer at higher zooms).
+        case gridStroke = 11
+        case clearRect = 12
+        case moveRect = 13
+    }
+
+    /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
+    /// opacity and width as IEEE doubles, the point count and the points. Points from the
+    /// pointer are window pixel centres mapped to the image: whole multiples of half a pixel at
+    /// 100 %, of 1/32 pixel at 1600 %. Those go as the grid (a power of two, one byte) and the
+    /// differences between successive points in grid units, zigzag varints of one or two bytes
+    /// each instead of sixteen; any other stroke keeps its points as doubles. Either way replay
+    /// sees exactly the values the live stroke saw.
+    public func encoded() -> [UInt8] {
+        var out = ByteWriter()
+        switch self {
+        case .stroke(let style, let points):
+            if let grid = Self.grid(points) {
+                out.byte(Tag.gridStroke.rawValue)
+                Self.encode(style, into: &out)
+                out.byte(UInt8(grid.shift))
+                out.uint32(UInt32(points.count))
+                var previous = (x: Int64(0), y: Int64(0))
+                for h in grid.units {
+                    out.zigzag(h.x - previous.x)
+                    out.zigzag(h.y - previous.y)
+                    previous = h
+                }
+            } else {
+                out.byte(Tag.stroke.rawValue)
+                Self.encode(style, into: &out)
+                out.uint32(UInt32(points.count))
+                for p in points {
+                    out.double(p.x)
+                    out.double(p.y)
+                }
+            }
+        case .shape(let style, let spec):
+            out.byte(Tag.shape.rawValue)
+            Self.encode(style, into: &out)
+            out.byte(spec.kind.rawValue)
+            out.byte(spec.filled ? 1 : 0)
+            for v in [spec.from.x, spec.from.y, spec.to.x, spec.to.y] { out.double(v) }
+        case .fill(let style, let point, let tolerance):
+            out.byte(Tag.fill.rawValue)
+            Self.encode(style, into: &out)
+            out.double(point.x)
+            out.double(point.y)
+            out.byte(UInt8(clamping: tolerance))
+        case .background(let background):
+            out.byte(Tag.background.rawValue)
+            switch background {
+            case .transparent:
+                out.backgroundColor(nil)
+            case .color(let c):
+                out.backgroundColor(c)
+            case .image(let image):
+                out.byte(2)
+                out.image(image)
+            }
+        case .clear:
+            out.byte(Tag.clear.rawValue)
+        case .clearRect(let rect):
+            out.byte(Tag.clearRect.rawValue)
+            for v in [rect.x, rect.y, rect.width, rect.height] { out.uint32(UInt32(bitPattern: Int32(clamping: v))) }
+        case .moveRect(let rect, let dx, let dy):
+            out.byte(Tag.moveRect.rawValue)
+            for v in [rect.x, rect.y, rect.width, rect.height, dx, dy] {
+                out.uint32(UInt32(bitPattern: Int32(clamping: v)))
+            }
+        case .paste(let image, let x, let y):
+            out.byte(Tag.paste.rawValue)
+            out.uint32(UInt32(bitPattern: Int32(clamping: x)))
+            out.uint32(UInt32(bitPattern: Int32(clamping: y)))
+            out.image(image)
+        case .undo:
+            out.byte(Tag.undo.rawValue)
+        case .redo:
+            out.byte(Tag.redo.rawValue)
+        case .removeStroke(let step):
+            out.byte(Tag.removeStroke.rawValue)
+            out.uint32(UInt32(clamping: step))
+        }
+        return out.bytes
+    }
+
+    /// Decodes `encoded()`; nil for anything malformed (unknown tag, wrong length, a count that
+    /// does not fit the bytes, values out of range).
+    public init?(decoding bytes: [UInt8]) {
+        var input = ByteReader(bytes)
+        guard let raw = input.byte(), let tag = Tag(rawValue: raw) else { return nil }
+        switch tag {
+        case .removeStroke:
+            guard let step = input.uint32(), input.isAtEnd else { return nil }
+            self = .removeStroke(step: Int(step))
+        case .clear, .undo, .redo:
+            guard input.isAtEnd else { return nil }
+            self = tag == .clear ? .clear : tag == .undo ? .undo : .redo
+        case .shape:
+            guard let style = Self.decodeStyle(&input), let raw = input.byte(), let kind = ShapeKind(rawValue: raw),
+                let filled = input.byte(), filled <= 1, let fx = input.double(), let fy = input.double(),
+                let tx = input.double(), let ty = input.double(), input.isAtEnd
+            else { return nil }
+            self = .shape(
+                style, ShapeSpec(kind: kind, from: Point(x: fx, y: fy), to: Point(x: tx, y: ty), filled: filled == 1))
+        case .background:
+            switch input.byte() {
+            case 0:
+                guard input.isAtEnd else { return nil }
+                self = .background(.transparent)
+            case 1:
+                guard let color = input.rgb(), input.isAtEnd else { return nil }
+                self = .background(.color(color))
+            case 2:
+                guard var image = input.image() else { return nil }
+                for i in image.pixels.indices { image.pixels[i] |= 0xFF00_0000 }
+                self = .background(.image(image))
+            default:
+                return nil
+            }
+        case .clearRect, .moveRect:
+            var v: [Int] = []
+            for _ in 0..<(tag == .clearRect ? 4 : 6) {
+                guard let u = input.uint32() else { return nil }
+                v.append(Int(Int32(bitPattern: u)))
+            }
+            guard input.isAtEnd else { return nil }
+            let rect = IntRect(x: v[0], y: v[1], width: v[2], height: v[3])
+            self = tag == .clearRect ? .clearRect(rect) : .moveRect(rect, dx: v[4], dy: v[5])
+        case .paste:
+            guard let x = input.uint32(), let y = input.uint32(), var image = input.image() else { return nil }
+            // No channel above its alpha: a premultiplied pixel, whatever the bytes said.
+            for i in image.pixels.indices { image.pixels[i] = Pixel.clampedPremultiplied(image.pixels[i]) }
+            self = .paste(image, x: Int(Int32(bitPattern: x)), y: Int(Int32(bitPattern: y)))
+        case .fill:
+            guard let style = Self.decodeStyle(&input), let x = input.double(), let y = input.double(),
+                let tolerance = input.byte(), input.isAtEnd
+            else { return nil }
+            self = .fill(style, at: Point(x: x, y: y), tolerance: Int(tolerance))
+        case .gridStroke:
+            // Each point takes at least two bytes: the count cannot ask for more than that.
+            guard let style = Self.decodeStyle(&input), let shift = input.byte(), (1...6).contains(shift),
+                let count = input.uint32(), Int(count) * 2 <= input.remaining
+            else { return nil }
+            let unit = Double(1 << shift)
+            var points: [Point] = []
+            points.reserveCapacity(Int(count))
+            var x: Int64 = 0
+            var y: Int64 = 0
+            for _ in 0..<count {
+                // Bounded before adding: a hostile varint can decode to Int64.min.
+                let step: ClosedRange<Int64> = -0x8000_0000...0x8000_0000
+                guard let dx = input.zigzag(), let dy = input.zigzag(), step.contains(dx), step.contains(dy)
+                else { return nil }
+                x += dx
+                y += dy
+                guard abs(x) <= 0x4000_0000, abs(y) <= 0x4000_0000 else { return nil }
+                points.append(Point(x: Double(x) / unit, y: Double(y) / unit))
+            }
+            guard input.isAtEnd else { return nil }
+            self = .stroke(style, points: points)
+        case .stroke:
+            guard let style = Self.decodeStyle(&input), let count = input.uint32(), Int(count) * 16 == input.remaining
+            else { return nil }
+            var points: [Point] = []
+            points.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let x = input.double(), let y = input.double() else { return nil }
+                points.append(Point(x: x, y: y))
+            }
+            self = .stroke(style, points: points)
+        }
+    }
+
+    /// The coarsest grid of 1/2^shift pixel (shift 1...6) that holds every coordinate exactly
+    /// within ±2^30 units, and the points in its units; nil when none does.
+    private static func grid(_ points: [Point]) -> (shift: Int, units: [(x: Int64, y: Int64)])? {
+        var shift = 1
+        for p in points {
+            while shift <= 6 {
+                let unit = Double(1 << shift)
+                let ux = p.x * unit
+                let uy = p.y * unit
+                if ux == ux.rounded() && uy == uy.rounded() { break }
+                shift += 1
+            }
+            guard shift <= 6 else { return nil }
+        }
+        let unit = Double(1 << shift)
+        var units: [(x: Int64, y: Int64)] = []
+        units.reserveCapacity(points.count)
+        for p in points {
+            let ux = p.x * unit
+            let uy = p.y * unit
+            guard abs(ux) <= 0x4000_0000, abs(uy) <= 0x4000_0000 else { return nil }
+            units.append((Int64(ux), Int64(uy)))
+        }
+        return (shift, units)
+    }
+
+    /// Tool, color, opacity and width: the part every drawn operation starts with.
+    private static func encode(_ style: StrokeStyle, into out: inout ByteWriter) {
+        out.byte(style.tool == .eraser ? 1 : 0)
+        out.byte(style.color.r)
+        out.byte(style.color.g)
+        out.byte(style.color.b)
+        out.double(style.opacity)
+        out.double(style.width)
+    }
+
+    private static func decodeStyle(_ input: inout ByteReader) -> StrokeStyle? {
+        guard let tool = input.byte(), tool <= 1, let r = input.byte(), let g = input.byte(), let b = input.byte(),
+            let opacity = input.double(), let width = input.double(), opacity.isFinite, width.isFinite
+        else { return nil }
+        return StrokeStyle(
+            tool: tool == 1 ? .eraser : .brush, color: Color(r: r, g: g, b: b), opacity: opacity, width: width)
+    }
+}

@@ -1,0 +1,66 @@
+import PaintCore
+
+/// One record of a crash journal after its header: a committed change of the picture, or the
+/// mark of a save.
+///
+/// The save marker belongs to the journal, not to the picture: it says which step is on disk
+/// and where, so a journal that ends with one holds nothing unsaved. Replay skips it.
+public enum JournalRecord: Equatable, Sendable {
+    /// A change, replayed onto the picture.
+    case operation(Operation)
+    /// The document was saved here, to this path.
+    case saved(path: String)
+
+    /// The first byte of a save marker. It sits among the operations' tags (which never use
+    /// it) because it once was one, so journals written before read the same.
+    static let savedTag: UInt8 = 5
+
+    /// The record's bytes: an operation as `Operation.encoded()`; a save as its tag, the path's
+    /// UTF-8 length (UInt32 LE) and the path.
+    public func encoded() -> [UInt8] {
+        switch self {
+        case .operation(let operation):
+            return operation.encoded()
+        case .saved(let path):
+            var out = ByteWriter()
+            out.byte(Self.savedTag)
+            let utf8 = Array(path.utf8)
+            out.uint32(UInt32(utf8.count))
+            out.append(utf8)
+            return out.bytes
+        }
+    }
+
+    /// Decodes `encoded()`; nil for anything malformed.
+    public init?(decoding bytes: [UInt8]) {
+        guard bytes.first == Self.savedTag else {
+            guard let operation = Operation(decoding: bytes) else { return nil }
+            self = .operation(operation)
+            return
+        }
+        var input = ByteReader(bytes)
+        _ = input.byte()
+        guard let count = input.uint32(), Int(count) == input.remaining, let path = input.take(Int(count)) else {
+            return nil
+        }
+        self = .saved(path: String(decoding: path, as: UTF8.self))
+    }
+}
+
+extension [JournalRecord] {
+    /// The changes, without the save markers.
+    public var operations: [Operation] {
+        compactMap {
+            if case .operation(let operation) = $0 { return operation }
+            return nil
+        }
+    }
+
+    /// Whether some change follows the last save (or there is a change and no save): work that
+    /// is in no saved file.
+    public var hasUnsavedWork: Bool {
+        guard let last else { return false }
+        if case .saved = last { return false }
+        return true
+    }
+}
