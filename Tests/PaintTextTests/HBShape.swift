@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// HarfBuzz's own command-line shaper (`hb-shape` from libharfbuzz-bin), run on a font file:
 /// the reference the typesetter's shaping is compared with.
@@ -20,6 +21,7 @@ enum HBShape {
 
     /// The glyphs `hb-shape` gives for `text` in the font at `path`, left to right on screen.
     static func shape(_ text: String, font path: String = dejaVuSans, extra: [String] = []) throws -> [Glyph] {
+        try TestPrograms.require("/usr/bin/hb-shape")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/hb-shape")
         process.arguments = ["--no-glyph-names"] + extra + [path, text]

@@ -16,6 +16,7 @@ public enum TestPrograms {
         "/usr/bin/mount": "mount",
         "/usr/bin/umount": "mount",
         "/usr/bin/chattr": "e2fsprogs",
+        "/usr/bin/hb-shape": "libharfbuzz-bin",
         "/bin/sh": "dash",
         "/bin/sleep": "coreutils",
         "/bin/true": "coreutils",
