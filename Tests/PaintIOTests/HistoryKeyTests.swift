@@ -1,5 +1,6 @@
 import Foundation
 import PaintCore
+import TestSupport
 import Testing
 
 @testable import PaintIO
@@ -42,6 +43,7 @@ import Testing
             #expect(incremental == Self.hex(SHA256.digest(bytes)), "length \(length)")
             // The system's sha256sum is the independent oracle.
             Support.put(bytes, folder.file("m"))
+            try TestPrograms.require("/usr/bin/sha256sum")
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
             process.arguments = [folder.file("m")]
