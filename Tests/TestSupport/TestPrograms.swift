@@ -22,6 +22,7 @@ public enum TestPrograms {
         "/usr/bin/groff": "groff-base",
         "/usr/bin/make": "make",
         "/usr/bin/sha256sum": "coreutils",
+        "/usr/bin/setxkbmap": "x11-xkb-utils",
         "/bin/sh": "dash",
         "/bin/sleep": "coreutils",
         "/bin/true": "coreutils",
