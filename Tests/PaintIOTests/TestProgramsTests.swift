@@ -10,17 +10,17 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let makefile = try String(contentsOf: root.appendingPathComponent("Makefile"), encoding: .utf8)
-        // "DEPS := a b \" and its continuation lines.
+        // "DEPS := a b \" and "DEPS += c", with their continuation lines.
         var words: [Substring] = []
         var inDeps = false
         for line in makefile.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("DEPS :=") {
+            if let start = ["DEPS :=", "DEPS +="].first(where: { line.hasPrefix($0) }) {
                 inDeps = true
-                words += line.dropFirst("DEPS :=".count).split(separator: " ")
+                words += line.dropFirst(start.count).split(separator: " ")
             } else if inDeps {
                 words += line.split(separator: " ")
             }
-            if inDeps && !line.hasSuffix("\\") { break }
+            if !line.hasSuffix("\\") { inDeps = false }
         }
         return Set(words.filter { $0 != "\\" }.map(String.init))
     }
