@@ -56,6 +56,7 @@ bench: deps
 	@echo "== crash journal on vs off, strokes back to back"; mkdir -p .build/bench-journal && .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5
 	@echo "== crash journal on vs off, 30 ms between strokes"; .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5 --stroke-gap-ms 30
 	@echo "== shape previews against brush events of the same area"; .build/release/paint-bench shapes $(BENCH_DIR)/strokes-1080p.jsonl
+	@echo "== text tool: a keystroke in a growing text box"; .build/release/paint-bench text --chars 1000
 	@echo "== history: 2,000 strokes on 4K"; .build/release/paint-bench history $(BENCH_DIR)/strokes-4k.jsonl --samples 2000 --budget-s 240
 	@echo "== history: the same with a 48 MB cap (snapshots deflated, then dropped)"; .build/release/paint-bench history $(BENCH_DIR)/strokes-4k.jsonl --samples 2000 --budget-s 240 --cap-mb 48 --remove-samples 3
 

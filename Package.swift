@@ -62,7 +62,7 @@ let package = Package(
             swiftSettings: uncheckedInRelease),
         .executableTarget(name: "swiftpaint", dependencies: ["PaintCore", "PaintIO", "PaintApp", "PaintX11"]),
         .executableTarget(
-            name: "paint-bench", dependencies: ["PaintCore", "PaintIO", "CX11", "CXTest"]),
+            name: "paint-bench", dependencies: ["PaintCore", "PaintIO", "PaintText", "CX11", "CXTest"]),
 
         // Helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -12,6 +12,8 @@ public final class Typesetter {
     public let catalog: FontCatalog
     private let library: FreeTypeLibrary
     private var faces: [FaceKey: FontFace] = [:]
+    /// Glyphs already rendered (see `rasterize`).
+    var glyphCache = GlyphCache()
 
     private struct FaceKey: Hashable {
         var file: FontFile

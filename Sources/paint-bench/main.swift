@@ -138,6 +138,9 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "shapes" {
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "history" {
     runHistoryBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "text" {
+    runTextBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "store" {
     runStoreBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }

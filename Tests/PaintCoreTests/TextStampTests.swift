@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import PaintCore
@@ -74,5 +75,35 @@ import Testing
         replay.defersComposite = false
         #expect(Array(replay.viewPixels) == Array(live.viewPixels))
         #expect(replay.paintImage() == live.paintImage())
+    }
+
+    /// Updating in place (only changed pixels) leaves exactly what stamping the last mask on a
+    /// fresh engine leaves, whatever came before; the same mask again changes nothing.
+    @Test func updatesMatchAFreshStamp() {
+        var random = SplitMix(seed: 15)
+        func randomMask() -> CoverageMask {
+            let w = Int(random.next() % 12) + 1
+            let h = Int(random.next() % 9) + 1
+            let bytes = (0..<(w * h)).map { _ in random.next() % 3 == 0 ? 0 : UInt8(truncatingIfNeeded: random.next()) }
+            return CoverageMask(
+                x: Int(random.next() % 30) - 6, y: Int(random.next() % 20) - 4, width: w, height: h, bytes: bytes)!
+        }
+        let style = StrokeStyle(color: Color(r: 30, g: 140, b: 60), opacity: 0.6)
+        let engine = StrokeEngine(width: 24, height: 16)
+        S.draw(engine, StrokeStyle(color: .black, width: 4), [(0, 0), (24, 16)])
+        engine.beginText(style)
+        for _ in 0..<200 {
+            let mask = randomMask()
+            engine.updateText(mask)
+            let fresh = StrokeEngine(width: 24, height: 16)
+            S.draw(fresh, StrokeStyle(color: .black, width: 4), [(0, 0), (24, 16)])
+            fresh.beginText(style)
+            fresh.updateText(mask)
+            #expect(Array(engine.viewPixels) == Array(fresh.viewPixels))
+            #expect(engine.updateText(mask).isEmpty)
+        }
+        let preview = Array(engine.viewPixels)
+        engine.end()
+        #expect(Array(engine.viewPixels) == preview)
     }
 }

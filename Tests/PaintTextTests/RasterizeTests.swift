@@ -11,7 +11,8 @@ import Testing
     static let font = ShapingTests.font
 
     /// FreeType's rendering of `glyphs` (hb-shape's, in 26.6 at 32 px) on a baseline at canvas
-    /// y `baseline` from x `left` (26.6), into a `width` x `height` canvas.
+    /// y `baseline` from x `left` (26.6), into a `width` x `height` canvas; each glyph's pen x
+    /// rounded to the nearest quarter pixel, as the typesetter keeps them.
     static func freeTypeReference(
         _ glyphs: [HBShape.Glyph], left: Int, baseline: Int, width: Int, height: Int
     ) throws -> [UInt8] {
@@ -26,7 +27,7 @@ import Testing
         var canvas = [UInt8](repeating: 0, count: width * height)
         var pen = left
         for g in glyphs {
-            let x = pen + g.dx
+            let x = (pen + g.dx + 8) & ~15
             let y = baseline * 64 - g.dy
             pen += g.advance
             let flags = Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)
@@ -79,15 +80,32 @@ import Testing
         #expect(ours.contains(255))
     }
 
-    /// A glyph at a fraction of a pixel is drawn there, not snapped: moving the pen by half a
-    /// pixel changes the coverage, by a whole pixel shifts it exactly.
+    /// The layout with every glyph moved right by `units` of 1/64 pixel.
+    static func shifted(_ layout: TextLayout, by units: Int) -> TextLayout {
+        var lines = layout.lines
+        for l in lines.indices {
+            for g in lines[l].glyphs.indices { lines[l].glyphs[g].x += units }
+        }
+        return TextLayout(
+            font: layout.font, faces: layout.faces, lines: lines, lineHeight: layout.lineHeight,
+            ascent: layout.ascent, descent: layout.descent, width: layout.width)
+    }
+
+    /// A glyph between pixels is drawn there, not snapped to the pixel: half a pixel to the
+    /// right is a different picture with the same ink; a whole pixel is the same picture moved;
+    /// less than an eighth of a pixel rounds to the same quarter-pixel rendering.
     @Test func subpixelPositionsAreKept() throws {
         let typesetter = try #require(Typesetter())
         let layout = typesetter.layout("l", font: Self.font)
         let clip = IntRect(x: 0, y: 0, width: 100, height: 100)
         let a = typesetter.rasterize(layout, atX: 10, y: 10, clip: clip)
-        let b = typesetter.rasterize(layout, atX: 11, y: 10, clip: clip)
-        #expect(b == a.moved(byX: 1, y: 0))
+        #expect(typesetter.rasterize(layout, atX: 11, y: 10, clip: clip) == a.moved(byX: 1, y: 0))
+        #expect(typesetter.rasterize(Self.shifted(layout, by: 64), atX: 10, y: 10, clip: clip) == a.moved(byX: 1, y: 0))
+        let half = typesetter.rasterize(Self.shifted(layout, by: 32), atX: 10, y: 10, clip: clip)
+        #expect(half != a && half != a.moved(byX: 1, y: 0))
+        func ink(_ m: CoverageMask) -> Int { m.bytes.reduce(0) { $0 + Int($1) } }
+        #expect(abs(ink(half) - ink(a)) * 100 < ink(a))
+        #expect(typesetter.rasterize(Self.shifted(layout, by: 7), atX: 10, y: 10, clip: clip) == a)
         // Its stem's edges fall inside pixels: partial coverage there.
         #expect(a.bytes.contains { $0 > 0 && $0 < 255 })
     }

@@ -1,3 +1,5 @@
+import Glibc
+
 extension StrokeEngine {
     /// Starts a piece of text in `style`'s color and opacity (its width is not used): like
     /// `beginShape`, draws nothing yet. A stroke in progress is merged first.
@@ -7,46 +9,85 @@ extension StrokeEngine {
     }
 
     /// Replaces the text in the stroke image by `mask` (the typesetter's coverage); returns the
-    /// changed view rectangle (the old text's bounds ∪ the new one's).
+    /// view rectangle that changed.
     ///
     /// The text is then exactly a stroke: composited live at the style's opacity, merged by
     /// `end` (where glyphs overlap, the mask already holds the max: no darker overlaps), and
-    /// dropped by `cancel`. Typing or dragging the box calls this again; the work follows the
-    /// old and new masks, never the canvas.
+    /// dropped by `cancel`. Typing or dragging the box calls this again with the whole box;
+    /// only the pixels whose coverage differs are written and recomposited (a keystroke at the
+    /// end of a long paragraph redraws a letter, not the paragraph), rows whose coverage is
+    /// unchanged are skipped with one comparison.
     @discardableResult
     public func updateText(_ mask: CoverageMask) -> IntRect {
         guard activity == .text else { return .empty }
-        let old = strokeBounds
-        clearStrokeImage()
-        stamp(mask)
-        return old.union(strokeBounds)
-    }
-
-    /// Copies the mask's coverage inside the clip into the (cleared) stroke image, row by row:
-    /// only the stretch of each row that holds coverage is marked and recomposited.
-    private func stamp(_ mask: CoverageMask) {
-        let r = mask.bounds.intersection(clip)
-        guard !r.isEmpty else { return }
+        let new = mask.bounds.intersection(clip)
+        let area = strokeBounds.union(new)
+        guard !area.isEmpty else { return .empty }
         var dirty = IntRect.empty
         mask.bytes.withUnsafeBufferPointer { source in
-            for y in r.y..<r.maxY {
-                let from = (y - mask.y) * mask.width - mask.x
-                var first = r.x
-                while first < r.maxX && source[from + first] == 0 { first += 1 }
-                guard first < r.maxX else { continue }
-                var last = r.maxX - 1
-                while source[from + last] == 0 { last -= 1 }
+            guard let cov = coverage.baseAddress else { return }
+            for y in area.y..<area.maxY {
                 let row = y * width
-                for x in first...last where source[from + x] > coverage[row + x] {
-                    coverage[row + x] = source[from + x]
+                let inMask = y >= new.y && y < new.maxY
+                let maskRow = (y - mask.y) * mask.width - mask.x
+                if rowIsUnchanged(y, area: area, new: inMask ? new : .empty, source: source, maskRow: maskRow) {
+                    continue
                 }
-                touched.mark(row: y, from: first, through: last)
-                if !defersComposite { compositeRow(y, first, last) }
-                strokeRows = (min(strokeRows.min, y), max(strokeRows.max, y))
-                dirty = dirty.union(IntRect(x: first, y: y, width: last - first + 1, height: 1))
+                var changedFirst = Int.max
+                var changedLast = Int.min
+                var inkFirst = Int.max
+                var inkLast = Int.min
+                for x in area.x..<area.maxX {
+                    let v = inMask && x >= new.x && x < new.maxX ? source[maskRow + x] : 0
+                    if v != 0 {
+                        if inkFirst == Int.max { inkFirst = x }
+                        inkLast = x
+                    }
+                    if v != cov[row + x] {
+                        cov[row + x] = v
+                        if changedFirst == Int.max { changedFirst = x }
+                        changedLast = x
+                    }
+                }
+                // Marks only grow until the merge: a chunk whose ink went away merges nothing.
+                if inkFirst <= inkLast {
+                    touched.mark(row: y, from: inkFirst, through: inkLast)
+                    strokeRows = (min(strokeRows.min, y), max(strokeRows.max, y))
+                }
+                guard changedFirst <= changedLast else { continue }
+                if !defersComposite { compositeRow(y, changedFirst, changedLast) }
+                dirty = dirty.union(IntRect(x: changedFirst, y: y, width: changedLast - changedFirst + 1, height: 1))
             }
         }
-        strokeBounds = strokeBounds.union(dirty)
+        strokeBounds = new
         if defersComposite { staleView = staleView.union(dirty) }
+        return dirty
+    }
+
+    /// Whether row `y` of the stroke image already holds what the mask gives it inside `area`:
+    /// the mask's bytes inside `new` (empty when the mask has no such row), zero elsewhere.
+    private func rowIsUnchanged(
+        _ y: Int, area: IntRect, new: IntRect, source: UnsafeBufferPointer<UInt8>, maskRow: Int
+    ) -> Bool {
+        guard let cov = coverage.baseAddress, let src = source.baseAddress else { return false }
+        let row = y * width
+        guard !new.isEmpty else { return isZero(cov + row + area.x, count: area.width) }
+        return isZero(cov + row + area.x, count: new.x - area.x)
+            && memcmp(cov + row + new.x, src + maskRow + new.x, new.width) == 0
+            && isZero(cov + row + new.maxX, count: area.maxX - new.maxX)
+    }
+
+    private func isZero(_ p: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        var i = 0
+        let raw = UnsafeRawPointer(p)
+        while i + 8 <= count {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) != 0 { return false }
+            i += 8
+        }
+        while i < count {
+            if p[i] != 0 { return false }
+            i += 1
+        }
+        return true
     }
 }
