@@ -69,6 +69,13 @@ public struct ByteReader: Sendable {
         return PixelImage(width: Int(w), height: Int(h), pixels: pixels)
     }
 
+    /// A string as `ByteWriter.string` writes it: nil when longer than `maxBytes`, cut short, or
+    /// not valid UTF-8.
+    public mutating func string(maxBytes: Int) -> String? {
+        guard let count = uint32(), Int(count) <= maxBytes, let bytes = take(Int(count)) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
     /// The next `count` bytes.
     public mutating func take(_ count: Int) -> [UInt8]? {
         guard count >= 0, remaining >= count else { return nil }

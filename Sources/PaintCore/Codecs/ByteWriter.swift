@@ -14,6 +14,12 @@ public struct ByteWriter: Sendable {
     public mutating func double(_ v: Double) { uint64(v.bitPattern) }
     /// Bytes as they are.
     public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    /// A string: its UTF-8 length, then its UTF-8 bytes.
+    public mutating func string(_ s: String) {
+        let utf8 = Array(s.utf8)
+        uint32(UInt32(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
     /// A signed value as a zigzag varint: seven bits a byte, small magnitudes first.
     public mutating func zigzag(_ v: Int64) {
         var u = UInt64(bitPattern: (v << 1) ^ (v >> 63))

@@ -29,6 +29,9 @@ public enum Operation: Equatable, Sendable {
     /// The stroke recorded at history step `step` is taken out of the picture (the stroke
     /// eraser); what lies above and beneath it is re-rendered in its region.
     case removeStroke(step: Int)
+    /// A piece of text from the text tool, merged like a stroke in the style's color and
+    /// opacity (its width is not used): the spec's coverage, as rendered when it was typed.
+    case text(StrokeStyle, TextSpec)
 
     // Adding an operation: the case here, its pixels in `apply(to:)` and `region(in:)` (the
     // compiler lists every switch that must hear of it, `History.perform` among them), and its
@@ -64,6 +67,11 @@ public enum Operation: Equatable, Sendable {
             return engine.movePaint(rect, byX: dx, y: dy)
         case .paste(let image, let x, let y):
             return engine.pastePaint(image, atX: x, y: y)
+        case .text(let style, let spec):
+            engine.beginText(style)
+            let dirty = engine.updateText(spec.mask)
+            engine.end()
+            return dirty
         case .undo, .redo, .removeStroke:
             return .empty
         }
@@ -82,6 +90,9 @@ public enum Operation: Equatable, Sendable {
             engine.updateShape(spec)
         case .fill(let style, let point, let tolerance):
             engine.beginFill(style, at: point, tolerance: tolerance)
+        case .text(let style, let spec):
+            engine.beginText(style)
+            engine.updateText(spec.mask)
         default:
             return false
         }
@@ -126,6 +137,8 @@ public enum Operation: Equatable, Sendable {
             return IntRect(x: x, y: y, width: image.width, height: image.height).intersection(engine.bounds)
         case .clearRect(let rect):
             return rect.intersection(engine.bounds)
+        case .text(_, let spec):
+            return spec.mask.bounds.intersection(engine.bounds)
         case .moveRect(let rect, let dx, let dy):
             return rect.union(IntRect(x: rect.x + dx, y: rect.y + dy, width: rect.width, height: rect.height))
                 .intersection(engine.bounds)
@@ -134,10 +147,11 @@ public enum Operation: Equatable, Sendable {
         }
     }
 
-    /// Whether the stroke eraser can take it out: strokes and shapes.
+    /// Whether the stroke eraser can take it out: strokes, shapes and text (its stored
+    /// coverage replays without the font).
     var isRemovable: Bool {
         switch self {
-        case .stroke, .shape: return true
+        case .stroke, .shape, .text: return true
         default: return false
         }
     }

@@ -24,6 +24,8 @@ extension Operation {
         case gridStroke = 11
         case clearRect = 12
         case moveRect = 13
+        // 14 and 15 are taken by the canvas operations.
+        case text = 16
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -102,6 +104,10 @@ extension Operation {
         case .removeStroke(let step):
             out.byte(Tag.removeStroke.rawValue)
             out.uint32(UInt32(clamping: step))
+        case .text(let style, let spec):
+            out.byte(Tag.text.rawValue)
+            Self.encode(style, into: &out)
+            Self.encode(spec, into: &out)
         }
         return out.bytes
     }
@@ -181,6 +187,11 @@ extension Operation {
             }
             guard input.isAtEnd else { return nil }
             self = .stroke(style, points: points)
+        case .text:
+            guard let style = Self.decodeStyle(&input), let spec = Self.decodeText(&input), input.isAtEnd else {
+                return nil
+            }
+            self = .text(style, spec)
         case .stroke:
             guard let style = Self.decodeStyle(&input), let count = input.uint32(), Int(count) * 16 == input.remaining
             else { return nil }
@@ -228,6 +239,45 @@ extension Operation {
         out.byte(style.color.b)
         out.double(style.opacity)
         out.double(style.width)
+    }
+
+    /// A text's box corner, its mask (place, size, then the coverage deflated, with its length),
+    /// and what it was typed as: the family, size, bold and italic, and the text.
+    private static func encode(_ spec: TextSpec, into out: inout ByteWriter) {
+        let mask = spec.mask
+        for v in [spec.x, spec.y, mask.x, mask.y] { out.uint32(UInt32(bitPattern: Int32(clamping: v))) }
+        out.uint32(UInt32(mask.width))
+        out.uint32(UInt32(mask.height))
+        let deflated = Zlib.compress(mask.bytes) ?? []
+        out.uint32(UInt32(deflated.count))
+        out.append(deflated)
+        out.string(spec.font.family)
+        out.uint32(UInt32(spec.font.size))
+        out.byte((spec.font.bold ? 1 : 0) | (spec.font.italic ? 2 : 0))
+        out.string(spec.text)
+    }
+
+    /// Decodes `encode(_:into:)` of a text: the mask's size is checked against the image limits
+    /// before anything is inflated, and it must inflate to exactly that many bytes.
+    private static func decodeText(_ input: inout ByteReader) -> TextSpec? {
+        var v: [Int] = []
+        for _ in 0..<4 {
+            guard let u = input.uint32() else { return nil }
+            v.append(Int(Int32(bitPattern: u)))
+        }
+        guard let w = input.uint32(), let h = input.uint32(), w > 0, h > 0,
+            ImageLimits.default.allows(width: Int(w), height: Int(h)), let count = input.uint32(),
+            let deflated = input.take(Int(count))
+        else { return nil }
+        let (bytes, result) = Zlib.inflate(deflated, expected: Int(w) * Int(h))
+        guard result == .ok, let bytes,
+            let mask = CoverageMask(x: v[2], y: v[3], width: Int(w), height: Int(h), bytes: bytes),
+            let family = input.string(maxBytes: TextSpec.maximumFamilyBytes), let size = input.uint32(),
+            TextFont.sizes.contains(Int(size)), let flags = input.byte(), flags <= 3,
+            let text = input.string(maxBytes: TextSpec.maximumTextBytes)
+        else { return nil }
+        let font = TextFont(family: family, size: Int(size), bold: flags & 1 != 0, italic: flags & 2 != 0)
+        return TextSpec(mask: mask, text: text, font: font, x: v[0], y: v[1])
     }
 
     private static func decodeStyle(_ input: inout ByteReader) -> StrokeStyle? {

@@ -75,7 +75,7 @@ public final class History {
         case .undo: return undo(engine: engine)
         case .redo: return redo(engine: engine)
         case .removeStroke(let step): return removeStroke(at: step, engine: engine)
-        case .stroke, .shape, .fill:
+        case .stroke, .shape, .fill, .text:
             // Drawn as the live session draws it, so the snapshot is the footprint.
             if engine.isStroking { engine.end() }
             guard operation.drawLive(into: engine) else {
@@ -168,6 +168,8 @@ public final class History {
                 }
             case .shape(let style, let spec):
                 if spec.isHit(by: point, reach: style.width / 2 + slack) { return index }
+            case .text(_, let spec):
+                if spec.isHit(by: point, reach: slack) { return index }
             default: continue
             }
         }
@@ -181,6 +183,8 @@ public final class History {
         case .stroke(let style, let points):
             return (style, points)
         case .shape(let style, let spec):
+            return (style, spec.outline)
+        case .text(let style, let spec):
             return (style, spec.outline)
         default:
             return nil
