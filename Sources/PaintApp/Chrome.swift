@@ -76,11 +76,11 @@ extension Session {
         p.fill(IntRect(x: 0, y: bar.height - 1, width: bar.width, height: 1), Theme.border)
 
         for t in Tool.allCases {
-            buttonState(.tool(t), selected: tool == t, p: &p)
+            buttonState(.tool(t), selected: settings.tool == t, p: &p)
             Icons.draw(.tool(t), in: layout.rect(of: .tool(t)), painter: &p)
         }
         for toggle in [ToolbarItem.filledToggle, .dashedToggle] {
-            buttonState(toggle, selected: toggle == .filledToggle ? shapeFilled : lineDashed, p: &p)
+            buttonState(toggle, selected: toggle == .filledToggle ? settings.shapeFilled : settings.lineDashed, p: &p)
             Icons.draw(toggle, in: layout.rect(of: toggle), painter: &p)
         }
         separator(after: layout.rect(of: .filledToggle), &p)
@@ -90,9 +90,9 @@ extension Session {
         buttonState(.currentColors, selected: false, p: &p)
         let cx = Double(cc.x)
         let cy = Double(cc.y)
-        p.fillRoundedRect(cx + 15, cy + 15, 20, 20, radius: 3, secondary)
+        p.fillRoundedRect(cx + 15, cy + 15, 20, 20, radius: 3, settings.secondary)
         p.strokeRoundedRect(cx + 15, cy + 15, 20, 20, radius: 3, lineWidth: 1, Theme.border)
-        p.fillRoundedRect(cx + 5, cy + 5, 20, 20, radius: 3, primary)
+        p.fillRoundedRect(cx + 5, cy + 5, 20, 20, radius: 3, settings.primary)
         p.strokeRoundedRect(cx + 5, cy + 5, 20, 20, radius: 3, lineWidth: 1.2, Theme.icon)
 
         for (i, color) in Palette.colors.enumerated() {
@@ -100,7 +100,7 @@ extension Session {
             let x = Double(r.x) + 0.5
             let y = Double(r.y) + 0.5
             p.fillRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, color)
-            let chosen = color == primary || color == secondary
+            let chosen = color == settings.primary || color == settings.secondary
             let edge = hovered == .swatch(i) ? Theme.activeBorder : Theme.border
             p.strokeRoundedRect(
                 x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: chosen ? 2 : 1,
@@ -111,8 +111,8 @@ extension Session {
             let r = layout.rect(of: .recent(i))
             let x = Double(r.x) + 0.5
             let y = Double(r.y) + 0.5
-            if i < recentColors.count {
-                p.fillRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, recentColors[i])
+            if i < settings.recentColors.count {
+                p.fillRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, settings.recentColors[i])
                 p.strokeRoundedRect(
                     x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: 1,
                     hovered == .recent(i) ? Theme.activeBorder : Theme.border)
@@ -130,27 +130,20 @@ extension Session {
         p.fillRoundedRect(Double(preview.x) + 0.5, Double(preview.y) + 0.5, side, side, radius: 6, .white)
         p.strokeRoundedRect(
             Double(preview.x) + 0.5, Double(preview.y) + 0.5, side, side, radius: 6, lineWidth: 1, Theme.border)
-        let shown = min(brushWidth, side - 6) / 2
-        let tipAlpha = tool == .eraser ? 0.35 : Double(opacityPercent) / 100
+        let shown = min(settings.brushWidth, side - 6) / 2
+        let tipAlpha = settings.tool == .eraser ? 0.35 : Double(settings.opacityPercent) / 100
         p.fillCircle(
-            Double(preview.x) + mid, Double(preview.y) + mid, radius: shown, tool == .eraser ? Theme.icon : primary,
+            Double(preview.x) + mid, Double(preview.y) + mid, radius: shown,
+            settings.tool == .eraser ? Theme.icon : settings.primary,
             alpha: tipAlpha)
-        if tool == .eraser || primary == .white {
+        if settings.tool == .eraser || settings.primary == .white {
             p.strokeCircle(Double(preview.x) + mid, Double(preview.y) + mid, radius: shown, lineWidth: 1, Theme.dimText)
         }
-        if tool == .fill {
-            slider(
-                .widthSlider, fraction: Double(fillTolerance) / 255, label: "Tolerance", value: "\(fillTolerance)", &p,
-                &texts, measure)
-        } else {
-            slider(
-                .widthSlider, fraction: Layout.widthFraction(brushWidth), label: "Width",
-                value: "\(Int(brushWidth)) px",
-                &p, &texts, measure)
-        }
-        slider(
-            .opacitySlider, fraction: Double(opacityPercent - 1) / 99, label: "Opacity", value: "\(opacityPercent)%",
-            &p, &texts, measure)
+        let widthText =
+            settings.tool == .fill
+            ? ("Tolerance", "\(settings.fillTolerance)") : ("Width", "\(Int(settings.brushWidth)) px")
+        slider(.widthSlider, label: widthText.0, value: widthText.1, &p, &texts, measure)
+        slider(.opacitySlider, label: "Opacity", value: "\(settings.opacityPercent)%", &p, &texts, measure)
         separator(after: layout.rect(of: .opacitySlider), &p)
 
         for item in Layout.actions {
@@ -165,11 +158,12 @@ extension Session {
         p.fill(IntRect(x: r.maxX + 9, y: 12, width: 1, height: Layout.toolbarHeight - 24), Theme.separator)
     }
 
+    /// A slider with its label and value, the knob where its scale puts the value.
     private func slider(
-        _ item: ToolbarItem, fraction: Double, label: String, value: String, _ p: inout ChromePainter,
-        _ texts: inout [TextRun],
+        _ item: ToolbarItem, label: String, value: String, _ p: inout ChromePainter, _ texts: inout [TextRun],
         _ measure: TextMeasuring
     ) {
+        let fraction = settings.scale(of: item).map { $0.fraction(of: settings.value(of: $0)) } ?? 0
         let r = layout.rect(of: item)
         let trackY = Double(r.y) + Double(r.height) / 2
         let x0 = Double(r.x) + 1

@@ -40,12 +40,6 @@ public final class DocumentJournal: OperationSink {
         writer?.flush(timeout: 5)
     }
 
-    /// Switches to another journal (after a restore adopts the old one); the current one goes.
-    public func replace(with other: JournalWriter) {
-        writer?.discard()
-        writer = other
-    }
-
     /// A background as the journal records it (an image background cannot be described
     /// without pixels; it is recorded as white, which is what the saved picture shows through).
     public static func journalBackground(_ background: Background) -> JournalBackground {
@@ -56,51 +50,15 @@ public final class DocumentJournal: OperationSink {
         }
     }
 
-    /// What a journal holds, read as a document.
-    public struct Replay {
-        /// The picture with every operation replayed.
-        public var engine: StrokeEngine
-        /// The steps, for undo.
-        public var history: History
-        /// The history step of the last save, if there was one.
-        public var savedStep: Int?
-        /// Where the document saves to: the last save's path, else the one it started with.
-        public var path: String?
-    }
-
-    /// A document rebuilt from a journal: the starting picture (or a blank canvas) with every
-    /// recorded operation replayed through a history, so undo works on the restored steps.
-    public static func rebuild(_ contents: JournalContents) throws(ImageFileError) -> Replay {
+    /// The document a journal holds: its starting picture (or a blank canvas) with every
+    /// recorded change replayed through a history, so undo works on the restored steps; the
+    /// last save mark gives the saved step and the path.
+    public static func rebuild(_ contents: JournalContents) throws(ImageFileError) -> Document {
         let header = contents.header
-        let background: Background
-        switch header.background {
-        case .color(let c): background = .color(c)
-        case .transparent: background = .transparent
-        }
-        let engine: StrokeEngine
-        var baseImage: PixelImage?
-        if let base = header.baseImage {
-            let image = try PNGCodec.decode(base, name: "journal")
-            engine = StrokeEngine(image: image, background: background)
-            baseImage = image
-        } else {
-            engine = StrokeEngine(width: header.width, height: header.height, background: background)
-        }
-        let history = History(base: baseImage)
-        var replay = Replay(engine: engine, history: history, savedStep: nil, path: header.documentPath)
-        // Nothing is shown until the whole journal is replayed: composite once, at the end.
-        engine.defersComposite = true
-        for record in contents.records {
-            switch record {
-            case .saved(let path):
-                replay.savedStep = history.cursor
-                replay.path = path
-            case .operation(let operation):
-                history.perform(operation, engine: engine)
-            }
-        }
-        engine.defersComposite = false
-        return replay
+        return try Document.replaying(
+            contents.records, width: header.width, height: header.height, background: header.background,
+            baseBytes: header.baseImage, path: header.documentPath, memoryCap: History.defaultMemoryCap,
+            source: "journal")
     }
 
     /// "14:32" in local time, for the restore question.

@@ -35,6 +35,12 @@ public enum InputEvent: Sendable, Equatable {
     case resize(width: Int, height: Int)
     /// The window manager asks the window to close.
     case closeRequest
+    /// The clipboard's picture, the answer to `ClipboardRequest.fetch`.
+    case pasted(png: [UInt8])
+    /// The clipboard's text, the answer to `ClipboardRequest.fetchText`.
+    case pastedText(String)
+    /// The clipboard could not do what was asked; the sentence says why.
+    case clipboardFailed(String)
 }
 
 /// The pointer shapes the window shows.

@@ -299,30 +299,10 @@ public struct Layout: Sendable, Equatable {
         }
     }
 
-    /// Where a pointer x falls along a slider's track, 0...1.
+    /// Where a pointer x falls along a slider's track, 0...1 (`SliderScale` turns it into a
+    /// value).
     public func sliderFraction(_ item: ToolbarItem, atX x: Int) -> Double {
         let r = rect(of: item)
         return min(max(Double(x - r.x) / Double(max(1, r.width - 1)), 0), 1)
-    }
-
-    /// Width slider value for a pointer x: 1...200 px on a square-root scale, so small sizes
-    /// get most of the track.
-    public func widthValue(atX x: Int) -> Double {
-        let r = rect(of: .widthSlider)
-        let t = min(max(Double(x - r.x) / Double(r.width - 1), 0), 1)
-        let root = 1 + t * (200.0.squareRoot() - 1)
-        return max(1, min(200, (root * root).rounded()))
-    }
-
-    /// The slider fraction 0...1 that shows a width.
-    public static func widthFraction(_ width: Double) -> Double {
-        min(max((width.squareRoot() - 1) / (200.0.squareRoot() - 1), 0), 1)
-    }
-
-    /// Opacity slider value for a pointer x: 1...100 %.
-    public func opacityValue(atX x: Int) -> Int {
-        let r = rect(of: .opacitySlider)
-        let t = min(max(Double(x - r.x) / Double(r.width - 1), 0), 1)
-        return max(1, Int((1 + t * 99).rounded()))
     }
 }

@@ -51,7 +51,7 @@ public enum Recovery {
 
     /// The offer for `candidate`: Restore rebuilds the drawing and continues its journal;
     /// Discard deletes it.
-    public static func offer(_ candidate: Candidate, journal: DocumentJournal) -> RestoreOffer {
+    public static func offer(_ candidate: Candidate) -> RestoreOffer {
         let when = DocumentJournal.clockTime(candidate.summary.modifiedAt)
         let name = candidate.documentPath.map(FileSystem.lastComponent) ?? "Untitled"
         let path = candidate.summary.path
@@ -61,18 +61,14 @@ public enum Recovery {
                 do {
                     let writer = try JournalWriter.adopt(path: path)
                     let contents = try JournalReader.read(path: writer.path)
-                    let replay = try DocumentJournal.rebuild(contents)
-                    journal.replace(with: writer)
+                    let document = try DocumentJournal.rebuild(contents)
                     var message = "Restored \(count(strokes(contents.operations))) from \(when)"
                     if let dropped = contents.droppedTail { message += "; \(dropped)" }
-                    return RestoredDocument(
-                        engine: replay.engine, history: replay.history, savedStep: replay.savedStep, path: replay.path,
-                        message: message, baseBytes: contents.header.baseImage)
+                    return .restored(document, journal: DocumentJournal(writer: writer), message: message)
                 } catch let error as JournalError {
-                    return RestoredDocument(
-                        engine: nil, history: nil, path: nil, message: "Cannot restore: \(error.description)")
+                    return .failed("Cannot restore: \(error.description)")
                 } catch {
-                    return RestoredDocument(engine: nil, history: nil, path: nil, message: "Cannot restore: \(error)")
+                    return .failed("Cannot restore: \(error)")
                 }
             },
             discard: { JournalReader.deleteOrphan(path: path) })
@@ -93,4 +89,29 @@ public enum Recovery {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// A crash journal that can be restored, as the program found it at start-up.
+public struct RestoreOffer {
+    /// The question, e.g. "Restore the drawing from 14:32 (12 strokes)?".
+    public let question: String
+    /// Rebuilds the drawing and takes over its journal.
+    public let restore: () -> Restoration
+    /// Throws the journal away.
+    public let discard: () -> Void
+
+    /// Makes an offer.
+    public init(question: String, restore: @escaping () -> Restoration, discard: @escaping () -> Void) {
+        self.question = question
+        self.restore = restore
+        self.discard = discard
+    }
+}
+
+/// What Restore gives back.
+public enum Restoration {
+    /// The drawing, the journal it goes on in, and what to tell the user.
+    case restored(Document, journal: OperationSink, message: String)
+    /// Why it could not be restored (a sentence for the status bar); nothing changes.
+    case failed(String)
 }

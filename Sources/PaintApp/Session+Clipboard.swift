@@ -6,33 +6,28 @@ import PaintIO
 extension Session {
     // MARK: Clipboard
 
-    /// The pending clipboard request, cleared.
-    public func takeClipboardRequest() -> ClipboardRequest? {
-        defer { clipboardRequest = nil }
-        return clipboardRequest
-    }
-
     /// Copies the whole picture, as it would be saved, to the clipboard (Ctrl+C).
     public func copy() {
         commitStroke()
         do {
             let png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: engine.background == .transparent)
-            clipboardRequest = .offer(png)
+            effects.clipboard.append(.offer(png))
             setMessage("Copied the picture (\(engine.width) × \(engine.height)) to the clipboard")
         } catch {
             setMessage(error.description)
         }
     }
 
-    /// Asks the window for the clipboard's picture (Ctrl+V); it arrives in `paste(png:)`.
+    /// Asks the window for the clipboard's picture (Ctrl+V); it arrives as an
+    /// `InputEvent.pasted`.
     public func requestPaste() {
         commitStroke()
-        clipboardRequest = .fetch
+        effects.clipboard.append(.fetch)
     }
 
     /// Lays a PNG from the clipboard over the paint at the top-left corner of the visible part
     /// of the canvas, as one step that undo takes back. What does not fit is cropped.
-    public func paste(png: [UInt8]) {
+    func paste(png: [UInt8]) {
         commitStroke()
         let image: PixelImage
         do {
@@ -58,8 +53,6 @@ extension Session {
         var image: PixelImage
         var x: Int
         var y: Int
-        /// While dragged: where the picture was grabbed, from its top-left corner.
-        var grab: (x: Int, y: Int)?
         /// For a selection being moved: where its paint was lifted from (cleared in the paint
         /// until it is put down or dropped, and not recorded until then).
         var liftedFrom: IntRect?
@@ -74,10 +67,10 @@ extension Session {
         let old = previous.intersection(engine.bounds)
         if !old.isEmpty {
             engine.recomposite(old)
-            canvasDirty = canvasDirty.union(old)
+            redraw(old)
         }
         if let p = placing {
-            canvasDirty = canvasDirty.union(engine.showPastePreview(p.image, atX: p.x, y: p.y))
+            redraw(engine.showPastePreview(p.image, atX: p.x, y: p.y))
         }
         setOutline(placing?.rect ?? selection)
     }
@@ -100,18 +93,14 @@ extension Session {
             // A move: the lifted paint is back in place; the move is one step of its own.
             let (dx, dy) = (p.x - source.x, p.y - source.y)
             guard dx != 0 || dy != 0 else { return setMessage("The selection is where it was") }
-            let operation = Operation.moveRect(source, dx: dx, dy: dy)
-            canvasDirty = canvasDirty.union(history.perform(operation, engine: engine))
-            record(operation)
+            perform(.moveRect(source, dx: dx, dy: dy))
             return setMessage("Moved \(source.width) × \(source.height) by \(dx), \(dy)")
         }
         let onCanvas = p.rect.intersection(engine.bounds)
         guard !onCanvas.isEmpty else { return setMessage("The pasted picture was off the canvas; nothing was pasted") }
         let kept = p.image.cropped(
             to: IntRect(x: onCanvas.x - p.x, y: onCanvas.y - p.y, width: onCanvas.width, height: onCanvas.height))
-        let operation = Operation.paste(kept, x: onCanvas.x, y: onCanvas.y)
-        canvasDirty = canvasDirty.union(history.perform(operation, engine: engine))
-        record(operation)
+        perform(.paste(kept, x: onCanvas.x, y: onCanvas.y))
         let cropped = onCanvas != p.rect
         setMessage(
             "Pasted \(kept.width) × \(kept.height) at \(onCanvas.x), \(onCanvas.y)"
@@ -129,9 +118,10 @@ extension Session {
     private func takePlacing() -> Placing? {
         guard let p = placing else { return nil }
         placing = nil
+        if case .dragFloating = gesture { gesture = .idle }
         showPlacing(previous: p.rect)
         if let source = p.liftedFrom {
-            canvasDirty = canvasDirty.union(engine.restorePaint(p.image, atX: source.x, y: source.y))
+            redraw(engine.restorePaint(p.image, atX: source.x, y: source.y))
         }
         return p
     }

@@ -6,19 +6,11 @@ import PaintIO
 extension Session {
     // MARK: Colors
 
-    func remember(_ color: Color) {
-        guard recentColors.first != color else { return }
-        recentColors.removeAll { $0 == color }
-        recentColors.insert(color, at: 0)
-        if recentColors.count > Layout.recentCount { recentColors.removeLast() }
-        toolbarDirty = true
-    }
-
     /// Opens the color editor for the primary or secondary color.
     public func openColorEditor(_ target: ColorEditor.Target) {
         commitStroke()
-        colorEditor = ColorEditor(target: target, color: target == .primary ? primary : secondary)
-        editorDirty = true
+        colorEditor = ColorEditor(target: target, color: target == .primary ? settings.primary : settings.secondary)
+        effects.editor = true
     }
 
     /// Where the editor panel sits in the window: under the current colors.
@@ -27,56 +19,61 @@ extension Session {
         return IntRect(x: anchor.x, y: Layout.toolbarHeight + 2, width: ColorEditor.width, height: ColorEditor.height)
     }
 
-    /// Marks the editor panel as drawn.
-    public func didRedrawEditor() { editorDirty = false }
-
-    /// Asks for the editor panel to be drawn again (it was uncovered).
-    public func markEditorDirty() { editorDirty = colorEditor != nil }
-
-    /// A button press in the editor panel (panel coordinates).
-    public func editorPress(x: Int, y: Int) {
+    /// The left button pressed in the editor panel at window position (x, y): a slider starts
+    /// following the pointer, OK and Cancel close the editor.
+    func pressEditor(_ x: Int, _ y: Int) {
         guard var editor = colorEditor else { return }
-        let action = editor.press(x: x, y: y)
+        let frame = colorEditorFrame
+        let action = editor.press(x: x - frame.x, y: y - frame.y)
         colorEditor = editor
-        editorDirty = true
-        if let action { finishEditing(action) }
+        effects.editor = true
+        if let action {
+            finishEditing(action)
+        } else {
+            gesture = .editor
+        }
     }
 
-    /// Pointer motion over the editor panel with the button held.
-    public func editorDrag(x: Int) {
+    /// The pointer at window x with an editor slider held.
+    func dragEditor(_ x: Int) {
         guard var editor = colorEditor else { return }
-        editor.drag(x: x)
+        editor.drag(x: x - colorEditorFrame.x)
         colorEditor = editor
-        editorDirty = true
-    }
-
-    /// The button came up over the editor panel.
-    public func editorRelease() {
-        colorEditor?.release()
+        effects.editor = true
     }
 
     func finishEditing(_ action: ColorEditor.Action) {
         guard let editor = colorEditor else { return }
         colorEditor = nil
-        editorDirty = true
+        effects.editor = true
+        if case .editor = gesture { gesture = .idle }
         guard action == .accept else { return }
-        if editor.target == .primary { primary = editor.color } else { secondary = editor.color }
-        remember(editor.color)
-        toolbarDirty = true
+        changeSettings {
+            if editor.target == .primary { $0.primary = editor.color } else { $0.secondary = editor.color }
+            $0.remember(editor.color)
+        }
+    }
+
+    func pickColor(at point: Point, into button: PointerButton) {
+        guard let pixel = engine.viewPixel(x: Int(point.x.rounded(.down)), y: Int(point.y.rounded(.down))) else {
+            return
+        }
+        let c = Pixel.unpack(pixel)
+        let color = Color(r: c.r, g: c.g, b: c.b)
+        changeSettings { $0.setColor(color, for: button) }
+        setMessage("Picked \(color.hex)")
     }
 
     // MARK: Background
 
     /// Replaces the background (an undoable step; the paint stays).
     public func setBackground(_ background: Background) {
-        commitStroke()
-        canvasDirty = canvasDirty.union(history.perform(.background(background), engine: engine))
-        record(.background(background))
+        perform(.background(background))
     }
 
     /// Opens the background prompt.
     public func promptBackground() {
-        mode = .backgroundPrompt(TextField(""))
+        setMode(.backgroundPrompt(TextField("")))
         setMessage("")
     }
 
@@ -121,16 +118,7 @@ extension Session {
     public func setStartingBackground(file: String, documentExists: Bool) -> String? {
         let wasUnmodified = !isModified
         if let problem = setBackground(fromText: file) { return problem }
-        if wasUnmodified && !documentExists {
-            savedStep = history.cursor
-            updateModified()
-        }
+        if wasUnmodified && !documentExists { document.savedStep = history.cursor }
         return nil
-    }
-
-    /// Width steps grow with the width, so `]` feels the same at 3 px and at 150 px.
-    func widthStep(down: Bool) -> Double {
-        let w = down ? brushWidth - 1 : brushWidth
-        return max(1, (w * 0.15).rounded())
     }
 }

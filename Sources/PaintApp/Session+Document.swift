@@ -8,9 +8,7 @@ extension Session {
 
     /// Removes all paint.
     public func clear() {
-        commitStroke()
-        canvasDirty = canvasDirty.union(history.perform(.clear, engine: engine))
-        record(.clear)
+        perform(.clear)
         setMessage("Canvas cleared")
     }
 
@@ -60,7 +58,7 @@ extension Session {
                 // The hash covers what a reader decodes from this file, so reopening checks
                 // exactly that. A history that cannot be embedded leaves a plain PNG.
                 let saved = try PNGCodec.decode(png, name: target)
-                let archive = DocumentLoader.archive(for: self, baseBytes: baseBytes, saved: saved)
+                let archive = DocumentLoader.archive(for: document, saved: saved)
                 if let withHistory = try? HistoryChunk.embed(archive, into: png) { png = withHistory }
             }
             try AtomicFile.write(png, to: target)
@@ -69,9 +67,8 @@ extension Session {
             return false
         }
         sink?.saved(path: target)
-        path = target
-        savedStep = history.cursor
-        updateModified()
+        document.path = target
+        document.savedStep = history.cursor
         setMessage("Saved to \(PathDisplay.abbreviatingHome(target))")
         return true
     }
@@ -98,8 +95,7 @@ extension Session {
     public func requestLeave(to leaving: Leaving) {
         commitStroke()
         if isModified {
-            mode = .confirmLeave(leaving)
-            statusDirty = true
+            setMode(.confirmLeave(leaving))
         } else {
             proceed(to: leaving)
         }
@@ -111,40 +107,62 @@ extension Session {
         case .quit:
             finish()
         case .newDocument:
-            switchDocument(to: opener.blank(width: engine.width, height: engine.height))
+            let (w, h) = (engine.width, engine.height)
+            start(opener.blank(width: w, height: h), message: "New picture, \(w) × \(h)", offeringLeftOver: false)
         case .open(let target):
-            let loaded: Result<LoadedDocument, ImageFileError>
-            if let pending = pendingOpen, pending.path == target {
+            let loaded: Result<(document: Document, message: String), ImageFileError>
+            if let pending = pendingOpen, pending.document.path == target {
                 loaded = .success(pending)
             } else {
                 loaded = opener.load(target)
             }
             pendingOpen = nil
             switch loaded {
-            case .success(let document): switchDocument(to: opener.attach(document, offeringLeftOver: true))
-            case .failure(let error): setMessage(error.description)
+            case .success(let opened):
+                start(opened.document, message: opened.message, offeringLeftOver: true)
+            case .failure(let error):
+                setMessage(error.description)
             }
         }
     }
 
-    /// Makes `opened` the document: the old one's journal goes (it was saved or given up), the
-    /// new one's takes its place.
-    func switchDocument(to opened: DocumentOpener.Opened) {
-        sink?.closedCleanly()
-        sink = opened.journal
-        let document = opened.document
-        replaceDocument(
-            engine: document.engine, history: document.history, savedStep: document.savedStep, path: document.path)
-        baseBytes = document.baseBytes
+    /// Makes `document` the one being edited, going on in `journal`: start-up, New, Open and
+    /// Restore all come here. The previous document's journal closes (it was saved or given
+    /// up). The window keeps its size and zoom.
+    public func install(_ document: Document, message: String, journal: OperationSink?) {
+        if journal !== sink { sink?.closedCleanly() }
+        sink = journal
+        self.document = document
+        layout = Layout(
+            windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
+            imageHeight: engine.height, zoom: layout.zoom)
+        effects.layout = true
+        effects.toolbar = true
+        effects.status = true
+        lastPaintPoint = nil
+        // The selection and the stroke under the pointer belonged to the picture that went.
+        setSelection(nil)
         setHoverStroke(nil)
-        setMessage(opened.journalProblem ?? document.message)
-        if let offer = opened.restoreOffer { self.offer(offer) }
+        setMessage(message)
+    }
+
+    /// Starts editing `document` with a crash journal of its own (New, Open, and the first
+    /// document once the window is up): its journal is made first, then the document installed.
+    /// With `offeringLeftOver`, a drawing a crash left for the same file (for an untitled
+    /// document, the newest of all) is offered back. Returns why there is no journal when one
+    /// was wanted: drawing goes on without it, and the status bar says what is at stake.
+    @discardableResult
+    public func start(_ document: Document, message: String, offeringLeftOver: Bool) -> String? {
+        let started = opener.startJournal(for: document, offeringLeftOver: offeringLeftOver)
+        install(document, message: started.problem ?? message, journal: started.journal)
+        if let offer = started.offer { self.offer(offer) }
+        return started.problem
     }
 
     /// Leaves with nothing to lose: the journal goes.
     func finish() {
         sink?.closedCleanly()
-        exitCode = 0
+        effects.exit = 0
     }
 
     /// SIGTERM, SIGHUP: finish the stroke in progress, make the journal durable, and exit. The
@@ -153,7 +171,7 @@ extension Session {
         commitStroke()
         if isModified {
             sink?.flush()
-            exitCode = 0
+            effects.exit = 0
         } else {
             finish()
         }
@@ -169,33 +187,19 @@ extension Session {
     /// Offers to restore a drawing left by a crash (shown in the status bar).
     public func offer(_ restore: RestoreOffer) {
         pendingRestore = restore
-        mode = .offerRestore(restore.question)
-        statusDirty = true
+        setMode(.offerRestore(restore.question))
     }
 
-    /// Replaces the document with another (restored) one.
-    func replaceDocument(
-        engine newEngine: StrokeEngine, history newHistory: History, savedStep step: Int?, path newPath: String?
-    ) {
-        engine = newEngine
-        history = newHistory
-        savedStep = step
-        path = newPath
-        layout = Layout(
-            windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
-            imageHeight: engine.height, zoom: layout.zoom)
-        layoutChanged = true
-        toolbarDirty = true
-        statusDirty = true
-        updateModified()
-        lastPaintPoint = nil
+    /// Shows a prompt or question in the status bar (or, with `.normal`, the status again).
+    func setMode(_ new: SessionMode) {
+        mode = new
+        effects.status = true
     }
 
     /// Answers the question in the status bar.
     public func answer(_ answer: Answer) {
         let asked = mode
-        mode = .normal
-        statusDirty = true
+        setMode(.normal)
         switch (asked, answer) {
         case (.confirmReplace(let target, let then), .replace):
             if save(to: target), let then { proceed(to: then) }
@@ -212,14 +216,12 @@ extension Session {
         case (.offerRestore, .restore):
             guard let offer = pendingRestore else { return }
             pendingRestore = nil
-            let restored = offer.restore()
-            if let engine = restored.engine {
-                replaceDocument(
-                    engine: engine, history: restored.history ?? History(base: nil), savedStep: restored.savedStep,
-                    path: restored.path)
-                baseBytes = restored.baseBytes
+            switch offer.restore() {
+            case .restored(let document, let journal, let message):
+                install(document, message: message, journal: journal)
+            case .failed(let why):
+                setMessage(why)
             }
-            setMessage(restored.message)
         case (.offerRestore, .discard):
             pendingRestore?.discard()
             pendingRestore = nil

@@ -11,7 +11,7 @@ extension Session {
             if key == .character("v") && modifiers.contains(.control) { return requestTextPaste() }
             let action = editor.key(key, modifiers)
             colorEditor = editor
-            editorDirty = true
+            effects.editor = true
             if let action { finishEditing(action) }
             return
         }
@@ -21,8 +21,7 @@ extension Session {
                 let target = PathDisplay.absolute(typed)
                 // Another picture of that name is never overwritten without asking.
                 if target != self.path && FileSystem.exists(target) {
-                    self.mode = .confirmReplace(target, then: then)
-                    self.statusDirty = true
+                    self.setMode(.confirmReplace(target, then: then))
                 } else if self.save(to: target), let then {
                     self.proceed(to: then)
                 }
@@ -52,7 +51,7 @@ extension Session {
                 if answers.contains(.cancel) {
                     answer(.cancel)
                 } else {
-                    mode = .normal
+                    setMode(.normal)
                     pendingRestore = nil
                     setMessage("The earlier drawing is kept; it will be offered again at the next start")
                 }
@@ -116,10 +115,10 @@ extension Session {
                 return { self.setOpacity(digit == 0 ? 100 : digit * 10) }
             }
             switch c {
-            case "[" where tool == .fill: return { self.setTolerance(self.fillTolerance - 8) }
-            case "]" where tool == .fill: return { self.setTolerance(self.fillTolerance + 8) }
-            case "[": return { self.setWidth(self.brushWidth - self.widthStep(down: true)) }
-            case "]": return { self.setWidth(self.brushWidth + self.widthStep(down: false)) }
+            case "[" where settings.tool == .fill: return { self.setTolerance(self.settings.fillTolerance - 8) }
+            case "]" where settings.tool == .fill: return { self.setTolerance(self.settings.fillTolerance + 8) }
+            case "[": return { self.setWidth(self.settings.brushWidth - self.settings.widthStep(down: true)) }
+            case "]": return { self.setWidth(self.settings.brushWidth + self.settings.widthStep(down: false)) }
             case "l", "L": return { self.select(.line) }
             case "r", "R": return { self.select(.rectangle) }
             case "o", "O": return { self.select(.ellipse) }
@@ -149,13 +148,12 @@ extension Session {
         case .character(let c) where modifiers.contains(.control) && c.lowercased() == "v":
             requestTextPaste()
         case .enter:
-            mode = .normal
-            statusDirty = true
+            setMode(.normal)
             let text = field.text.trimmingSpaces
             guard !text.isEmpty else { return }
             commit(text)
         case .escape:
-            mode = .normal
+            setMode(.normal)
             setMessage(cancelled)
         case .tab:
             let candidates = field.complete()
@@ -164,10 +162,7 @@ extension Session {
                 candidates.isEmpty
                     ? "" : candidates.prefix(8).joined(separator: "  ") + (candidates.count > 8 ? "  …" : ""))
         default:
-            if field.handle(key, modifiers) {
-                mode = wrap(field)
-                statusDirty = true
-            }
+            if field.handle(key, modifiers) { setMode(wrap(field)) }
         }
     }
 }

@@ -6,7 +6,7 @@ import PaintIO
 extension Session {
     /// Outlines `rect` (image pixels) over the window, or nothing.
     func setOutline(_ rect: IntRect?) {
-        canvasDirty = canvasDirty.union(outlineBounds())
+        redraw(outlineBounds())
         if let r = rect, !r.isEmpty {
             let (x0, y0, x1, y1) = (Double(r.x), Double(r.y), Double(r.maxX), Double(r.maxY))
             hoverOutline = [
@@ -16,14 +16,14 @@ extension Session {
         } else {
             hoverOutline = []
         }
-        canvasDirty = canvasDirty.union(outlineBounds())
+        redraw(outlineBounds())
     }
 
     /// Sets (or, with nil, drops) the selection.
     func setSelection(_ rect: IntRect?) {
         let r = rect?.intersection(engine.bounds)
         selection = r?.isEmpty == false ? r : nil
-        selectionAnchor = nil
+        if case .selecting = gesture { gesture = .idle }
         if placing == nil { setOutline(selection) }
     }
 
@@ -36,26 +36,25 @@ extension Session {
             // The paint is lifted (cleared for now, recorded only as the move once it is put
             // down) and floats where it was, grabbed where pressed.
             let lifted = engine.paintImage(in: rect)
-            canvasDirty = canvasDirty.union(engine.clearPaint(in: rect))
+            redraw(engine.clearPaint(in: rect))
             selection = nil
-            placing = Placing(
-                image: lifted, x: rect.x, y: rect.y, grab: (px - rect.x, py - rect.y), liftedFrom: rect)
+            placing = Placing(image: lifted, x: rect.x, y: rect.y, liftedFrom: rect)
+            gesture = .dragFloating(grabX: px - rect.x, grabY: py - rect.y)
             showPlacing(previous: .empty)
             setMessage("Moving the selection: Enter or a click outside puts it down, Escape drops it")
             return
         }
         setSelection(nil)
-        selectionAnchor = (min(max(px, 0), engine.width - 1), min(max(py, 0), engine.height - 1))
+        gesture = .selecting(anchorX: min(max(px, 0), engine.width - 1), anchorY: min(max(py, 0), engine.height - 1))
     }
 
     /// Dragging out a selection: the rectangle between the press and the pointer, inclusive.
-    func dragSelection(to point: Point) {
-        guard let a = selectionAnchor else { return }
+    func dragSelection(from a: (x: Int, y: Int), to point: Point) {
         let px = min(max(Int(point.x.rounded(.down)), 0), engine.width - 1)
         let py = min(max(Int(point.y.rounded(.down)), 0), engine.height - 1)
         selection = IntRect(x0: min(a.x, px), y0: min(a.y, py), x1: max(a.x, px), y1: max(a.y, py))
         setOutline(selection)
-        statusDirty = true
+        effects.status = true
     }
 
     /// Selects the whole picture (Ctrl+A).
@@ -69,9 +68,7 @@ extension Session {
     /// selection goes, as in MS Paint.
     public func clearSelection() {
         guard let rect = selection else { return }
-        commitStroke()
-        canvasDirty = canvasDirty.union(history.perform(.clearRect(rect), engine: engine))
-        record(.clearRect(rect))
+        perform(.clearRect(rect))
         setSelection(nil)
         setMessage("Cleared \(rect.width) × \(rect.height)")
     }
@@ -83,7 +80,7 @@ extension Session {
         commitStroke()
         do {
             let picture = engine.flattenedImage(in: rect)
-            clipboardRequest = .offer(try PNGCodec.encode(picture, withAlpha: engine.background == .transparent))
+            effects.clipboard.append(.offer(try PNGCodec.encode(picture, withAlpha: engine.background == .transparent)))
             setMessage("Copied \(rect.width) × \(rect.height) to the clipboard")
         } catch {
             setMessage(error.description)

@@ -33,7 +33,7 @@ extension Session {
         let new = text.isEmpty || promptField == nil ? nil : Preedit(text: text, caret: caret)
         guard new != preedit else { return }
         preedit = new
-        statusDirty = true
+        effects.status = true
     }
 
     /// Where the text cursor of the prompt's field is in the window, as last drawn (an input
@@ -43,15 +43,15 @@ extension Session {
         return promptView?.cursor
     }
 
-    /// Asks the window for the clipboard's text (Ctrl+V in a field); it arrives in
-    /// `paste(text:)`.
+    /// Asks the window for the clipboard's text (Ctrl+V in a field); it arrives as an
+    /// `InputEvent.pastedText`.
     func requestTextPaste() {
-        clipboardRequest = .fetchText
+        effects.clipboard.append(.fetchText)
     }
 
     /// Types text from the clipboard into the field that has the keyboard: its first line,
     /// without control characters, at most 4,096 characters.
-    public func paste(text: String) {
+    func paste(text: String) {
         let line = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? ""
         let clean = String(
             String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
@@ -59,7 +59,7 @@ extension Session {
         if var editor = colorEditor {
             editor.paste(String(clean))
             colorEditor = editor
-            editorDirty = true
+            effects.editor = true
             return
         }
         guard var field = promptField else { return setMessage("Nothing to paste text into") }
@@ -83,7 +83,7 @@ extension Session {
             case .backgroundPrompt: mode = .backgroundPrompt(field)
             default: return
             }
-            statusDirty = true
+            effects.status = true
         }
     }
 

@@ -5,8 +5,8 @@ import PaintCore
 import PaintIO
 
 /// The window: one thread owns every X call. The loop waits on the X connection, drains every
-/// pending event into the session (no motion is dropped or compressed), then presents the union
-/// of what changed once.
+/// pending event into the session as one batch (no motion is dropped or compressed), then
+/// carries out the `Effects` the session returns: it presents the union of what changed once.
 public final class X11App {
     let display: OpaquePointer
     let screen: Int32
@@ -28,17 +28,13 @@ public final class X11App {
     private let wmProtocols: Atom
     private let netWMName: Atom
     private let utf8String: Atom
-    private var shownTitleKey: TitleKey?
-    /// What the window title depends on.
-    private struct TitleKey: Equatable {
-        let modified: Bool
-        let path: String?
-    }
     private var tooltip: Tooltip
     private let clipboard: Clipboard
     /// Font cursors (X11/cursorfont.h): left_ptr, crosshair, fleur.
     private let cursors: [PointerShape: Cursor]
-    private var shownPointer: PointerShape?
+    /// What the session has asked for and the window has not done yet: a status bar redraw
+    /// waits here while pointer-position updates are throttled.
+    private var owed = Effects()
     /// The server time of the last input event: the clipboard's requests carry it (ICCCM asks
     /// for a real time, not CurrentTime).
     private var lastEventTime: Time = 0
@@ -104,9 +100,14 @@ public final class X11App {
             .move: XCreateFontCursor(display, 52),
         ]
         keyboard = KeyboardMap(display: display)
-        session.handle(.resize(width: size.width, height: size.height))
+        owed.merge(session.handle(.resize(width: size.width, height: size.height)))
         try blitter.resize(width: size.width, height: size.height)
         setProperties()
+        // Named before it is mapped, so the window manager shows the title from the start.
+        if let title = owed.title {
+            setTitle(title)
+            owed.title = nil
+        }
         input = InputMethod(display: display, window: window) { [session] text, caret in
             session.setPreedit(text, caret: caret)
         }
@@ -144,15 +145,10 @@ public final class X11App {
         hints.min_height = 240
         XSetWMNormalHints(display, window, &hints)
         WindowIcon.set(on: window, display: display)
-        updateTitle()
     }
 
-    private func updateTitle() {
-        // Called on every present: the title is built only when what it shows has changed.
-        let key = TitleKey(modified: session.isModified, path: session.path)
-        guard key != shownTitleKey else { return }
-        shownTitleKey = key
-        let title = session.title
+    /// Names the window (the session says when: `Effects.title`).
+    private func setTitle(_ title: String) {
         let bytes = Array(title.utf8)
         _ = bytes.withUnsafeBufferPointer {
             XChangeProperty(display, window, netWMName, utf8String, 8, PropModeReplace, $0.baseAddress, Int32($0.count))
@@ -175,7 +171,8 @@ public final class X11App {
             Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
         ]
-        while session.exitCode == nil {
+        var batch: [InputEvent] = []
+        while owed.exit == nil {
             // One read of the connection (XPending), then what it queued: XEventsQueued with
             // QueuedAlready makes no system call, where another XPending per event would try
             // to read the socket again each time.
@@ -183,12 +180,13 @@ public final class X11App {
                 repeat {
                     var event = XEvent()
                     XNextEvent(display, &event)
-                    dispatch(&event)
+                    translate(&event, into: &batch)
                 } while XEventsQueued(display, QueuedAlready) > 0
             }
-            serveClipboardRequest()
+            hand(&batch)
+            serveClipboard()
             present()
-            if session.exitCode != nil { break }
+            if owed.exit != nil { break }
             // Flushing may have read events off the socket into Xlib's queue, where poll
             // would not see them.
             if XPending(display) > 0 { continue }
@@ -197,13 +195,14 @@ public final class X11App {
             _ = poll(&fds, signalFD >= 0 ? 2 : 1, pollTimeout())
             if signalFD >= 0 && fds[1].revents != 0 && TerminationSignals.drain(signalFD) {
                 session.terminate()
+                owed.merge(session.takeEffects())
                 break
             }
             updateTooltip()
         }
         XUnmapWindow(display, window)
         XFlush(display)
-        return session.exitCode ?? 0
+        return owed.exit ?? 0
     }
 
     private func now() -> Double {
@@ -215,7 +214,7 @@ public final class X11App {
     /// Sleep until an event, a throttled status-bar redraw, or a pending tooltip is due.
     private func pollTimeout() -> Int32 {
         var due = Double.infinity
-        if session.statusDirty { due = lastStatusDraw + Self.statusInterval }
+        if owed.status { due = lastStatusDraw + Self.statusInterval }
         if session.hovered != nil, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }
         guard due.isFinite else { return -1 }
         return Int32(max(1, ((due - now()) * 1000).rounded(.up)))
@@ -239,21 +238,26 @@ public final class X11App {
         tooltip.show(tip, atX: Int(rootX), y: Int(rootY), text: text, format: format)
     }
 
-    private func dispatch(_ event: inout XEvent) {
+    /// Appends the input `event` stands for to `batch`, in the order X delivered it; exposures
+    /// are noted for the next present.
+    private func translate(_ event: inout XEvent, into batch: inout [InputEvent]) {
         // The input method sees every event first: it may take a key that starts or continues
         // a composition, and its own messages.
         if input.filter(&event) { return }
         if editorWindow != 0 && event.xany.window == editorWindow {
-            dispatchEditor(&event)
+            translateEditor(&event, into: &batch)
             return
         }
         switch event.type {
         case KeyPress:
             lastEventTime = event.xkey.time
+            // Which keys a press stands for depends on what the session is doing (a text field
+            // takes text, a question its answers' letters): it hears what came before first.
+            hand(&batch)
             let (keysym, text) = input.lookup(&event.xkey)
             let press = keyboard.press(event.xkey, keysym: keysym, text: text)
             for key in KeyTranslation.keys(for: press, acceptsText: session.acceptsText, binds: session.bindsKey) {
-                session.handle(.key(key, modifiers: press.modifiers))
+                batch.append(.key(key, modifiers: press.modifiers))
             }
         case MappingNotify:
             XRefreshKeyboardMapping(&event.xmapping)
@@ -267,97 +271,105 @@ public final class X11App {
             lastEventTime = event.xbutton.time
             if let button = EventTranslator.button(event.xbutton.button) {
                 let (x, y) = (Int(event.xbutton.x), Int(event.xbutton.y))
-                session.handle(
+                batch.append(
                     .press(x: x, y: y, button: button, modifiers: EventTranslator.modifiers(event.xbutton.state)))
-                if button == .left { pressedLeft(at: event.xbutton.time, x: x, y: y) }
+                if button == .left, isDoubleClick(at: event.xbutton.time, x: x, y: y) {
+                    batch.append(.doubleClick(x: x, y: y))
+                }
             }
         case ButtonRelease:
             if let button = EventTranslator.button(event.xbutton.button) {
-                session.handle(
+                batch.append(
                     .release(
                         x: Int(event.xbutton.x), y: Int(event.xbutton.y), button: button,
                         modifiers: EventTranslator.modifiers(event.xbutton.state)))
             }
         case MotionNotify:
-            session.handle(
+            batch.append(
                 .motion(
                     x: Int(event.xmotion.x), y: Int(event.xmotion.y),
                     modifiers: EventTranslator.modifiers(event.xmotion.state)))
         case LeaveNotify:
-            session.handle(.leave)
+            batch.append(.leave)
         case ConfigureNotify:
-            session.handle(.resize(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height)))
+            batch.append(.resize(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height)))
         case Expose:
             exposed = exposed.union(
                 IntRect(
                     x: Int(event.xexpose.x), y: Int(event.xexpose.y), width: Int(event.xexpose.width),
                     height: Int(event.xexpose.height)))
         case SelectionRequest, SelectionClear, SelectionNotify, PropertyNotify:
-            if let fetched = clipboard.handle(&event) { deliver(fetched) }
+            if let fetched = clipboard.handle(&event) { batch.append(Self.input(fetched)) }
         case ClientMessage:
             if event.xclient.message_type == wmProtocols, Atom(event.xclient.data.l.0) == wmDeleteWindow {
-                session.handle(.closeRequest)
+                batch.append(.closeRequest)
             }
         default:
             break
         }
     }
 
+    /// Hands the input collected so far to the session; what it asks is owed.
+    private func hand(_ batch: inout [InputEvent]) {
+        owed.merge(session.handle(batch))
+        batch.removeAll(keepingCapacity: true)
+    }
+
     private var exposed = IntRect.empty
 
     /// A second left press within 400 ms and 4 px of the first is a double click (GTK's
     /// defaults); a third starts over.
-    private func pressedLeft(at time: Time, x: Int, y: Int) {
+    private func isDoubleClick(at time: Time, x: Int, y: Int) -> Bool {
         if let last = lastLeftPress, time &- last.time <= 400, abs(x - last.x) <= 4, abs(y - last.y) <= 4 {
             lastLeftPress = nil
-            session.handle(.doubleClick(x: x, y: y))
-        } else {
-            lastLeftPress = (time, x, y)
+            return true
         }
+        lastLeftPress = (time, x, y)
+        return false
     }
 
-    /// Shows the pointer shape the session wants, when it changed (over the picture, a crosshair).
-    private func updatePointer() {
-        let shape = session.pointerShape
-        guard shape != shownPointer, let cursor = cursors[shape] else { return }
-        shownPointer = shape
-        XDefineCursor(display, window, cursor)
-    }
-
-    /// Carries out what the session asked of the clipboard (Ctrl+C, Ctrl+V).
-    private func serveClipboardRequest() {
-        switch session.takeClipboardRequest() {
-        case .offer(let png)?:
-            if !clipboard.offer(png, time: lastEventTime) {
-                session.show("Cannot copy: another program holds the clipboard")
+    /// Carries out what the session asked of the clipboard (Ctrl+C, Ctrl+V); what comes back
+    /// goes to the session as input at once.
+    private func serveClipboard() {
+        let requests = owed.clipboard
+        owed.clipboard = []
+        for request in requests {
+            var fetched: Clipboard.Fetched?
+            switch request {
+            case .offer(let png):
+                if !clipboard.offer(png, time: lastEventTime) {
+                    fetched = .nothing("Cannot copy: another program holds the clipboard")
+                }
+            case .fetch:
+                fetched = clipboard.fetch(time: lastEventTime)
+            case .fetchText:
+                fetched = clipboard.fetch(time: lastEventTime, text: true)
             }
-        case .fetch?:
-            if let fetched = clipboard.fetch(time: lastEventTime) { deliver(fetched) }
-        case .fetchText?:
-            if let fetched = clipboard.fetch(time: lastEventTime, text: true) { deliver(fetched) }
-        case nil:
-            break
+            if let fetched { owed.merge(session.handle(Self.input(fetched))) }
         }
     }
 
-    private func deliver(_ fetched: Clipboard.Fetched) {
+    /// The clipboard's answer, as input for the session.
+    private static func input(_ fetched: Clipboard.Fetched) -> InputEvent {
         switch fetched {
-        case .png(let bytes): session.paste(png: bytes)
-        case .text(let text): session.paste(text: text)
-        case .nothing(let why): session.show(why)
+        case .png(let bytes): return .pasted(png: bytes)
+        case .text(let text): return .pastedText(text)
+        case .nothing(let why): return .clipboardFailed(why)
         }
     }
 
-    /// Draws what changed: the canvas rectangles, the chrome, or everything after a resize.
+    /// Draws what the session asked for: the canvas rectangles, the chrome, or everything after
+    /// a resize; then the editor panel, the title and the pointer.
     private func present() {
         let layout = session.layout
-        if session.layoutChanged {
+        if owed.layout {
             do {
                 try blitter.resize(width: layout.windowWidth, height: layout.windowHeight)
             } catch {
                 FileSystem.printError(error.description)
             }
-            _ = session.takeCanvasDirty()
+            owed.layout = false
+            owed.canvas = .empty
             drawSurround(layout)
             blitImage(session.engine.bounds, layout)
             drawHoverOutline(layout)
@@ -366,7 +378,6 @@ public final class X11App {
             XFlush(display)
             drawToolbar(layout)
             drawStatus(layout)
-            session.didRedrawLayout()
             exposed = .empty
         } else {
             if !exposed.isEmpty {
@@ -381,20 +392,26 @@ public final class X11App {
                 if !exposed.intersection(layout.statusBar).isEmpty { drawStatus(layout) }
                 exposed = .empty
             }
-            let dirty = session.takeCanvasDirty()
-            if !dirty.isEmpty {
-                blitImage(dirty, layout)
+            if !owed.canvas.isEmpty {
+                blitImage(owed.canvas, layout)
+                owed.canvas = .empty
                 drawHoverOutline(layout)
             }
-            if session.toolbarDirty { drawToolbar(layout) }
+            if owed.toolbar { drawToolbar(layout) }
             // Pointer-position updates are throttled; questions and messages show at once.
-            if session.statusDirty && (session.mode != .normal || now() >= lastStatusDraw + Self.statusInterval) {
+            if owed.status && (session.mode != .normal || now() >= lastStatusDraw + Self.statusInterval) {
                 drawStatus(layout)
             }
         }
-        presentEditor()
-        updateTitle()
-        updatePointer()
+        if owed.editor || editorExposed { presentEditor() }
+        if let title = owed.title {
+            setTitle(title)
+            owed.title = nil
+        }
+        if let shape = owed.pointer {
+            if let cursor = cursors[shape] { XDefineCursor(display, window, cursor) }
+            owed.pointer = nil
+        }
         XFlush(display)
     }
 
@@ -472,13 +489,13 @@ public final class X11App {
 
     private func drawToolbar(_ layout: Layout) {
         drawStrip(session.renderToolbar(measure: text), at: layout.toolbar)
-        session.didRedrawToolbar()
+        owed.toolbar = false
     }
 
     private func drawStatus(_ layout: Layout) {
         drawStrip(session.renderStatus(measure: text), at: layout.statusBar)
         lastStatusDraw = now()
-        session.didRedrawStatus()
+        owed.status = false
         // An input method that draws its own preedit shows it at the field's cursor.
         if let cursor = session.textCursor { input.setSpot(x: cursor.x, y: cursor.maxY) }
     }
@@ -508,11 +525,13 @@ public final class X11App {
     // MARK: Color editor panel
 
     private var editorWindow: Window = 0
+    /// The editor panel was uncovered and must be drawn again.
+    private var editorExposed = false
 
     /// Shows, redraws or removes the color editor panel, a child window under the current colors.
     private func presentEditor() {
-        guard session.editorDirty else { return }
-        session.didRedrawEditor()
+        owed.editor = false
+        editorExposed = false
         guard let editor = session.colorEditor else {
             if editorWindow != 0 {
                 XDestroyWindow(display, editorWindow)
@@ -535,17 +554,27 @@ public final class X11App {
             on: editorWindow, textsInWindowCoordinates: false)
     }
 
-    /// Events of the editor panel go to the session in panel coordinates.
-    private func dispatchEditor(_ event: inout XEvent) {
+    /// Input in the editor panel goes to the session like any other, in window coordinates (the
+    /// session knows where the panel is).
+    private func translateEditor(_ event: inout XEvent, into batch: inout [InputEvent]) {
+        let frame = session.colorEditorFrame
         switch event.type {
-        case ButtonPress where event.xbutton.button == 1:
-            session.editorPress(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
+        case ButtonPress, ButtonRelease:
+            guard let button = EventTranslator.button(event.xbutton.button) else { return }
+            let x = frame.x + Int(event.xbutton.x)
+            let y = frame.y + Int(event.xbutton.y)
+            let modifiers = EventTranslator.modifiers(event.xbutton.state)
+            batch.append(
+                event.type == ButtonPress
+                    ? .press(x: x, y: y, button: button, modifiers: modifiers)
+                    : .release(x: x, y: y, button: button, modifiers: modifiers))
         case MotionNotify:
-            session.editorDrag(x: Int(event.xmotion.x))
-        case ButtonRelease:
-            session.editorRelease()
+            batch.append(
+                .motion(
+                    x: frame.x + Int(event.xmotion.x), y: frame.y + Int(event.xmotion.y),
+                    modifiers: EventTranslator.modifiers(event.xmotion.state)))
         case Expose:
-            session.markEditorDirty()
+            editorExposed = true
         default:
             break
         }

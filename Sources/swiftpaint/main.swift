@@ -38,28 +38,21 @@ if notStarted > 0 {
     FileSystem.printError("swiftpaint: \(notStarted) of the other files could not be opened in a window of their own")
 }
 
-let document = DocumentLoader.open(options.path.map(PathDisplay.absolute), options: options)
-let engine = document.engine
+let (document, message) = DocumentLoader.open(options.path.map(PathDisplay.absolute), options: options)
 let path = document.path
-let session = Session(
-    engine: engine, path: path, windowWidth: 1280, windowHeight: 900, message: document.message,
-    history: document.history, savedStep: document.savedStep)
-session.baseBytes = document.baseBytes
+let session = Session(document: document, windowWidth: 1280, windowHeight: 900, message: message)
 session.savesHistory = options.history
 do {
     let app = try X11App(session: session, displayName: nil)
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
         FileSystem.printError("swiftpaint: drawing through \(app.transport)")
     }
-    let opener = DocumentOpener(options: options, journalFolder: options.journal ? JournalReader.defaultFolder : nil)
-    session.opener = opener
-    let opened = opener.attach(document, offeringLeftOver: true)
-    session.sink = opened.journal
-    if let offer = opened.restoreOffer { session.offer(offer) }
-    if let problem = opened.journalProblem {
-        // Drawing goes on without a journal; the user is told what is at stake.
+    // The journal starts once the window is up: without a display nothing is left on disk.
+    session.opener = DocumentOpener(
+        options: options, journalFolder: options.journal ? JournalReader.defaultFolder : nil)
+    if let problem = session.start(document, message: message, offeringLeftOver: true) {
+        // Drawing goes on without a journal; the status bar says what is at stake.
         FileSystem.printError("swiftpaint: \(problem)")
-        session.show(problem)
     }
     // After the journal is attached, so the background step is journaled like any other.
     if let file = options.backgroundFile,

@@ -137,7 +137,7 @@ struct BackgroundAndColorsEndToEndTests {
         let stroke = line(from: (40, 100), to: (360, 220), step: 6)
         try driver.drag(stroke)
         let s = replay(driver) { typeBackground("transparent", into: $0) }
-        #expect(s.engine.background == .transparent && s.opacityPercent == 50)
+        #expect(s.engine.background == .transparent && s.settings.opacityPercent == 50)
         // The window shows the checkerboard under the half-transparent stroke, as the replay does.
         tools.expectCanvas(paint, equals: view(s), "the 50% stroke over the transparency checkerboard")
         try tools.save(paint)
@@ -399,7 +399,7 @@ struct BackgroundAndColorsEndToEndTests {
             try driver.drag(line(from: (40, 40 + i * 40), to: (360, 40 + i * 40), step: 6))
         }
         let s = driver.replay()
-        #expect(s.recentColors == colors.reversed(), "replay recent colors: \(s.recentColors)")
+        #expect(s.settings.recentColors == colors.reversed(), "replay recent colors: \(s.settings.recentColors)")
         var shown: [Color] = []
         let ok = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
             shown = (0..<3).compactMap { try? shownColor(paint, .recent($0)) }
@@ -413,7 +413,7 @@ struct BackgroundAndColorsEndToEndTests {
         // Another color chosen without painting leaves the recent list alone.
         try driver.swatch(12)
         try driver.toolbar(.recent(1))
-        #expect(driver.replay().primary == colors[1])
+        #expect(driver.replay().settings.primary == colors[1])
         try driver.drag(line(from: (40, 250), to: (360, 250), step: 6))
         let png = try tools.saveAndCheck(driver, file, "strokes with three colors and one from recent(1)")
         for x in stride(from: 50, through: 350, by: 20) {

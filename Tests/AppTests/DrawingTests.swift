@@ -151,11 +151,12 @@ struct DrawingTests {
 
         // The width slider: a click on its track sets the width shown there.
         let track = paint.layout.rect(of: .widthSlider)
-        guard let x = (track.x..<track.maxX).first(where: { paint.layout.widthValue(atX: $0) >= 30 }) else {
+        let width = { SliderScale.width.value(atFraction: paint.layout.sliderFraction(.widthSlider, atX: $0)) }
+        guard let x = (track.x..<track.maxX).first(where: { width($0) >= 30 }) else {
             Issue.record("the width slider never reaches 30 px")
             return
         }
-        let chosen = paint.layout.widthValue(atX: x)
+        let chosen = width(x)
         try paint.click(.widthSlider, atX: x)
         try dot(at: 280, 150, expected: chosen, "slider \(chosen) px")
     }

@@ -48,20 +48,21 @@ final class HistoryDriver {
     let paint: PaintWindow
     private(set) var actions: [Action] = []
     /// The brush width the window has now (followed headlessly, so `[`/`]` presses can be chosen).
-    private let settings: Session
+    private let model: Session
 
     init(_ paint: PaintWindow) {
         self.paint = paint
-        settings = Self.session(for: paint.layout)
+        model = Self.session(for: paint.layout)
     }
 
     static func session(for layout: Layout) -> Session {
         Session(
-            engine: StrokeEngine(width: layout.imageWidth, height: layout.imageHeight), path: nil,
-            windowWidth: layout.windowWidth, windowHeight: layout.windowHeight)
+            document: Document(
+                engine: StrokeEngine(width: layout.imageWidth, height: layout.imageHeight), history: History(base: nil),
+                path: nil), windowWidth: layout.windowWidth, windowHeight: layout.windowHeight)
     }
 
-    var brushWidth: Double { settings.brushWidth }
+    var brushWidth: Double { model.settings.brushWidth }
 
     func swatch(_ i: Int) throws {
         try paint.click(.swatch(i))
@@ -97,7 +98,7 @@ final class HistoryDriver {
 
     private func record(_ action: Action) {
         actions.append(action)
-        Self.apply(action, to: settings, layout: paint.layout)
+        Self.apply(action, to: model, layout: paint.layout)
     }
 
     static func apply(_ action: Action, to session: Session, layout: Layout) {

@@ -393,7 +393,9 @@ func scratchFolder() throws -> TemporaryDirectory {
 /// The brush width a fresh session has after `keys` presses of `]` (or `[`), computed by the
 /// program's own headless `Session`, so the test follows its step rule.
 func widthAfter(pressing key: Character, times: Int) -> Double {
-    let s = Session(engine: StrokeEngine(width: 16, height: 16), path: nil, windowWidth: 900, windowHeight: 400)
+    let s = Session(
+        document: Document(engine: StrokeEngine(width: 16, height: 16), history: History(base: nil), path: nil),
+        windowWidth: 900, windowHeight: 400)
     for _ in 0..<times { s.handle(.key(.character(key), modifiers: [])) }
-    return s.brushWidth
+    return s.settings.brushWidth
 }

@@ -90,8 +90,9 @@ final class ToolsDriver {
 
     static func session(for layout: Layout) -> Session {
         Session(
-            engine: StrokeEngine(width: layout.imageWidth, height: layout.imageHeight), path: nil,
-            windowWidth: layout.windowWidth, windowHeight: layout.windowHeight)
+            document: Document(
+                engine: StrokeEngine(width: layout.imageWidth, height: layout.imageHeight), history: History(base: nil),
+                path: nil), windowWidth: layout.windowWidth, windowHeight: layout.windowHeight)
     }
 
     static func xButton(_ b: PointerButton) -> UInt32 { b == .right ? 3 : b == .middle ? 2 : 1 }
@@ -278,9 +279,9 @@ extension ToolsEndToEndTests {
         if let toggle = shape.toggle { try driver.toolbar(toggle) }
         for (name, c) in shape.extraKeys { try driver.key(name, c) }
         let s = driver.replay()
-        #expect(s.tool == (shape.key.1 == "l" ? .line : shape.key.1 == "r" ? .rectangle : .ellipse))
-        #expect(s.shapeFilled == (shape.toggle == .filledToggle))
-        #expect(s.lineDashed == (shape.toggle == .dashedToggle))
+        #expect(s.settings.tool == (shape.key.1 == "l" ? .line : shape.key.1 == "r" ? .rectangle : .ellipse))
+        #expect(s.settings.shapeFilled == (shape.toggle == .filledToggle))
+        #expect(s.settings.lineDashed == (shape.toggle == .dashedToggle))
         try driver.drag(shape.path, modifiers: shape.shift ? [.shift] : [])
         let expected = driver.expected()
         let blank = ToolsDriver(paint).expected()
@@ -391,7 +392,7 @@ extension ToolsEndToEndTests {
         try driver.swatch(11)
         try driver.key("r", "r")
         try driver.key("bracketleft", "[")
-        #expect(driver.replay().brushWidth == 4)
+        #expect(driver.replay().settings.brushWidth == 4)
         try driver.drag([(40, 40), (60, 60), (190, 250), (150, 200), (180, 220)])
         try driver.drag([(220, 40), (250, 60), (390, 290), (370, 230), (360, 220)])
         let outlines = driver.expected()
@@ -399,14 +400,14 @@ extension ToolsEndToEndTests {
 
         // Fill A at the default tolerance 32: the half-covered ring is within it.
         try driver.key("f", "f")
-        #expect(driver.replay().fillTolerance == 32)
+        #expect(driver.replay().settings.fillTolerance == 32)
         try driver.swatch(7)
         try driver.click(110, 130)
         // Fill B at tolerance 0 (`[` four times): only exact white.
         try driver.key("bracketleft", "[", times: 4)
         let s = driver.replay()
-        #expect(s.fillTolerance == 0)
-        #expect(s.brushWidth == 4, "[ with the fill tool changed the brush width")
+        #expect(s.settings.fillTolerance == 0)
+        #expect(s.settings.brushWidth == 4, "[ with the fill tool changed the brush width")
         try driver.swatch(4)
         try driver.click(290, 130)
         let png = try saveAndCheck(driver, file, "two fills")
@@ -480,13 +481,15 @@ extension ToolsEndToEndTests {
         try driver.drag([(250, 30), (300, 80), (351, 131)])
         // Primary red; secondary stays white.
         try driver.swatch(3)
-        #expect(driver.replay().primary == red)
+        #expect(driver.replay().settings.primary == red)
 
         try driver.key("i", "i")
         try driver.click(80, 80)
         try driver.click(300, 80, button: .right)
         let s = driver.replay()
-        #expect(s.primary == green && s.secondary == blue, "replay: primary \(s.primary), secondary \(s.secondary)")
+        #expect(
+            s.settings.primary == green && s.settings.secondary == blue,
+            "replay: primary \(s.settings.primary), secondary \(s.settings.secondary)")
 
         try driver.key("b", "b")
         try driver.key("bracketright", "]", times: 3)

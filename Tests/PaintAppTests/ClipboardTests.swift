@@ -12,17 +12,15 @@ import Testing
 
     @Test func copyOffersThePictureAsSavedAndPasteAsksForTheClipboard() throws {
         let s = T.makeSession(width: 120, height: 80)
-        T.drag(s, [(10, 10), (100, 60)])
-        #expect(s.takeClipboardRequest() == nil)
-        T.key(s, "c", .control)
-        guard case .offer(let png)? = s.takeClipboardRequest() else {
-            Issue.record("Ctrl+C offered nothing")
+        #expect(T.drag(s, [(10, 10), (100, 60)]).clipboard.isEmpty)
+        let copy = T.key(s, "c", .control).clipboard
+        guard copy.count == 1, case .offer(let png) = copy[0] else {
+            Issue.record("Ctrl+C offered \(copy.count) things")
             return
         }
         #expect(try PNGCodec.decode(png, name: "clip") == s.engine.flattenedImage())
-        #expect(s.takeClipboardRequest() == nil, "a request is taken once")
-        T.key(s, "v", .control)
-        #expect(s.takeClipboardRequest() == .fetch)
+        #expect(s.takeEffects().clipboard.isEmpty, "a request is made once")
+        #expect(T.key(s, "v", .control).clipboard == [.fetch])
     }
 
     @Test func aPastedPictureFloatsAtTheVisibleCornerUntilItIsPutDown() throws {

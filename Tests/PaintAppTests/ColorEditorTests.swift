@@ -18,20 +18,38 @@ import Testing
         #expect(ColorEditor.rgb(hue: 120, saturation: 1, value: 1) == Color(r: 0, g: 255, b: 0))
     }
 
+    /// The window position of panel position (x, y) of the open editor.
+    static func window(_ s: Session, _ x: Int, _ y: Int) -> (x: Int, y: Int) {
+        (s.colorEditorFrame.x + x, s.colorEditorFrame.y + y)
+    }
+
+    /// A left click at panel position (x, y) of the open editor.
+    static func click(_ s: Session, panelX x: Int, y: Int) {
+        let w = window(s, x, y)
+        s.handle([
+            .press(x: w.x, y: w.y, button: .left, modifiers: []),
+            .release(x: w.x, y: w.y, button: .left, modifiers: []),
+        ])
+    }
+
     @Test func editingThePrimaryWithSlidersAndHex() {
         let s = T.makeSession()
         T.click(s, .currentColors)
         #expect(s.colorEditor?.target == .primary)
         // Drag the red slider to the end: black becomes red.
         let red = ColorEditor.track(.red)
-        s.editorPress(x: red.x, y: red.y + 5)
-        s.editorDrag(x: red.maxX + 30)
-        s.editorRelease()
+        let start = Self.window(s, red.x, red.y + 5)
+        let end = Self.window(s, red.maxX + 30, red.y + 40)
+        s.handle([
+            .press(x: start.x, y: start.y, button: .left, modifiers: []),
+            .motion(x: end.x, y: end.y, modifiers: []),
+            .release(x: end.x, y: end.y, button: .left, modifiers: []),
+        ])
         #expect(s.colorEditor?.color == Color(r: 255, g: 0, b: 0))
         #expect(s.colorEditor?.value(of: .hue) == 0 && s.colorEditor?.value(of: .saturation) == 100)
         // The hue slider keeps saturation and value.
-        s.editorPress(
-            x: ColorEditor.track(.hue).x + ColorEditor.track(.hue).width / 3, y: ColorEditor.track(.hue).y + 5)
+        Self.click(
+            s, panelX: ColorEditor.track(.hue).x + ColorEditor.track(.hue).width / 3, y: ColorEditor.track(.hue).y + 5)
         #expect(s.colorEditor.map { Int($0.value(of: .hue)) } == 120)
         // Typing a hex code sets the color.
         for _ in 0..<7 { s.handle(.key(.backspace, modifiers: [])) }
@@ -39,8 +57,8 @@ import Testing
         #expect(s.colorEditor?.color == Color(hex: "#3366cc"))
         s.handle(.key(.enter, modifiers: []))
         #expect(s.colorEditor == nil)
-        #expect(s.primary == Color(hex: "#3366cc"))
-        #expect(s.recentColors.first == Color(hex: "#3366cc"))
+        #expect(s.settings.primary == Color(hex: "#3366cc"))
+        #expect(s.settings.recentColors.first == Color(hex: "#3366cc"))
     }
 
     @Test func cancelAndClickingOutsideKeepTheColor() {
@@ -48,19 +66,19 @@ import Testing
         T.click(s, .currentColors, .right)
         #expect(s.colorEditor?.target == .secondary)
         let blue = ColorEditor.track(.blue)
-        s.editorPress(x: blue.x, y: blue.y + 5)
+        Self.click(s, panelX: blue.x, y: blue.y + 5)
         s.handle(.key(.escape, modifiers: []))
-        #expect(s.colorEditor == nil && s.secondary == .white)
+        #expect(s.colorEditor == nil && s.settings.secondary == .white)
         T.click(s, .currentColors, .right)
-        s.editorPress(x: blue.x, y: blue.y + 5)
+        Self.click(s, panelX: blue.x, y: blue.y + 5)
         T.drag(s, [(10, 10)])
-        #expect(s.colorEditor == nil && s.secondary == .white, "a click outside closes it unchanged")
+        #expect(s.colorEditor == nil && s.settings.secondary == .white, "a click outside closes it unchanged")
         #expect(s.engine.viewPixel(x: 10, y: 10) == Color.white.pixel, "and does not paint")
         let ok = ColorEditor.acceptButton
         T.click(s, .currentColors, .right)
-        s.editorPress(x: blue.x, y: blue.y + 5)
-        s.editorPress(x: ok.x + 4, y: ok.y + 4)
-        #expect(s.secondary == Color(r: 255, g: 255, b: 0))
+        Self.click(s, panelX: blue.x, y: blue.y + 5)
+        Self.click(s, panelX: ok.x + 4, y: ok.y + 4)
+        #expect(s.settings.secondary == Color(r: 255, g: 255, b: 0))
     }
 
     @Test func theLastEightColorsUsedAppearInThePalette() {
@@ -69,11 +87,11 @@ import Testing
             T.click(s, .swatch(i + 2))
             T.drag(s, [(10 + i * 5, 10)])
         }
-        #expect(s.recentColors.count == Layout.recentCount)
-        #expect(s.recentColors.first == Palette.colors[11])
-        #expect(s.recentColors.last == Palette.colors[4])
+        #expect(s.settings.recentColors.count == Layout.recentCount)
+        #expect(s.settings.recentColors.first == Palette.colors[11])
+        #expect(s.settings.recentColors.last == Palette.colors[4])
         T.click(s, .swatch(0))
         T.click(s, .recent(3))
-        #expect(s.primary == Palette.colors[8])
+        #expect(s.settings.primary == Palette.colors[8])
     }
 }

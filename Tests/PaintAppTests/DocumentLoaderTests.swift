@@ -12,13 +12,8 @@ import Testing
 
     /// A session on `path` as the program starts it.
     static func open(_ path: String, _ options: CommandLineOptions = CommandLineOptions()) -> Session {
-        let document = DocumentLoader.open(path, options: options)
-        let session = Session(
-            engine: document.engine, path: document.path, windowWidth: 1000, windowHeight: 400,
-            message: document.message,
-            history: document.history, savedStep: document.savedStep)
-        session.baseBytes = document.baseBytes
-        return session
+        let (document, message) = DocumentLoader.open(path, options: options)
+        return Session(document: document, windowWidth: 1000, windowHeight: 400, message: message)
     }
 
     /// An 80 x 60 drawing with one stroke, saved (with its history) as `name` in `dir`.

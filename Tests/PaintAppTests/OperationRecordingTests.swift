@@ -57,7 +57,7 @@ final class RecordingSink: OperationSink {
         s.terminate()
         #expect(sink.operations.count == 1)
         #expect(sink.events == ["flush"])
-        #expect(s.exitCode == 0)
+        #expect(s.takeEffects().exit == 0)
     }
 
     @Test func quittingWithNothingToLoseClosesTheJournal() {
@@ -66,9 +66,9 @@ final class RecordingSink: OperationSink {
         #expect(sink.events == ["closed"])
         let (t, tSink) = T.recordingSession()
         T.drag(t, [(5, 5)])
-        t.handle(.closeRequest)
-        T.key(t, "d")
-        #expect(tSink.events == ["closed"] && t.exitCode == 0)
+        #expect(t.handle(.closeRequest).exit == nil, "unsaved: it asks first")
+        #expect(T.key(t, "d").exit == 0)
+        #expect(tSink.events == ["closed"])
     }
 
     @Test func aRestoreOfferReplacesTheDocumentOrDiscardsTheJournal() {
@@ -77,31 +77,35 @@ final class RecordingSink: OperationSink {
         restored.begin(StrokeStyle(width: 9), at: Point(x: 100, y: 100))
         restored.end()
         var discarded = false
+        let journal = RecordingSink()
         s.offer(
             RestoreOffer(
                 question: "Restore the drawing from 12:00 (1 stroke)?",
                 restore: {
-                    RestoredDocument(
-                        engine: restored, history: nil, path: "/tmp/restored.png", message: "Restored 1 stroke")
+                    .restored(
+                        Document(
+                            engine: restored, history: History(base: nil), path: "/tmp/restored.png", savedStep: nil),
+                        journal: journal, message: "Restored 1 stroke")
                 }, discard: { discarded = true }))
         T.drag(s, [(5, 5)])
         #expect(s.engine.viewPixel(x: 5, y: 5) == Color.white.pixel, "the canvas waits for the answer")
         s.handle(.key(.enter, modifiers: []))
         #expect(s.engine.width == 300 && s.isModified && s.path == "/tmp/restored.png")
         #expect(s.engine.viewPixel(x: 100, y: 100) == Color.black.pixel)
-        #expect(s.title == "*restored.png — SwiftPaint")
+        #expect(s.title == "*restored.png — SwiftPaint" && s.message == "Restored 1 stroke")
         #expect(!discarded)
+        #expect(s.sink === journal, "the restored drawing goes on in its own journal")
 
         let t = T.makeSession()
         t.offer(
             RestoreOffer(
-                question: "Restore?", restore: { RestoredDocument(engine: nil, history: nil, path: nil, message: "") },
+                question: "Restore?", restore: { .failed("Cannot restore: the journal is gone") },
                 discard: { discarded = true }))
         t.handle(.key(.escape, modifiers: []))
         #expect(!discarded && t.mode == .normal, "Escape keeps the journal for later")
         t.offer(
             RestoreOffer(
-                question: "Restore?", restore: { RestoredDocument(engine: nil, history: nil, path: nil, message: "") },
+                question: "Restore?", restore: { .failed("Cannot restore: the journal is gone") },
                 discard: { discarded = true }))
         t.handle(.key(.character("d"), modifiers: []))
         #expect(discarded && t.mode == .normal && t.engine.width == 200)
@@ -121,7 +125,7 @@ final class RecordingSink: OperationSink {
         T.key(s, "]")
         T.drag(s, [(80, 5), (80, 85)])
         T.key(s, "E", .shift)
-        #expect(s.tool == .strokeEraser)
+        #expect(s.settings.tool == .strokeEraser)
         let (x, y) = T.window(s, 80, 20)
         s.handle(.motion(x: x, y: y, modifiers: []))
         #expect(s.hoverOutline.count == 2, "hovering outlines the stroke under the pointer")

@@ -33,7 +33,7 @@ import Testing
     @Test func draggingOutASelectionOutlinesIt() {
         let s = Self.session()
         T.key(s, "s")
-        #expect(s.tool == .select)
+        #expect(s.settings.tool == .select)
         T.drag(s, [(30, 20), (50, 25), (44, 35)])
         #expect(s.selection == IntRect(x0: 30, y0: 20, x1: 44, y1: 35))
         #expect(s.hoverOutline.count == 5)
@@ -60,16 +60,14 @@ import Testing
         let s = Self.session()
         T.key(s, "s")
         T.drag(s, [(15, 5), (24, 14)])  // over the block's black top-left pixel at (20, 10)
-        T.key(s, "c", .control)
-        guard case .offer(let png)? = s.takeClipboardRequest() else {
+        guard case .offer(let png)? = T.key(s, "c", .control).clipboard.first else {
             Issue.record("Ctrl+C offered nothing")
             return
         }
         let copied = try PNGCodec.decode(png, name: "clip")
         #expect(copied.width == 10 && copied.height == 10)
         #expect(copied[5, 5] == Color.black.pixel && copied[0, 0] == Color.white.pixel && copied[6, 6] == Self.red)
-        T.key(s, "x", .control)
-        #expect(s.takeClipboardRequest() != nil)
+        #expect(T.key(s, "x", .control).clipboard.count == 1)
         #expect(s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel && s.engine.viewPixel(x: 25, y: 15) == Self.red)
         // Ctrl+A then Ctrl+C: the whole picture.
         T.key(s, "a", .control)

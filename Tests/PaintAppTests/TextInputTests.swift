@@ -32,9 +32,8 @@ import Testing
         let s = T.makeSession()
         T.key(s, "b", .control)
         T.key(s, "#")
-        T.key(s, "v", .control)
-        #expect(s.takeClipboardRequest() == .fetchText)
-        s.paste(text: "00ff00\u{7}\nsecond line")
+        #expect(T.key(s, "v", .control).clipboard == [.fetchText])
+        s.handle(.pastedText("00ff00\u{7}\nsecond line"))
         guard case .backgroundPrompt(let field) = s.mode else {
             Issue.record("no prompt: \(s.mode)")
             return
@@ -45,9 +44,8 @@ import Testing
         // The hex field of the color editor takes pasted text too.
         s.openColorEditor(.primary)
         T.key(s, "a", .control)
-        T.key(s, "v", .control)
-        #expect(s.takeClipboardRequest() == .fetchText)
-        s.paste(text: "#123456")
+        #expect(T.key(s, "v", .control).clipboard == [.fetchText])
+        s.handle(.pastedText("#123456"))
         #expect(s.colorEditor?.color == Color(r: 0x12, g: 0x34, b: 0x56))
     }
 
@@ -82,7 +80,7 @@ import Testing
         T.key(s, "b", .control)
         T.key(s, "a")
         s.setPreedit("ニホ", caret: 2)
-        #expect(s.preedit == Preedit(text: "ニホ", caret: 2) && s.statusDirty)
+        #expect(s.preedit == Preedit(text: "ニホ", caret: 2) && s.takeEffects().status)
         let strip = s.renderStatus()
         #expect(strip.texts.contains { $0.text == "aニホ" })
         #expect(s.textCursor?.x == s.promptView.map { $0.frame.x + 6 + 7 * 3 })

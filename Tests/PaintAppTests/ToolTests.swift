@@ -22,7 +22,7 @@ import Testing
             ("l", Tool.line), ("r", .rectangle), ("o", .ellipse), ("f", .fill), ("i", .picker), ("b", .brush),
         ] {
             T.key(s, Character(key))
-            #expect(s.tool == tool)
+            #expect(s.settings.tool == tool)
         }
     }
 
@@ -49,7 +49,7 @@ import Testing
         let toggle = s.layout.rect(of: .filledToggle)
         s.handle(.press(x: toggle.x + 3, y: toggle.y + 3, button: .left, modifiers: []))
         s.handle(.release(x: toggle.x + 3, y: toggle.y + 3, button: .left, modifiers: []))
-        #expect(s.shapeFilled)
+        #expect(s.settings.shapeFilled)
         T.drag(s, [(20, 20), (90, 50)], modifiers: .shift)
         #expect(s.engine.viewPixel(x: 55, y: 55) == Color.black.pixel, "Shift made it a 70 x 70 square, filled")
         let before = Array(s.engine.viewPixels)
@@ -75,12 +75,12 @@ import Testing
         #expect(s.engine.viewPixel(x: 70, y: 60) == Palette.colors[3].pixel)
         #expect(s.engine.viewPixel(x: 160, y: 60) == Color.white.pixel, "the outline holds the fill in")
         T.key(s, "]")
-        #expect(s.fillTolerance == 40)
+        #expect(s.settings.fillTolerance == 40)
         T.key(s, "i")
         T.drag(s, [(160, 60)], button: .right)
-        #expect(s.secondary == .white)
+        #expect(s.settings.secondary == .white)
         T.drag(s, [(70, 60)])
-        #expect(s.primary == Palette.colors[3])
+        #expect(s.settings.primary == Palette.colors[3])
         #expect(Self.replayed(sink.operations, width: 200, height: 120) == Array(s.engine.viewPixels))
         // A fill can be undone like any step.
         T.key(s, "z", .control)

@@ -40,8 +40,11 @@ public final class History {
     public private(set) var keyframeInterval = History.initialKeyframeInterval
     public static let initialKeyframeInterval = 16
 
+    /// The memory cap when none is given: 256 MB.
+    public static let defaultMemoryCap = 256 << 20
+
     /// A history starting from `base` paint.
-    public init(base: PixelImage?, memoryCap: Int = 256 << 20) {
+    public init(base: PixelImage?, memoryCap: Int = defaultMemoryCap) {
         self.base = base
         self.memoryCap = max(0, memoryCap)
     }

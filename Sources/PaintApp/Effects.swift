@@ -1,0 +1,56 @@
+import PaintCore
+
+/// What the window layer is asked to do with the desktop clipboard.
+public enum ClipboardRequest: Equatable, Sendable {
+    /// Offer this PNG as the clipboard's content (Ctrl+C).
+    case offer([UInt8])
+    /// Fetch the clipboard's picture; it comes back as `InputEvent.pasted` (Ctrl+V).
+    case fetch
+    /// Fetch the clipboard's text; it comes back as `InputEvent.pastedText` (Ctrl+V in a field).
+    case fetchText
+}
+
+/// What the session asks of the window after a batch of input: what to redraw, what to do with
+/// the clipboard, whether to exit. The session only describes; the window layer carries it out.
+///
+/// Each request is a field of its own that `merge` combines: a new kind of request (a window
+/// icon, a clipboard text, …) is a new field, a line in `merge`, and the code in
+/// the window layer that serves it.
+public struct Effects: Equatable, Sendable {
+    /// Image pixels whose view changed.
+    public var canvas = IntRect.empty
+    /// The toolbar must be redrawn (a setting, hover or press changed).
+    public var toolbar = false
+    /// The status bar must be redrawn (message, pointer position, file name, a question).
+    public var status = false
+    /// The whole window must be redrawn: its size, the zoom, the scroll offset or the picture
+    /// changed.
+    public var layout = false
+    /// The color editor panel opened, changed or closed.
+    public var editor = false
+    /// The window title to show, when it changed.
+    public var title: String?
+    /// The pointer shape to show, when it changed.
+    public var pointer: PointerShape?
+    /// What to do with the desktop clipboard, in order.
+    public var clipboard: [ClipboardRequest] = []
+    /// The program should exit, with this code.
+    public var exit: Int32?
+
+    /// Nothing asked.
+    public init() {}
+
+    /// Adds what `later` asks: redraws add up, the later title, pointer and exit win, clipboard
+    /// requests queue.
+    public mutating func merge(_ later: Effects) {
+        canvas = canvas.union(later.canvas)
+        toolbar = toolbar || later.toolbar
+        status = status || later.status
+        layout = layout || later.layout
+        editor = editor || later.editor
+        title = later.title ?? title
+        pointer = later.pointer ?? pointer
+        clipboard += later.clipboard
+        exit = later.exit ?? exit
+    }
+}

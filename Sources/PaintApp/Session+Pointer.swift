@@ -1,0 +1,244 @@
+import PaintCore
+
+/// The pointer: a press starts a gesture, motion and release carry it on and end it (one
+/// `switch` over `gesture` each), the wheel scrolls and zooms.
+extension Session {
+    func handlePress(_ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers) {
+        if colorEditor != nil, colorEditorFrame.contains(x, y) {
+            // The editor panel: its sliders and buttons, in its own coordinates.
+            if button == .left, case .idle = gesture { pressEditor(x, y) }
+            return
+        }
+        lastPointer = (x, y)
+        switch button {
+        case .wheelUp, .wheelDown, .wheelLeft, .wheelRight:
+            if modifiers.contains(.control) && (button == .wheelUp || button == .wheelDown) {
+                // Ctrl+wheel zooms about the pointer, as in GIMP, Krita and browsers.
+                zoom(by: button == .wheelUp ? 1 : -1, aroundWindowX: x, y: y)
+            } else {
+                scroll(button, modifiers)
+            }
+            return
+        default: break
+        }
+        if colorEditor != nil {
+            // A click outside the open editor closes it, as a popover does.
+            finishEditing(.cancel)
+            return
+        }
+        if !mode.answers.isEmpty {
+            if let chosen = answerButtons().first(where: { $0.1.contains(x, y) })?.0 { answer(chosen) }
+            return
+        }
+        if pressPromptField(x, y, modifiers) { return }
+        if case .savePrompt = mode { return }
+        // One gesture at a time: another button pressed meanwhile does nothing.
+        guard case .idle = gesture else { return }
+        if let p = placing, layout.canvasArea.contains(x, y), button == .left || button == .right {
+            // A pasted picture is waiting: grab it, or (outside it) put it down.
+            let point = layout.imagePoint(windowX: x, windowY: y)
+            let grabX = Int(point.x.rounded(.down)) - p.x
+            let grabY = Int(point.y.rounded(.down)) - p.y
+            if button == .left && p.rect.contains(p.x + grabX, p.y + grabY) {
+                gesture = .dragFloating(grabX: grabX, grabY: grabY)
+            } else {
+                putDownPaste()
+            }
+            return
+        }
+        if let item = layout.item(atX: x, y: y) {
+            pressToolbar(item, x: x, button: button)
+            return
+        }
+        guard layout.canvasArea.contains(x, y) else { return }
+        if button == .middle {
+            gesture = .pan(x: x, y: y, scrollX: layout.scrollX, scrollY: layout.scrollY)
+            return
+        }
+        let point = layout.imagePoint(windowX: x, windowY: y)
+        if modifiers.contains(.control) {
+            pickColor(at: point, into: button)
+            return
+        }
+        let style = settings.strokeStyle(for: button)
+        switch settings.tool {
+        case .select:
+            if button == .left { pressSelect(at: point) }
+        case .strokeEraser:
+            removeStroke(at: point)
+        case .picker:
+            pickColor(at: point, into: button)
+        case .fill:
+            fill(at: point, style: style)
+        case .line, .rectangle, .ellipse:
+            beginShape(style, button: button, at: point, modifiers: modifiers)
+        case .brush, .eraser:
+            if modifiers.contains(.shift), let from = lastPaintPoint {
+                // Shift+click: a straight stroke from the last painted point (GIMP, Krita).
+                beginStroke(style, button: button, at: from)
+                extendStroke(to: point)
+            } else {
+                beginStroke(style, button: button, at: point)
+            }
+        }
+    }
+
+    func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers) {
+        lastPointer = (x, y)
+        switch gesture {
+        case .stroke:
+            extendStroke(to: layout.imagePoint(windowX: x, windowY: y))
+        // The status bar's pointer position waits for the release: nothing but the canvas
+        // redraws per pointer event while painting.
+        case .shape(let live):
+            updateShape(from: live.from, to: layout.imagePoint(windowX: x, windowY: y), modifiers: modifiers)
+        case .slider(let item):
+            setSlider(item, x: x)
+        case .pan(let startX, let startY, let scrollX, let scrollY):
+            setLayout(layout.scrolled(toX: scrollX - (x - startX), y: scrollY - (y - startY)))
+        case .selecting(let anchorX, let anchorY):
+            dragSelection(from: (anchorX, anchorY), to: layout.imagePoint(windowX: x, windowY: y))
+        case .dragFloating(let grabX, let grabY):
+            let point = layout.imagePoint(windowX: x, windowY: y)
+            movePlacing(toX: Int(point.x.rounded(.down)) - grabX, y: Int(point.y.rounded(.down)) - grabY)
+        case .editor:
+            dragEditor(x)
+        case .idle, .button:
+            setHovered(layout.item(atX: x, y: y))
+            updateStrokeHover(x, y)
+            updatePointerPixel(x, y)
+        }
+    }
+
+    func handleRelease(_ x: Int, _ y: Int, _ button: PointerButton) {
+        switch gesture {
+        case .stroke, .shape:
+            guard gesture.paintingButton == button else { return }
+            commitStroke()
+            updatePointerPixel(x, y)
+        case .slider:
+            gesture = .idle
+            effects.toolbar = true
+        case .button(let item):
+            gesture = .idle
+            effects.toolbar = true
+            if layout.item(atX: x, y: y) == item { activate(item) }
+        case .pan:
+            if button == .middle { gesture = .idle }
+        case .selecting:
+            guard button == .left else { return }
+            gesture = .idle
+            if let r = selection { setMessage("Selected \(r.width) × \(r.height) at \(r.x), \(r.y)") }
+        case .dragFloating:
+            if button == .left { gesture = .idle }
+        case .editor:
+            guard button == .left else { return }
+            colorEditor?.release()
+            gesture = .idle
+        case .idle:
+            break
+        }
+    }
+
+    func updatePointerPixel(_ x: Int, _ y: Int) {
+        let p = layout.imagePoint(windowX: x, windowY: y)
+        let pixel = (x: Int(p.x.rounded(.down)), y: Int(p.y.rounded(.down)))
+        let new: (x: Int, y: Int)? = layout.visibleImage.contains(x, y) ? pixel : nil
+        if new?.x != pointerPixel?.x || new?.y != pointerPixel?.y {
+            pointerPixel = new
+            effects.status = true
+        }
+    }
+
+    // MARK: Toolbar
+
+    func pressToolbar(_ item: ToolbarItem, x: Int, button: PointerButton) {
+        switch item {
+        case .tool(let t):
+            select(t)
+        case .swatch(let i):
+            changeSettings { $0.setColor(Palette.colors[i], for: button) }
+        case .recent(let i):
+            guard i < settings.recentColors.count else { return }
+            changeSettings { $0.setColor($0.recentColors[i], for: button) }
+        case .currentColors:
+            openColorEditor(button == .right ? .secondary : .primary)
+        case .filledToggle:
+            changeSettings { $0.shapeFilled.toggle() }
+        case .dashedToggle:
+            changeSettings { $0.lineDashed.toggle() }
+        case .widthSlider, .opacitySlider:
+            gesture = .slider(item)
+            effects.toolbar = true
+            setSlider(item, x: x)
+        case .background:
+            if button == .middle {
+                promptBackground()
+            } else {
+                setBackground(.color(button == .right ? settings.secondary : settings.primary))
+            }
+        case .undo, .redo, .clear, .newDocument, .open, .save:
+            gesture = .button(item)
+            effects.toolbar = true
+        }
+    }
+
+    func activate(_ item: ToolbarItem) {
+        switch item {
+        case .clear: clear()
+        case .undo: undo()
+        case .redo: redo()
+        case .save: save()
+        case .newDocument: requestLeave(to: .newDocument)
+        case .open: promptOpen()
+        default: break
+        }
+    }
+
+    /// Sets what a slider controls from a pointer position along its track.
+    func setSlider(_ item: ToolbarItem, x: Int) {
+        guard let scale = settings.scale(of: item) else { return }
+        let value = scale.value(atFraction: layout.sliderFraction(item, atX: x))
+        changeSettings { $0.set(scale, to: value) }
+    }
+
+    // MARK: View
+
+    /// Zooms in (`steps` > 0) or out by `steps` of `Zoom.steps`, keeping the image point under
+    /// window pixel (x, y) where it is (the canvas centre for keys).
+    public func zoom(by steps: Int, aroundWindowX x: Int? = nil, y: Int? = nil) {
+        var target = layout.zoom
+        for _ in 0..<abs(steps) { target = (steps > 0 ? target.stepIn : target.stepOut) ?? target }
+        guard target != layout.zoom else {
+            return setMessage(steps > 0 ? "Zoomed in as far as it goes" : "Zoomed out as far as it goes")
+        }
+        zoom(to: target, aroundWindowX: x, y: y)
+    }
+
+    /// Shows the picture at `zoom`, keeping the image point under window pixel (x, y) where it
+    /// is (the canvas centre by default).
+    public func zoom(to zoom: Zoom, aroundWindowX x: Int? = nil, y: Int? = nil) {
+        let area = layout.canvasArea
+        setLayout(
+            layout.zoomed(
+                to: zoom.clamped, keepingWindowX: x ?? area.x + area.width / 2, y: y ?? area.y + area.height / 2))
+        setHoverStroke(nil)
+    }
+
+    /// Back to 100 %.
+    public func resetZoom() { zoom(to: .actualSize) }
+
+    func scroll(_ button: PointerButton, _ modifiers: Modifiers) {
+        let step = 48
+        var dx = 0
+        var dy = 0
+        switch button {
+        case .wheelUp: if modifiers.contains(.shift) { dx = -step } else { dy = -step }
+        case .wheelDown: if modifiers.contains(.shift) { dx = step } else { dy = step }
+        case .wheelLeft: dx = -step
+        case .wheelRight: dx = step
+        default: return
+        }
+        setLayout(layout.scrolled(toX: layout.scrollX + dx, y: layout.scrollY + dy))
+    }
+}

@@ -1,0 +1,134 @@
+import Glibc
+import PaintCore
+
+/// Painting: strokes and shapes drawn live while the button is held, fills, and every change
+/// committed as one step of the history (`perform`, `record`), undo and redo.
+extension Session {
+    /// Starts a stroke in the engine and starts recording its samples.
+    func beginStroke(_ style: StrokeStyle, button: PointerButton, at point: Point) {
+        redraw(engine.begin(style, at: point))
+        gesture = .stroke(Gesture.LiveStroke(button: button, style: style, points: [point]))
+        lastPaintPoint = point
+    }
+
+    /// Feeds one more pointer sample to the stroke in progress.
+    func extendStroke(to point: Point) {
+        guard case .stroke(var live) = gesture, engine.isStroking else { return }
+        // Out of the gesture while it grows, so the samples are appended in place, not copied.
+        gesture = .idle
+        redraw(engine.move(to: point))
+        live.points.append(point)
+        gesture = .stroke(live)
+        lastPaintPoint = point
+    }
+
+    /// Starts a shape where the button went down; it follows the pointer until release.
+    func beginShape(_ style: StrokeStyle, button: PointerButton, at point: Point, modifiers: Modifiers) {
+        engine.beginShape(style)
+        gesture = .shape(Gesture.LiveShape(button: button, style: style, from: point, spec: nil))
+        updateShape(from: point, to: point, modifiers: modifiers)
+    }
+
+    /// Redraws the shape in progress from `from` to the pointer; Shift constrains lines to 15°
+    /// steps and rectangles and ellipses to squares and circles.
+    func updateShape(from: Point, to raw: Point, modifiers: Modifiers) {
+        guard case .shape(var live) = gesture, let kind = settings.tool.shapeKind else { return }
+        var to = raw
+        let dx = raw.x - from.x
+        let dy = raw.y - from.y
+        if modifiers.contains(.shift) {
+            if kind == .line {
+                let step = Double.pi / 12
+                let angle = (atan2(dy, dx) / step).rounded() * step
+                let length = (dx * dx + dy * dy).squareRoot()
+                to = Point(x: from.x + length * cos(angle), y: from.y + length * sin(angle))
+            } else {
+                let side = max(abs(dx), abs(dy))
+                to = Point(x: from.x + (dx < 0 ? -side : side), y: from.y + (dy < 0 ? -side : side))
+            }
+        }
+        let spec = ShapeSpec(
+            kind: kind == .line && settings.lineDashed ? .dashedLine : kind, from: from, to: to,
+            filled: settings.shapeFilled)
+        live.spec = spec
+        gesture = .shape(live)
+        redraw(engine.updateShape(spec))
+    }
+
+    /// Fills the region under `point` and commits it at once (a click, no drag).
+    func fill(at point: Point, style: StrokeStyle) {
+        let tolerance = settings.fillTolerance
+        let dirty = engine.beginFill(style, at: point, tolerance: tolerance)
+        guard engine.isStroking else { return }
+        redraw(dirty)
+        let operation = Operation.fill(style, at: point, tolerance: tolerance)
+        if !history.commitLiveStroke(operation, engine: engine).isEmpty { record(operation) }
+    }
+
+    /// Merges the stroke or shape in progress and records it as an operation. Safe to call when
+    /// there is none; also the emergency path when the program must exit mid-stroke.
+    public func commitStroke() {
+        // Whatever finishes a stroke (saving, undo, a new document…) puts a paste down too.
+        putDownPaste()
+        let live = gesture
+        guard live.paintingButton != nil else { return }
+        gesture = .idle
+        guard engine.isStroking else { return }
+        let operation: Operation
+        switch live {
+        case .stroke(let stroke):
+            operation = .stroke(stroke.style, points: stroke.points)
+        case .shape(let shape):
+            guard let spec = shape.spec else { return cancelStroke() }
+            operation = .shape(shape.style, spec)
+        default:
+            return
+        }
+        if !history.commitLiveStroke(operation, engine: engine).isEmpty { record(operation) }
+    }
+
+    /// Drops the stroke or shape in progress (Escape): nothing is recorded.
+    func cancelStroke() {
+        guard engine.isStroking else { return }
+        redraw(engine.cancel())
+        if gesture.paintingButton != nil { gesture = .idle }
+    }
+
+    /// Carries out `operation` as one step of the history: the stroke in progress (and a
+    /// floating paste) is committed first, the view redrawn where the picture changed, the
+    /// step recorded.
+    func perform(_ operation: Operation) {
+        commitStroke()
+        redraw(history.perform(operation, engine: engine))
+        record(operation)
+    }
+
+    /// A committed change: the document notes it, the toolbar shows it (undo, recent colors)
+    /// and the journal hears of it.
+    func record(_ operation: Operation) {
+        switch operation {
+        case .stroke(let style, _), .shape(let style, _), .fill(let style, _, _):
+            if style.tool == .brush { changeSettings { $0.remember(style.color) } }
+        default: break
+        }
+        document.noteCommitted(operation)
+        effects.toolbar = true
+        sink?.record(operation)
+    }
+
+    /// Steps back in the history (Ctrl+Z).
+    public func undo() {
+        commitStroke()
+        setHoverStroke(nil)
+        guard history.canUndo else { return setMessage("Nothing to undo") }
+        perform(.undo)
+    }
+
+    /// Steps forward again (Ctrl+Shift+Z, Ctrl+Y).
+    public func redo() {
+        commitStroke()
+        setHoverStroke(nil)
+        guard history.canRedo else { return setMessage("Nothing to redo") }
+        perform(.redo)
+    }
+}

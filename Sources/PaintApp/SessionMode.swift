@@ -1,0 +1,50 @@
+/// Where the user is going when the document is left: the program closes, or another
+/// document takes this one's place.
+public enum Leaving: Sendable, Equatable {
+    case quit
+    /// A blank canvas (Ctrl+N).
+    case newDocument
+    /// The picture at this absolute path (Ctrl+O).
+    case open(String)
+}
+
+/// What the bottom bar is doing: showing status, or asking the user something.
+///
+/// A new question is a case here, its answers in `answers`, its text in the status bar
+/// (Chrome.swift), and what each answer does in `Session.answer`.
+public enum SessionMode: Sendable, Equatable {
+    case normal
+    /// Asking for a file name; `then` is where the user was going when the save was asked for
+    /// by leaving an untitled document.
+    case savePrompt(TextField, then: Leaving?)
+    /// Asking which picture to open.
+    case openPrompt(TextField)
+    /// Asking for a background: a PNG file, a color (#rrggbb) or "transparent".
+    case backgroundPrompt(TextField)
+    /// Unsaved changes and the document is being left: Save / Discard / Cancel.
+    case confirmLeave(Leaving)
+    /// A drawing left by a crash can be restored: Restore / Discard. The text is the question.
+    case offerRestore(String)
+    /// Save as would write over another file (the absolute path): Replace / Cancel; `then` as
+    /// for the save prompt.
+    case confirmReplace(String, then: Leaving?)
+
+    /// The answers offered in the status bar, default first.
+    public var answers: [Answer] {
+        switch self {
+        case .confirmLeave: return [.save, .discard, .cancel]
+        case .offerRestore: return [.restore, .discard]
+        case .confirmReplace: return [.cancel, .replace]
+        default: return []
+        }
+    }
+}
+
+/// An answer to a question in the status bar.
+public enum Answer: String, Sendable, CaseIterable {
+    case save = "Save"
+    case discard = "Discard"
+    case cancel = "Cancel"
+    case restore = "Restore"
+    case replace = "Replace"
+}

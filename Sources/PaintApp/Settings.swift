@@ -1,0 +1,112 @@
+import PaintCore
+
+/// What the user paints with: the tool, the colors, width, opacity, tolerance and the shape
+/// toggles. A plain value, the same whatever document is open; every change goes through a
+/// mutating method that clamps it and says whether anything changed.
+public struct Settings: Equatable, Sendable {
+    public var tool: Tool = .brush
+    public var primary: Color = .black
+    public var secondary: Color = .white
+    /// Brush diameter in image pixels, 1...200.
+    public private(set) var brushWidth: Double = 5
+    /// Opacity in percent, 1...100.
+    public private(set) var opacityPercent = 100
+    /// Flood fill tolerance, 0 (exact) ... 255: the width slider sets it while the fill tool is on.
+    public private(set) var fillTolerance = 32
+    /// Rectangles and ellipses filled (toolbar toggle).
+    public var shapeFilled = false
+    /// Lines dashed (toolbar toggle).
+    public var lineDashed = false
+    /// The last colors used, most recent first (at most `Layout.recentCount`).
+    public private(set) var recentColors: [Color] = []
+
+    /// The defaults of a new start: brush, black on white, 5 px, 100 %.
+    public init() {}
+
+    /// The style the next stroke with `button` would use.
+    public func strokeStyle(for button: PointerButton) -> StrokeStyle {
+        StrokeStyle(
+            tool: tool.strokeTool, color: button == .right ? secondary : primary,
+            opacity: Double(opacityPercent) / 100, width: brushWidth)
+    }
+
+    /// Sets the brush width (rounded, clamped to 1...200); whether it changed.
+    @discardableResult
+    public mutating func setWidth(_ w: Double) -> Bool {
+        let clamped = min(max(w.rounded(), 1), 200)
+        guard clamped != brushWidth else { return false }
+        brushWidth = clamped
+        return true
+    }
+
+    /// Sets the opacity in percent (clamped to 1...100); whether it changed.
+    @discardableResult
+    public mutating func setOpacity(_ percent: Int) -> Bool {
+        let clamped = min(max(percent, 1), 100)
+        guard clamped != opacityPercent else { return false }
+        opacityPercent = clamped
+        return true
+    }
+
+    /// Sets the fill tolerance (clamped to 0...255); whether it changed.
+    @discardableResult
+    public mutating func setTolerance(_ value: Int) -> Bool {
+        let clamped = min(max(value, 0), 255)
+        guard clamped != fillTolerance else { return false }
+        fillTolerance = clamped
+        return true
+    }
+
+    /// The color `button` paints with set to `color` (right: secondary, else primary).
+    public mutating func setColor(_ color: Color, for button: PointerButton) {
+        if button == .right { secondary = color } else { primary = color }
+    }
+
+    /// Puts `color` first among the recent colors; whether the list changed.
+    @discardableResult
+    public mutating func remember(_ color: Color) -> Bool {
+        guard recentColors.first != color else { return false }
+        recentColors.removeAll { $0 == color }
+        recentColors.insert(color, at: 0)
+        if recentColors.count > Layout.recentCount { recentColors.removeLast() }
+        return true
+    }
+
+    /// The next width for `[` (down) or `]`: steps grow with the width, so the keys feel the
+    /// same at 3 px and at 150 px.
+    public func widthStep(down: Bool) -> Double {
+        let w = down ? brushWidth - 1 : brushWidth
+        return max(1, (w * 0.15).rounded())
+    }
+
+    // MARK: Sliders
+
+    /// The scale of a toolbar slider as it stands (the width slider sets the tolerance while
+    /// the fill tool is on); nil for an item that is not a slider.
+    public func scale(of item: ToolbarItem) -> SliderScale? {
+        switch item {
+        case .widthSlider: return tool == .fill ? .tolerance : .width
+        case .opacitySlider: return .opacity
+        default: return nil
+        }
+    }
+
+    /// The value a slider shows, in its scale's units.
+    public func value(of scale: SliderScale) -> Double {
+        switch scale {
+        case .width: return brushWidth
+        case .tolerance: return Double(fillTolerance)
+        case .opacity: return Double(opacityPercent)
+        }
+    }
+
+    /// Sets what a slider's scale measures; whether it changed.
+    @discardableResult
+    public mutating func set(_ scale: SliderScale, to value: Double) -> Bool {
+        switch scale {
+        case .width: return setWidth(value)
+        case .tolerance: return setTolerance(Int(value))
+        case .opacity: return setOpacity(Int(value))
+        }
+    }
+}
