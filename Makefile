@@ -2,13 +2,16 @@
 # Both install the Debian packages they need first (as root, or through sudo).
 
 SWIFT ?= swift
-# Build: Xlib, Xext (MIT-SHM), Xft, libpng, zlib, pixman (scaling). Tests and benchmarks: XTest, Xvfb, fonts, and
+# Build: Xlib, Xext (MIT-SHM), Xft, libspng, libjpeg-turbo, libwebp, giflib, lcms2, zlib, pixman
+# (scaling), the text libraries. Tests: libpng and python3-pil (reference decoders). Tests and
+# benchmarks: XTest, Xvfb, fonts, and
 # xclip (the other program in the clipboard tests), x11-apps (xlogo, the harness tests' known-good client),
 # x11-utils (xprop reads the window icon), desktop-file-utils (desktop-file-validate), groff-base
 # (the man page is checked for warnings) and make itself (a test installs into a DESTDIR);
 # x11-xkb-utils and xkb-data (setxkbmap and its layouts: the keyboard tests type on de, ru and fr).
 DEPS := pkg-config libx11-dev libxext-dev libxft-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
+        libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev python3-pil \
         xvfb xauth fonts-dejavu-core xclip x11-apps libharfbuzz-bin \
         x11-utils desktop-file-utils groff-base make x11-xkb-utils xkb-data
 # mount and e2fsprogs: mount, umount and chattr (the full-disk and read-only folder tests). Every program

@@ -21,9 +21,25 @@ let package = Package(
         .systemLibrary(
             name: "CXTest", pkgConfig: "xtst",
             providers: [.apt(["libxtst-dev"])]),
+        // libpng only as the tests' independent reference decoder; the program reads and writes
+        // PNG through libspng.
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CSPNG", pkgConfig: "spng",
+            providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(
+            name: "CLCMS2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebp libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CGIF",
+            providers: [.apt(["libgif-dev"])]),
+        // libjpeg behind C functions that keep its setjmp/longjmp error handling inside C.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
@@ -51,8 +67,10 @@ let package = Package(
         .target(
             name: "PaintText", dependencies: ["PaintCore", "CFontconfig", "CFreeType", "CHarfBuzz", "CFriBidi"],
             swiftSettings: uncheckedInRelease),
-        // Files: PNG through libpng's simplified API, atomic writes.
-        .target(name: "PaintIO", dependencies: ["PaintCore", "CPNG", "CZlib"]),
+        // Files: pictures in and out (PNG, JPEG, WebP, GIF, BMP; color profiles through lcms2),
+        // atomic writes, the crash journal, the history chunk.
+        .target(
+            name: "PaintIO", dependencies: ["PaintCore", "CSPNG", "CLCMS2", "CWebP", "CGIF", "CJPEG", "CZlib"]),
         // The program's behaviour without a window: tools, toolbar layout and drawing, keys,
         // documents, saving. Platform-free input events in, pixels and effects out.
         .target(name: "PaintApp", dependencies: ["PaintCore", "PaintIO", "PaintText"]),
@@ -65,10 +83,10 @@ let package = Package(
             name: "paint-bench", dependencies: ["PaintCore", "PaintIO", "PaintText", "CX11", "CXTest"]),
 
         // Helpers shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["PaintCore"], path: "Tests/TestSupport"),
         .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore", "TestSupport"]),
         .testTarget(name: "PaintTextTests", dependencies: ["PaintCore", "PaintText", "CFreeType", "TestSupport"]),
-        .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "TestSupport"]),
+        .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "CPNG", "TestSupport"]),
         .testTarget(
             name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintText", "PaintApp", "TestSupport"]),
         .testTarget(name: "PaintX11Tests", dependencies: ["PaintX11", "PaintApp", "CX11"]),

@@ -1,23 +1,39 @@
 import Glibc
 import PaintCore
 
-/// Opening and saving PNG images on disk: the one entry point the app uses for files (and for
+/// Opening and saving picture files on disk: the one entry point the app uses for files (and for
 /// keeping a saved document's history, `SavedHistory`).
 ///
-/// Loading reads the whole file into memory and decodes it there; saving encodes in memory and
-/// hands the bytes to `AtomicFile`, so a failed save never leaves a half-written file behind.
-/// Both report failures as `ImageFileError`, whose `message` goes to the status bar.
+/// Loading reads the whole file into memory and decodes it there, with the decoder the file's
+/// content names (PNG, JPEG, WebP, GIF, BMP); saving encodes in memory in the format the options
+/// name and hands the bytes to `AtomicFile`, so a failed save never leaves a half-written file
+/// behind. Both report failures as `ImageFileError`, whose `message` goes to the status bar.
 public enum ImageFile {
-    /// Files larger than this are refused before reading: 1 GiB, far beyond any PNG of an image
-    /// within `ImageLimits.default`, and small enough to hold in memory.
+    /// Files larger than this are refused before reading: 1 GiB, far beyond any picture within
+    /// `ImageLimits.default`, and small enough to hold in memory.
     public static let maxFileBytes = 1 << 30
 
-    /// Reads and decodes the PNG file at `path`.
+    /// A picture file as opened: the decoded picture and the file's bytes as read.
+    public struct Opened: Sendable {
+        /// The picture, in sRGB, premultiplied, upright.
+        public var picture: DecodedImage
+        /// The file's bytes: decoding them again (`ImageDecoder`) gives exactly `picture`.
+        public var bytes: [UInt8]
+    }
+
+    /// Reads and decodes the picture file at `path`, in whatever format its content is.
     ///
     /// Fails with `cannotRead` (missing, unreadable, a folder), `notAFile`, `fileTooBig`,
-    /// `emptyFile`, `notPNG`, `damaged` or `tooLarge`; the caller's document is not touched.
+    /// `emptyFile`, `unknownFormat`, `damaged`, `cutShort`, `metadataTooLarge` or `tooLarge`;
+    /// the caller's document is not touched.
+    public static func open(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> Opened {
+        let bytes = try readAll(path, limit: maxFileBytes)
+        return Opened(picture: try ImageDecoder.decode(bytes, name: path, limits: limits), bytes: bytes)
+    }
+
     /// Loads a PNG and also returns the file's bytes as read (a crash journal keeps them as the
-    /// document's starting point: decoding them again gives exactly these pixels).
+    /// document's starting point: decoding them again gives exactly these pixels). PNG only:
+    /// the journal and the history chunk store their starting picture as PNG.
     public static func loadWithBytes(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> (
         image: PixelImage, bytes: [UInt8]
     ) {
@@ -25,9 +41,9 @@ public enum ImageFile {
         return (try PNGCodec.decode(bytes, name: path, limits: limits), bytes)
     }
 
+    /// The pixels of the picture file at `path`, in any format SwiftPaint opens.
     public static func load(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> PixelImage {
-        let bytes = try readAll(path, limit: maxFileBytes)
-        return try PNGCodec.decode(bytes, name: path, limits: limits)
+        try open(path: path, limits: limits).picture.image
     }
 
     /// Encodes `image` as PNG (RGBA when `withAlpha`, else RGB) and writes it atomically to `path`.
@@ -41,10 +57,25 @@ public enum ImageFile {
     public static func save(
         _ image: PixelImage, to path: String, withAlpha: Bool, history: SavedHistory? = nil
     ) throws(ImageFileError) -> SavedHistory.Outcome {
+        try save(image, to: path, options: SaveOptions(format: .png), withAlpha: withAlpha, history: history)
+    }
+
+    /// Encodes `image` as `options` say and writes it atomically to `path`, keeping `history`
+    /// as `save(_:to:withAlpha:history:)` does (only a PNG can carry it in the file).
+    ///
+    /// The alpha channel is written when `withAlpha` and the format keeps transparency; any other
+    /// picture that is not opaque is flattened onto white first (JPEG has no alpha).
+    @discardableResult
+    public static func save(
+        _ image: PixelImage, to path: String, options: SaveOptions, withAlpha: Bool, history: SavedHistory? = nil
+    ) throws(ImageFileError) -> SavedHistory.Outcome {
+        let keepsAlpha = withAlpha && options.format.keepsTransparency
         var bytes: [UInt8]
         var outcome = SavedHistory.Outcome()
         do {
-            bytes = try PNGCodec.encode(image, withAlpha: withAlpha)
+            bytes = try ImageEncoder.encode(
+                keepsAlpha ? image : ImageEncoder.flattened(image, onto: Color.white.pixel), options: options,
+                withAlpha: keepsAlpha)
             if let history { (bytes, outcome) = try history.attach(to: bytes, name: path) }
         } catch {
             // The codec does not know the file name; put it into the message.
@@ -59,7 +90,7 @@ public enum ImageFile {
         guard !path.isEmpty else { throw .cannotRead(path: path, errno: ENOENT) }
         // O_NONBLOCK so that a FIFO cannot hang the open; it is refused just below anyway and
         // has no effect on ordinary files.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .cannotRead(path: path, errno: errno) }
         defer { _ = close(fd) }
 

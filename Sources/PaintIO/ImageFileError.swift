@@ -15,23 +15,36 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
     case fileTooBig(path: String, bytes: Int, limit: Int)
     /// The file is empty.
     case emptyFile(path: String)
-    /// The file does not start with the PNG signature.
+    /// The file does not start with the PNG signature (where only PNG is expected).
     case notPNG(path: String)
-    /// The file starts like a PNG but is cut short or damaged; `reason` is libpng's message.
+    /// The file's content is none of the formats SwiftPaint opens.
+    case unknownFormat(path: String)
+    /// The file is damaged; `reason` says how, in the decoder's words or ours.
     case damaged(path: String, reason: String)
+    /// The file ends before the picture does; `reason` says where.
+    case cutShort(path: String, reason: String)
+    /// The file's metadata (text, color profiles) needs more memory than `limit` bytes and
+    /// could not be skipped (PNG decoding skips what it does not need before giving up).
+    case metadataTooLarge(path: String, limit: Int)
     /// The image's header claims `width` x `height` pixels, more than `limits` allow.
     case tooLarge(path: String, width: Int, height: Int, limits: ImageLimits)
-    /// libpng could not encode the image; `reason` is its message.
+    /// The encoder could not encode the image; `reason` is its message.
     case cannotEncode(path: String, reason: String)
     /// Writing the file (or its temporary twin, or the folder) failed with `errno`.
     case cannotWrite(path: String, errno: Int32)
+    /// The file name asks for a format SwiftPaint opens but does not write (`format`: "GIF").
+    case cannotSave(path: String, format: String)
+    /// The file name's extension `ext` names no format SwiftPaint writes.
+    case unknownExtension(path: String, ext: String)
 
     /// The path the person asked to open or save (empty when encoding without a file).
     public var path: String {
         switch self {
         case .cannotRead(let path, _), .notAFile(let path, _), .fileTooBig(let path, _, _),
-            .emptyFile(let path), .notPNG(let path), .damaged(let path, _),
-            .tooLarge(let path, _, _, _), .cannotEncode(let path, _), .cannotWrite(let path, _):
+            .emptyFile(let path), .notPNG(let path), .unknownFormat(let path), .damaged(let path, _),
+            .cutShort(let path, _), .metadataTooLarge(let path, _), .tooLarge(let path, _, _, _),
+            .cannotEncode(let path, _), .cannotWrite(let path, _), .cannotSave(let path, _),
+            .unknownExtension(let path, _):
             return path
         }
     }
@@ -39,7 +52,7 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
     /// Whether the error happened while saving (as opposed to opening).
     public var isSaveError: Bool {
         switch self {
-        case .cannotEncode, .cannotWrite: return true
+        case .cannotEncode, .cannotWrite, .cannotSave, .unknownExtension: return true
         case .notAFile(_, let saving): return saving
         default: return false
         }
@@ -64,11 +77,16 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
         case .fileTooBig(_, let bytes, let limit): return .fileTooBig(path: newPath, bytes: bytes, limit: limit)
         case .emptyFile: return .emptyFile(path: newPath)
         case .notPNG: return .notPNG(path: newPath)
+        case .unknownFormat: return .unknownFormat(path: newPath)
         case .damaged(_, let reason): return .damaged(path: newPath, reason: reason)
+        case .cutShort(_, let reason): return .cutShort(path: newPath, reason: reason)
+        case .metadataTooLarge(_, let limit): return .metadataTooLarge(path: newPath, limit: limit)
         case .tooLarge(_, let w, let h, let limits):
             return .tooLarge(path: newPath, width: w, height: h, limits: limits)
         case .cannotEncode(_, let reason): return .cannotEncode(path: newPath, reason: reason)
         case .cannotWrite(_, let e): return .cannotWrite(path: newPath, errno: e)
+        case .cannotSave(_, let format): return .cannotSave(path: newPath, format: format)
+        case .unknownExtension(_, let ext): return .unknownExtension(path: newPath, ext: ext)
         }
     }
 
@@ -87,23 +105,25 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
             return "the file is empty"
         case .notPNG:
             return "not a PNG file"
+        case .unknownFormat:
+            return "it is not a picture SwiftPaint can open (PNG, JPEG, WebP, GIF or BMP)"
         case .damaged(_, let detail):
-            return Self.looksTruncated(detail)
-                ? "the file is cut short (\(detail))" : "the file is damaged (\(detail))"
+            return "the file is damaged (\(detail))"
+        case .cutShort(_, let detail):
+            return "the file is cut short (\(detail))"
+        case .metadataTooLarge(_, let limit):
+            return
+                "its metadata (text, color profiles) is more than SwiftPaint reads (at most \(Self.megabytes(limit)))"
         case .tooLarge(_, let w, let h, let limits):
             return "the image is \(w) x \(h) pixels, more than SwiftPaint can edit "
                 + "(at most \(limits.maxSide) on a side and \(Self.millions(limits.maxPixels)) pixels)"
         case .cannotEncode(_, let detail):
             return "the image could not be encoded (\(detail))"
+        case .cannotSave(_, let format):
+            return "SwiftPaint opens \(format) pictures but does not write them; save as .png, .jpg or .webp"
+        case .unknownExtension(_, let ext):
+            return "“.\(ext)” is not a picture format SwiftPaint writes (.png, .jpg, .webp)"
         }
-    }
-
-    /// libpng's wording when its input ran out: the memory reader says "read beyond end of
-    /// data", the row reader "Not enough image data", the decompressor "Truncated"/"unexpected end".
-    private static func looksTruncated(_ detail: String) -> Bool {
-        let lower = detail.lowercased()
-        return ["end of data", "not enough", "truncated", "unexpected end", "read error"]
-            .contains { lower.contains($0) }
     }
 
     /// errno in words; the save wording differs because ENOENT then means the folder is missing.

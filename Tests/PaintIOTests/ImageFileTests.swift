@@ -96,12 +96,15 @@ import Testing
         #expect(error?.message == "Cannot open “\(path)”: no such file")
     }
 
-    @Test func loadOfTextSaysNotAPNG() {
+    @Test func loadOfTextSaysNotAPicture() {
         let folder = TempFolder()
         defer { folder.remove() }
         let path = folder.file("a.txt")
         Support.put(Array("hello".utf8), path)
-        #expect(throws: ImageFileError.notPNG(path: path)) { _ = try ImageFile.load(path: path) }
+        let error = #expect(throws: ImageFileError.unknownFormat(path: path)) { _ = try ImageFile.load(path: path) }
+        #expect(
+            error?.message
+                == "Cannot open “\(path)”: it is not a picture SwiftPaint can open (PNG, JPEG, WebP, GIF or BMP)")
     }
 
     @Test func loadOfATruncatedFileSaysCutShort() throws {

@@ -43,7 +43,7 @@ public struct SavedHistory: Sendable {
     /// history is missing. A history that cannot be kept leaves the save plain, never failed.
     func attach(to encoded: [UInt8], name: String) throws(ImageFileError) -> (bytes: [UInt8], outcome: Outcome) {
         var outcome = Outcome()
-        let saved = try PNGCodec.decode(encoded, name: name)
+        let saved = try ImageDecoder.decode(encoded, name: name).image
         var archive = self.archive
         archive.pixelHash = DocumentArchive.hash(saved)
         if let store, store.capBytes > 0 {

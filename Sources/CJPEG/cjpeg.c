@@ -1,0 +1,221 @@
+// See cjpeg.h: libjpeg with every setjmp/longjmp kept inside this file.
+#include "cjpeg.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jerror.h>
+#include <jpeglib.h>
+
+/// libjpeg's error manager plus where to jump and what went wrong.
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+    int truncated;
+} error_state;
+
+static void on_error(j_common_ptr cinfo) {
+    error_state *state = (error_state *)cinfo->err;
+    cinfo->err->format_message(cinfo, state->message);
+    longjmp(state->jump, 1);
+}
+
+static void on_message(j_common_ptr cinfo, int level) {
+    // Level -1 is a warning. Most are harmless (extraneous bytes before a marker, which many
+    // cameras write); a premature end of file is not: libjpeg would fill the rest with gray.
+    if (level == -1 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        ((error_state *)cinfo->err)->truncated = 1;
+    }
+}
+
+static void errors_init(error_state *state) {
+    jpeg_std_error(&state->pub);
+    state->pub.error_exit = on_error;
+    state->pub.emit_message = on_message;
+    state->message[0] = 0;
+    state->truncated = 0;
+}
+
+struct cjpeg_reader {
+    struct jpeg_decompress_struct cinfo;
+    error_state errors;
+    struct jpeg_progress_mgr progress;
+    int max_scans;
+    int created;
+};
+
+static void on_progress(j_common_ptr cinfo) {
+    cjpeg_reader *reader = (cjpeg_reader *)((char *)cinfo - offsetof(cjpeg_reader, cinfo));
+    if (cinfo->is_decompressor && reader->cinfo.input_scan_number > reader->max_scans) {
+        snprintf(reader->errors.message, sizeof reader->errors.message, "it has more than %d scans",
+                 reader->max_scans);
+        longjmp(reader->errors.jump, 1);
+    }
+}
+
+cjpeg_reader *cjpeg_reader_new(const unsigned char *data, size_t size, long max_memory, int max_scans) {
+    cjpeg_reader *reader = calloc(1, sizeof *reader);
+    if (!reader) return NULL;
+    reader->cinfo.err = &reader->errors.pub;
+    errors_init(&reader->errors);
+    reader->max_scans = max_scans;
+    if (setjmp(reader->errors.jump)) {
+        // Creating can only fail for lack of memory; the reader reports it on first use.
+        return reader;
+    }
+    jpeg_create_decompress(&reader->cinfo);
+    reader->created = 1;
+    reader->cinfo.mem->max_memory_to_use = max_memory;
+    reader->progress.progress_monitor = on_progress;
+    reader->cinfo.progress = &reader->progress;
+    jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+    return reader;
+}
+
+int cjpeg_read_header(cjpeg_reader *reader, cjpeg_info *info) {
+    if (!reader->created) return 0;
+    if (setjmp(reader->errors.jump)) return 0;
+    if (jpeg_read_header(&reader->cinfo, TRUE) != JPEG_HEADER_OK) {
+        snprintf(reader->errors.message, sizeof reader->errors.message, "it holds no picture");
+        return 0;
+    }
+    struct jpeg_decompress_struct *cinfo = &reader->cinfo;
+    int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    // libjpeg-turbo writes straight into SwiftPaint's pixel layout (bytes B, G, R, A) and
+    // expands gray itself; CMYK has no conversion in libjpeg, the caller makes it.
+    cinfo->out_color_space = cmyk ? JCS_CMYK : JCS_EXT_BGRA;
+    info->width = cinfo->image_width;
+    info->height = cinfo->image_height;
+    info->rgb = !cmyk;
+    info->adobe = cinfo->saw_Adobe_marker;
+    info->progressive = jpeg_has_multiple_scans(cinfo);
+    info->arithmetic = cinfo->arith_code;
+    return 1;
+}
+
+int cjpeg_start(cjpeg_reader *reader, long max_memory) {
+    if (!reader->created) return 0;
+    if (setjmp(reader->errors.jump)) return 0;
+    // Read when the coefficient buffers are made, in jpeg_start_decompress.
+    reader->cinfo.mem->max_memory_to_use = max_memory;
+    jpeg_start_decompress(&reader->cinfo);
+    if (reader->errors.truncated) {
+        snprintf(reader->errors.message, sizeof reader->errors.message, "the data ends before the picture does");
+        return 0;
+    }
+    return 1;
+}
+
+int cjpeg_read_row(cjpeg_reader *reader, unsigned char *row) {
+    if (!reader->created) return 0;
+    if (setjmp(reader->errors.jump)) return 0;
+    JSAMPROW rows[1] = {row};
+    if (jpeg_read_scanlines(&reader->cinfo, rows, 1) != 1 || reader->errors.truncated) {
+        reader->errors.truncated = 1;
+        snprintf(reader->errors.message, sizeof reader->errors.message, "the data ends before the picture does");
+        return 0;
+    }
+    return 1;
+}
+
+const char *cjpeg_reader_message(const cjpeg_reader *reader) {
+    return reader->created ? reader->errors.message : "out of memory";
+}
+
+int cjpeg_reader_truncated(const cjpeg_reader *reader) { return reader->errors.truncated; }
+
+void cjpeg_reader_free(cjpeg_reader *reader) {
+    if (!reader) return;
+    // jpeg_destroy is safe in any state, also after an error (libjpeg.txt, "Error handling").
+    if (reader->created) jpeg_destroy_decompress(&reader->cinfo);
+    free(reader);
+}
+
+// ---- encoding -------------------------------------------------------------------------------
+
+/// A destination that grows a buffer this file owns, so that an error part-way frees it
+/// (libjpeg's own memory destination would leak its latest buffer on an error exit).
+typedef struct {
+    struct jpeg_destination_mgr pub;
+    unsigned char *buffer;
+    size_t capacity;
+} growing_destination;
+
+static void destination_init(j_compress_ptr cinfo) {
+    growing_destination *dest = (growing_destination *)cinfo->dest;
+    dest->capacity = 1 << 16;
+    dest->buffer = malloc(dest->capacity);
+    if (!dest->buffer) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+    dest->pub.next_output_byte = dest->buffer;
+    dest->pub.free_in_buffer = dest->capacity;
+}
+
+static boolean destination_grow(j_compress_ptr cinfo) {
+    growing_destination *dest = (growing_destination *)cinfo->dest;
+    size_t used = dest->capacity;  // empty_output_buffer is called when the buffer is full
+    unsigned char *bigger = realloc(dest->buffer, dest->capacity * 2);
+    if (!bigger) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 1);
+    dest->buffer = bigger;
+    dest->capacity *= 2;
+    dest->pub.next_output_byte = bigger + used;
+    dest->pub.free_in_buffer = dest->capacity - used;
+    return TRUE;
+}
+
+static void destination_term(j_compress_ptr cinfo) { (void)cinfo; }
+
+/// Everything an encoding needs, on the heap: what changes after setjmp must not live in
+/// automatic variables, whose values are indeterminate after the longjmp.
+typedef struct {
+    struct jpeg_compress_struct cinfo;
+    error_state errors;
+    growing_destination dest;
+} encoder;
+
+int cjpeg_encode(const unsigned char *pixels, unsigned width, unsigned height, size_t stride, int quality,
+                 unsigned char **out, size_t *size, char *message, size_t message_size) {
+    encoder *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(message, message_size, "out of memory");
+        return 0;
+    }
+    e->cinfo.err = &e->errors.pub;
+    errors_init(&e->errors);
+    if (setjmp(e->errors.jump)) {
+        snprintf(message, message_size, "%s", e->errors.message);
+        jpeg_destroy_compress(&e->cinfo);
+        free(e->dest.buffer);
+        free(e);
+        return 0;
+    }
+    struct jpeg_compress_struct *cinfo = &e->cinfo;
+    jpeg_create_compress(cinfo);
+    e->dest.pub.init_destination = destination_init;
+    e->dest.pub.empty_output_buffer = destination_grow;
+    e->dest.pub.term_destination = destination_term;
+    cinfo->dest = &e->dest.pub;
+    cinfo->image_width = width;
+    cinfo->image_height = height;
+    // libjpeg-turbo reads SwiftPaint's pixels (bytes B, G, R, A) as they are.
+    cinfo->input_components = 4;
+    cinfo->in_color_space = JCS_EXT_BGRX;
+    jpeg_set_defaults(cinfo);
+    jpeg_set_quality(cinfo, quality, TRUE);
+    cinfo->optimize_coding = TRUE;
+    jpeg_start_compress(cinfo, TRUE);
+    while (cinfo->next_scanline < cinfo->image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo->next_scanline * stride);
+        jpeg_write_scanlines(cinfo, &row, 1);
+    }
+    jpeg_finish_compress(cinfo);
+    *size = e->dest.capacity - e->dest.pub.free_in_buffer;
+    *out = e->dest.buffer;
+    jpeg_destroy_compress(cinfo);
+    free(e);
+    return 1;
+}
+
+void cjpeg_free(void *buffer) { free(buffer); }

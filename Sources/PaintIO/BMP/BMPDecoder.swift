@@ -1,0 +1,186 @@
+import PaintCore
+
+/// BMP, read by hand: 1, 4 and 8 bits per pixel with a palette (RLE8 and RLE4 too), 16 and 32
+/// with channel masks, 24; bottom-up or top-down; BMPs wrapping a PNG or JPEG.
+///
+/// The size is checked against the limits, and an uncompressed file against its own length,
+/// before the pixels are allocated: a short file claiming a big picture is refused at once.
+public enum BMPDecoder {
+    /// Decodes BMP `bytes`.
+    public static func decode(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> DecodedImage {
+        guard !bytes.isEmpty else { throw .emptyFile(path: name) }
+        let header = try BMPHeader(bytes, name: name)
+        let (width, height) = (header.width, header.height)
+        guard limits.allows(width: width, height: height) else {
+            throw .tooLarge(path: name, width: width, height: height, limits: limits)
+        }
+        switch header.compression {
+        case .embedded:
+            let inner = Array(bytes[header.dataOffset...])
+            guard let format = ImageFormat.sniff(inner), format == .png || format == .jpeg else {
+                throw .damaged(path: name, reason: "its embedded picture is neither PNG nor JPEG")
+            }
+            var decoded = try ImageDecoder.decode(inner, name: name, limits: limits)
+            decoded.format = .bmp
+            return decoded
+        case .rle8, .rle4:
+            let pixels = try decodeRLE(bytes, header, name: name)
+            guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
+                throw .damaged(path: name, reason: "the pixel count does not match the size")
+            }
+            // Pixels the run-length codes skipped stay transparent, as Windows shows them.
+            return DecodedImage(image: image, format: .bmp, hasAlpha: !image.isOpaque)
+        case .none, .bitfields:
+            guard header.dataOffset + header.rowBytes * height <= bytes.count else {
+                throw .cutShort(
+                    path: name, reason: "it holds \(bytes.count) bytes, too few for a \(width) x \(height) picture")
+            }
+            let alpha = Channel(header.masks.alpha)
+            var pixels = try PixelBuffer.make(count: width * height) { out in
+                decodeRows(bytes, header, into: out)
+            }
+            // Many writers leave the alpha byte 0 everywhere: then it means nothing.
+            let usesAlpha = alpha.bits > 0 && pixels.contains { $0 >> 24 != 0 }
+            if alpha.bits > 0 {
+                for i in pixels.indices {
+                    pixels[i] = usesAlpha ? Pixel.premultiply(pixels[i]) : pixels[i] | 0xFF00_0000
+                }
+            }
+            guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
+                throw .damaged(path: name, reason: "the pixel count does not match the size")
+            }
+            return DecodedImage(image: image, format: .bmp, hasAlpha: usesAlpha)
+        }
+    }
+
+    /// One channel mask: where its bits are and how to scale them to 8 bits.
+    struct Channel {
+        let mask: UInt32
+        let shift: UInt32
+        let bits: Int
+
+        init(_ mask: UInt32) {
+            self.mask = mask
+            shift = mask == 0 ? 0 : UInt32(mask.trailingZeroBitCount)
+            bits = (mask >> shift).trailingZeroBitCount == 0 ? (~(mask >> shift)).trailingZeroBitCount : 0
+        }
+
+        /// The channel of `value` scaled to 0...255 (0 when the mask is empty).
+        @inline(__always)
+        func value(_ v: UInt32) -> UInt32 {
+            guard bits > 0 else { return 0 }
+            let top = UInt64(1) << UInt64(bits) - 1
+            return UInt32((UInt64((v & mask) >> shift) * 255 * 2 + top) / (2 * top))
+        }
+    }
+
+    /// Uncompressed rows into straight pixels (alpha only where a mask gives one, else 255).
+    private static func decodeRows(_ bytes: [UInt8], _ header: BMPHeader, into out: UnsafeMutableBufferPointer<UInt32>)
+    {
+        let (width, height) = (header.width, header.height)
+        let (red, green, blue, alpha) = (
+            Channel(header.masks.red), Channel(header.masks.green), Channel(header.masks.blue),
+            Channel(header.masks.alpha)
+        )
+        let black: UInt32 = 0xFF00_0000
+        bytes.withUnsafeBufferPointer { data in
+            for stored in 0..<height {
+                let y = header.topDown ? stored : height - 1 - stored
+                let row = header.dataOffset + stored * header.rowBytes
+                let o = y * width
+                switch header.bitsPerPixel {
+                case 24:
+                    for x in 0..<width {
+                        let p = row + x * 3
+                        out[o + x] = black | UInt32(data[p + 2]) << 16 | UInt32(data[p + 1]) << 8 | UInt32(data[p])
+                    }
+                case 16, 32:
+                    let size = header.bitsPerPixel / 8
+                    for x in 0..<width {
+                        let p = row + x * size
+                        var v = UInt32(data[p]) | UInt32(data[p + 1]) << 8
+                        if size == 4 { v |= UInt32(data[p + 2]) << 16 | UInt32(data[p + 3]) << 24 }
+                        let a = alpha.bits > 0 ? alpha.value(v) : 255
+                        out[o + x] = a << 24 | red.value(v) << 16 | green.value(v) << 8 | blue.value(v)
+                    }
+                default:  // 1, 4, 8: palette indices, most significant bits first
+                    let bits = header.bitsPerPixel
+                    let perByte = 8 / bits
+                    let mask = UInt8(truncatingIfNeeded: (1 << bits) - 1)
+                    for x in 0..<width {
+                        let byte = data[row + x / perByte]
+                        let index = Int(byte >> UInt8(8 - bits - (x % perByte) * bits) & mask)
+                        // An index past the table shows black, as Windows does.
+                        out[o + x] = index < header.palette.count ? header.palette[index] : black
+                    }
+                }
+            }
+        }
+    }
+
+    /// RLE8 / RLE4: runs of one index, literal runs, end of line, delta moves, end of bitmap.
+    ///
+    /// The codes only ever move forward, so rows are finished one at a time and written to the
+    /// picture as they are: a stream that ends early has touched only the rows it described.
+    private static func decodeRLE(_ bytes: [UInt8], _ header: BMPHeader, name: String) throws(ImageFileError)
+        -> [UInt32]
+    {
+        let four = header.compression == .rle4
+        let (width, height) = (header.width, header.height)
+        let cut = ImageFileError.cutShort(path: name, reason: "its run-length data ends early")
+        return try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
+            guard let base = out.baseAddress else { return }
+            var row = [UInt32](repeating: 0, count: width)
+            var x = 0
+            var line = 0  // rows from the first stored one
+            var i = header.dataOffset
+            // Writes the current row in its place; the next one starts transparent.
+            func nextLine() {
+                guard line < height else { return }
+                let y = header.topDown ? line : height - 1 - line
+                row.withUnsafeBufferPointer { source in
+                    if let first = source.baseAddress { (base + y * width).update(from: first, count: width) }
+                }
+                for k in row.indices { row[k] = 0 }
+                line += 1
+            }
+            func put(_ index: Int) {
+                if x < width { row[x] = index < header.palette.count ? header.palette[index] : 0xFF00_0000 }
+                x += 1
+            }
+            while line < height {
+                guard i + 2 <= bytes.count else { throw cut }
+                let count = Int(bytes[i])
+                let value = bytes[i + 1]
+                i += 2
+                if count > 0 {
+                    for n in 0..<count { put(four ? Int(n % 2 == 0 ? value >> 4 : value & 15) : Int(value)) }
+                    continue
+                }
+                switch value {
+                case 0:  // end of line
+                    nextLine()
+                    x = 0
+                case 1:  // end of bitmap: the rest is transparent
+                    while line < height { nextLine() }
+                case 2:  // delta: move right and down
+                    guard i + 2 <= bytes.count else { throw cut }
+                    for _ in 0..<Int(bytes[i + 1]) { nextLine() }
+                    x += Int(bytes[i])
+                    i += 2
+                default:  // a literal run of `value` indices, padded to 16 bits
+                    let n = Int(value)
+                    let size = four ? (n + 1) / 2 : n
+                    guard i + size <= bytes.count else { throw cut }
+                    for k in 0..<n {
+                        let byte = bytes[i + (four ? k / 2 : k)]
+                        put(four ? Int(k % 2 == 0 ? byte >> 4 : byte & 15) : Int(byte))
+                    }
+                    i += size + size % 2
+                }
+            }
+        }
+    }
+}

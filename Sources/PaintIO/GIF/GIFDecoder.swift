@@ -1,0 +1,142 @@
+import CGIF
+import PaintCore
+
+/// The first frame of a GIF, through giflib's record-by-record API.
+///
+/// Only the records up to the first image are read (never `DGifSlurp`, which would decode every
+/// frame of an animation into memory); the frame is drawn at its place on the logical screen,
+/// which is transparent elsewhere, as browsers show it.
+public enum GIFDecoder {
+    /// Decodes the first frame of GIF `bytes`.
+    public static func decode(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> DecodedImage {
+        guard !bytes.isEmpty else { throw .emptyFile(path: name) }
+        let result: Result<DecodedImage, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
+            Result { () throws(ImageFileError) in
+                let input = Input(bytes: raw)
+                var error: Int32 = 0
+                let opened = withExtendedLifetime(input) {
+                    DGifOpen(Unmanaged.passUnretained(input).toOpaque(), Input.read, &error)
+                }
+                guard let gif = opened else { throw failure(error, name) }
+                defer { DGifCloseFile(gif, &error) }
+                return try withExtendedLifetime(input) { () throws(ImageFileError) in
+                    try firstFrame(gif, name: name, limits: limits)
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// The bytes giflib reads from, through `read`.
+    private final class Input {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var offset = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        /// giflib's input callback: copies up to `count` bytes; fewer means the file ended.
+        static let read: InputFunc = { gif, buffer, count in
+            guard let gif, let buffer, let user = gif.pointee.UserData, count > 0 else { return 0 }
+            let input = Unmanaged<Input>.fromOpaque(user).takeUnretainedValue()
+            let n = min(Int(count), input.bytes.count - input.offset)
+            guard n > 0, let base = input.bytes.baseAddress else { return 0 }
+            buffer.update(from: base + input.offset, count: n)
+            input.offset += n
+            return Int32(n)
+        }
+    }
+
+    private static func firstFrame(
+        _ gif: UnsafeMutablePointer<GifFileType>, name: String, limits: ImageLimits
+    ) throws(ImageFileError) -> DecodedImage {
+        var transparentIndex: Int?
+        while true {
+            var record = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(gif, &record) == GIF_OK else { throw failure(gif.pointee.Error, name) }
+            switch record {
+            case EXTENSION_RECORD_TYPE:
+                var code: Int32 = 0
+                var block: UnsafeMutablePointer<GifByteType>?
+                guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw failure(gif.pointee.Error, name) }
+                // Graphic control: [size 4][flags][delay lo][delay hi][transparent index].
+                if code == GRAPHICS_EXT_FUNC_CODE, let b = block, b[0] >= 4 {
+                    transparentIndex = b[1] & 1 != 0 ? Int(b[4]) : nil
+                }
+                while block != nil {
+                    guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure(gif.pointee.Error, name) }
+                }
+            case IMAGE_DESC_RECORD_TYPE:
+                return try readImage(gif, transparentIndex: transparentIndex, name: name, limits: limits)
+            case TERMINATE_RECORD_TYPE:
+                throw .damaged(path: name, reason: "it holds no picture")
+            default:
+                throw .damaged(path: name, reason: "it has an unknown record")
+            }
+        }
+    }
+
+    private static func readImage(
+        _ gif: UnsafeMutablePointer<GifFileType>, transparentIndex: Int?, name: String, limits: ImageLimits
+    ) throws(ImageFileError) -> DecodedImage {
+        guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif.pointee.Error, name) }
+        let frame = gif.pointee.Image
+        let (left, top, fw, fh) = (Int(frame.Left), Int(frame.Top), Int(frame.Width), Int(frame.Height))
+        // The canvas is the logical screen; some files leave it 0 x 0 and mean the frame's size.
+        let screenWidth = Int(gif.pointee.SWidth)
+        let screenHeight = Int(gif.pointee.SHeight)
+        let width = screenWidth > 0 ? screenWidth : left + fw
+        let height = screenHeight > 0 ? screenHeight : top + fh
+        for (w, h) in [(width, height), (fw, fh)] where !limits.allows(width: w, height: h) {
+            throw .tooLarge(path: name, width: w, height: h, limits: limits)
+        }
+        guard width > 0, height > 0, fw > 0, fh > 0 else {
+            throw .damaged(path: name, reason: "its picture has no pixels")
+        }
+        guard let map = frame.ColorMap ?? gif.pointee.SColorMap, let colors = map.pointee.Colors else {
+            throw .damaged(path: name, reason: "it has no color table")
+        }
+        var palette = [UInt32](repeating: 0, count: 256)  // indices past the table: transparent
+        for i in 0..<min(256, Int(map.pointee.ColorCount)) where i != transparentIndex {
+            let c = colors[i]
+            palette[i] = Pixel.pack(r: c.Red, g: c.Green, b: c.Blue, a: 255)
+        }
+        let covers = left == 0 && top == 0 && fw >= width && fh >= height
+        var line = [GifPixelType](repeating: 0, count: fw)
+        let rows = frame.Interlace ? interlacedRows(fh) : Array(0..<fh)
+        let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
+            for y in rows {
+                guard DGifGetLine(gif, &line, Int32(fw)) == GIF_OK else { throw failure(gif.pointee.Error, name) }
+                let canvasY = top + y
+                guard canvasY < height, left < width else { continue }
+                for x in 0..<min(fw, width - left) { out[canvasY * width + left + x] = palette[Int(line[x])] }
+            }
+            if !covers { PixelBuffer.clear(out, width: width, outside: left, top, fw, fh) }
+        }
+        guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
+            throw .damaged(path: name, reason: "the pixel count does not match the size")
+        }
+        let hasAlpha =
+            transparentIndex != nil || !covers
+            || Int(map.pointee.ColorCount) < 256
+                && image.pixels.contains { $0 >> 24 == 0 }
+        return DecodedImage(image: image, format: .gif, hasAlpha: hasAlpha)
+    }
+
+    /// The order in which an interlaced GIF stores its rows: every 8th from 0, every 8th from
+    /// 4, every 4th from 2, every 2nd from 1.
+    static func interlacedRows(_ height: Int) -> [Int] {
+        [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+    }
+
+    private static func failure(_ code: Int32, _ name: String) -> ImageFileError {
+        switch code {
+        case D_GIF_ERR_READ_FAILED, D_GIF_ERR_EOF_TOO_SOON:
+            return .cutShort(path: name, reason: "it ends before the picture does")
+        default:
+            let text = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+            return .damaged(path: name, reason: text)
+        }
+    }
+}

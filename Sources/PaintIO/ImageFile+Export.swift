@@ -1,0 +1,15 @@
+extension ImageFile {
+    /// Converts the picture file `input` to `output`, in the format `output`'s extension names:
+    /// what `swiftpaint --export OUT IN` does, without a window.
+    ///
+    /// The picture is opened exactly as the window opens it (by content, in sRGB, upright,
+    /// transparency kept when the file has it) and saved as the window saves it: with alpha when
+    /// the picture has it and the format keeps it, else flattened onto white. `quality` as in
+    /// `SaveOptions.forSaving(to:quality:)`.
+    public static func export(from input: String, to output: String, quality: Int? = nil) throws(ImageFileError) {
+        // The target's format is checked first, so a bad name fails before any decoding.
+        let options = try SaveOptions.forSaving(to: output, quality: quality)
+        let opened = try open(path: input)
+        try save(opened.picture.image, to: output, options: options, withAlpha: opened.picture.hasAlpha)
+    }
+}

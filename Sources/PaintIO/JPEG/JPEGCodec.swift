@@ -1,0 +1,157 @@
+import CJPEG
+import PaintCore
+
+/// JPEG bytes to and from `PixelImage`, through libjpeg-turbo (via the `CJPEG` C functions,
+/// which keep libjpeg's longjmp inside C).
+///
+/// Decoding writes libjpeg-turbo's BGRA output straight into the picture's rows, converts an
+/// embedded ICC profile's colors to sRGB, converts CMYK (through its profile, or naively without
+/// one), and turns the picture upright as its EXIF orientation says. Encoding writes baseline
+/// JFIF with optimized Huffman tables at a quality of 1 to 100.
+public enum JPEGCodec {
+    /// The most scans a (progressive) JPEG may have: each scan can cost a pass over the whole
+    /// picture, and real encoders write about ten.
+    static let maxScans = 1000
+
+    /// Decodes JPEG `bytes` into an opaque premultiplied image, upright.
+    public static func decode(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> DecodedImage {
+        guard !bytes.isEmpty else { throw .emptyFile(path: name) }
+        let metadata = JPEGMetadata(bytes, maxProfileBytes: limits.maxMetadataBytes)
+        let result: Result<PixelImage, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
+            Result { () throws(ImageFileError) in
+                guard let base = raw.baseAddress,
+                    let reader = cjpeg_reader_new(base, raw.count, 16 << 20, Int32(maxScans))
+                else { throw .damaged(path: name, reason: "out of memory") }
+                defer { cjpeg_reader_free(reader) }
+                return try read(reader, name: name, fileSize: raw.count, limits: limits, profile: metadata.iccProfile)
+            }
+        }
+        let image = try result.get().oriented(metadata.orientation)
+        return DecodedImage(image: image, format: .jpeg, hasAlpha: false)
+    }
+
+    private static func read(
+        _ reader: OpaquePointer, name: String, fileSize: Int, limits: ImageLimits, profile: [UInt8]?
+    ) throws(ImageFileError) -> PixelImage {
+        func failure() -> ImageFileError {
+            let reason = String(cString: cjpeg_reader_message(reader))
+            return cjpeg_reader_truncated(reader) != 0
+                ? .cutShort(path: name, reason: reason) : .damaged(path: name, reason: reason)
+        }
+        var info = cjpeg_info()
+        guard cjpeg_read_header(reader, &info) != 0 else { throw failure() }
+        let width = Int(info.width)
+        let height = Int(info.height)
+        guard limits.allows(width: width, height: height) else {
+            throw .tooLarge(path: name, width: width, height: height, limits: limits)
+        }
+        // Huffman coding spends at least one bit on every 8 x 8 block (its DC code), so a file
+        // shorter than that is cut short: refused here, before the picture's buffers are made.
+        let blocks = ((width + 7) / 8) * ((height + 7) / 8)
+        if info.arithmetic == 0 && fileSize * 8 < blocks {
+            throw .cutShort(
+                path: name, reason: "it holds \(fileSize) bytes, too few for a \(width) x \(height) picture")
+        }
+        // libjpeg's own memory: a progressive file keeps every coefficient (2 bytes per sample,
+        // at most 4 samples per pixel) until its last scan; anything beyond that is refused.
+        guard cjpeg_start(reader, width * height * 8 + (16 << 20)) != 0 else { throw failure() }
+
+        let rgb = info.rgb != 0
+        let transform: ColorTransform? =
+            rgb
+            ? profile.flatMap { ColorTransform.make(for: .icc($0), gray: false) }
+            : profile.flatMap { ColorTransform.cmyk(profile: $0, inverted: info.adobe != 0) }
+        let scratch = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: width * 4)
+        defer { scratch.deallocate() }
+        let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
+            guard let start = out.baseAddress else { return }
+            for y in 0..<height {
+                let row = start + y * width
+                // libjpeg-turbo writes bytes B, G, R, 255: SwiftPaint's packed pixel, opaque.
+                // CMYK rows are 4 bytes per pixel too, converted in place below.
+                guard cjpeg_read_row(reader, UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt8.self)) != 0
+                else { throw failure() }
+                let pixelsOfRow = UnsafeMutableBufferPointer(start: row, count: width)
+                if rgb {
+                    if let transform { convertRGB(pixelsOfRow, transform, scratch) }
+                } else {
+                    convertCMYK(pixelsOfRow, transform, inverted: info.adobe != 0, scratch)
+                }
+            }
+        }
+        guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
+            throw .damaged(path: name, reason: "the pixel count does not match the size")
+        }
+        return image
+    }
+
+    /// Opaque BGRA pixels through an RGB profile's transform, in place.
+    private static func convertRGB(
+        _ row: UnsafeMutableBufferPointer<UInt32>, _ transform: ColorTransform,
+        _ scratch: UnsafeMutableBufferPointer<UInt16>
+    ) {
+        for (i, p) in row.enumerated() {
+            scratch[i * 4] = UInt16(truncatingIfNeeded: p >> 16 & 0xFF) &* 257
+            scratch[i * 4 + 1] = UInt16(truncatingIfNeeded: p >> 8 & 0xFF) &* 257
+            scratch[i * 4 + 2] = UInt16(truncatingIfNeeded: p & 0xFF) &* 257
+            scratch[i * 4 + 3] = 65535
+        }
+        scratch.baseAddress.map { transform.apply($0, count: row.count) }
+        for i in row.indices {
+            row[i] = PixelBuffer.pack16(scratch[i * 4], scratch[i * 4 + 1], scratch[i * 4 + 2], 65535)
+        }
+    }
+
+    /// CMYK bytes (C, M, Y, K in memory) to opaque pixels, in place: through the file's profile
+    /// when it has one, else by the usual formula (each ink taking away its share of light).
+    private static func convertCMYK(
+        _ row: UnsafeMutableBufferPointer<UInt32>, _ transform: ColorTransform?, inverted: Bool,
+        _ scratch: UnsafeMutableBufferPointer<UInt16>
+    ) {
+        if let transform, let base = row.baseAddress, let rgb = scratch.baseAddress {
+            transform.convert(cmyk: UnsafeRawPointer(base), to: rgb, count: row.count)
+            for i in row.indices {
+                row[i] = PixelBuffer.pack16(scratch[i * 3], scratch[i * 3 + 1], scratch[i * 3 + 2], 65535)
+            }
+            return
+        }
+        for i in row.indices {
+            let p = UInt32(littleEndian: row[i])
+            // Adobe's files store 255 for no ink; others store the ink amount.
+            var c = p & 0xFF
+            var m = p >> 8 & 0xFF
+            var y = p >> 16 & 0xFF
+            var k = p >> 24
+            if !inverted { (c, m, y, k) = (255 - c, 255 - m, 255 - y, 255 - k) }
+            row[i] = 0xFF00_0000 | Pixel.div255(c * k) << 16 | Pixel.div255(m * k) << 8 | Pixel.div255(y * k)
+        }
+    }
+
+    /// Encodes `image` as a baseline JPEG of `quality` (1...100, clamped).
+    ///
+    /// JPEG has no alpha: the premultiplied channels are written as they are, which is the image
+    /// over black; flatten a picture with transparency onto the backdrop you want first.
+    public static func encode(_ image: PixelImage, quality: Int) throws(ImageFileError) -> [UInt8] {
+        guard image.width > 0, image.height > 0 else {
+            throw .cannotEncode(path: "", reason: "the image has no pixels")
+        }
+        guard image.width <= 65500, image.height <= 65500 else {
+            throw .cannotEncode(path: "", reason: "JPEG pictures are at most 65500 pixels on a side")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let ok = image.pixels.withUnsafeBytes { raw in
+            cjpeg_encode(
+                raw.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(image.width), UInt32(image.height),
+                image.width * 4, Int32(min(100, max(1, quality))), &output, &size, &message, message.count)
+        }
+        guard ok != 0, let output else {
+            throw .cannotEncode(path: "", reason: String(cString: message))
+        }
+        defer { cjpeg_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+}

@@ -1,0 +1,217 @@
+import CSPNG
+import PaintCore
+
+/// PNG bytes to and from `PixelImage`, through libspng.
+///
+/// Decoding handles every valid file: bit depths 1 to 16, gray, gray+alpha, palette, RGB and
+/// RGBA, transparency from tRNS, Adam7 interlacing. Rows are decoded one at a time at the
+/// file's precision (16-bit samples stay 16-bit until the end), converted to sRGB when the file
+/// says it is in another space (iCCP, gAMA, cHRM; see `SourceColor`), rounded to 8 bits and
+/// premultiplied. libspng reports errors as return codes (no longjmp) and bounds what ancillary
+/// chunks may cost; see BENCHMARKS.md for why it was chosen over libpng.
+public enum PNGCodec {
+    /// The eight bytes every PNG file starts with.
+    static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+
+    /// Decodes PNG `bytes` into a premultiplied image (see `decodePicture`).
+    public static func decode(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> PixelImage {
+        try decodePicture(bytes, name: name, limits: limits).image
+    }
+
+    /// Decodes PNG `bytes`: the pixels, and whether the file stores transparency.
+    ///
+    /// `name` is only used in error messages. The size in the header is checked against `limits`
+    /// before the pixel buffer is allocated, so a header claiming 100000 x 100000 pixels fails
+    /// at once; so does a file far too short to hold the picture it claims. No ancillary chunk
+    /// (text, color profile) may take more than `limits.maxMetadataBytes`, together.
+    public static func decodePicture(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> DecodedImage {
+        guard !bytes.isEmpty else { throw .emptyFile(path: name) }
+        // Our own signature check gives "not a PNG file" for text, JPEGs and the like. A short
+        // prefix of the signature is a truncated PNG, so it falls through and is cut short.
+        let checked = min(bytes.count, signature.count)
+        guard bytes[0..<checked].elementsEqual(signature[0..<checked]) else { throw .notPNG(path: name) }
+        // Metadata SwiftPaint does not use (text, suggested palettes, EXIF) that is larger than
+        // it reads is skipped, as libpng's chunk limit skips it: the picture opens from a copy
+        // without those chunks, and then without its color profile if that is what was too
+        // large (it shows as sRGB, as in viewers).
+        func attempt(_ png: [UInt8]) throws(ImageFileError) -> DecodedImage? {
+            do {
+                return try decodeOnce(png, name: name, limits: limits)
+            } catch .metadataTooLarge {
+                return nil
+            }
+        }
+        if let picture = try attempt(bytes) { return picture }
+        if let picture = try attempt(PNGChunks.essentials(of: bytes, keepingProfile: true)) { return picture }
+        if let picture = try attempt(PNGChunks.essentials(of: bytes, keepingProfile: false)) { return picture }
+        throw .metadataTooLarge(path: name, limit: limits.maxMetadataBytes)
+    }
+
+    /// One decoding of `bytes`; `.metadataTooLarge` when an ancillary chunk is over the limit.
+    private static func decodeOnce(_ bytes: [UInt8], name: String, limits: ImageLimits) throws(ImageFileError)
+        -> DecodedImage
+    {
+        guard let context = spng_ctx_new(0) else { throw .damaged(path: name, reason: "out of memory") }
+        defer { spng_ctx_free(context) }
+        let metadata = min(limits.maxMetadataBytes, Int(Int32.max))
+        spng_set_chunk_limits(context, metadata, metadata)
+        // libspng reads straight from `bytes`, so everything happens inside withUnsafeBytes.
+        let result: Result<DecodedImage, ImageFileError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(ImageFileError) in
+                spng_set_png_buffer(context, raw.baseAddress, raw.count)
+                return try PNGReading(context: context, name: name, fileSize: raw.count, limits: limits).read()
+            }
+        }
+        return try result.get()
+    }
+}
+
+extension PNGChunks {
+    /// `png` with only the chunks that make its pixels and their colors (IHDR, PLTE, IDAT,
+    /// IEND, tRNS, gAMA, cHRM, sRGB, and iCCP when `keepingProfile`), copied as they are. A
+    /// structure that breaks stops the copy there, and the decoder then finds it cut short.
+    static func essentials(of png: [UInt8], keepingProfile: Bool) -> [UInt8] {
+        var kept = ["IHDR", "PLTE", "IDAT", "IEND", "tRNS", "gAMA", "cHRM", "sRGB"].map { Array($0.utf8) }
+        if keepingProfile { kept.append(Array("iCCP".utf8)) }
+        let chunks: [Chunk]
+        switch walk(png) {
+        case .complete(let all), .broken(let all, _, _): chunks = all
+        case .notPNG: return png
+        }
+        var out = signature
+        for chunk in chunks where kept.contains(chunk.type) { out += png[chunk.start..<chunk.end] }
+        return out
+    }
+}
+
+/// One decoding: libspng's context and what has been learned about the file so far.
+private struct PNGReading {
+    let context: OpaquePointer
+    let name: String
+    let fileSize: Int
+    let limits: ImageLimits
+
+    func read() throws(ImageFileError) -> DecodedImage {
+        var header = spng_ihdr()
+        try check(spng_get_ihdr(context, &header))
+        let width = Int(header.width)
+        let height = Int(header.height)
+        guard limits.allows(width: width, height: height) else {
+            throw .tooLarge(path: name, width: width, height: height, limits: limits)
+        }
+        try checkPlausible(header)
+        let hasAlpha = try hasTransparency(header)
+        let gray =
+            header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue)
+            || header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
+        let transform = ColorTransform.make(for: try sourceColor(), gray: gray)
+
+        let wide = header.bit_depth == 16
+        let format = wide ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8
+        try check(
+            spng_decode_image(
+                context, nil, 0, Int32(format.rawValue),
+                Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)))
+        var rows = RowStore(width: width, wide: wide, interlaced: header.interlace_method != 0, transform: transform)
+        defer { rows.deallocate() }
+        let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
+            var info = spng_row_info()
+            var stored = 0
+            while true {
+                // libspng answers SPNG_EOI either with the last row or, after it, here.
+                let next = spng_get_row_info(context, &info)
+                if next == SPNG_EOI.rawValue { break }
+                try check(next)
+                let status = spng_decode_row(context, rows.row.baseAddress, rows.row.count)
+                if status != 0 && status != SPNG_EOI.rawValue { try check(status) }
+                stored += rows.store(into: out, y: Int(info.row_num), pass: Int(info.pass))
+                if status == SPNG_EOI.rawValue { break }
+            }
+            // The buffer was not zeroed: every pixel must have been written.
+            guard stored == width * height else {
+                throw .damaged(path: name, reason: "the decoder stopped after \(stored) of \(width * height) pixels")
+            }
+        }
+        // The chunks after the image: this checks the last IDAT's CRC. A file that lost only its
+        // IEND still has every pixel, so running out of data here is tolerated.
+        let end = spng_decode_chunks(context)
+        if end != 0 && end != SPNG_IO_EOF.rawValue && end != SPNG_EOF.rawValue { try check(end) }
+        guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
+            throw .damaged(path: name, reason: "the pixel count does not match the size")
+        }
+        return DecodedImage(image: image, format: .png, hasAlpha: hasAlpha)
+    }
+
+    /// A file cannot be much shorter than its image data compressed: deflate packs at most
+    /// 1032 bytes into one, so a few hundred bytes claiming a 20000 x 10000 picture are refused
+    /// here, before a gigabyte is set aside for it.
+    private func checkPlausible(_ header: spng_ihdr) throws(ImageFileError) {
+        let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(header.color_type)] ?? 4
+        let bitsPerPixel = channels * Int(header.bit_depth)
+        var raw = 0
+        for pass in Adam7.passes(interlaced: header.interlace_method != 0) {
+            let (columns, rows) = pass.size(width: Int(header.width), height: Int(header.height))
+            if columns > 0 && rows > 0 { raw += rows * (1 + (columns * bitsPerPixel + 7) / 8) }
+        }
+        if fileSize < raw / 1032 {
+            throw .cutShort(
+                path: name,
+                reason: "it holds \(fileSize) bytes, too few for a \(header.width) x \(header.height) picture")
+        }
+    }
+
+    private func hasTransparency(_ header: spng_ihdr) throws(ImageFileError) -> Bool {
+        if header.color_type & 4 != 0 { return true }
+        var trns = spng_trns()
+        let status = spng_get_trns(context, &trns)
+        if status == SPNG_ECHUNKAVAIL.rawValue { return false }
+        try check(status)
+        return true
+    }
+
+    /// What the file says about its colors, in the PNG specification's order of precedence.
+    private func sourceColor() throws(ImageFileError) -> SourceColor {
+        var iccp = spng_iccp()
+        if try present(spng_get_iccp(context, &iccp)), let profile = iccp.profile, iccp.profile_len > 0 {
+            return .icc(Array(UnsafeRawBufferPointer(start: profile, count: iccp.profile_len)))
+        }
+        var intent: UInt8 = 0
+        if try present(spng_get_srgb(context, &intent)) { return .sRGB }
+        var chrm = spng_chrm()
+        let chromaticities: SourceColor.Chromaticities? =
+            try present(spng_get_chrm(context, &chrm))
+            ? .init(
+                white: (chrm.white_point_x, chrm.white_point_y), red: (chrm.red_x, chrm.red_y),
+                green: (chrm.green_x, chrm.green_y), blue: (chrm.blue_x, chrm.blue_y)) : nil
+        var gamma = 0.0
+        if try present(spng_get_gama(context, &gamma)) { return .gamma(gamma, chromaticities) }
+        return chromaticities.map { .chromaticities($0) } ?? .sRGB
+    }
+
+    /// Whether a chunk getter found its chunk; a damaged file throws.
+    private func present(_ status: Int32) throws(ImageFileError) -> Bool {
+        if status == SPNG_ECHUNKAVAIL.rawValue { return false }
+        try check(status)
+        return true
+    }
+
+    /// libspng's status as an error in words; 0 passes.
+    private func check(_ status: Int32) throws(ImageFileError) {
+        switch status {
+        case 0: return
+        case SPNG_IO_EOF.rawValue, SPNG_EOF.rawValue:
+            throw .cutShort(path: name, reason: "it ends before the picture does")
+        case SPNG_EIDAT_TOO_SHORT.rawValue:
+            throw .cutShort(path: name, reason: "the image data ends early")
+        case SPNG_ECHUNK_LIMITS.rawValue:
+            throw .metadataTooLarge(path: name, limit: limits.maxMetadataBytes)
+        default:
+            let text = spng_strerror(status).map { String(cString: $0) } ?? "error \(status)"
+            throw .damaged(path: name, reason: text)
+        }
+    }
+}

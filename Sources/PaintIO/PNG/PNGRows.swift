@@ -1,0 +1,103 @@
+import PaintCore
+
+/// The seven passes of Adam7 interlacing, or the one pass of a plain image.
+struct Adam7 {
+    let firstRow: Int
+    let firstColumn: Int
+    let rowStep: Int
+    let columnStep: Int
+
+    static let all = [
+        Adam7(firstRow: 0, firstColumn: 0, rowStep: 8, columnStep: 8),
+        Adam7(firstRow: 0, firstColumn: 4, rowStep: 8, columnStep: 8),
+        Adam7(firstRow: 4, firstColumn: 0, rowStep: 8, columnStep: 4),
+        Adam7(firstRow: 0, firstColumn: 2, rowStep: 4, columnStep: 4),
+        Adam7(firstRow: 2, firstColumn: 0, rowStep: 4, columnStep: 2),
+        Adam7(firstRow: 0, firstColumn: 1, rowStep: 2, columnStep: 2),
+        Adam7(firstRow: 1, firstColumn: 0, rowStep: 2, columnStep: 1),
+    ]
+    static let whole = Adam7(firstRow: 0, firstColumn: 0, rowStep: 1, columnStep: 1)
+
+    static func passes(interlaced: Bool) -> [Adam7] { interlaced ? all : [whole] }
+
+    /// Columns and rows of this pass in a width x height image (0 when it is empty).
+    func size(width: Int, height: Int) -> (columns: Int, rows: Int) {
+        (
+            width > firstColumn ? (width - firstColumn + columnStep - 1) / columnStep : 0,
+            height > firstRow ? (height - firstRow + rowStep - 1) / rowStep : 0
+        )
+    }
+}
+
+/// One decoded row at a time, from libspng's RGBA8 or RGBA16 output to packed premultiplied
+/// sRGB pixels.
+///
+/// For an interlaced image libspng writes each pass's pixels at their places in a full-width
+/// row, so only the pass's columns are taken from it.
+struct RowStore {
+    let width: Int
+    let wide: Bool
+    let interlaced: Bool
+    let transform: ColorTransform?
+    /// libspng's output row: width x 4 samples of 8 or 16 bits.
+    let row: UnsafeMutableRawBufferPointer
+    /// 16-bit straight RGBA of one row's pixels, for the color transform.
+    let scratch: UnsafeMutableBufferPointer<UInt16>
+
+    init(width: Int, wide: Bool, interlaced: Bool, transform: ColorTransform?) {
+        self.width = width
+        self.wide = wide
+        self.interlaced = interlaced
+        self.transform = transform
+        row = .allocate(byteCount: max(1, width * (wide ? 8 : 4)), alignment: 8)
+        row.initializeMemory(as: UInt8.self, repeating: 0)
+        scratch = .allocate(capacity: transform == nil ? 0 : width * 4)
+    }
+
+    func deallocate() {
+        row.deallocate()
+        scratch.deallocate()
+    }
+
+    /// Stores the pixels of row `y` of `pass` (ignored when not interlaced) into `out`;
+    /// returns how many.
+    func store(into out: UnsafeMutableBufferPointer<UInt32>, y: Int, pass: Int) -> Int {
+        let geometry = interlaced ? Adam7.all[min(max(pass, 0), 6)] : Adam7.whole
+        let first = geometry.firstColumn
+        let step = geometry.columnStep
+        guard first < width, y >= 0, (y + 1) * width <= out.count else { return 0 }
+        let base = y * width
+        if let transform {
+            var n = 0
+            for x in stride(from: first, to: width, by: step) {
+                for c in 0..<4 {
+                    scratch[n * 4 + c] =
+                        wide
+                        ? row.load(fromByteOffset: x * 8 + c * 2, as: UInt16.self)
+                        : UInt16(row[x * 4 + c]) &* 257
+                }
+                n += 1
+            }
+            scratch.baseAddress.map { transform.apply($0, count: n) }
+            n = 0
+            for x in stride(from: first, to: width, by: step) {
+                let s = n * 4
+                out[base + x] = PixelBuffer.pack16(scratch[s], scratch[s + 1], scratch[s + 2], scratch[s + 3])
+                n += 1
+            }
+        } else if wide {
+            for x in stride(from: first, to: width, by: step) {
+                let o = x * 8
+                out[base + x] = PixelBuffer.pack16(
+                    row.load(fromByteOffset: o, as: UInt16.self), row.load(fromByteOffset: o + 2, as: UInt16.self),
+                    row.load(fromByteOffset: o + 4, as: UInt16.self), row.load(fromByteOffset: o + 6, as: UInt16.self))
+            }
+        } else {
+            for x in stride(from: first, to: width, by: step) {
+                out[base + x] = PixelBuffer.packRGBA(
+                    UInt32(littleEndian: row.load(fromByteOffset: x * 4, as: UInt32.self)))
+            }
+        }
+        return (width - first + step - 1) / step
+    }
+}

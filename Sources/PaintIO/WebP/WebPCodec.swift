@@ -1,0 +1,165 @@
+import CWebP
+import PaintCore
+
+/// WebP bytes to and from `PixelImage`, through libwebp.
+///
+/// Decoding writes libwebp's straight BGRA output into the picture's buffer and premultiplies it
+/// in place; an animation opens as its first frame on a transparent canvas; an ICC profile
+/// (ICCP chunk) is converted to sRGB. Encoding is lossless by default, lossy with a quality.
+public enum WebPCodec {
+    /// WebP's own limit on either side.
+    static let maxSide = 16383
+
+    /// Decodes WebP `bytes` (the first frame of an animation).
+    public static func decode(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> DecodedImage {
+        guard !bytes.isEmpty else { throw .emptyFile(path: name) }
+        let result: Result<DecodedImage, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
+            Result { () throws(ImageFileError) in
+                guard let base = raw.baseAddress else { throw .emptyFile(path: name) }
+                return try decode(base, raw.count, name: name, limits: limits)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func decode(
+        _ base: UnsafePointer<UInt8>, _ count: Int, name: String, limits: ImageLimits
+    ) throws(ImageFileError) -> DecodedImage {
+        var features = WebPBitstreamFeatures()
+        guard count >= 12 else { throw .cutShort(path: name, reason: "it ends inside its header") }
+        try check(WebPGetFeatures(base, count, &features), name)
+        // The RIFF header says how long the file is: a shorter one is cut short, refused here
+        // before its picture's buffer is allocated.
+        let riffSize = 8 + (Int(base[4]) | Int(base[5]) << 8 | Int(base[6]) << 16 | Int(base[7]) << 24)
+        if count < riffSize {
+            throw .cutShort(path: name, reason: "it holds \(count) of the \(riffSize) bytes its header announces")
+        }
+        var data = WebPData(bytes: base, size: count)
+        // The demuxer reads the container (no copies): canvas, frames, the ICC profile.
+        var state = WEBP_DEMUX_PARSING_HEADER
+        guard let demux = WebPDemuxPartial(&data, &state) else {
+            if state == WEBP_DEMUX_PARSE_ERROR { throw .damaged(path: name, reason: "the WebP container is malformed") }
+            throw .cutShort(path: name, reason: "it ends inside its header")
+        }
+        defer { WebPDemuxDelete(demux) }
+        let width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
+        let height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
+        guard limits.allows(width: width, height: height) else {
+            throw .tooLarge(path: name, width: width, height: height, limits: limits)
+        }
+        var frame = WebPIterator()
+        guard WebPDemuxGetFrame(demux, 1, &frame) != 0 else {
+            throw .damaged(path: name, reason: "it holds no picture")
+        }
+        defer { WebPDemuxReleaseIterator(&frame) }
+        guard frame.complete != 0 else { throw .cutShort(path: name, reason: "its first picture is incomplete") }
+        let (x0, y0, fw, fh) = (Int(frame.x_offset), Int(frame.y_offset), Int(frame.width), Int(frame.height))
+        guard fw > 0, fh > 0, x0 >= 0, y0 >= 0, x0 + fw <= width, y0 + fh <= height else {
+            throw .damaged(path: name, reason: "its first frame lies outside the canvas")
+        }
+        let covers = fw == width && fh == height
+        let transform = iccProfile(demux, limit: limits.maxMetadataBytes).flatMap {
+            ColorTransform.make(for: .icc($0), gray: false)
+        }
+
+        let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
+            guard let start = out.baseAddress else { return }
+            var config = WebPDecoderConfig()
+            guard WebPInitDecoderConfig(&config) != 0 else {
+                throw .damaged(path: name, reason: "libwebp version mismatch")
+            }
+            // Straight B, G, R, A: SwiftPaint's byte order, written into the canvas at the frame.
+            config.output.colorspace = MODE_BGRA
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = UnsafeMutableRawPointer(start + y0 * width + x0).assumingMemoryBound(
+                to: UInt8.self)
+            config.output.u.RGBA.stride = Int32(width * 4)
+            config.output.u.RGBA.size = ((fh - 1) * width + fw) * 4
+            try check(WebPDecode(frame.fragment.bytes, frame.fragment.size, &config), name)
+            var scratch = [UInt16](repeating: 0, count: transform == nil ? 0 : fw * 4)
+            for y in y0..<(y0 + fh) {
+                let row = UnsafeMutableBufferPointer(start: start + y * width + x0, count: fw)
+                if let transform { convert(row, transform, &scratch) }
+                for i in row.indices { row[i] = Pixel.premultiply(row[i]) }
+            }
+            // An animation's canvas starts transparent around its first frame.
+            if !covers { PixelBuffer.clear(out, width: width, outside: x0, y0, fw, fh) }
+        }
+        guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
+            throw .damaged(path: name, reason: "the pixel count does not match the size")
+        }
+        return DecodedImage(image: image, format: .webp, hasAlpha: frame.has_alpha != 0 || !covers)
+    }
+
+    /// Straight BGRA pixels through a profile's transform, in place.
+    private static func convert(
+        _ row: UnsafeMutableBufferPointer<UInt32>, _ transform: ColorTransform, _ scratch: inout [UInt16]
+    ) {
+        scratch.withUnsafeMutableBufferPointer { s in
+            for (i, p) in row.enumerated() {
+                s[i * 4] = UInt16(truncatingIfNeeded: p >> 16 & 0xFF) &* 257
+                s[i * 4 + 1] = UInt16(truncatingIfNeeded: p >> 8 & 0xFF) &* 257
+                s[i * 4 + 2] = UInt16(truncatingIfNeeded: p & 0xFF) &* 257
+                s[i * 4 + 3] = UInt16(truncatingIfNeeded: p >> 24) &* 257
+            }
+            s.baseAddress.map { transform.apply($0, count: row.count) }
+            for i in row.indices {
+                let r = PixelBuffer.to8(s[i * 4])
+                let g = PixelBuffer.to8(s[i * 4 + 1])
+                let b = PixelBuffer.to8(s[i * 4 + 2])
+                row[i] = row[i] & 0xFF00_0000 | r << 16 | g << 8 | b
+            }
+        }
+    }
+
+    /// The ICCP chunk, if the file has one no larger than `limit`.
+    private static func iccProfile(_ demux: OpaquePointer, limit: Int) -> [UInt8]? {
+        guard WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & UInt32(ICCP_FLAG.rawValue) != 0 else { return nil }
+        var chunk = WebPChunkIterator()
+        guard WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 else { return nil }
+        defer { WebPDemuxReleaseChunkIterator(&chunk) }
+        guard chunk.chunk.size <= limit, let bytes = chunk.chunk.bytes else { return nil }
+        return Array(UnsafeBufferPointer(start: bytes, count: chunk.chunk.size))
+    }
+
+    private static func check(_ status: VP8StatusCode, _ name: String) throws(ImageFileError) {
+        switch status {
+        case VP8_STATUS_OK: return
+        case VP8_STATUS_NOT_ENOUGH_DATA: throw .cutShort(path: name, reason: "it ends before the picture does")
+        case VP8_STATUS_OUT_OF_MEMORY: throw .damaged(path: name, reason: "out of memory")
+        case VP8_STATUS_UNSUPPORTED_FEATURE:
+            throw .damaged(path: name, reason: "it uses a WebP feature libwebp does not know")
+        case VP8_STATUS_INVALID_PARAM: throw .damaged(path: name, reason: "its picture has invalid parameters")
+        default: throw .damaged(path: name, reason: "the WebP data is malformed")
+        }
+    }
+
+    /// Encodes `image` as WebP: lossless when `quality` is nil, else lossy at `quality`
+    /// (0...100). With `withAlpha` the alpha channel is kept (straight, as WebP stores it);
+    /// without it the premultiplied channels are written opaque, which is the image over black:
+    /// flatten first.
+    public static func encode(_ image: PixelImage, quality: Int?, withAlpha: Bool) throws(ImageFileError) -> [UInt8] {
+        guard image.width > 0, image.height > 0 else {
+            throw .cannotEncode(path: "", reason: "the image has no pixels")
+        }
+        guard image.width <= maxSide, image.height <= maxSide else {
+            throw .cannotEncode(path: "", reason: "WebP pictures are at most \(maxSide) pixels on a side")
+        }
+        let straight = image.pixels.map { withAlpha ? Pixel.unpremultiply($0) : $0 | 0xFF00_0000 }
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = straight.withUnsafeBytes { raw -> Int in
+            let bgra = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            let stride = Int32(image.width * 4)
+            if let quality {
+                return WebPEncodeBGRA(
+                    bgra, Int32(image.width), Int32(image.height), stride, Float(min(100, max(0, quality))), &output)
+            }
+            return WebPEncodeLosslessBGRA(bgra, Int32(image.width), Int32(image.height), stride, &output)
+        }
+        guard size > 0, let output else { throw .cannotEncode(path: "", reason: "libwebp could not encode it") }
+        defer { WebPFree(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+}

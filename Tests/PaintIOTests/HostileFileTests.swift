@@ -1,0 +1,86 @@
+import Foundation
+import PaintCore
+import TestSupport
+import Testing
+
+@testable import PaintIO
+
+/// Files built to make a decoder allocate, inflate or loop far beyond what they hold
+/// (Tests/Fixtures/hostile.py): each is refused with the reason. The peak memory of opening them
+/// is measured in a child process by AppTests' HostileFileMemoryTests.
+@Suite struct HostileFileTests {
+    static let fixtures: (folder: String, entries: [(file: String, words: String)]) = {
+        let folder = TempFolder("hostile").path
+        do {
+            if let failure = try Reference.run("hostile.py", [folder]) {
+                Issue.record("hostile.py failed: \(failure)")
+                return (folder, [])
+            }
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
+            let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+            return (folder, list.map { ($0["file"] as? String ?? "", $0["words"] as? String ?? "") })
+        } catch {
+            Issue.record("the hostile files could not be made: \(error)")
+            return (folder, [])
+        }
+    }()
+
+    @Test func everyHostileFileIsRefusedWithItsReasonOrOpensWithoutItsMetadata() {
+        #expect(Self.fixtures.entries.count == 23)
+        for (file, words) in Self.fixtures.entries {
+            let bytes = Support.get(Self.fixtures.folder + "/" + file) ?? []
+            if words.isEmpty {
+                // Oversized metadata is skipped: the 1 x 1 picture under it opens.
+                let opened = Result { () throws(ImageFileError) in try ImageDecoder.decode(bytes, name: file) }
+                #expect((try? opened.get())?.image.width == 1, "\(file): \(opened)")
+                continue
+            }
+            let error = #expect(throws: ImageFileError.self, "\(file)") {
+                _ = try ImageDecoder.decode(bytes, name: file)
+            }
+            #expect(error?.message.contains(words) == true, "\(file): \(error?.message ?? "accepted")")
+        }
+    }
+
+    @Test func theChunkOf2GBIsRefusedFromAFileOf105Bytes() throws {
+        let bytes = Support.get(Self.fixtures.folder + "/chunk-2g-tEXt.png") ?? []
+        #expect(bytes.count == 105)
+        #expect(Array(bytes[33..<41]) == [0x7F, 0xFF, 0xFF, 0xFF] + Array("tEXt".utf8))
+        #expect(throws: ImageFileError.cutShort(path: "t.png", reason: "it ends before the picture does")) {
+            try PNGCodec.decode(bytes, name: "t.png")
+        }
+    }
+
+    @Test func metadataBeyondTheLimitIsSkippedAndThePictureOpens() throws {
+        // 1 MB of zTXt: read under the default 8 MB, skipped under a 512 KB limit, where the
+        // picture still opens; a color profile over the limit is ignored (the picture shows as
+        // sRGB).
+        let image = Support.opaqueImage(width: 8, height: 8)
+        let png = try PNGCodec.encode(image, withAlpha: false)
+        let text = Support.chunk(
+            "zTXt", Array("Comment".utf8) + [0, 0] + (Zlib.compress([UInt8](repeating: 65, count: 1 << 20)) ?? []))
+        let withText = Array(png[..<33]) + text + Array(png[33...])
+        #expect(try PNGCodec.decode(withText, name: "t.png") == image)
+        let small = ImageLimits(maxSide: 100, maxPixels: 10_000, maxMetadataBytes: 512 << 10)
+        #expect(try PNGCodec.decode(withText, name: "t.png", limits: small) == image)
+        // The conformance suite's linear-light profile padded to 64 KB: used under the default
+        // limit, ignored under a 16 KB one (the picture then shows as sRGB, as without it).
+        let profiled = Support.get(PNGConformanceTests.suite.folder + "/iccp-linear-padded-rgb8.png") ?? []
+        let plain = PNGChunks.essentials(of: profiled, keepingProfile: false)
+        let small16 = ImageLimits(maxSide: 100, maxPixels: 10_000, maxMetadataBytes: 16 << 10)
+        let asSRGB = try PNGCodec.decode(plain, name: "p.png")
+        #expect(try PNGCodec.decode(profiled, name: "p.png") != asSRGB, "the profile converts the colors")
+        #expect(try PNGCodec.decode(profiled, name: "p.png", limits: small16) == asSRGB, "too large: ignored")
+    }
+
+    @Test func aJPEGICCProfileBeyondTheLimitIsIgnoredNotKept() throws {
+        // Two APP2 ICC segments of 60 KB: over a 100 KB limit the profile is dropped.
+        let segment = { (n: UInt8) -> [UInt8] in
+            let body = JPEGMetadata.iccSignature + [n, 2] + [UInt8](repeating: 0, count: 60_000)
+            return [0xFF, 0xE2, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        }
+        let bytes: [UInt8] = [0xFF, 0xD8] + segment(1) + segment(2) + [0xFF, 0xDA, 0, 2]
+        #expect(JPEGMetadata(bytes, maxProfileBytes: 200_000).iccProfile?.count == 120_000)
+        #expect(JPEGMetadata(bytes, maxProfileBytes: 100_000).iccProfile == nil)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PaintCore
+
+/// The tests' reference tools, outside SwiftPaint: Debian's Python with Pillow (`make deps`
+/// installs python3-pil) and the scripts in Tests/Fixtures.
+public enum Reference {
+    /// Tests/Fixtures, found from this file's path.
+    public static let fixtures: String = {
+        var root = #filePath
+        for _ in 0..<2 { root = (root as NSString).deletingLastPathComponent }
+        return root + "/Fixtures"
+    }()
+
+    /// Debian's Python (where python3-pil installs), not a pyenv one on PATH.
+    public static let python = "/usr/bin/python3"
+
+    /// Runs a fixture script; returns its stderr when it fails.
+    public static func run(_ script: String, _ arguments: [String]) throws -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [fixtures + "/" + script] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? nil : String(decoding: text, as: UTF8.self)
+    }
+
+    /// A picture as Pillow decodes it: size, Pillow's mode and format names, straight RGBA bytes.
+    public struct Decoded: Sendable {
+        public var width: Int
+        public var height: Int
+        public var mode: String
+        public var format: String
+        public var rgba: [UInt8]
+    }
+
+    /// Decodes every file in `paths` with Pillow (one Python process for all of them).
+    public static func pillow(_ paths: [String]) throws -> [String: Decoded] {
+        if let failure = try run("pillow_decode.py", paths) {
+            throw ReferenceError(text: "Pillow could not decode: \(failure)")
+        }
+        var decoded: [String: Decoded] = [:]
+        for path in paths {
+            defer { try? FileManager.default.removeItem(atPath: path + ".pillow.rgba") }
+            guard let data = FileManager.default.contents(atPath: path + ".pillow.rgba"),
+                let newline = data.firstIndex(of: 10)
+            else { throw ReferenceError(text: "no Pillow output for \(path)") }
+            let fields = String(decoding: data[..<newline], as: UTF8.self).split(separator: " ").map(String.init)
+            guard fields.count == 4, let w = Int(fields[0]), let h = Int(fields[1]) else {
+                throw ReferenceError(text: "bad Pillow header for \(path)")
+            }
+            decoded[path] = Decoded(
+                width: w, height: h, mode: fields[2], format: fields[3], rgba: [UInt8](data[(newline + 1)...]))
+        }
+        return decoded
+    }
+
+    /// Straight RGBA bytes of a premultiplied image, as a file with alpha stores them.
+    public static func straightRGBA(_ image: PixelImage) -> [UInt8] {
+        image.pixels.flatMap { p -> [UInt8] in
+            let (r, g, b, a) = Pixel.unpack(Pixel.unpremultiply(p))
+            return [r, g, b, a]
+        }
+    }
+
+    /// How many pixels of two straight RGBA byte arrays differ (a length mismatch counts as all).
+    /// Fully transparent pixels are equal whatever color they carry: encoders may store any.
+    public static func differingPixels(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        guard a.count == b.count else { return max(a.count, b.count) / 4 }
+        var count = 0
+        for i in stride(from: 0, to: a.count, by: 4) where a[i + 3] != 0 || b[i + 3] != 0 {
+            if a[i] != b[i] || a[i + 1] != b[i + 1] || a[i + 2] != b[i + 2] || a[i + 3] != b[i + 3] { count += 1 }
+        }
+        return count
+    }
+
+    /// Premultiplied pixels from straight RGBA bytes, the way every decoder stores them.
+    public static func premultiplied(_ rgba: [UInt8]) -> [UInt32] {
+        stride(from: 0, to: rgba.count - 3, by: 4).map {
+            Pixel.premultiply(Pixel.pack(r: rgba[$0], g: rgba[$0 + 1], b: rgba[$0 + 2], a: rgba[$0 + 3]))
+        }
+    }
+
+    public struct ReferenceError: Error, CustomStringConvertible {
+        public var text: String
+        public var description: String { text }
+    }
+}
