@@ -3,8 +3,8 @@
 
 SWIFT ?= swift
 # Build: Xlib, Xext (MIT-SHM), Xft, libspng, libjpeg-turbo, libwebp, giflib, lcms2, zlib, pixman
-# (scaling), the text libraries. Tests: libpng and python3-pil (reference decoders). Tests and
-# benchmarks: XTest, Xvfb, fonts, and
+# (scaling), the text libraries. Tests: libpng and python3-pil (reference decoders), time (GNU time
+# measures a child's peak memory). Tests and benchmarks: XTest, Xvfb, fonts, and
 # xclip (the other program in the clipboard tests), x11-apps (xlogo, the harness tests' known-good client),
 # x11-utils (xprop reads the window icon), desktop-file-utils (desktop-file-validate), groff-base
 # (the man page is checked for warnings) and make itself (a test installs into a DESTDIR);
@@ -13,7 +13,7 @@ DEPS := pkg-config libx11-dev libxext-dev libxft-dev libpng-dev zlib1g-dev libpi
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
         libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev python3-pil \
         xvfb xauth fonts-dejavu-core xclip x11-apps libharfbuzz-bin \
-        x11-utils desktop-file-utils groff-base make x11-xkb-utils xkb-data
+        x11-utils desktop-file-utils groff-base make x11-xkb-utils xkb-data time
 # mount and e2fsprogs: mount, umount and chattr (the full-disk and read-only folder tests). Every program
 # a test starts is in Tests/TestSupport/TestPrograms.swift with its package; a test checks it is in DEPS.
 DEPS += mount e2fsprogs
@@ -62,6 +62,7 @@ bench: deps
 	@echo "== text tool: a keystroke in a growing text box"; .build/release/paint-bench text --chars 1000
 	@echo "== history: 2,000 strokes on 4K"; .build/release/paint-bench history $(BENCH_DIR)/strokes-4k.jsonl --samples 2000 --budget-s 240
 	@echo "== history: the same with a 48 MB cap (snapshots deflated, then dropped)"; .build/release/paint-bench history $(BENCH_DIR)/strokes-4k.jsonl --samples 2000 --budget-s 240 --cap-mb 48 --remove-samples 3
+	@echo "== opening a 4K photo: PNG, PNG with alpha, JPEG (time and peak memory)"; .build/release/paint-bench open --runs 5
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

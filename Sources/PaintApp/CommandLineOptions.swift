@@ -4,11 +4,12 @@ import PaintCore
 public struct CommandLineOptions: Equatable, Sendable {
     public static let version = "0.1.0"
     public static let usage = """
-        Usage: swiftpaint [OPTIONS] [FILE.png...]
+        Usage: swiftpaint [OPTIONS] [FILE...]
                swiftpaint --recover
+               swiftpaint --export OUT IN [--quality Q]
 
-        Opens FILE.png, or a blank canvas that Ctrl+S saves as FILE.png when it does not exist.
-        Each further file opens in a window of its own.
+        Opens FILE (PNG, JPEG, WebP, GIF or BMP), or a blank canvas that Ctrl+S saves as FILE
+        when it does not exist. Each further file opens in a window of its own.
 
         Options:
           --size WxH               canvas size for a new picture (default 1280x800)
@@ -17,6 +18,11 @@ public struct CommandLineOptions: Equatable, Sendable {
           --history-memory MB      memory for undo snapshots (default 256); undo has no step
                                    limit: older steps are rebuilt by replaying the log
           --no-history             save plain PNGs, without the editing history
+          --export OUT IN          convert picture IN to OUT without a window, in the format
+                                   OUT's extension names (.png, .jpg, .webp); exit status 0,
+                                   or 1 with the reason
+          --quality Q              JPEG quality 1..100 for --export (default 90); makes WebP
+                                   lossy (default lossless)
           --recover                list drawings a crash left behind that can be restored
           --no-journal             do not keep a crash journal (for measurements)
           -h, --help               show this help
@@ -34,7 +40,11 @@ public struct CommandLineOptions: Equatable, Sendable {
         Every key, option and file is described in the manual: man swiftpaint
         """
 
-    public enum Action: Equatable, Sendable { case run, help, version, recover }
+    public enum Action: Equatable, Sendable {
+        case run, help, version, recover
+        /// Convert the picture at `input` to `output` without a window.
+        case export(output: String, input: String)
+    }
 
     public var action = Action.run
     /// The file this window opens.
@@ -56,6 +66,9 @@ public struct CommandLineOptions: Equatable, Sendable {
     /// The most memory undo snapshots may take, in MB; older steps are then undone by replay.
     public var historyMemoryMB = 256
 
+    /// `--quality`: the JPEG (and lossy WebP) quality for `--export`; nil for the defaults.
+    public var quality: Int?
+
     /// The largest side `--size` accepts.
     public static let maxSide = 16384
 
@@ -71,6 +84,16 @@ public struct CommandLineOptions: Equatable, Sendable {
             case "--help", "-h": options.action = .help
             case "--version", "-V": options.action = .version
             case "--recover": options.action = .recover
+            case "--export":
+                guard let output = rest.popFirst(), let input = rest.popFirst() else {
+                    throw OptionError("--export needs two files: the picture to write, then the one to read")
+                }
+                options.action = .export(output: output, input: input)
+            case "--quality":
+                guard let value = rest.popFirst(), let q = Int(value), (1...100).contains(q) else {
+                    throw OptionError("--quality needs a number from 1 to 100")
+                }
+                options.quality = q
             case "--history-memory":
                 guard let value = rest.popFirst(), let mb = Int(value), (0...65536).contains(mb) else {
                     throw OptionError("--history-memory needs a number of megabytes, 0 to 65536")

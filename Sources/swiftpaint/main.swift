@@ -28,6 +28,14 @@ case .version:
 case .recover:
     print(Recovery.listing(in: JournalReader.defaultFolder))
     exit(0)
+case .export(let output, let input):
+    // No window, no X display: the picture is opened and saved as the window would.
+    do {
+        try ImageFile.export(from: input, to: output, quality: options.quality)
+    } catch {
+        fail("swiftpaint: \(error.description)")
+    }
+    exit(0)
 case .run:
     break
 }

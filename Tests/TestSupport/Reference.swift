@@ -16,6 +16,7 @@ public enum Reference {
 
     /// Runs a fixture script; returns its stderr when it fails.
     public static func run(_ script: String, _ arguments: [String]) throws -> String? {
+        try TestPrograms.require(python)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [fixtures + "/" + script] + arguments

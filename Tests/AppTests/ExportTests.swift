@@ -1,0 +1,126 @@
+import Foundation
+import PaintCore
+import PaintIO
+import TestSupport
+import Testing
+
+/// `swiftpaint --export OUT IN`: conversion without a window (no X display at all), and the peak
+/// memory of opening hostile files, measured on the child process.
+@Suite struct ExportTests {
+    struct Run {
+        var status: ExitStatus?
+        var stderr: String
+        var peakMemory: Int
+    }
+
+    /// Runs `swiftpaint` with `arguments`, no DISPLAY in its environment, to completion, under
+    /// GNU time for its peak memory.
+    ///
+    /// Not wait4's ru_maxrss of a child we spawn: posix_spawn shares this process's address space
+    /// until exec, and Linux then counts this (large) test process's peak as the child's. GNU
+    /// time forks from its own small process, so the figure it reports is swiftpaint's.
+    static func swiftpaint(_ arguments: [String], in dir: TemporaryDirectory) throws -> Run {
+        var environment = ChildProcess.cleanEnvironment()
+        environment["HOME"] = dir.path
+        environment["XDG_STATE_HOME"] = dir.file("state")
+        let child = try ChildProcess(
+            executable: "/usr/bin/time", arguments: ["-f", "peak-kb %M", try SwiftPaintBinary.locate()] + arguments,
+            environment: environment, stdoutPath: dir.file("stdout"), stderrPath: dir.file("stderr"))
+        let status = child.waitForExit(timeout: .seconds(120))
+        var lines = dir.read("stderr").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last == "" { lines.removeLast() }
+        // GNU time's line comes last; with a failing program it also says "Command exited ...".
+        let peakLine = lines.last { $0.hasPrefix("peak-kb ") } ?? ""
+        let own = lines.filter { !$0.hasPrefix("peak-kb ") && !$0.hasPrefix("Command exited with non-zero status") }
+        return Run(
+            status: status, stderr: own.joined(separator: "\n"),
+            peakMemory: (Int(peakLine.dropFirst(8)) ?? 0) * 1024)
+    }
+
+    /// A smooth picture with a transparent-to-opaque ramp on its right half.
+    static func picture() -> PixelImage {
+        var image = PixelImage(width: 80, height: 48)
+        for y in 0..<48 {
+            for x in 0..<80 {
+                let a = x < 40 ? 255 : (x - 40) * 255 / 39
+                image[x, y] = Pixel.premultiply(
+                    Pixel.pack(r: UInt8(x * 3), g: UInt8(y * 5), b: 200, a: UInt8(a)))
+            }
+        }
+        return image
+    }
+
+    @Test func convertsBetweenFormatsWithoutADisplay() throws {
+        let dir = try TemporaryDirectory()
+        let png = dir.file("in.png")
+        let image = Self.picture()
+        try ImageFile.save(image, to: png, withAlpha: true)
+
+        for out in ["out.webp", "out.jpg", "out.jpeg"] {
+            let run = try Self.swiftpaint(["--export", dir.file(out), png], in: dir)
+            #expect(run.status == .exited(0), "\(out): \(run.stderr)")
+            #expect(run.stderr.isEmpty, "\(out): \(run.stderr)")
+        }
+        let decoded = try Reference.pillow([dir.file("out.webp"), dir.file("out.jpg")])
+        let webp = try #require(decoded[dir.file("out.webp")])
+        #expect(webp.format == "WEBP" && webp.mode == "RGBA", "alpha is kept in WebP")
+        #expect(Reference.differingPixels(webp.rgba, Reference.straightRGBA(image)) == 0, "lossless by default")
+        let jpeg = try #require(decoded[dir.file("out.jpg")])
+        #expect(jpeg.format == "JPEG" && jpeg.mode == "RGB")
+        // Transparency is flattened onto white: the fully transparent column is near white.
+        let clear = (0..<48).map { Int(jpeg.rgba[($0 * 80 + 41) * 4]) }
+        #expect(clear.allSatisfy { $0 > 230 }, "transparent became white: \(clear.prefix(6))")
+
+        // And back: the JPEG opened exactly as SwiftPaint opens it in the window, saved as PNG.
+        let run = try Self.swiftpaint(["--export", dir.file("back.png"), dir.file("out.jpg")], in: dir)
+        #expect(run.status == .exited(0), "\(run.stderr)")
+        let opened = try ImageFile.open(path: dir.file("out.jpg")).picture
+        let back = try ImageFile.open(path: dir.file("back.png")).picture
+        #expect(back.image == opened.image)
+        #expect(back.hasAlpha == false, "a JPEG has no alpha, so its PNG has none")
+    }
+
+    @Test func failuresExitWithOneAndTheReason() throws {
+        let dir = try TemporaryDirectory()
+        let png = dir.file("in.png")
+        try ImageFile.save(Self.picture(), to: png, withAlpha: true)
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: dir.file("text.png")))
+        let cases: [([String], String)] = [
+            (["--export", dir.file("o.png"), dir.file("missing.png")], "no such file"),
+            (["--export", dir.file("o.png"), dir.file("text.png")], "not a picture SwiftPaint can open"),
+            (["--export", dir.file("o.gif"), png], "opens GIF pictures but does not write them"),
+            (["--export", dir.file("o.tiff"), png], "“.tiff” is not a picture format SwiftPaint writes"),
+            (["--export", dir.file("noextension"), png], "is not a picture format SwiftPaint writes"),
+            (["--export", dir.file("o.png")], "--export needs two files"),
+        ]
+        for (arguments, words) in cases {
+            let run = try Self.swiftpaint(arguments, in: dir)
+            let code: Int32 = arguments.count == 2 ? 2 : 1  // a command-line mistake is 2
+            #expect(run.status == .exited(code), "\(arguments): \(String(describing: run.status))")
+            #expect(run.stderr.contains(words), "\(arguments): \(run.stderr)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("o") }
+        #expect(left.isEmpty, "no output is written when the conversion fails: \(left)")
+    }
+
+    @Test func hostileFilesAreRefusedOrOpenInLittleMemory() throws {
+        let dir = try TemporaryDirectory()
+        let folder = try dir.subdirectory("hostile")
+        if let failure = try Reference.run("hostile.py", [folder]) { Issue.record("hostile.py: \(failure)") }
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
+        let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+        #expect(list.count == 23)
+        // The program itself (Swift runtime, libraries) takes about 13 MB; a decoder that believed
+        // any of these files would take hundreds of megabytes to gigabytes.
+        let budget = 64 << 20
+        for item in list {
+            let file = item["file"] as? String ?? ""
+            let words = item["words"] as? String ?? "?"
+            let run = try Self.swiftpaint(["--export", dir.file("out.png"), folder + "/" + file], in: dir)
+            // A few open: their oversized metadata is skipped (`words` is empty for them).
+            #expect(run.status == .exited(words.isEmpty ? 0 : 1), "\(file): \(String(describing: run.status))")
+            #expect(words.isEmpty ? run.stderr.isEmpty : run.stderr.contains(words), "\(file): \(run.stderr)")
+            #expect(run.peakMemory > 0 && run.peakMemory < budget, "\(file): peak \(run.peakMemory >> 20) MB")
+        }
+    }
+}
