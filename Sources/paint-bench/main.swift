@@ -141,6 +141,12 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "history" {
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "text" {
     runTextBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "open" {
+    runOpenBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "open-file" {
+    runOpenFile(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "store" {
     runStoreBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
