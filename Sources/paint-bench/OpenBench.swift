@@ -49,9 +49,16 @@ func runOpenFile(arguments: [String]) -> Never {
     guard arguments.count == 2, let runs = Int(arguments[1]) else { fail("open-file FILE RUNS", code: 2) }
     let file = arguments[0]
     var milliseconds: [Double] = []
+    var cpuMilliseconds: [Double] = []
     var size = ""
+    func cpuNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
     for _ in 0..<runs {
         let start = monotonicNanoseconds()
+        let cpuStart = cpuNanoseconds()
         do {
             let opened = try ImageFile.open(path: file)
             size = "\(opened.picture.image.width) x \(opened.picture.image.height), \(opened.bytes.count / 1024) KB"
@@ -59,11 +66,13 @@ func runOpenFile(arguments: [String]) -> Never {
             fail(error.description, code: 1)
         }
         milliseconds.append(Double(monotonicNanoseconds() - start) / 1e6)
+        cpuMilliseconds.append(Double(cpuNanoseconds() - cpuStart) / 1e6)
     }
     let name = file.split(separator: "/").last.map(String.init) ?? file
     print(
         "\(name) (\(size)): best \(fixed(milliseconds.min() ?? .nan, 1)) ms,"
-            + " median \(fixed(median(milliseconds), 1)) ms, peak RSS \(fixed(peakResidentMegabytes() ?? .nan, 0)) MB")
+            + " median \(fixed(median(milliseconds), 1)) ms; CPU best \(fixed(cpuMilliseconds.min() ?? .nan, 1)) ms;"
+            + " peak RSS \(fixed(peakResidentMegabytes() ?? .nan, 0)) MB")
     exit(0)
 }
 

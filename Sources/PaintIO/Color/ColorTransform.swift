@@ -3,14 +3,17 @@ import Glibc
 
 /// Converts straight RGBA samples from a file's color space to sRGB, at 16 bits per sample.
 ///
-/// Two ways, by what the conversion is: a per-channel table when each channel maps on its own
-/// (a gamma with sRGB's primaries, or a gray profile), computed exactly in double precision;
-/// otherwise Little CMS (lcms2) with the profile. Both work on 16-bit samples, so an 8-bit
-/// result is within one level of the exact conversion. Alpha is never changed.
+/// Three ways, by what the conversion is: a per-channel table when each channel maps on its own
+/// (a gamma with sRGB's primaries, or a gray profile), computed exactly in double precision; a
+/// matrix and curves for matrix/TRC profiles (`MatrixShaper`, nearly every RGB profile);
+/// otherwise Little CMS (lcms2) with the profile, unoptimized. All work on 16-bit samples, so
+/// an 8-bit result is within one level of the exact conversion. Alpha is never changed.
 final class ColorTransform {
     private enum Kind {
         /// 65536 entries: a 16-bit sample to its 16-bit sRGB value, the same for R, G and B.
         case table([UInt16])
+        /// Tone curves and a matrix, for a matrix/TRC profile.
+        case matrixShaper(MatrixShaper)
         /// An lcms2 transform from TYPE_RGBA_16 to TYPE_RGBA_16, alpha copied.
         case lcms(cmsHTRANSFORM)
     }
@@ -82,6 +85,8 @@ final class ColorTransform {
                     p[2] = t[Int(p[2])]
                 }
             }
+        case .matrixShaper(let shaper):
+            shaper.apply(samples, count: count)
         case .lcms(let transform):
             cmsDoTransform(transform, samples, samples, UInt32(count))
         }
@@ -142,6 +147,9 @@ final class ColorTransform {
     }
 
     private static func transform(from input: cmsHPROFILE, intent: UInt32) -> ColorTransform? {
+        if intent != UInt32(INTENT_ABSOLUTE_COLORIMETRIC), let shaper = MatrixShaper(input) {
+            return ColorTransform(.matrixShaper(shaper))
+        }
         guard let output = cmsCreate_sRGBProfile() else { return nil }
         defer { cmsCloseProfile(output) }
         guard
