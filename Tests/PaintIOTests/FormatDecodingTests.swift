@@ -18,14 +18,8 @@ import Testing
     }
 
     static let fixtures: (folder: String, entries: [Entry]) = {
-        let folder = TempFolder("formats").path
         do {
-            if let failure = try Reference.run("formats.py", [folder]) {
-                Issue.record("formats.py failed: \(failure)")
-                return (folder, [])
-            }
-            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
-            let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+            let (folder, list) = try Reference.fixtures("formats.py")
             return (
                 folder,
                 list.map { item in
@@ -37,7 +31,7 @@ import Testing
             )
         } catch {
             Issue.record("the fixtures could not be made: \(error)")
-            return (folder, [])
+            return ("", [])
         }
     }()
 

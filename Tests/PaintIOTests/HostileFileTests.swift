@@ -10,18 +10,12 @@ import Testing
 /// is measured in a child process by AppTests' HostileFileMemoryTests.
 @Suite struct HostileFileTests {
     static let fixtures: (folder: String, entries: [(file: String, words: String)]) = {
-        let folder = TempFolder("hostile").path
         do {
-            if let failure = try Reference.run("hostile.py", [folder]) {
-                Issue.record("hostile.py failed: \(failure)")
-                return (folder, [])
-            }
-            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
-            let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+            let (folder, list) = try Reference.fixtures("hostile.py")
             return (folder, list.map { ($0["file"] as? String ?? "", $0["words"] as? String ?? "") })
         } catch {
             Issue.record("the hostile files could not be made: \(error)")
-            return (folder, [])
+            return ("", [])
         }
     }()
 

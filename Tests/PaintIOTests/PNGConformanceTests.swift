@@ -19,14 +19,8 @@ import Testing
 
     /// The suite, generated once into a temporary folder.
     static let suite: (folder: String, entries: [Entry]) = {
-        let folder = TempFolder("pngsuite").path
         do {
-            if let failure = try Reference.run("png_suite.py", [folder]) {
-                Issue.record("png_suite.py failed: \(failure)")
-                return (folder, [])
-            }
-            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
-            let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+            let (folder, list) = try Reference.fixtures("png_suite.py")
             return (
                 folder,
                 list.map { item in
@@ -38,7 +32,7 @@ import Testing
             )
         } catch {
             Issue.record("the PNG suite could not be made: \(error)")
-            return (folder, [])
+            return ("", [])
         }
     }()
 

@@ -29,6 +29,20 @@ public enum Reference {
         return process.terminationStatus == 0 ? nil : String(decoding: text, as: UTF8.self)
     }
 
+    /// Runs a fixture script that writes files and a `manifest.json` (a list of objects) into a
+    /// new folder under the package's `.build/fixtures` (so `make clean` takes them away);
+    /// returns the folder and the manifest's entries. A failure is thrown with the script's words.
+    public static func fixtures(_ script: String) throws -> (folder: String, entries: [[String: Any]]) {
+        let base = (fixtures as NSString).deletingLastPathComponent + "/../.build/fixtures"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        var template = Array("\(base)/\(script)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw ReferenceError(text: "mkdtemp failed") }
+        let folder = String(cString: made)
+        if let failure = try run(script, [folder]) { throw ReferenceError(text: "\(script) failed: \(failure)") }
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json"))
+        return (folder, try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? [])
+    }
+
     /// A picture as Pillow decodes it: size, Pillow's mode and format names, straight RGBA bytes.
     public struct Decoded: Sendable {
         public var width: Int
