@@ -2,14 +2,14 @@
 # Both install the Debian packages they need first (as root, or through sudo).
 
 SWIFT ?= swift
-# Build: Xlib, Xext (MIT-SHM), Xft, libspng, libjpeg-turbo, libwebp, giflib, lcms2, zlib, pixman
+# Build: Xlib, Xext (MIT-SHM), Xft, Xi (XInput 2), libspng, libjpeg-turbo, libwebp, giflib, lcms2, zlib, pixman
 # (scaling), the text libraries. Tests: libpng and python3-pil (reference decoders), time (GNU time
 # measures a child's peak memory). Tests and benchmarks: XTest, Xvfb, fonts, and
 # xclip (the other program in the clipboard tests), x11-apps (xlogo, the harness tests' known-good client),
 # x11-utils (xprop reads the window icon), desktop-file-utils (desktop-file-validate), groff-base
 # (the man page is checked for warnings) and make itself (a test installs into a DESTDIR);
 # x11-xkb-utils and xkb-data (setxkbmap and its layouts: the keyboard tests type on de, ru and fr).
-DEPS := pkg-config libx11-dev libxext-dev libxft-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
+DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxi-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
         libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev python3-pil \
         xvfb xauth fonts-dejavu-core xclip x11-apps libharfbuzz-bin \
@@ -56,6 +56,7 @@ bench: deps
 	@echo "== window under Xvfb, MIT-SHM"; .build/release/paint-bench x11 --app .build/release/swiftpaint
 	@echo "== window under Xvfb, XPutImage"; .build/release/paint-bench x11 --app .build/release/swiftpaint --no-shm
 	@echo "== window under Xvfb, MIT-SHM, no journal"; .build/release/paint-bench x11 --app .build/release/swiftpaint --app-args --no-journal
+	@echo "== window CPU per motion event, XInput 2 against core events, interleaved"; .build/release/paint-bench x11 --app .build/release/swiftpaint --compare-pointer 5
 	@echo "== crash journal on vs off, strokes back to back"; mkdir -p .build/bench-journal && .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5
 	@echo "== crash journal on vs off, 30 ms between strokes"; .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5 --stroke-gap-ms 30
 	@echo "== shape previews against brush events of the same area"; .build/release/paint-bench shapes $(BENCH_DIR)/strokes-1080p.jsonl

@@ -16,8 +16,8 @@ let package = Package(
     targets: [
         // System libraries: Debian's -dev packages, found through pkg-config. Nothing is fetched.
         .systemLibrary(
-            name: "CX11", pkgConfig: "x11 xext xft",
-            providers: [.apt(["libx11-dev", "libxext-dev", "libxft-dev"])]),
+            name: "CX11", pkgConfig: "x11 xext xft xi",
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxft-dev", "libxi-dev"])]),
         .systemLibrary(
             name: "CXTest", pkgConfig: "xtst",
             providers: [.apt(["libxtst-dev"])]),

@@ -11,6 +11,7 @@
 #include <X11/extensions/XShm.h>
 #include <X11/Xft/Xft.h>
 #include <X11/XKBlib.h>
+#include <X11/extensions/XInput2.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 
@@ -108,5 +109,13 @@ static inline KeySym cx_xkb_keysym(XkbDescPtr xkb, unsigned int keycode, int gro
     if (group >= XkbKeyNumGroups(xkb, keycode) || level >= XkbKeyGroupWidth(xkb, keycode, group)) return NoSymbol;
     return XkbKeySymEntry(xkb, keycode, level, group);
 }
+
+// MARK: XInput 2 (XISetMask and XIMaskIsSet are macros)
+
+/// Sets bit `event` in an XI2 event mask.
+static inline void cx_xi_set_mask(unsigned char *mask, int event) { XISetMask(mask, event); }
+
+/// Whether bit `bit` is set in an XI2 mask (event, button or valuator mask).
+static inline int cx_xi_mask_is_set(const unsigned char *mask, int bit) { return XIMaskIsSet(mask, bit) != 0; }
 
 #endif

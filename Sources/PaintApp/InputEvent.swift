@@ -20,11 +20,30 @@ public enum Key: Sendable, Equatable {
     case enter, escape, tab, backspace, delete, left, right, up, down, home, end
 }
 
+/// Where a precise pointer is between pixels (XInput 2: a tablet's pen, a high-resolution mouse).
+public struct PointerSample: Sendable, Equatable {
+    /// Window position, on the same scale as the whole pixels of the event: the centre of
+    /// pixel (x, y) is (x + 0.5, y + 0.5), which is where a pointer without sub-pixel
+    /// positions is taken to be.
+    public var x: Double
+    public var y: Double
+    /// How hard a pen presses, 0...1; nil for a device without pressure (a mouse).
+    public var pressure: Double?
+
+    /// Makes a sample.
+    public init(x: Double, y: Double, pressure: Double? = nil) {
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+    }
+}
+
 /// One platform-free input event; window coordinates are in pixels from the top-left corner.
+/// A pointer event carries a `PointerSample` when the device reports more than whole pixels.
 public enum InputEvent: Sendable, Equatable {
-    case press(x: Int, y: Int, button: PointerButton, modifiers: Modifiers)
-    case motion(x: Int, y: Int, modifiers: Modifiers)
-    case release(x: Int, y: Int, button: PointerButton, modifiers: Modifiers)
+    case press(x: Int, y: Int, button: PointerButton, modifiers: Modifiers, sample: PointerSample? = nil)
+    case motion(x: Int, y: Int, modifiers: Modifiers, sample: PointerSample? = nil)
+    case release(x: Int, y: Int, button: PointerButton, modifiers: Modifiers, sample: PointerSample? = nil)
     /// The left button went down a second time, quickly and close to the first (sent after
     /// that second `press`).
     case doubleClick(x: Int, y: Int)

@@ -178,6 +178,15 @@ public struct Layout: Sendable, Equatable {
         return Point(x: Double(2 * (x - o.x) + 1) * d / n2, y: Double(2 * (y - o.y) + 1) * d / n2)
     }
 
+    /// The image point under a sub-pixel pointer sample, on the 1/64-pixel grid strokes are
+    /// stored on (a pointer without sub-pixel positions lands on the same points as
+    /// `imagePoint(windowX:windowY:)`).
+    public func imagePoint(_ sample: PointerSample) -> Point {
+        let o = imageOrigin
+        func grid(_ v: Double) -> Double { (v * 64).rounded() / 64 }
+        return Point(x: grid((sample.x - Double(o.x)) / scale), y: grid((sample.y - Double(o.y)) / scale))
+    }
+
     /// The window rectangle that shows a rectangle of image pixels, clipped to the canvas area
     /// (every window pixel any of them falls in or gives its color to).
     public func windowRect(forImageRect r: IntRect) -> IntRect {

@@ -3,7 +3,14 @@ import PaintCore
 /// The pointer: a press starts a gesture, motion and release carry it on and end it (one
 /// `switch` over `gesture` each), the wheel scrolls and zooms.
 extension Session {
-    func handlePress(_ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers) {
+    /// The image point of a pointer event: its sub-pixel sample when it has one.
+    func imagePoint(_ x: Int, _ y: Int, _ sample: PointerSample?) -> Point {
+        sample.map(layout.imagePoint) ?? layout.imagePoint(windowX: x, windowY: y)
+    }
+
+    func handlePress(
+        _ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers, _ sample: PointerSample? = nil
+    ) {
         if colorEditor != nil, colorEditorFrame.contains(x, y) {
             // The editor panel: its sliders and buttons, in its own coordinates.
             if button == .left, case .idle = gesture { pressEditor(x, y) }
@@ -55,7 +62,7 @@ extension Session {
             gesture = .pan(x: x, y: y, scrollX: layout.scrollX, scrollY: layout.scrollY)
             return
         }
-        let point = layout.imagePoint(windowX: x, windowY: y)
+        let point = imagePoint(x, y, sample)
         if modifiers.contains(.control) {
             pickColor(at: point, into: button)
             return
@@ -83,15 +90,15 @@ extension Session {
         }
     }
 
-    func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers) {
+    func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers, _ sample: PointerSample? = nil) {
         lastPointer = (x, y)
         switch gesture {
         case .stroke:
-            extendStroke(to: layout.imagePoint(windowX: x, windowY: y))
+            extendStroke(to: imagePoint(x, y, sample))
         // The status bar's pointer position waits for the release: nothing but the canvas
         // redraws per pointer event while painting.
         case .shape(let live):
-            updateShape(from: live.from, to: layout.imagePoint(windowX: x, windowY: y), modifiers: modifiers)
+            updateShape(from: live.from, to: imagePoint(x, y, sample), modifiers: modifiers)
         case .slider(let item):
             setSlider(item, x: x)
         case .pan(let startX, let startY, let scrollX, let scrollY):

@@ -166,11 +166,11 @@ public final class Session {
             requestClose()
         case .key(let key, let modifiers):
             handleKey(key, modifiers)
-        case .press(let x, let y, let button, let modifiers):
-            handlePress(x, y, button, modifiers)
-        case .motion(let x, let y, let modifiers):
-            handleMotion(x, y, modifiers)
-        case .release(let x, let y, let button, _):
+        case .press(let x, let y, let button, let modifiers, let sample):
+            handlePress(x, y, button, modifiers, sample)
+        case .motion(let x, let y, let modifiers, let sample):
+            handleMotion(x, y, modifiers, sample)
+        case .release(let x, let y, let button, _, _):
             handleRelease(x, y, button)
         case .doubleClick(let x, let y):
             doubleClick(x, y)

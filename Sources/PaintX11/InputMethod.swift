@@ -49,6 +49,12 @@ final class InputMethod {
         self.window = window
         self.onPreedit = onPreedit
         callbacks.initialize(repeating: XIMCallback(), count: 5)
+    }
+
+    /// Opens the input method: after the first frame, since Xlib's own method reads the
+    /// locale's whole Compose table (about 10 ms); keys before that are looked up without it.
+    func start() {
+        guard im == nil else { return }
         open()
     }
 

@@ -43,6 +43,9 @@ public final class X11App {
     /// Typed text (XIM) and the layout's keys for shortcuts (XKB).
     private var input: InputMethod!
     private let keyboard: KeyboardMap
+    private var inputStarted = false
+    /// Pointer events with sub-pixel positions, where the server has XInput 2.2.
+    private var pointer: XInput2?
     /// The last left-button press, for double clicks: server time and window position.
     private var lastLeftPress: (time: Time, x: Int, y: Int)?
     /// The events the window always selects (the input method may add some).
@@ -111,8 +114,20 @@ public final class X11App {
         input = InputMethod(display: display, window: window) { [session] text, caret in
             session.setPreedit(text, caret: caret)
         }
-        if input.eventMask & ~Self.eventMask != 0 { XSelectInput(display, window, Self.eventMask | input.eventMask) }
+        pointer = XInput2.disabled ? nil : XInput2(display: display, window: window, root: root)
+        selectEvents()
     }
+
+    /// The core events the window selects: XInput 2 delivers the buttons and motion instead
+    /// where it is used, and the input method may need more (e.g. KeyRelease).
+    private func selectEvents() {
+        let pointerMasks = ButtonPressMask | ButtonReleaseMask | PointerMotionMask
+        let core = pointer == nil ? Self.eventMask : Self.eventMask & ~pointerMasks
+        XSelectInput(display, window, core | input.eventMask)
+    }
+
+    /// How pointer events arrive, for the log line at start-up.
+    public var pointerInput: String { pointer == nil ? "core events" : "XInput 2.2" }
 
     deinit {
         input = nil
@@ -186,6 +201,12 @@ public final class X11App {
             hand(&batch)
             serveClipboard()
             present()
+            if !inputStarted {
+                // After the first frame: opening the input method reads the Compose table.
+                inputStarted = true
+                input.start()
+                selectEvents()
+            }
             if owed.exit != nil { break }
             // Flushing may have read events off the socket into Xlib's queue, where poll
             // would not see them.
@@ -266,16 +287,13 @@ public final class X11App {
             input.focus(true)
         case FocusOut:
             input.focus(false)
+        case GenericEvent:
+            if let (translated, time) = pointer?.translate(&event) { appendPointer(translated, time: time, to: &batch) }
         case ButtonPress:
-            tooltip.hide()
-            lastEventTime = event.xbutton.time
             if let button = EventTranslator.button(event.xbutton.button) {
                 let (x, y) = (Int(event.xbutton.x), Int(event.xbutton.y))
-                batch.append(
-                    .press(x: x, y: y, button: button, modifiers: EventTranslator.modifiers(event.xbutton.state)))
-                if button == .left, isDoubleClick(at: event.xbutton.time, x: x, y: y) {
-                    batch.append(.doubleClick(x: x, y: y))
-                }
+                let modifiers = EventTranslator.modifiers(event.xbutton.state)
+                appendPointer(.press(x: x, y: y, button: button, modifiers: modifiers), time: event.xbutton.time, to: &batch)
             }
         case ButtonRelease:
             if let button = EventTranslator.button(event.xbutton.button) {
@@ -316,6 +334,15 @@ public final class X11App {
     }
 
     private var exposed = IntRect.empty
+
+    /// A pointer event from XInput 2 or the core protocol; a left press may make a double click.
+    private func appendPointer(_ pointerEvent: InputEvent, time: Time, to batch: inout [InputEvent]) {
+        batch.append(pointerEvent)
+        guard case .press(let x, let y, let button, _, _) = pointerEvent else { return }
+        tooltip.hide()
+        lastEventTime = time
+        if button == .left, isDoubleClick(at: time, x: x, y: y) { batch.append(.doubleClick(x: x, y: y)) }
+    }
 
     /// A second left press within 400 ms and 4 px of the first is a double click (GTK's
     /// defaults); a third starts over.

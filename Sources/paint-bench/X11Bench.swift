@@ -2,6 +2,10 @@
 // end-to-end figures (startup, input-to-pixel latency, CPU per motion event, fidelity, memory).
 //
 //   paint-bench x11 --app PATH_TO_swiftpaint [--app-args "ARGS"] [--samples 200] [--no-shm]
+//   paint-bench x11 --app PATH_TO_swiftpaint --compare-pointer PAIRS
+//
+// --compare-pointer measures only the CPU per motion event, alternating launches with core
+// pointer events (SWIFTPAINT_NO_XI2=1) and with XInput 2, PAIRS times each.
 //
 // --app-args passes extra arguments to every launch of the program (split on spaces), e.g.
 // `--app-args --no-journal`. The program runs with HOME and XDG_STATE_HOME in a temporary
@@ -301,6 +305,56 @@ struct X11Options {
     var noShm = false
     /// Self-check of the fidelity count: leave out every Kth tip (0 = none).
     var skipEvery = 0
+    /// Instead of the full run: this many interleaved pairs of CPU-per-event measurements with
+    /// core pointer events (SWIFTPAINT_NO_XI2=1) and with XInput 2.
+    var comparePointer = 0
+}
+
+/// The program's and the X server's CPU time per motion event: 5,000 events at 1 kHz, a zigzag
+/// in image rows 110..210 with x bouncing across the width in 4 px steps, the last event to a
+/// fresh point at (640, 240) that must get painted.
+func x11MotionCPU(probe: X11Probe, display: OpaquePointer, xvfb: pid_t, app: X11Instance, imageWidth: Int) -> (
+    app: Double, xserver: Double, events: Int, wallMs: Double, endPainted: Bool
+) {
+    let o = app.origin
+    func root(_ ix: Int, _ iy: Int) -> (Int, Int) { (o.x + ix, o.y + iy) }
+    let cpuEvents = 5000
+    var cpuPoints: [(Int, Int)] = []
+    var cx = 20
+    var dir = 4
+    for i in 0..<(cpuEvents - 1) {
+        cpuPoints.append((cx, i % 2 == 0 ? 110 : 210))
+        cx += dir
+        if cx > imageWidth - 20 || cx < 20 {
+            dir = -dir
+            cx += 2 * dir
+        }
+    }
+    cpuPoints.append((640, 240))
+    let (c0x, c0y) = root(cpuPoints[0].0, cpuPoints[0].1)
+    probe.move(c0x, c0y)
+    probe.button(true)
+    XSync(display, 0)
+    usleep(100_000)
+    let appCPU0 = x11CPUTime(app.pid)
+    let xCPU0 = x11CPUTime(xvfb)
+    let start = x11Now() + 1_000_000
+    for (i, p) in cpuPoints.enumerated() {
+        x11SleepUntil(start + UInt64(i) * 1_000_000)
+        let (rx, ry) = root(p.0, p.1)
+        probe.move(rx, ry)
+    }
+    let (ex, ey) = root(640, 240)
+    let cpuEnd = x11Wait { x11IsDark(probe.pixel(x: ex, y: ey)) }
+    let appCPU1 = x11CPUTime(app.pid)
+    let xCPU1 = x11CPUTime(xvfb)
+    let elapsed = x11Now() - start
+    probe.button(false)
+    XSync(display, 0)
+    return (
+        Double(appCPU1 &- appCPU0) / 1000 / Double(cpuEvents), Double(xCPU1 &- xCPU0) / 1000 / Double(cpuEvents),
+        cpuEvents, Double(elapsed) / 1e6, cpuEnd != nil
+    )
 }
 
 /// One instance of the program: spawn, find window, wait for white canvas.
@@ -312,9 +366,10 @@ struct X11Instance {
     var path: String
 }
 
-func x11Launch(probe: X11Probe, options: X11Options, display: String, width: Int, height: Int, tag: String)
-    -> X11Instance?
-{
+func x11Launch(
+    probe: X11Probe, options: X11Options, display: String, width: Int, height: Int, tag: String,
+    environment: [(String, String)] = []
+) -> X11Instance? {
     let path = "/tmp/paint-bench-x11-\(getpid())-\(tag).png"
     unlink(path)
     let t0 = x11Now()
@@ -322,7 +377,7 @@ func x11Launch(probe: X11Probe, options: X11Options, display: String, width: Int
         let pid = x11Spawn(
             options.app, options.appArgs + ["--size", "\(width)x\(height)", path], display: display,
             output: "/tmp/paint-bench-x11-\(getpid())-\(tag).log",
-            environment: [("HOME", options.appHome), ("XDG_STATE_HOME", options.appHome + "/state")])
+            environment: [("HOME", options.appHome), ("XDG_STATE_HOME", options.appHome + "/state")] + environment)
     else { return nil }
     var window: Window = 0
     var origin = (x: 0, y: 0)
@@ -411,9 +466,10 @@ func runX11Bench(arguments: [String]) -> Never {
         case "--samples": options.samples = Int(rest.popFirst() ?? "") ?? 200
         case "--no-shm": options.noShm = true
         case "--skip-every": options.skipEvery = Int(rest.popFirst() ?? "") ?? 0
+        case "--compare-pointer": options.comparePointer = Int(rest.popFirst() ?? "") ?? 3
         default:
             x11Warn(
-                "unknown argument \(a)\nusage: paint-bench x11 --app PATH [--app-args \"ARGS\"] [--samples 200] [--no-shm]"
+                "unknown argument \(a)\nusage: paint-bench x11 --app PATH [--app-args \"ARGS\"] [--samples 200] [--no-shm] [--compare-pointer PAIRS]"
             )
             exit(2)
         }
@@ -466,6 +522,12 @@ func runX11Bench(arguments: [String]) -> Never {
 
     let imageW = 1280
     let imageH = 800
+    if options.comparePointer > 0 {
+        let code = x11ComparePointer(probe: probe, options: options, display: displayName, xvfb: xvfb)
+        XCloseDisplay(display)
+        x11Kill(xvfb)
+        finish(code)
+    }
     guard
         let app = x11Launch(
             probe: probe, options: options, display: displayName, width: imageW, height: imageH, tag: "a"),
@@ -532,46 +594,10 @@ func runX11Bench(arguments: [String]) -> Never {
     usleep(100_000)
 
     // --- 3. CPU per motion event at 1 kHz ---
-    // Zigzag in image rows 110..210, x bouncing across the width in 4 px steps; the last event
-    // goes to a fresh point at (640, 240).
-    let cpuEvents = 5000
-    var cpuPoints: [(Int, Int)] = []
-    var cx = 20
-    var dir = 4
-    for i in 0..<(cpuEvents - 1) {
-        cpuPoints.append((cx, i % 2 == 0 ? 110 : 210))
-        cx += dir
-        if cx > imageW - 20 || cx < 20 {
-            dir = -dir
-            cx += 2 * dir
-        }
-    }
-    cpuPoints.append((640, 240))
-    let (c0x, c0y) = root(cpuPoints[0].0, cpuPoints[0].1)
-    probe.move(c0x, c0y)
-    probe.button(true)
-    XSync(display, 0)
-    usleep(100_000)
-    let appCPU0 = x11CPUTime(app.pid)
-    let xCPU0 = x11CPUTime(xvfb)
-    let start = x11Now() + 1_000_000
-    for (i, p) in cpuPoints.enumerated() {
-        x11SleepUntil(start + UInt64(i) * 1_000_000)
-        let (rx, ry) = root(p.0, p.1)
-        probe.move(rx, ry)
-    }
-    let (ex, ey) = root(640, 240)
-    let cpuEnd = x11Wait { x11IsDark(probe.pixel(x: ex, y: ey)) }
-    let appCPU1 = x11CPUTime(app.pid)
-    let xCPU1 = x11CPUTime(xvfb)
-    let elapsed = x11Now() - start
-    probe.button(false)
-    XSync(display, 0)
-    let appUs = Double(appCPU1 &- appCPU0) / 1000 / Double(cpuEvents)
-    let xUs = Double(xCPU1 &- xCPU0) / 1000 / Double(cpuEvents)
+    let cpu = x11MotionCPU(probe: probe, display: display, xvfb: xvfb, app: app, imageWidth: imageW)
     x11Say(
-        "cpu_us_per_event app=\(x11Fixed(appUs, 2)) xserver=\(x11Fixed(xUs, 2)) events=\(cpuEvents) wall_ms=\(x11Fixed(Double(elapsed) / 1e6, 1))"
-            + (cpuEnd == nil ? " end_point=timeout" : ""))
+        "cpu_us_per_event app=\(x11Fixed(cpu.app, 2)) xserver=\(x11Fixed(cpu.xserver, 2)) events=\(cpu.events) wall_ms=\(x11Fixed(cpu.wallMs, 1))"
+            + (cpu.endPainted ? "" : " end_point=timeout"))
     usleep(100_000)
 
     // --- 4. Fidelity: unpaced zigzag ---

@@ -53,7 +53,7 @@ session.savesHistory = options.history
 do {
     let app = try X11App(session: session, displayName: nil)
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
-        FileSystem.printError("swiftpaint: drawing through \(app.transport)")
+        FileSystem.printError("swiftpaint: drawing through \(app.transport), pointer through \(app.pointerInput)")
     }
     // The journal starts once the window is up: without a display nothing is left on disk.
     session.opener = DocumentOpener(

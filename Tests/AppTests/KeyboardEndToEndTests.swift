@@ -140,10 +140,15 @@ struct KeyboardEndToEndTests: CanvasChecks {
         try paint.key("a", modifiers: [.control])
         try paint.client.typeText("junk")
         try paint.key("u", modifiers: [.control])
-        // The clipboard answers when it answers: wait until the field shows more than before.
+        // The clipboard answers when it answers: wait until the field is empty (nothing dark but
+        // the cursor), then until it shows more than that.
         let bar = paint.layout.statusBar
-        let field = IntRect(x: try fieldX(paint), y: bar.y + 4, width: 300, height: bar.height - 8)
-        let empty = try paint.client.capture(paint.window, rect: field)
+        let field = IntRect(x: try fieldX(paint) + 2, y: bar.y + 6, width: 300, height: bar.height - 12)
+        let empty = try paint.client.waitForCapture(paint.window, rect: field, "the emptied field") { shot in
+            (0..<shot.image.width).filter { x in (0..<shot.image.height).contains { shot.color(x: x, y: $0) != .white }
+            }
+            .count <= 2
+        }
         try paint.key("v", modifiers: [.control])
         _ = try paint.client.waitForCapture(paint.window, rect: field, "the pasted text in the field") {
             $0.image != empty.image

@@ -1,0 +1,101 @@
+import CX11
+import PaintApp
+
+/// Pointer input through XInput 2.2 where the server has it: buttons and motion of the master
+/// pointer with the sub-pixel positions the device reports (FP16.16 on the wire, doubles in
+/// Xlib), so a tablet's pen or a high-resolution mouse draws between pixels. Without XI 2.2
+/// (or with `SWIFTPAINT_NO_XI2=1`) the window keeps the core events.
+final class XInput2 {
+    /// The extension's major opcode: GenericEvents carrying it are ours.
+    let opcode: Int32
+    private let display: OpaquePointer
+    /// The axes of each source device seen (a tablet's pen, its eraser, a mouse), by id.
+    private var axes: [Int32: DeviceAxes] = [:]
+    /// The last pressure each device reported: events carry only valuators that changed.
+    private var lastPressure: [Int32: Double] = [:]
+
+    /// Opens XInput 2.2 for `window`; nil when the server does not have it.
+    init?(display: OpaquePointer, window: Window, root: Window) {
+        var opcode: Int32 = 0
+        var event: Int32 = 0
+        var error: Int32 = 0
+        guard XQueryExtension(display, "XInputExtension", &opcode, &event, &error) != 0 else { return nil }
+        var major: Int32 = 2
+        var minor: Int32 = 2
+        guard XIQueryVersion(display, &major, &minor) == Success, major > 2 || (major == 2 && minor >= 2) else {
+            return nil
+        }
+        self.opcode = opcode
+        self.display = display
+        var bits = [UInt8](repeating: 0, count: Int(XI_LASTEVENT) / 8 + 1)
+        for e in [XI_ButtonPress, XI_ButtonRelease, XI_Motion, XI_DeviceChanged] { cx_xi_set_mask(&bits, e) }
+        let status = bits.withUnsafeMutableBufferPointer { b in
+            var mask = XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(b.count), mask: b.baseAddress)
+            return XISelectEvents(display, window, &mask, 1)
+        }
+        guard status == Success else { return nil }
+        // Devices plugged in and out: ids are reused, so what is known of them is forgotten.
+        var hierarchy = [UInt8](repeating: 0, count: Int(XI_LASTEVENT) / 8 + 1)
+        cx_xi_set_mask(&hierarchy, XI_HierarchyChanged)
+        hierarchy.withUnsafeMutableBufferPointer { b in
+            var mask = XIEventMask(deviceid: XIAllDevices, mask_len: Int32(b.count), mask: b.baseAddress)
+            _ = XISelectEvents(display, root, &mask, 1)
+        }
+    }
+
+    /// Whether the environment turns XInput 2 off (`SWIFTPAINT_NO_XI2=1`: core events, for
+    /// comparing the two).
+    static var disabled: Bool {
+        guard let value = getenv("SWIFTPAINT_NO_XI2") else { return false }
+        return String(cString: value) == "1"
+    }
+
+    /// The input event of an XInput 2 GenericEvent (nil for another extension's, or one this
+    /// window does not use), and its server time.
+    func translate(_ event: inout XEvent) -> (event: InputEvent, time: Time)? {
+        guard event.xcookie.extension == opcode, XGetEventData(display, &event.xcookie) != 0 else { return nil }
+        defer { XFreeEventData(display, &event.xcookie) }
+        guard let data = event.xcookie.data else { return nil }
+        switch event.xcookie.evtype {
+        case XI_HierarchyChanged:
+            axes = [:]
+            lastPressure = [:]
+            return nil
+        case XI_DeviceChanged:
+            let changed = data.assumingMemoryBound(to: XIDeviceChangedEvent.self).pointee
+            axes[changed.sourceid] = nil
+            return nil
+        default:
+            break
+        }
+        let device = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+        let source = device.sourceid
+        let known = axes[source] ?? DeviceAxes.query(display, device: source)
+        axes[source] = known
+        if let p = known.pressure(in: device.valuators) { lastPressure[source] = p }
+        return Self.inputEvent(device, pressure: known.pressure == nil ? nil : lastPressure[source])
+            .map { ($0, device.time) }
+    }
+
+    /// A device event as the session's input event: whole pixels for hit-testing, the exact
+    /// position as the sample (pixel centres at +0.5, as core positions are taken), with the
+    /// pen's pressure when the device has one.
+    static func inputEvent(_ e: XIDeviceEvent, pressure: Double? = nil) -> InputEvent? {
+        let x = Int(e.event_x.rounded(.down))
+        let y = Int(e.event_y.rounded(.down))
+        let sample = PointerSample(x: e.event_x + 0.5, y: e.event_y + 0.5, pressure: pressure)
+        let modifiers = EventTranslator.modifiers(UInt32(bitPattern: e.mods.effective))
+        switch e.evtype {
+        case XI_Motion:
+            return .motion(x: x, y: y, modifiers: modifiers, sample: sample)
+        case XI_ButtonPress:
+            guard let button = EventTranslator.button(UInt32(e.detail)) else { return nil }
+            return .press(x: x, y: y, button: button, modifiers: modifiers, sample: sample)
+        case XI_ButtonRelease:
+            guard let button = EventTranslator.button(UInt32(e.detail)) else { return nil }
+            return .release(x: x, y: y, button: button, modifiers: modifiers, sample: sample)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import CX11
+import PaintApp
+import Testing
+
+@testable import PaintX11
+
+/// The XI2 path from a device event to the session's input event, on event data in the form
+/// `xinput list --long` and `xinput test-xi2` print it: a Wacom pen and its eraser (wacom
+/// driver: X, Y, pressure 0…65536, tilt X and Y, wheel), and a mouse (relative X and Y only).
+@Suite struct XInput2Tests {
+    static let pen = DeviceAxes(
+        name: "Wacom Intuos S Pen stylus",
+        valuators: [
+            .init(number: 0, label: "Abs X", min: 0, max: 15200),
+            .init(number: 1, label: "Abs Y", min: 0, max: 9500),
+            .init(number: 2, label: "Abs Pressure", min: 0, max: 65536),
+            .init(number: 3, label: "Abs Tilt X", min: -64, max: 63),
+            .init(number: 4, label: "Abs Tilt Y", min: -64, max: 63),
+            .init(number: 5, label: "Abs Wheel", min: -900, max: 899),
+        ])
+
+    /// An XIDeviceEvent of `evtype` at event position (x, y) carrying valuators `values`
+    /// (number → value), handed to `body`.
+    static func withEvent<R>(
+        _ evtype: Int32, x: Double, y: Double, detail: Int32 = 0, state: Int32 = 0, values: [Int: Double],
+        _ body: (XIDeviceEvent) -> R
+    ) -> R {
+        var mask = [UInt8](repeating: 0, count: 4)
+        for number in values.keys { cx_xi_set_mask(&mask, Int32(number)) }
+        var packed = values.keys.sorted().map { values[$0]! }
+        return mask.withUnsafeMutableBufferPointer { m in
+            packed.withUnsafeMutableBufferPointer { v in
+                var e = XIDeviceEvent()
+                e.type = GenericEvent
+                e.evtype = evtype
+                e.deviceid = 2
+                e.sourceid = 11
+                e.detail = detail
+                e.event_x = x
+                e.event_y = y
+                e.mods.effective = state
+                e.valuators = XIValuatorState(mask_len: Int32(m.count), mask: m.baseAddress, values: v.baseAddress)
+                return body(e)
+            }
+        }
+    }
+
+    @Test func penMotionCarriesItsPositionBetweenPixelsAndItsPressure() {
+        // xinput test-xi2: EVENT type 6 (Motion) device: 2 (11) event: 512.38/300.91
+        //   valuators: 0: 8120.00 1: 4763.00 2: 21856.00 3: -14.00 4: 27.00
+        let event = Self.withEvent(
+            XI_Motion, x: 512.375, y: 300.90625, state: Int32(ShiftMask),
+            values: [0: 8120, 1: 4763, 2: 21856, 3: -14, 4: 27]
+        ) { e -> InputEvent? in
+            #expect(DeviceAxes.value(of: 3, in: e.valuators) == -14)
+            #expect(DeviceAxes.value(of: 5, in: e.valuators) == nil)
+            return XInput2.inputEvent(e, pressure: Self.pen.pressure(in: e.valuators))
+        }
+        let sample = PointerSample(x: 512.875, y: 301.40625, pressure: 21856.0 / 65536)
+        #expect(event == .motion(x: 512, y: 300, modifiers: .shift, sample: sample))
+    }
+
+    @Test func onlyTheValuatorsThatChangedAreSent() {
+        // Pressure alone changed: the values array holds one number, valuator 2's.
+        let pressure = Self.withEvent(XI_Motion, x: 10, y: 10, values: [2: 65536]) {
+            Self.pen.pressure(in: $0.valuators)
+        }
+        #expect(pressure == 1)
+        // Position only: no pressure in this event (the caller keeps the last one).
+        let none = Self.withEvent(XI_Motion, x: 10, y: 10, values: [0: 100, 1: 200]) {
+            Self.pen.pressure(in: $0.valuators)
+        }
+        #expect(none == nil)
+        // A value outside the advertised range is clamped.
+        let over = Self.withEvent(XI_Motion, x: 10, y: 10, values: [2: 70000, 5: 3]) {
+            Self.pen.pressure(in: $0.valuators)
+        }
+        #expect(over == 1)
+    }
+
+    @Test func buttonsAndDevices() {
+        let press = Self.withEvent(XI_ButtonPress, x: 3, y: 4, detail: 3, values: [:]) { XInput2.inputEvent($0) }
+        #expect(press == .press(x: 3, y: 4, button: .right, modifiers: [], sample: PointerSample(x: 3.5, y: 4.5)))
+        let wheel = Self.withEvent(XI_ButtonPress, x: 3, y: 4, detail: 5, values: [:]) { XInput2.inputEvent($0) }
+        #expect(wheel == .press(x: 3, y: 4, button: .wheelDown, modifiers: [], sample: PointerSample(x: 3.5, y: 4.5)))
+        let unknown = Self.withEvent(XI_ButtonPress, x: 3, y: 4, detail: 12, values: [:]) { XInput2.inputEvent($0) }
+        #expect(unknown == nil)
+        // The eraser end is a device of its own; a mouse has no pressure axis.
+        let eraser = DeviceAxes(
+            name: "Wacom Intuos S Pen eraser",
+            valuators: [.init(number: 2, label: "Abs Pressure", min: 0, max: 65536)])
+        #expect(eraser.isEraser && eraser.pressure == .init(number: 2, min: 0, max: 65536))
+        let mouse = DeviceAxes(
+            name: "Logitech USB Optical Mouse",
+            valuators: [
+                .init(number: 0, label: "Rel X", min: -1, max: -1), .init(number: 1, label: "Rel Y", min: -1, max: -1),
+            ])
+        #expect(!mouse.isEraser && mouse.pressure == nil && !Self.pen.isEraser)
+    }
+}
