@@ -179,12 +179,19 @@ public struct Layout: Sendable, Equatable {
     }
 
     /// The image point under a sub-pixel pointer sample, on the 1/64-pixel grid strokes are
-    /// stored on (a pointer without sub-pixel positions lands on the same points as
-    /// `imagePoint(windowX:windowY:)`).
+    /// stored on. A sample at a pixel centre (a device without sub-pixel positions) lands on
+    /// exactly the point `imagePoint(windowX:windowY:)` gives.
     public func imagePoint(_ sample: PointerSample) -> Point {
+        let cx = sample.x - 0.5
+        let cy = sample.y - 0.5
+        if cx == cx.rounded(.down), cy == cy.rounded(.down), let x = Int(exactly: cx), let y = Int(exactly: cy) {
+            return imagePoint(windowX: x, windowY: y)
+        }
         let o = imageOrigin
+        let d = Double(zoom.denominator)
+        let n = Double(zoom.numerator)
         func grid(_ v: Double) -> Double { (v * 64).rounded() / 64 }
-        return Point(x: grid((sample.x - Double(o.x)) / scale), y: grid((sample.y - Double(o.y)) / scale))
+        return Point(x: grid((sample.x - Double(o.x)) * d / n), y: grid((sample.y - Double(o.y)) * d / n))
     }
 
     /// The window rectangle that shows a rectangle of image pixels, clipped to the canvas area

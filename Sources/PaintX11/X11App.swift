@@ -293,7 +293,8 @@ public final class X11App {
             if let button = EventTranslator.button(event.xbutton.button) {
                 let (x, y) = (Int(event.xbutton.x), Int(event.xbutton.y))
                 let modifiers = EventTranslator.modifiers(event.xbutton.state)
-                appendPointer(.press(x: x, y: y, button: button, modifiers: modifiers), time: event.xbutton.time, to: &batch)
+                appendPointer(
+                    .press(x: x, y: y, button: button, modifiers: modifiers), time: event.xbutton.time, to: &batch)
             }
         case ButtonRelease:
             if let button = EventTranslator.button(event.xbutton.button) {

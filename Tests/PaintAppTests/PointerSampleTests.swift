@@ -42,10 +42,12 @@ import Testing
         #expect(Array(replayed.viewPixels) == Array(s.engine.viewPixels))
     }
 
+    /// Every zoom step, the fractional ones (33 %, 67 %, 150 %) included.
     @Test func aSampleAtAPixelCentreIsTheCorePoint() {
-        for zoom in [-1, 0, 2] {
+        for steps in [-3, -1, 0, 1, 2, 5] {
             let s = T.makeSession(width: 120, height: 80)
-            s.zoom(by: zoom)
+            s.zoom(by: steps)
+            let zoom = s.layout.zoom
             for (x, y) in [(700, 200), (650, 180)] {
                 let core = s.layout.imagePoint(windowX: x, windowY: y)
                 let precise = s.layout.imagePoint(PointerSample(x: Double(x) + 0.5, y: Double(y) + 0.5))
