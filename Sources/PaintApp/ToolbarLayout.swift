@@ -1,0 +1,238 @@
+import PaintCore
+
+/// Where every toolbar control sits for a window width and an interface scale.
+///
+/// The toolbar is five groups: tools (with the shape toggles), colors (current colors, palette,
+/// recent colors), width, opacity, and the actions (undo, redo, background, clear, new, open,
+/// save). They stand in one row when the window is wide enough; otherwise in two (tools and
+/// colors above, width, opacity and the actions below), and in a window narrower still each
+/// group that does not fit starts a new row, so no control ever lies over another. The actions
+/// keep to the right edge of their row. Every length is a 96-dpi length times the scale,
+/// rounded to whole pixels, so edges stay sharp at 1.25 and 1.5.
+public struct ToolbarLayout: Sendable, Equatable {
+    /// The interface scale it was laid out for.
+    public let scale: UIScale
+    /// The window width it was laid out for.
+    public let width: Int
+    /// The toolbar strip (full window width, one or more rows high).
+    public let frame: IntRect
+    /// How many rows the groups take.
+    public let rows: Int
+    /// The brush preview box left of the width slider.
+    public let widthPreview: IntRect
+    /// Thin vertical lines between groups that share a row.
+    public let separators: [IntRect]
+    private let rects: [ToolbarItem: IntRect]
+
+    // MARK: 96-dpi metrics
+
+    static let rowHeight = 64.0
+    static let margin = 10.0
+    /// Between two groups (a separator stands in the middle).
+    static let groupGap = 18.0
+    static let smallButton = 28.0
+    static let smallGap = 2.0
+    /// The tools stand in two rows.
+    static var toolColumns: Int { (Tool.allCases.count + 1) / 2 }
+    static let colorsButton = 40.0
+    static let swatch = 18.0
+    static let swatchGap = 2.0
+    static let recentColumns = 4
+    static let previewSize = 34.0
+    static let sliderWidth = 90.0
+    static let sliderHeight = 22.0
+    static let actionButton = 36.0
+
+    /// The groups, in order.
+    enum Group: CaseIterable { case tools, colors, width, opacity, actions }
+
+    /// Lays out the toolbar of a window `width` pixels wide, its top edge at `top`.
+    public init(width: Int, scale: UIScale, top: Int = 0) {
+        self.scale = scale
+        self.width = width
+        let rowHeight = scale.px(Self.rowHeight)
+        let margin = scale.px(Self.margin)
+        let gap = scale.px(Self.groupGap)
+        let widths = Dictionary(uniqueKeysWithValues: Group.allCases.map { ($0, Self.width(of: $0, scale)) })
+        let available = width - 2 * margin
+        func fits(_ groups: [Group]) -> Bool {
+            groups.reduce(0) { $0 + widths[$1, default: 0] } + gap * (groups.count - 1) <= available
+        }
+        // One row; else the two rows of a small window; else as many rows as it takes.
+        var arrangement: [[Group]]
+        if fits(Group.allCases) {
+            arrangement = [Group.allCases]
+        } else if fits([.tools, .colors]) && fits([.width, .opacity, .actions]) {
+            arrangement = [[.tools, .colors], [.width, .opacity, .actions]]
+        } else {
+            arrangement = [[]]
+            for group in Group.allCases {
+                if !arrangement[arrangement.count - 1].isEmpty && !fits(arrangement[arrangement.count - 1] + [group]) {
+                    arrangement.append([])
+                }
+                arrangement[arrangement.count - 1].append(group)
+            }
+        }
+        rows = arrangement.count
+        frame = IntRect(x: 0, y: top, width: width, height: rowHeight * rows)
+
+        var rects: [ToolbarItem: IntRect] = [:]
+        var separators: [IntRect] = []
+        var preview = IntRect.empty
+        for (row, groups) in arrangement.enumerated() {
+            let y = top + row * rowHeight
+            var x = margin
+            for (index, group) in groups.enumerated() {
+                if index > 0 {
+                    separators.append(
+                        IntRect(x: x - gap / 2, y: y + scale.px(12), width: 1, height: rowHeight - scale.px(24)))
+                }
+                if group == .actions {
+                    // Right-aligned, whatever stands before it in the row.
+                    x = max(x, width - margin - widths[.actions, default: 0])
+                }
+                Self.place(group, x: x, rowTop: y, scale, into: &rects, preview: &preview)
+                x += widths[group, default: 0] + gap
+            }
+        }
+        self.rects = rects
+        self.separators = separators
+        widthPreview = preview
+    }
+
+    /// The narrowest window whose toolbar needs no more than two rows (at this scale).
+    public static func twoRowWidth(_ scale: UIScale) -> Int {
+        let w = { (g: Group) in width(of: g, scale) }
+        let gap = scale.px(groupGap)
+        let first = w(.tools) + gap + w(.colors)
+        let second = w(.width) + gap + w(.opacity) + gap + w(.actions)
+        return max(first, second) + 2 * scale.px(margin)
+    }
+
+    /// The narrowest window whose toolbar fits in one row (at this scale).
+    public static func oneRowWidth(_ scale: UIScale) -> Int {
+        Group.allCases.reduce(0) { $0 + width(of: $1, scale) } + scale.px(groupGap) * (Group.allCases.count - 1)
+            + 2 * scale.px(margin)
+    }
+
+    // MARK: Items
+
+    /// The rectangle of a toolbar item in window coordinates.
+    public func rect(of item: ToolbarItem) -> IntRect { rects[item] ?? .empty }
+
+    /// Where a press counts for `item`: its rectangle, and for a slider its label above it and
+    /// a margin at the ends, so the knob can be caught at either end of the track.
+    public func hitRect(of item: ToolbarItem) -> IntRect {
+        let r = rect(of: item)
+        guard item == .widthSlider || item == .opacitySlider else { return r }
+        let x0 = r.x - scale.px(6)
+        let y0 = r.y - scale.px(20)
+        return IntRect(x: x0, y: y0, width: r.maxX + scale.px(6) - x0, height: r.maxY + scale.px(2) - y0)
+    }
+
+    /// The baseline of a slider's label and value, above its track.
+    public func labelBaseline(of item: ToolbarItem) -> Int { rect(of: item).y - scale.px(8) }
+
+    /// Every item on the toolbar.
+    public var items: [ToolbarItem] { Self.allItems }
+
+    /// Every toolbar item, in drawing order.
+    public static let allItems: [ToolbarItem] =
+        Tool.allCases.map { .tool($0) } + [.filledToggle, .dashedToggle, .currentColors]
+        + Palette.colors.indices.map { .swatch($0) } + (0..<Layout.recentCount).map { .recent($0) }
+        + [.widthSlider, .opacitySlider] + [.undo, .redo, .background, .clear, .newDocument, .open, .save]
+
+    /// The toolbar item under a window position, if any.
+    public func item(atX x: Int, y: Int) -> ToolbarItem? {
+        guard frame.contains(x, y) else { return nil }
+        return Self.allItems.first { hitRect(of: $0).contains(x, y) }
+    }
+
+    // MARK: Groups
+
+    /// A group's width at `scale`.
+    static func width(of group: Group, _ s: UIScale) -> Int {
+        switch group {
+        case .tools:
+            return toolColumns * s.px(smallButton + smallGap) - s.px(smallGap) + s.px(8) + s.px(smallButton)
+        case .colors:
+            let palette = Palette.columns * s.px(swatch + swatchGap) - s.px(swatchGap)
+            let recent = recentColumns * s.px(swatch + swatchGap) - s.px(swatchGap)
+            return s.px(colorsButton) + s.px(12) + palette + s.px(10) + recent
+        case .width:
+            return s.px(previewSize) + s.px(8) + s.px(sliderWidth)
+        case .opacity:
+            return s.px(sliderWidth)
+        case .actions:
+            return 3 * s.px(actionButton) + 2 * s.px(smallButton) + 2 * s.px(4) + 2 * s.px(8)
+        }
+    }
+
+    /// Puts `group`'s items at `x` in the row whose top is `rowTop`.
+    private static func place(
+        _ group: Group, x: Int, rowTop: Int, _ s: UIScale, into rects: inout [ToolbarItem: IntRect],
+        preview: inout IntRect
+    ) {
+        let rowHeight = s.px(rowHeight)
+        let small = s.px(smallButton)
+        let smallPitch = s.px(smallButton + smallGap)
+        // Two rows of small buttons, centred in the row.
+        let gridY = rowTop + (rowHeight - small - smallPitch) / 2
+        switch group {
+        case .tools:
+            for (index, tool) in Tool.allCases.enumerated() {
+                rects[.tool(tool)] = IntRect(
+                    x: x + (index % toolColumns) * smallPitch, y: gridY + (index / toolColumns) * smallPitch,
+                    width: small, height: small)
+            }
+            let togglesX = x + toolColumns * smallPitch - s.px(smallGap) + s.px(8)
+            rects[.filledToggle] = IntRect(x: togglesX, y: gridY, width: small, height: small)
+            rects[.dashedToggle] = IntRect(x: togglesX, y: gridY + smallPitch, width: small, height: small)
+        case .colors:
+            let button = s.px(colorsButton)
+            rects[.currentColors] = IntRect(x: x, y: rowTop + (rowHeight - button) / 2, width: button, height: button)
+            let side = s.px(swatch)
+            let pitch = s.px(swatch + swatchGap)
+            let top = rowTop + (rowHeight - side - pitch) / 2
+            let paletteX = x + button + s.px(12)
+            for index in Palette.colors.indices {
+                rects[.swatch(index)] = IntRect(
+                    x: paletteX + (index % Palette.columns) * pitch, y: top + (index / Palette.columns) * pitch,
+                    width: side, height: side)
+            }
+            let recentX = paletteX + Palette.columns * pitch - s.px(swatchGap) + s.px(10)
+            for index in 0..<Layout.recentCount {
+                rects[.recent(index)] = IntRect(
+                    x: recentX + (index % recentColumns) * pitch, y: top + (index / recentColumns) * pitch,
+                    width: side, height: side)
+            }
+        case .width:
+            let side = s.px(previewSize)
+            preview = IntRect(x: x, y: rowTop + (rowHeight - side) / 2, width: side, height: side)
+            rects[.widthSlider] = sliderRect(x: x + side + s.px(8), rowTop: rowTop, s)
+        case .opacity:
+            rects[.opacitySlider] = sliderRect(x: x, rowTop: rowTop, s)
+        case .actions:
+            // Undo, redo | background over clear | new over open, save.
+            let big = s.px(actionButton)
+            let bigY = rowTop + (rowHeight - big) / 2
+            var cx = x
+            rects[.undo] = IntRect(x: cx, y: bigY, width: big, height: big)
+            cx += big + s.px(4)
+            rects[.redo] = IntRect(x: cx, y: bigY, width: big, height: big)
+            cx += big + s.px(8)
+            rects[.background] = IntRect(x: cx, y: gridY, width: small, height: small)
+            rects[.clear] = IntRect(x: cx, y: gridY + smallPitch, width: small, height: small)
+            cx += small + s.px(8)
+            rects[.newDocument] = IntRect(x: cx, y: gridY, width: small, height: small)
+            rects[.open] = IntRect(x: cx, y: gridY + smallPitch, width: small, height: small)
+            cx += small + s.px(4)
+            rects[.save] = IntRect(x: cx, y: bigY, width: big, height: big)
+        }
+    }
+
+    /// A slider's track box: in the lower part of the row, its label above it.
+    private static func sliderRect(x: Int, rowTop: Int, _ s: UIScale) -> IntRect {
+        IntRect(x: x, y: rowTop + s.px(30), width: s.px(sliderWidth), height: s.px(sliderHeight))
+    }
+}
