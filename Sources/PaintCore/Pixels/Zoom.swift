@@ -75,5 +75,6 @@ public struct Zoom: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// from when zoomed in: the image pixel under its centre.
     public func sourcePixel(_ offset: Int) -> Int { Self.floorDivide((2 * offset + 1) * denominator, 2 * numerator) }
 
-    static func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+    /// `a / b` rounded down (towards minus infinity), for positive `b`.
+    public static func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }

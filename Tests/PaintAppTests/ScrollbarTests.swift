@@ -1,0 +1,43 @@
+import PaintApp
+import PaintCore
+import Testing
+
+/// Scrollbar geometry: the thumb shows the part in view, a drag moves the offset, the track pages.
+@Suite struct ScrollbarTests {
+    /// A 500 px horizontal bar over a picture shown 2,000 px wide in a 500 px view.
+    static func bar(offset: Int) -> Scrollbar {
+        Scrollbar(
+            axis: .horizontal, track: IntRect(x: 0, y: 600, width: 500, height: 14), content: 2000, viewport: 500,
+            offset: offset, minimumThumb: 20)
+    }
+
+    @Test("the thumb is as long as the part in view and stands where the view is")
+    func thumbLengthAndPosition() {
+        #expect(Self.bar(offset: 0).thumb == IntRect(x: 0, y: 600, width: 125, height: 14))
+        #expect(Self.bar(offset: 1500).thumb.maxX == 500, "scrolled to the end: the thumb at the end")
+        #expect(Self.bar(offset: 750).thumb.x == 187)
+        // A picture a hundred times the view still has a thumb to catch.
+        let long = Scrollbar(
+            axis: .vertical, track: IntRect(x: 0, y: 0, width: 14, height: 400), content: 40000, viewport: 400,
+            offset: 0, minimumThumb: 20)
+        #expect(long.thumb.height == 20)
+    }
+
+    @Test("a press before or after the thumb pages, on it grabs it; a drag there and back returns")
+    func hitsAndDrags() {
+        let b = Self.bar(offset: 750)
+        #expect(b.hit(x: 10, y: 605) == .pageBack)
+        #expect(b.hit(x: 400, y: 605) == .pageForward)
+        #expect(b.hit(x: 200, y: 605) == .thumb(grab: 13))
+        #expect(b.hit(x: 200, y: 599) == nil)
+        #expect(b.offset(from: 750, draggedBy: 0) == 750)
+        #expect(b.offset(from: 750, draggedBy: 375) == 1500, "dragged past the end: the end")
+        #expect(b.offset(from: 750, draggedBy: -250) == 0)
+        // Every offset a drag can reach: the thumb follows the pointer pixel for pixel.
+        for delta in -187..<188 {
+            let moved = Self.bar(offset: b.offset(from: 750, draggedBy: delta))
+            #expect(moved.thumb.x == b.thumb.x + delta, "dragged by \(delta)")
+        }
+        #expect(b.page == 450)
+    }
+}
