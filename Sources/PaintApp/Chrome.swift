@@ -37,6 +37,12 @@ public struct FixedWidthMeasurer: TextMeasuring {
 public struct ChromeStrip {
     public var pixels: PixelImage
     public var texts: [TextRun]
+
+    /// A strip of `pixels` with `texts` on top.
+    public init(pixels: PixelImage, texts: [TextRun] = []) {
+        self.pixels = pixels
+        self.texts = texts
+    }
 }
 
 extension Session {
@@ -54,26 +60,33 @@ extension Session {
         return ChromeStrip(pixels: pixels, texts: texts)
     }
 
+    /// A box's outline of one (scaled) line width, drawn inside the rectangle's pixels so its
+    /// edges stay sharp: inset by half the line width.
+    private func outline(_ r: IntRect) -> (x: Double, y: Double, w: Double, h: Double, line: Double) {
+        let line = Double(max(1, layout.ui.px(1)))
+        return (Double(r.x) + line / 2, Double(r.y) + line / 2, Double(r.width) - line, Double(r.height) - line, line)
+    }
+
     private func buttonState(_ item: ToolbarItem, selected: Bool, p: inout ChromePainter) {
-        let r = layout.rect(of: item)
-        let x = Double(r.x) + 0.5
-        let y = Double(r.y) + 0.5
-        let w = Double(r.width) - 1
-        let h = Double(r.height) - 1
+        let b = outline(layout.rect(of: item))
+        let radius = min(layout.ui.d(6), b.w / 5)
         if selected || pressed == item {
-            p.fillRoundedRect(x, y, w, h, radius: min(6, w / 5), Theme.activeFill)
-            p.strokeRoundedRect(x, y, w, h, radius: min(6, w / 5), lineWidth: 1, Theme.activeBorder)
+            p.fillRoundedRect(b.x, b.y, b.w, b.h, radius: radius, Theme.activeFill)
+            p.strokeRoundedRect(b.x, b.y, b.w, b.h, radius: radius, lineWidth: b.line, Theme.activeBorder)
         } else if hovered == item {
-            p.fillRoundedRect(x, y, w, h, radius: min(6, w / 5), Theme.hoverFill)
-            p.strokeRoundedRect(x, y, w, h, radius: min(6, w / 5), lineWidth: 1, Theme.hoverBorder)
+            p.fillRoundedRect(b.x, b.y, b.w, b.h, radius: radius, Theme.hoverFill)
+            p.strokeRoundedRect(b.x, b.y, b.w, b.h, radius: radius, lineWidth: b.line, Theme.hoverBorder)
         }
     }
 
     private func renderToolbar(_ texts: inout [TextRun], _ measure: TextMeasuring) -> PixelImage {
         let bar = layout.toolbar
+        let s = layout.ui
         var p = ChromePainter(width: bar.width, height: bar.height, background: Theme.toolbarTop)
+        p.offsetY = -Double(bar.y)
         p.gradient(bar, top: Theme.toolbarTop, bottom: Theme.toolbarBottom)
-        p.fill(IntRect(x: 0, y: bar.height - 1, width: bar.width, height: 1), Theme.border)
+        p.fill(IntRect(x: 0, y: bar.maxY - 1, width: bar.width, height: 1), Theme.border)
+        for line in layout.controls.separators { p.fill(line, Theme.separator) }
 
         for t in Tool.allCases {
             buttonState(.tool(t), selected: settings.tool == t, p: &p)
@@ -83,79 +96,69 @@ extension Session {
             buttonState(toggle, selected: toggle == .filledToggle ? settings.shapeFilled : settings.lineDashed, p: &p)
             Icons.draw(toggle, in: layout.rect(of: toggle), painter: &p)
         }
-        separator(after: layout.rect(of: .filledToggle), &p)
 
         // Current colors: secondary behind, primary in front, as in every paint program.
+        // Designed in a 40 x 40 box, drawn at the button's size.
         let cc = layout.rect(of: .currentColors)
         buttonState(.currentColors, selected: false, p: &p)
+        p.scale = Double(cc.width) / 40
+        p.scaleOrigin = (Double(cc.x), Double(cc.y))
         let cx = Double(cc.x)
         let cy = Double(cc.y)
         p.fillRoundedRect(cx + 15, cy + 15, 20, 20, radius: 3, settings.secondary)
         p.strokeRoundedRect(cx + 15, cy + 15, 20, 20, radius: 3, lineWidth: 1, Theme.border)
         p.fillRoundedRect(cx + 5, cy + 5, 20, 20, radius: 3, settings.primary)
         p.strokeRoundedRect(cx + 5, cy + 5, 20, 20, radius: 3, lineWidth: 1.2, Theme.icon)
+        p.scale = 1
 
+        let radius = s.d(3)
         for (i, color) in Palette.colors.enumerated() {
-            let r = layout.rect(of: .swatch(i))
-            let x = Double(r.x) + 0.5
-            let y = Double(r.y) + 0.5
-            p.fillRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, color)
+            let b = outline(layout.rect(of: .swatch(i)))
+            p.fillRoundedRect(b.x, b.y, b.w, b.h, radius: radius, color)
             let chosen = color == settings.primary || color == settings.secondary
             let edge = hovered == .swatch(i) ? Theme.activeBorder : Theme.border
             p.strokeRoundedRect(
-                x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: chosen ? 2 : 1,
-                chosen ? Theme.icon : edge)
+                b.x, b.y, b.w, b.h, radius: radius, lineWidth: chosen ? 2 * b.line : b.line, chosen ? Theme.icon : edge)
         }
-        // The last colors used; empty slots are drawn as dashed outlines.
+        // The last colors used; empty slots are drawn as faint outlines.
         for i in 0..<Layout.recentCount {
-            let r = layout.rect(of: .recent(i))
-            let x = Double(r.x) + 0.5
-            let y = Double(r.y) + 0.5
+            let b = outline(layout.rect(of: .recent(i)))
             if i < settings.recentColors.count {
-                p.fillRoundedRect(x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, settings.recentColors[i])
+                p.fillRoundedRect(b.x, b.y, b.w, b.h, radius: radius, settings.recentColors[i])
                 p.strokeRoundedRect(
-                    x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: 1,
+                    b.x, b.y, b.w, b.h, radius: radius, lineWidth: b.line,
                     hovered == .recent(i) ? Theme.activeBorder : Theme.border)
             } else {
-                p.strokeRoundedRect(
-                    x, y, Double(r.width) - 1, Double(r.height) - 1, radius: 3, lineWidth: 1, Theme.separator)
+                p.strokeRoundedRect(b.x, b.y, b.w, b.h, radius: radius, lineWidth: b.line, Theme.separator)
             }
         }
-        separator(after: layout.rect(of: .recent(Layout.recentCount - 1)), &p)
 
-        // Width: a live preview of the brush tip, then the slider.
+        // Width: a live preview of the brush tip (at its size on the canvas at 100 %), then the slider.
         let preview = layout.widthPreview
-        let side = Double(preview.width) - 1
-        let mid = Double(preview.width) / 2
-        p.fillRoundedRect(Double(preview.x) + 0.5, Double(preview.y) + 0.5, side, side, radius: 6, .white)
-        p.strokeRoundedRect(
-            Double(preview.x) + 0.5, Double(preview.y) + 0.5, side, side, radius: 6, lineWidth: 1, Theme.border)
-        let shown = min(settings.brushWidth, side - 6) / 2
+        let box = outline(preview)
+        let centreX = Double(preview.x) + Double(preview.width) / 2
+        let centreY = Double(preview.y) + Double(preview.height) / 2
+        p.fillRoundedRect(box.x, box.y, box.w, box.h, radius: s.d(6), .white)
+        p.strokeRoundedRect(box.x, box.y, box.w, box.h, radius: s.d(6), lineWidth: box.line, Theme.border)
+        let shown = min(settings.brushWidth, box.w - s.d(6)) / 2
         let tipAlpha = settings.tool == .eraser ? 0.35 : Double(settings.opacityPercent) / 100
         p.fillCircle(
-            Double(preview.x) + mid, Double(preview.y) + mid, radius: shown,
-            settings.tool == .eraser ? Theme.icon : settings.primary,
-            alpha: tipAlpha)
+            centreX, centreY, radius: shown, settings.tool == .eraser ? Theme.icon : settings.primary, alpha: tipAlpha)
         if settings.tool == .eraser || settings.primary == .white {
-            p.strokeCircle(Double(preview.x) + mid, Double(preview.y) + mid, radius: shown, lineWidth: 1, Theme.dimText)
+            p.strokeCircle(centreX, centreY, radius: shown, lineWidth: box.line, Theme.dimText)
         }
         let widthText =
             settings.tool == .fill
             ? ("Tolerance", "\(settings.fillTolerance)") : ("Width", "\(Int(settings.brushWidth)) px")
         slider(.widthSlider, label: widthText.0, value: widthText.1, &p, &texts, measure)
         slider(.opacitySlider, label: "Opacity", value: "\(settings.opacityPercent)%", &p, &texts, measure)
-        separator(after: layout.rect(of: .opacitySlider), &p)
 
-        for item in Layout.actions {
+        for item in [ToolbarItem.undo, .redo, .background, .clear, .newDocument, .open, .save] {
             let enabled = item == .undo ? history.canUndo : item == .redo ? history.canRedo : true
             if enabled { buttonState(item, selected: false, p: &p) }
             Icons.draw(item, in: layout.rect(of: item), painter: &p, enabled: enabled)
         }
         return p.image
-    }
-
-    private func separator(after r: IntRect, _ p: inout ChromePainter) {
-        p.fill(IntRect(x: r.maxX + 9, y: 12, width: 1, height: Layout.toolbarHeight - 24), Theme.separator)
     }
 
     /// A slider with its label and value, the knob where its scale puts the value.
@@ -164,20 +167,23 @@ extension Session {
         _ measure: TextMeasuring
     ) {
         let fraction = settings.scale(of: item).map { $0.fraction(of: settings.value(of: $0)) } ?? 0
+        let s = layout.ui
         let r = layout.rect(of: item)
         let trackY = Double(r.y) + Double(r.height) / 2
         let x0 = Double(r.x) + 1
         let x1 = Double(r.maxX) - 1
         let knobX = x0 + (x1 - x0) * fraction
-        p.line(x0, trackY, x1, trackY, width: 4, Theme.track)
-        p.line(x0, trackY, knobX, trackY, width: 4, Theme.trackFill)
+        p.line(x0, trackY, x1, trackY, width: s.d(4), Theme.track)
+        p.line(x0, trackY, knobX, trackY, width: s.d(4), Theme.trackFill)
         let active = pressed == item || hovered == item
-        p.fillCircle(knobX, trackY, radius: 7, Theme.knob)
+        p.fillCircle(knobX, trackY, radius: s.d(7), Theme.knob)
         p.strokeCircle(
-            knobX, trackY, radius: 7, lineWidth: active ? 1.6 : 1, active ? Theme.activeBorder : Theme.dimText)
-        texts.append(TextRun(text: label, x: r.x, baseline: 22, color: Theme.dimText, bold: false))
+            knobX, trackY, radius: s.d(7), lineWidth: s.d(active ? 1.6 : 1), active ? Theme.activeBorder : Theme.dimText
+        )
+        let baseline = layout.controls.labelBaseline(of: item)
+        texts.append(TextRun(text: label, x: r.x, baseline: baseline, color: Theme.dimText, bold: false))
         let valueWidth = measure.width(of: value, bold: false)
-        texts.append(TextRun(text: value, x: r.maxX - valueWidth, baseline: 22, color: Theme.text, bold: false))
+        texts.append(TextRun(text: value, x: r.maxX - valueWidth, baseline: baseline, color: Theme.text, bold: false))
     }
 
     /// The part of a prompt's text that fits `width` pixels, with the cursor in it: the end of
@@ -212,14 +218,15 @@ extension Session {
             width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
         p.offsetY = -Double(bar.y)
         p.fill(IntRect(x: 0, y: bar.y, width: bar.width, height: 1), asking ? Theme.askBorder : Theme.border)
-        let baseline = bar.y + 19
+        let s = layout.ui
+        let baseline = bar.y + (bar.height + s.px(10)) / 2
         promptView = nil
         switch mode {
         case .normal:
-            var x = 10
-            func add(_ s: String, _ color: Color = Theme.dimText, bold: Bool = false, gap: Int = 22) {
-                texts.append(TextRun(text: s, x: x, baseline: baseline, color: color, bold: bold))
-                x += measure.width(of: s, bold: bold) + gap
+            var x = s.px(10)
+            func add(_ text: String, _ color: Color = Theme.dimText, bold: Bool = false) {
+                texts.append(TextRun(text: text, x: x, baseline: baseline, color: color, bold: bold))
+                x += measure.width(of: text, bold: bold) + s.px(22)
             }
             add(pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", Theme.text)
             add("\(engine.width) × \(engine.height)")
@@ -230,7 +237,7 @@ extension Session {
                 let w = measure.width(of: message, bold: false)
                 texts.append(
                     TextRun(
-                        text: message, x: max(x, bar.width - 10 - w), baseline: baseline,
+                        text: message, x: max(x, bar.width - s.px(10) - w), baseline: baseline,
                         color: failed ? Theme.errorText : Theme.text, bold: failed))
             }
         case .savePrompt(let field, _), .openPrompt(let field), .backgroundPrompt(let field):
@@ -244,15 +251,17 @@ extension Session {
                 label = "Open:"
                 action = "open"
             }
-            texts.append(TextRun(text: label, x: 10, baseline: baseline, color: Theme.text, bold: true))
-            let fieldX = 18 + measure.width(of: label, bold: true)
-            let fieldW = max(200, bar.width / 2)
+            texts.append(TextRun(text: label, x: s.px(10), baseline: baseline, color: Theme.text, bold: true))
+            let fieldX = s.px(18) + measure.width(of: label, bold: true)
+            let fieldW = max(s.px(200), bar.width / 2)
             promptView = TextFieldView.draw(
-                field, preedit: preedit, frame: IntRect(x: fieldX, y: bar.y + 3, width: fieldW, height: bar.height - 7),
+                field, preedit: preedit,
+                frame: IntRect(x: fieldX, y: bar.y + s.px(3), width: fieldW, height: bar.height - s.px(7)),
                 baseline: baseline, painter: &p, texts: &texts, measure: measure)
             let hint = message.isEmpty ? "Enter: \(action)   Esc: cancel   Tab: complete" : message
             texts.append(
-                TextRun(text: hint, x: fieldX + fieldW + 14, baseline: baseline, color: Theme.dimText, bold: false))
+                TextRun(
+                    text: hint, x: fieldX + fieldW + s.px(14), baseline: baseline, color: Theme.dimText, bold: false))
         case .confirmLeave, .offerRestore, .confirmReplace:
             let question: String
             switch mode {
@@ -262,15 +271,14 @@ extension Session {
             case .confirmLeave(.quit): question = "Save changes to “\(displayName)” before closing?"
             default: question = "Save changes to “\(displayName)” first?"
             }
-            texts.append(TextRun(text: question, x: 10, baseline: baseline, color: Theme.text, bold: true))
+            texts.append(TextRun(text: question, x: s.px(10), baseline: baseline, color: Theme.text, bold: true))
             for (choice, r) in answerButtons() {
                 let isDefault = choice == mode.answers.first
-                p.fillRoundedRect(
-                    Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4,
-                    isDefault ? Theme.activeFill : .white)
+                let b = outline(r)
+                p.fillRoundedRect(b.x, b.y, b.w, b.h, radius: s.d(4), isDefault ? Theme.activeFill : .white)
                 p.strokeRoundedRect(
-                    Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4,
-                    lineWidth: 1, isDefault ? Theme.activeBorder : Theme.border)
+                    b.x, b.y, b.w, b.h, radius: s.d(4), lineWidth: b.line, isDefault ? Theme.activeBorder : Theme.border
+                )
                 let w = measure.width(of: choice.rawValue, bold: isDefault)
                 texts.append(
                     TextRun(

@@ -17,10 +17,13 @@ public struct ColorEditor: Equatable {
     /// What a click or key asks of the session.
     public enum Action: Sendable { case accept, cancel }
 
-    public static let width = 300
-    public static let height = 250
+    /// The panel's size at 96 dpi.
+    static let baseWidth = 300
+    static let baseHeight = 250
 
     public let target: Target
+    /// How large it is drawn (its geometry and text scale with the interface).
+    public let scale: UIScale
     /// The color when the editor opened.
     public let original: Color
     public private(set) var color: Color
@@ -32,36 +35,50 @@ public struct ColorEditor: Equatable {
     public private(set) var hex: TextField
     private var dragging: Channel?
 
-    /// An editor for `color`.
-    public init(target: Target, color: Color) {
+    /// An editor for `color`, drawn at interface scale `scale`.
+    public init(target: Target, color: Color, scale: UIScale = .one) {
         self.target = target
+        self.scale = scale
         original = color
         self.color = color
         (hue, saturation, value) = Self.hsv(color)
         hex = TextField(color.hex)
     }
 
-    // MARK: Geometry
+    // MARK: Geometry (panel coordinates, designed at 96 dpi and scaled)
 
-    /// A slider's track.
-    public static func track(_ channel: Channel) -> IntRect {
-        IntRect(x: 40, y: 72 + channel.rawValue * 22, width: 190, height: 14)
+    /// A 96-dpi rectangle at this editor's scale, its edges on whole pixels.
+    private func scaled(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> IntRect {
+        let x0 = scale.px(Double(x))
+        let y0 = scale.px(Double(y))
+        return IntRect(x: x0, y: y0, width: scale.px(Double(x + w)) - x0, height: scale.px(Double(y + h)) - y0)
     }
+    /// The panel's width and height.
+    public var width: Int { Self.size(scale).width }
+    public var height: Int { Self.size(scale).height }
+    /// The panel's size at interface scale `scale`.
+    public static func size(_ scale: UIScale) -> (width: Int, height: Int) {
+        (scale.px(Double(baseWidth)), scale.px(Double(baseHeight)))
+    }
+    /// A slider's track.
+    public func track(_ channel: Channel) -> IntRect { scaled(40, 72 + channel.rawValue * 22, 190, 14) }
     /// Old color (left) and new color (right).
-    public static let preview = IntRect(x: 16, y: 34, width: 120, height: 28)
-    public static let hexField = IntRect(x: 180, y: 36, width: 104, height: 24)
-    public static let acceptButton = IntRect(x: Self.width - 168, y: Self.height - 40, width: 72, height: 26)
-    public static let cancelButton = IntRect(x: Self.width - 88, y: Self.height - 40, width: 72, height: 26)
+    public var preview: IntRect { scaled(16, 34, 120, 28) }
+    public var hexField: IntRect { scaled(180, 36, 104, 24) }
+    public var acceptButton: IntRect { scaled(Self.baseWidth - 168, Self.baseHeight - 40, 72, 26) }
+    public var cancelButton: IntRect { scaled(Self.baseWidth - 88, Self.baseHeight - 40, 72, 26) }
 
     // MARK: Input
 
     /// A button press inside the panel.
     public mutating func press(x: Int, y: Int) -> Action? {
-        if Self.acceptButton.contains(x, y) { return .accept }
-        if Self.cancelButton.contains(x, y) { return .cancel }
+        if acceptButton.contains(x, y) { return .accept }
+        if cancelButton.contains(x, y) { return .cancel }
+        let s8 = scale.px(8)
+        let s4 = scale.px(4)
         for channel in Channel.allCases {
-            let r = Self.track(channel)
-            if IntRect(x: r.x - 8, y: r.y - 4, width: r.width + 16, height: r.height + 8).contains(x, y) {
+            let r = track(channel)
+            if IntRect(x: r.x - s8, y: r.y - s4, width: r.width + 2 * s8, height: r.height + 2 * s4).contains(x, y) {
                 dragging = channel
                 set(channel, atX: x)
                 return nil
@@ -98,7 +115,7 @@ public struct ColorEditor: Equatable {
 
     /// Sets a channel from a pointer position along its track.
     mutating func set(_ channel: Channel, atX x: Int) {
-        let r = Self.track(channel)
+        let r = track(channel)
         let t = min(max(Double(x - r.x) / Double(r.width - 1), 0), 1)
         set(channel, to: t * channel.maximum)
     }
@@ -188,46 +205,50 @@ public struct ColorEditor: Equatable {
 
     /// The panel drawn: pixels and text, in local coordinates.
     public func render(measure: TextMeasuring) -> ChromeStrip {
-        var p = ChromePainter(width: Self.width, height: Self.height, background: Color(r: 0xFA, g: 0xFA, b: 0xFB))
+        let s = scale
+        var p = ChromePainter(width: width, height: height, background: Color(r: 0xFA, g: 0xFA, b: 0xFB))
         var texts: [TextRun] = []
         p.strokeRoundedRect(
-            0.5, 0.5, Double(Self.width) - 1, Double(Self.height) - 1, radius: 0, lineWidth: 1, Theme.border)
+            0.5, 0.5, Double(width) - 1, Double(height) - 1, radius: 0, lineWidth: 1, Theme.border)
         texts.append(
             TextRun(
-                text: target == .primary ? "Primary color" : "Secondary color", x: 16, baseline: 22, color: Theme.text,
+                text: target == .primary ? "Primary color" : "Secondary color", x: s.px(16), baseline: s.px(22),
+                color: Theme.text,
                 bold: true))
-        let pv = Self.preview
+        let pv = preview
         p.fill(IntRect(x: pv.x, y: pv.y, width: pv.width / 2, height: pv.height), original)
         p.fill(IntRect(x: pv.x + pv.width / 2, y: pv.y, width: pv.width - pv.width / 2, height: pv.height), color)
         p.strokeRoundedRect(
             Double(pv.x) + 0.5, Double(pv.y) + 0.5, Double(pv.width) - 1, Double(pv.height) - 1, radius: 0,
             lineWidth: 1, Theme.border)
-        texts.append(TextRun(text: "Hex", x: 148, baseline: 53, color: Theme.dimText, bold: false))
-        let hf = Self.hexField
+        texts.append(TextRun(text: "Hex", x: s.px(148), baseline: s.px(53), color: Theme.dimText, bold: false))
+        let hf = hexField
         _ = TextFieldView.draw(
             hex, preedit: nil, frame: IntRect(x: hf.x, y: hf.y, width: hf.width - 1, height: hf.height - 1),
-            baseline: hf.y + 17, painter: &p, texts: &texts, measure: measure)
+            baseline: hf.y + s.px(17), painter: &p, texts: &texts, measure: measure)
         for channel in Channel.allCases {
-            let r = Self.track(channel)
+            let r = track(channel)
             // Each track shows what moving along it would give.
             for i in 0..<r.width {
                 var probe = self
                 probe.set(channel, to: Double(i) / Double(r.width - 1) * channel.maximum)
-                p.fill(IntRect(x: r.x + i, y: r.y + 3, width: 1, height: r.height - 6), probe.color)
+                p.fill(IntRect(x: r.x + i, y: r.y + s.px(3), width: 1, height: r.height - 2 * s.px(3)), probe.color)
             }
             p.strokeRoundedRect(
-                Double(r.x) + 0.5, Double(r.y) + 3.5, Double(r.width) - 1, Double(r.height) - 7, radius: 0,
+                Double(r.x) + 0.5, Double(r.y + s.px(3)) + 0.5, Double(r.width) - 1, Double(r.height - 2 * s.px(3)) - 1,
+                radius: 0,
                 lineWidth: 1, Theme.border)
             let knob = Double(r.x) + Double(r.width - 1) * value(of: channel) / channel.maximum
-            p.fillCircle(knob, Double(r.y) + Double(r.height) / 2, radius: 6, .white)
-            p.strokeCircle(knob, Double(r.y) + Double(r.height) / 2, radius: 6, lineWidth: 1.2, Theme.icon)
-            texts.append(TextRun(text: channel.label, x: 18, baseline: r.y + 11, color: Theme.dimText, bold: true))
+            p.fillCircle(knob, Double(r.y) + Double(r.height) / 2, radius: s.d(6), .white)
+            p.strokeCircle(knob, Double(r.y) + Double(r.height) / 2, radius: s.d(6), lineWidth: s.d(1.2), Theme.icon)
+            texts.append(
+                TextRun(text: channel.label, x: s.px(18), baseline: r.y + s.px(11), color: Theme.dimText, bold: true))
             texts.append(
                 TextRun(
-                    text: String(Int(value(of: channel).rounded())), x: r.maxX + 14, baseline: r.y + 11,
+                    text: String(Int(value(of: channel).rounded())), x: r.maxX + s.px(14), baseline: r.y + s.px(11),
                     color: Theme.text, bold: false))
         }
-        for (rect, label, isDefault) in [(Self.acceptButton, "OK", true), (Self.cancelButton, "Cancel", false)] {
+        for (rect, label, isDefault) in [(acceptButton, "OK", true), (cancelButton, "Cancel", false)] {
             p.fillRoundedRect(
                 Double(rect.x) + 0.5, Double(rect.y) + 0.5, Double(rect.width) - 1, Double(rect.height) - 1, radius: 4,
                 isDefault ? Theme.activeFill : .white)
@@ -237,7 +258,7 @@ public struct ColorEditor: Equatable {
             let w = measure.width(of: label, bold: isDefault)
             texts.append(
                 TextRun(
-                    text: label, x: rect.x + (rect.width - w) / 2, baseline: rect.y + 17, color: Theme.text,
+                    text: label, x: rect.x + (rect.width - w) / 2, baseline: rect.y + s.px(17), color: Theme.text,
                     bold: isDefault))
         }
         return ChromeStrip(pixels: p.image, texts: texts)

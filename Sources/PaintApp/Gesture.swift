@@ -19,6 +19,8 @@ enum Gesture {
     /// The picture dragged with the middle button: where the press was, and the scroll offset
     /// then.
     case pan(x: Int, y: Int, scrollX: Int, scrollY: Int)
+    /// A scrollbar's thumb dragged: its axis, where the press was, and the offset then.
+    case scrollbar(Scrollbar.Axis, x: Int, y: Int, offset: Int)
     /// A selection dragged out from this image pixel.
     case selecting(anchorX: Int, anchorY: Int)
     /// The floating picture dragged, held this far from its top-left corner.

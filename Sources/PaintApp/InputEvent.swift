@@ -18,6 +18,8 @@ public enum Key: Sendable, Equatable {
     /// A printable character, with shift already applied (`"S"`, `"["`, `"5"`).
     case character(Character)
     case enter, escape, tab, backspace, delete, left, right, up, down, home, end
+    /// F1 … F12.
+    case function(Int)
 }
 
 /// Where a precise pointer is between pixels (XInput 2: a tablet's pen, a high-resolution mouse).

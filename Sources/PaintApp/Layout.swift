@@ -25,18 +25,19 @@ public enum ToolbarItem: Sendable, Equatable, Hashable {
     case save
 }
 
-/// Where everything sits in the window, for a window size, an image size and a scroll offset.
+/// Where everything sits in the window, for a window size, an image size, a scroll offset, a
+/// zoom and an interface scale.
 ///
 /// Pure geometry: the window layer draws from it and the tests use it to aim the pointer.
+/// From the top: the toolbar (one or more rows, `ToolbarLayout`), the canvas area with a
+/// scrollbar along its bottom and right edges when the shown picture is larger than it, and
+/// the status bar.
 public struct Layout: Sendable, Equatable {
-    public static let toolbarHeight = 64
-    public static let statusHeight = 28
-    static let button = 40
-    static let swatch = 18
-    static let swatchGap = 2
     /// Recent colors: two rows of four after the palette.
     static let recentCount = 8
-    static let sliderWidth = 90
+    /// 96-dpi heights and widths.
+    static let statusBarHeight = 28.0
+    static let scrollbarThickness = 14.0
 
     public let windowWidth: Int
     public let windowHeight: Int
@@ -48,37 +49,93 @@ public struct Layout: Sendable, Equatable {
     public let scrollY: Int
     /// How large the image is shown (window pixels per image pixel).
     public let zoom: Zoom
+    /// How large the controls and text are drawn.
+    public let ui: UIScale
+    /// The toolbar's controls.
+    public let controls: ToolbarLayout
+    /// The area between toolbar and status bar where the image is shown (less the scrollbars).
+    public let canvasArea: IntRect
+    /// The scrollbars, when the shown picture is wider or taller than the canvas area.
+    public let horizontalScrollbar: Scrollbar?
+    public let verticalScrollbar: Scrollbar?
 
-    /// Computes a layout; the zoom is clamped to `zoomRange` and the scroll offset to what the
-    /// shown image's size allows.
+    /// Computes a layout; the zoom is clamped to the zoom range and the scroll offset to what
+    /// the shown image's size allows.
     public init(
         windowWidth: Int, windowHeight: Int, imageWidth: Int, imageHeight: Int, scrollX: Int = 0, scrollY: Int = 0,
-        zoom: Zoom = .actualSize
+        zoom: Zoom = .actualSize, ui: UIScale = .one
+    ) {
+        let controls = ToolbarLayout(width: max(1, windowWidth), scale: ui)
+        self.init(
+            windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
+            scrollX: scrollX, scrollY: scrollY, zoom: zoom, ui: ui, controls: controls)
+    }
+
+    /// A layout with its toolbar already laid out (scrolling and zooming keep it).
+    private init(
+        windowWidth: Int, windowHeight: Int, imageWidth: Int, imageHeight: Int, scrollX: Int, scrollY: Int,
+        zoom: Zoom, ui: UIScale, controls: ToolbarLayout
     ) {
         self.windowWidth = max(1, windowWidth)
         self.windowHeight = max(1, windowHeight)
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.zoom = zoom.clamped
-        let areaWidth = self.windowWidth
-        let areaHeight = max(1, self.windowHeight - Self.toolbarHeight - Self.statusHeight)
+        self.ui = ui
+        self.controls = controls
+        let top = controls.frame.maxY
+        let bottom = self.windowHeight - ui.px(Self.statusBarHeight)
         let shown = Self.shown(imageWidth, imageHeight, zoom: self.zoom)
-        self.scrollX = min(max(0, scrollX), max(0, shown.width - areaWidth))
-        self.scrollY = min(max(0, scrollY), max(0, shown.height - areaHeight))
+        // A scrollbar along an edge takes room from the other direction, which can make the
+        // other bar necessary too.
+        let thickness = ui.px(Self.scrollbarThickness)
+        var width = self.windowWidth
+        var height = max(0, bottom - top)
+        var across = false
+        var down = false
+        for _ in 0..<2 {
+            across = shown.width > width && height > thickness
+            down = shown.height > height && width > thickness
+            width = self.windowWidth - (down ? thickness : 0)
+            height = max(0, bottom - top - (across ? thickness : 0))
+        }
+        let area = IntRect(x: 0, y: top, width: width, height: height)
+        canvasArea = area
+        self.scrollX = min(max(0, scrollX), max(0, shown.width - area.width))
+        self.scrollY = min(max(0, scrollY), max(0, shown.height - area.height))
+        let minimumThumb = ui.px(20)
+        horizontalScrollbar =
+            across
+            ? Scrollbar(
+                axis: .horizontal, track: IntRect(x: area.x, y: area.maxY, width: area.width, height: thickness),
+                content: shown.width, viewport: area.width, offset: self.scrollX, minimumThumb: minimumThumb) : nil
+        verticalScrollbar =
+            down
+            ? Scrollbar(
+                axis: .vertical, track: IntRect(x: area.maxX, y: area.y, width: thickness, height: area.height),
+                content: shown.height, viewport: area.height, offset: self.scrollY, minimumThumb: minimumThumb) : nil
     }
 
     /// The same layout for a new window size, keeping the scroll offset where it still fits.
     public func resized(width: Int, height: Int) -> Layout {
         Layout(
             windowWidth: width, windowHeight: height, imageWidth: imageWidth, imageHeight: imageHeight,
-            scrollX: scrollX, scrollY: scrollY, zoom: zoom)
+            scrollX: scrollX, scrollY: scrollY, zoom: zoom, ui: ui,
+            controls: width == windowWidth ? controls : ToolbarLayout(width: max(1, width), scale: ui))
     }
 
     /// The same layout scrolled to a new offset (clamped).
     public func scrolled(toX x: Int, y: Int) -> Layout {
         Layout(
             windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
-            scrollX: x, scrollY: y, zoom: zoom)
+            scrollX: x, scrollY: y, zoom: zoom, ui: ui, controls: controls)
+    }
+
+    /// The same layout for a picture of another size (New, Open, a restore), at the same zoom.
+    public func showing(imageWidth: Int, imageHeight: Int) -> Layout {
+        Layout(
+            windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
+            scrollX: 0, scrollY: 0, zoom: zoom, ui: ui, controls: controls)
     }
 
     /// The same layout at another zoom, scrolled so the image point under window pixel
@@ -87,13 +144,26 @@ public struct Layout: Sendable, Equatable {
         let anchor = imagePoint(windowX: x, windowY: y)
         let unscrolled = Layout(
             windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
-            zoom: newZoom)
+            scrollX: 0, scrollY: 0, zoom: newZoom, ui: ui, controls: controls)
         let scale = unscrolled.zoom.factor
-        let area = canvasArea
+        let area = unscrolled.canvasArea
         // Where the anchor lands with no scrolling, and how far that is from the pointer.
         let sx = Int((anchor.x * scale).rounded(.down)) - (x - area.x)
         let sy = Int((anchor.y * scale).rounded(.down)) - (y - area.y)
         return unscrolled.scrolled(toX: sx, y: sy)
+    }
+
+    /// The largest zoom (at most 100 % unless `enlarge`) that shows the whole picture in the
+    /// canvas area, without scrollbars.
+    public func fitZoom(enlarge: Bool = false) -> Zoom {
+        let bottom = windowHeight - ui.px(Self.statusBarHeight)
+        let width = Double(windowWidth)
+        let height = Double(max(1, bottom - controls.frame.maxY))
+        var factor = min(width / Double(max(1, imageWidth)), height / Double(max(1, imageHeight)))
+        if !enlarge { factor = min(factor, 1) }
+        // The nearest step at or below when that is close, so "fit" often reads as a round number.
+        if let step = Zoom.steps.last(where: { $0.factor <= factor }), step.factor > factor * 0.97 { return step }
+        return Zoom(approximately: factor)
     }
 
     /// The zoom in words for the status bar: "100%", "12.5%", "33%".
@@ -104,52 +174,42 @@ public struct Layout: Sendable, Equatable {
         (zoom.scaledUp(width), zoom.scaledUp(height))
     }
 
-    /// The narrowest window whose toolbar shows every item.
-    public static var minimumWidth: Int { minimumActionsX + actionsWidth }
-    /// The right-aligned actions: undo, redo | background over clear | new over open, save.
-    static let actions: [ToolbarItem] = [.save, .open, .newDocument, .clear, .background, .redo, .undo]
-    /// Undo, redo and save; the others are small buttons in two-row columns, like the tools.
-    static let actionButton = 36
-    /// Where each action sits: its left edge as a distance from the window's right edge, and
-    /// its row in a column of small buttons (nil: a full-height button).
-    static let actionSlots: [ToolbarItem: (fromRight: Int, row: Int?)] = {
-        let save = 10 + actionButton
-        let files = save + 4 + smallButton
-        let edits = files + 8 + smallButton
-        let redo = edits + 8 + actionButton
-        return [
-            .save: (save, nil), .newDocument: (files, 0), .open: (files, 1), .background: (edits, 0),
-            .clear: (edits, 1), .redo: (redo, nil), .undo: (redo + 4 + actionButton, nil),
-        ]
-    }()
-    /// From the left edge of the actions to the window's right edge.
-    static var actionsWidth: Int { actionSlots.values.map(\.fromRight).max() ?? 0 }
+    /// The smallest window the program asks for: 640 x 480 at 96 dpi, scaled.
+    public static func minimumSize(_ ui: UIScale) -> (width: Int, height: Int) { (ui.px(640), ui.px(480)) }
 
     /// A window size that shows the whole image when the screen allows.
-    public static func preferredWindowSize(imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int) -> (
-        width: Int, height: Int
-    ) {
-        // Wide enough for the toolbar and the image, but never wider than the screen.
-        let width = min(max(imageWidth, minimumWidth), max(minimumWidth, screenWidth - 40), max(1, screenWidth))
-        let height = min(max(imageHeight, 240) + toolbarHeight + statusHeight, max(400, screenHeight - 60))
+    public static func preferredWindowSize(
+        imageWidth: Int, imageHeight: Int, screenWidth: Int, screenHeight: Int, ui: UIScale = .one
+    ) -> (width: Int, height: Int) {
+        // Wide enough for the image and, when the screen allows, a toolbar in one row; never
+        // wider or taller than the screen.
+        let minimum = minimumSize(ui)
+        let oneRow = ToolbarLayout.oneRowWidth(ui)
+        let wanted = max(imageWidth, oneRow, minimum.width)
+        // A margin to the screen's edges, unless that would break the toolbar into two rows.
+        let room = max(screenWidth - ui.px(40), min(oneRow, screenWidth))
+        let width = max(min(wanted, room), min(minimum.width, screenWidth))
+        let bars = ToolbarLayout(width: width, scale: ui).frame.height + ui.px(statusBarHeight)
+        let height = max(
+            min(max(imageHeight, ui.px(240)) + bars, screenHeight - ui.px(60)), min(minimum.height, screenHeight))
         return (width, height)
     }
 
     // MARK: Regions
 
     /// The toolbar strip at the top.
-    public var toolbar: IntRect { IntRect(x: 0, y: 0, width: windowWidth, height: Self.toolbarHeight) }
+    public var toolbar: IntRect { controls.frame }
 
     /// The status bar strip at the bottom.
     public var statusBar: IntRect {
-        IntRect(x: 0, y: windowHeight - Self.statusHeight, width: windowWidth, height: Self.statusHeight)
+        let height = ui.px(Self.statusBarHeight)
+        return IntRect(x: 0, y: windowHeight - height, width: windowWidth, height: height)
     }
 
-    /// The area between toolbar and status bar where the image is shown.
-    public var canvasArea: IntRect {
-        IntRect(
-            x: 0, y: Self.toolbarHeight, width: windowWidth,
-            height: max(0, windowHeight - Self.toolbarHeight - Self.statusHeight))
+    /// The square between the two scrollbars, when both are shown.
+    public var scrollbarCorner: IntRect {
+        guard let h = horizontalScrollbar, let v = verticalScrollbar else { return .empty }
+        return IntRect(x: v.track.x, y: h.track.y, width: v.track.width, height: h.track.height)
     }
 
     /// Window position of image pixel (0, 0): centred when the shown image fits, else scrolled.
@@ -218,102 +278,17 @@ public struct Layout: Sendable, Equatable {
 
     // MARK: Toolbar items
 
-    static let toolsX = 10
-    static let smallButton = 28
-    static let toolColumns = 5
-    static let gridY = (toolbarHeight - 2 * smallButton - 2) / 2
-    static var togglesX: Int { toolsX + toolColumns * (smallButton + 2) + 8 }
-    static var colorsX: Int { togglesX + smallButton + 16 }
-    static var paletteX: Int { colorsX + button + 12 }
-    static var paletteWidth: Int { Palette.columns * (swatch + swatchGap) - swatchGap }
-    static var recentX: Int { paletteX + paletteWidth + 10 }
-    static var widthGroupX: Int { recentX + 4 * (swatch + swatchGap) - swatchGap + 18 }
-    static let previewSize = 34
-    static var opacityGroupX: Int { widthGroupX + previewSize + 8 + sliderWidth + 18 }
-    static var minimumActionsX: Int { opacityGroupX + sliderWidth + 18 }
-
-    static let buttonY = (toolbarHeight - button) / 2
-
     /// The rectangle of a toolbar item in window coordinates.
-    public func rect(of item: ToolbarItem) -> IntRect {
-        switch item {
-        case .tool(let tool):
-            // Two rows of small buttons, as paint programs lay out their tool grid.
-            let index = Tool.allCases.firstIndex(of: tool) ?? 0
-            return IntRect(
-                x: Self.toolsX + (index % Self.toolColumns) * (Self.smallButton + 2),
-                y: Self.gridY + (index / Self.toolColumns) * (Self.smallButton + 2), width: Self.smallButton,
-                height: Self.smallButton)
-        case .currentColors:
-            return IntRect(x: Self.colorsX, y: Self.buttonY, width: Self.button, height: Self.button)
-        case .filledToggle:
-            return IntRect(x: Self.togglesX, y: Self.gridY, width: Self.smallButton, height: Self.smallButton)
-        case .dashedToggle:
-            return IntRect(
-                x: Self.togglesX, y: Self.gridY + Self.smallButton + 2, width: Self.smallButton,
-                height: Self.smallButton)
-        case .recent(let index):
-            let top = (Self.toolbarHeight - 2 * Self.swatch - Self.swatchGap) / 2
-            return IntRect(
-                x: Self.recentX + (index % 4) * (Self.swatch + Self.swatchGap),
-                y: top + (index / 4) * (Self.swatch + Self.swatchGap),
-                width: Self.swatch, height: Self.swatch)
-        case .swatch(let index):
-            let column = index % Palette.columns
-            let row = index / Palette.columns
-            let top = (Self.toolbarHeight - 2 * Self.swatch - Self.swatchGap) / 2
-            return IntRect(
-                x: Self.paletteX + column * (Self.swatch + Self.swatchGap),
-                y: top + row * (Self.swatch + Self.swatchGap),
-                width: Self.swatch, height: Self.swatch)
-        case .widthSlider:
-            return IntRect(x: Self.widthGroupX + Self.previewSize + 8, y: 30, width: Self.sliderWidth, height: 22)
-        case .opacitySlider:
-            return IntRect(x: Self.opacityGroupX, y: 30, width: Self.sliderWidth, height: 22)
-        case .undo, .redo, .background, .clear, .newDocument, .open, .save:
-            // Right-aligned; in a window narrower than the toolbar they stay reachable, over
-            // the sliders.
-            let slot = Self.actionSlots[item] ?? (Self.actionButton + 10, nil)
-            let x = windowWidth - slot.fromRight
-            guard let row = slot.row else {
-                return IntRect(
-                    x: x, y: (Self.toolbarHeight - Self.actionButton) / 2, width: Self.actionButton,
-                    height: Self.actionButton)
-            }
-            return IntRect(
-                x: x, y: Self.gridY + row * (Self.smallButton + 2), width: Self.smallButton, height: Self.smallButton)
-        }
-    }
+    public func rect(of item: ToolbarItem) -> IntRect { controls.rect(of: item) }
 
     /// The width preview box left of the width slider.
-    public var widthPreview: IntRect {
-        IntRect(
-            x: Self.widthGroupX, y: (Self.toolbarHeight - Self.previewSize) / 2, width: Self.previewSize,
-            height: Self.previewSize)
-    }
+    public var widthPreview: IntRect { controls.widthPreview }
 
     /// Every toolbar item, in drawing order.
-    public static var items: [ToolbarItem] {
-        // The right-aligned actions first: in a narrow window they lie over the sliders and
-        // must win the hit test.
-        actions + Tool.allCases.map { .tool($0) } + [
-            .filledToggle, .dashedToggle, .currentColors,
-        ]
-            + Palette.colors.indices.map { .swatch($0) } + (0..<recentCount).map { .recent($0) }
-            + [.widthSlider, .opacitySlider]
-    }
+    public static var items: [ToolbarItem] { ToolbarLayout.allItems }
 
     /// The toolbar item under a window position, if any.
-    public func item(atX x: Int, y: Int) -> ToolbarItem? {
-        guard toolbar.contains(x, y) else { return nil }
-        return Self.items.first { item in
-            var r = rect(of: item)
-            if item == .widthSlider || item == .opacitySlider {
-                r = IntRect(x: r.x - 6, y: r.y - 20, width: r.width + 12, height: r.height + 22)
-            }
-            return r.contains(x, y)
-        }
-    }
+    public func item(atX x: Int, y: Int) -> ToolbarItem? { controls.item(atX: x, y: y) }
 
     /// Where a pointer x falls along a slider's track, 0...1 (`SliderScale` turns it into a
     /// value).

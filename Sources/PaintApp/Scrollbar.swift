@@ -64,9 +64,11 @@ public struct Scrollbar: Sendable, Equatable {
     /// `delta` pixels along the axis (clamped): no motion, no change; the thumb follows the
     /// pointer pixel for pixel.
     public func offset(from startOffset: Int, draggedBy delta: Int) -> Int {
-        guard travel > 0 else { return 0 }
-        let moved = startOffset + Zoom.floorDivide(2 * delta * maximumOffset + travel, 2 * travel)
-        return min(max(moved, 0), maximumOffset)
+        guard travel > 0, delta != 0 else { return delta == 0 ? startOffset : 0 }
+        // Where the thumb stood, moved by the pointer; the smallest offset that shows it there.
+        let start = travel * min(max(startOffset, 0), maximumOffset) / maximumOffset
+        let position = min(max(start + delta, 0), travel)
+        return min(-Zoom.floorDivide(-position * maximumOffset, travel), maximumOffset)
     }
 
     /// One page: the view's length, less a little so a line of context stays in view.

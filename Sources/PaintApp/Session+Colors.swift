@@ -9,14 +9,18 @@ extension Session {
     /// Opens the color editor for the primary or secondary color.
     public func openColorEditor(_ target: ColorEditor.Target) {
         commitStroke()
-        colorEditor = ColorEditor(target: target, color: target == .primary ? settings.primary : settings.secondary)
+        colorEditor = ColorEditor(
+            target: target, color: target == .primary ? settings.primary : settings.secondary, scale: layout.ui)
         effects.editor = true
     }
 
     /// Where the editor panel sits in the window: under the current colors.
     public var colorEditorFrame: IntRect {
+        // Below the toolbar under the current colors, moved left where it would leave the window.
         let anchor = layout.rect(of: .currentColors)
-        return IntRect(x: anchor.x, y: Layout.toolbarHeight + 2, width: ColorEditor.width, height: ColorEditor.height)
+        let (width, height) = ColorEditor.size(layout.ui)
+        let x = max(0, min(anchor.x, layout.windowWidth - width))
+        return IntRect(x: x, y: layout.toolbar.maxY + layout.ui.px(2), width: width, height: height)
     }
 
     /// The left button pressed in the editor panel at window position (x, y): a slider starts

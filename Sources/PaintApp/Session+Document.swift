@@ -133,9 +133,7 @@ extension Session {
         if journal !== sink { sink?.closedCleanly() }
         sink = journal
         self.document = document
-        layout = Layout(
-            windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: engine.width,
-            imageHeight: engine.height, zoom: layout.zoom)
+        layout = layout.showing(imageWidth: engine.width, imageHeight: engine.height)
         effects.layout = true
         effects.toolbar = true
         effects.status = true
@@ -235,11 +233,15 @@ extension Session {
     /// The answer buttons' rectangles in the status bar, right-aligned, in `mode.answers` order.
     public func answerButtons() -> [(Answer, IntRect)] {
         let bar = layout.statusBar
+        let s = layout.ui
         let answers = mode.answers
-        var x = bar.maxX - 8 - 76 * answers.count
+        let pitch = s.px(76)
+        var x = bar.maxX - s.px(8) - pitch * answers.count
         return answers.map { answer in
-            defer { x += 76 }
-            return (answer, IntRect(x: x + 4, y: bar.y + 3, width: 72, height: bar.height - 6))
+            defer { x += pitch }
+            return (
+                answer, IntRect(x: x + s.px(4), y: bar.y + s.px(3), width: s.px(72), height: bar.height - s.px(6))
+            )
         }
     }
 }

@@ -57,6 +57,7 @@ extension Session {
             pressToolbar(item, x: x, button: button)
             return
         }
+        if button == .left && pressScrollbar(x, y) { return }
         guard layout.canvasArea.contains(x, y) else { return }
         if button == .middle {
             gesture = .pan(x: x, y: y, scrollX: layout.scrollX, scrollY: layout.scrollY)
@@ -103,6 +104,12 @@ extension Session {
             setSlider(item, x: x)
         case .pan(let startX, let startY, let scrollX, let scrollY):
             setLayout(layout.scrolled(toX: scrollX - (x - startX), y: scrollY - (y - startY)))
+        case .scrollbar(.horizontal, let startX, _, let offset):
+            let moved = layout.horizontalScrollbar?.offset(from: offset, draggedBy: x - startX) ?? layout.scrollX
+            setLayout(layout.scrolled(toX: moved, y: layout.scrollY))
+        case .scrollbar(.vertical, _, let startY, let offset):
+            let moved = layout.verticalScrollbar?.offset(from: offset, draggedBy: y - startY) ?? layout.scrollY
+            setLayout(layout.scrolled(toX: layout.scrollX, y: moved))
         case .selecting(let anchorX, let anchorY):
             dragSelection(from: (anchorX, anchorY), to: layout.imagePoint(windowX: x, windowY: y))
         case .dragFloating(let grabX, let grabY):
@@ -132,6 +139,10 @@ extension Session {
             if layout.item(atX: x, y: y) == item { activate(item) }
         case .pan:
             if button == .middle { gesture = .idle }
+        case .scrollbar:
+            guard button == .left else { return }
+            gesture = .idle
+            effects.layout = true
         case .selecting:
             guard button == .left else { return }
             gesture = .idle
@@ -234,6 +245,34 @@ extension Session {
 
     /// Back to 100 %.
     public func resetZoom() { zoom(to: .actualSize) }
+
+    /// The scrollbar whose thumb is being dragged, if any (drawn darker).
+    public var draggedScrollbar: Scrollbar.Axis? {
+        if case .scrollbar(let axis, _, _, _) = gesture { return axis }
+        return nil
+    }
+
+    /// A left press on a scrollbar: on the thumb it starts a drag, on the track it scrolls a
+    /// page that way. Returns whether it hit a scrollbar (or the corner between them).
+    func pressScrollbar(_ x: Int, _ y: Int) -> Bool {
+        if layout.scrollbarCorner.contains(x, y) { return true }
+        for bar in [layout.horizontalScrollbar, layout.verticalScrollbar].compactMap({ $0 }) {
+            guard let hit = bar.hit(x: x, y: y) else { continue }
+            let across = bar.axis == .horizontal
+            switch hit {
+            case .thumb:
+                gesture = .scrollbar(bar.axis, x: x, y: y, offset: across ? layout.scrollX : layout.scrollY)
+                effects.layout = true
+            case .pageBack, .pageForward:
+                let step = hit == .pageBack ? -bar.page : bar.page
+                setLayout(
+                    layout.scrolled(
+                        toX: layout.scrollX + (across ? step : 0), y: layout.scrollY + (across ? 0 : step)))
+            }
+            return true
+        }
+        return false
+    }
 
     func scroll(_ button: PointerButton, _ modifiers: Modifiers) {
         let step = 48

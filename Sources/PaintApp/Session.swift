@@ -56,6 +56,19 @@ public final class Session {
     /// The last point painted, where Shift+click draws a straight line from.
     var lastPaintPoint: Point?
 
+    /// How large controls and text are drawn (from the screen's Xft.dpi or SWIFTPAINT_SCALE).
+    public var uiScale: UIScale {
+        get { layout.ui }
+        set {
+            guard newValue != layout.ui else { return }
+            setLayout(
+                Layout(
+                    windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, imageWidth: layout.imageWidth,
+                    imageHeight: layout.imageHeight, scrollX: layout.scrollX, scrollY: layout.scrollY,
+                    zoom: layout.zoom, ui: newValue))
+        }
+    }
+
     // MARK: State of the parts in Session+*.swift
 
     /// The color editor while it is open.
@@ -213,6 +226,10 @@ public final class Session {
         message = text
         effects.status = true
     }
+
+    /// Shows a message from outside the session in the status bar (a problem found while
+    /// setting up the window, such as a bad SWIFTPAINT_SCALE).
+    public func show(_ text: String) { setMessage(text) }
 
     /// The tooltip for the hovered toolbar item: what it is and its key.
     public var tooltip: String? {

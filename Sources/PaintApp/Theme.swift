@@ -20,6 +20,10 @@ public enum Theme {
     static let askBorder = Color(r: 0xE0, g: 0xC0, b: 0x60)
     /// Behind selected text in a field.
     static let textSelection = Color(r: 0xB4, g: 0xD0, b: 0xF4)
+    /// Scrollbars: the track, the thumb, the thumb while dragged.
+    static let scrollTrack = Color(r: 0xEE, g: 0xEF, b: 0xF1)
+    static let scrollThumb = Color(r: 0xB4, g: 0xB8, b: 0xBE)
+    static let scrollThumbActive = Color(r: 0x7E, g: 0x84, b: 0x8C)
     /// The neutral gray around the canvas when the window is larger than the image.
     public static let surround = Color(r: 0x8E, g: 0x90, b: 0x94)
     /// Text colors.

@@ -29,7 +29,7 @@ public struct ToolbarLayout: Sendable, Equatable {
     static let rowHeight = 64.0
     static let margin = 10.0
     /// Between two groups (a separator stands in the middle).
-    static let groupGap = 18.0
+    static let groupGap = 16.0
     static let smallButton = 28.0
     static let smallGap = 2.0
     /// The tools stand in two rows.

@@ -12,12 +12,18 @@ final class TextRenderer: TextMeasuring {
     private let bold: UnsafeMutablePointer<XftFont>?
     private let coreFont: UnsafeMutablePointer<XFontStruct>?
 
-    init(display: OpaquePointer, screen: Int32, visual: UnsafeMutablePointer<Visual>, colormap: Colormap) {
+    /// Fonts for interface scale `scale`: 9 pt at 96 dpi is 12 pixels, times the scale. The size
+    /// is given in pixels so that Xft's own dpi does not scale it a second time.
+    init(
+        display: OpaquePointer, screen: Int32, visual: UnsafeMutablePointer<Visual>, colormap: Colormap,
+        scale: UIScale
+    ) {
         self.display = display
         self.visual = visual
         self.colormap = colormap
-        regular = XftFontOpenName(display, screen, "DejaVu Sans:size=9:antialias=true")
-        bold = XftFontOpenName(display, screen, "DejaVu Sans:bold:size=9:antialias=true") ?? regular
+        let pixels = scale.d(12)
+        regular = XftFontOpenName(display, screen, "DejaVu Sans:pixelsize=\(pixels):antialias=true")
+        bold = XftFontOpenName(display, screen, "DejaVu Sans:bold:pixelsize=\(pixels):antialias=true") ?? regular
         coreFont = regular == nil ? XLoadQueryFont(display, "fixed") : nil
     }
 

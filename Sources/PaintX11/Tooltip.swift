@@ -28,9 +28,17 @@ struct Tooltip {
             UInt(CWOverrideRedirect | CWBackPixmap | CWColormap | CWBorderPixel), &attributes)
     }
 
-    mutating func show(_ tip: String, atX x: Int, y: Int, text: TextRenderer, format: PixelFormat) {
-        let width = text.width(of: tip, bold: false) + 16
-        let height = 24
+    /// Shows `tip` below the root-window rectangle `anchor` (a toolbar button), moved left or
+    /// above it where it would leave a screen `screenWidth` x `screenHeight`.
+    mutating func show(
+        _ tip: String, below anchor: IntRect, screenWidth: Int, screenHeight: Int, scale: UIScale, text: TextRenderer,
+        format: PixelFormat
+    ) {
+        let width = text.width(of: tip, bold: false) + scale.px(16)
+        let height = scale.px(24)
+        let gap = scale.px(6)
+        let x = max(0, min(anchor.x, screenWidth - width))
+        let y = anchor.maxY + gap + height <= screenHeight ? anchor.maxY + gap : max(0, anchor.y - gap - height)
         XMoveResizeWindow(display, window, Int32(x), Int32(y), UInt32(width), UInt32(height))
         XMapRaised(display, window)
         var painter = ChromePainter(width: width, height: height, background: Color(r: 0xFF, g: 0xFF, b: 0xF2))
@@ -41,7 +49,9 @@ struct Tooltip {
         let pixmap = XCreatePixmap(display, window, UInt32(width), UInt32(height), UInt32(depth))
         SmallImage.put(
             painter.image, display: display, drawable: pixmap, gc: gc, visual: visual, depth: depth, format: format)
-        text.draw([TextRun(text: tip, x: 8, baseline: 16, color: Theme.text, bold: false)], on: pixmap, gc: gc)
+        text.draw(
+            [TextRun(text: tip, x: scale.px(8), baseline: scale.px(16), color: Theme.text, bold: false)], on: pixmap,
+            gc: gc)
         XCopyArea(display, pixmap, window, gc, 0, 0, UInt32(width), UInt32(height), 0, 0)
         XFreePixmap(display, pixmap)
         XFreeGC(display, gc)

@@ -16,7 +16,8 @@ public final class X11App {
     let blitter: Blitter
     /// Fonts load on first use, after the canvas is on screen: fontconfig's start-up is the
     /// slowest part of opening the window.
-    lazy var text = TextRenderer(display: display, screen: screen, visual: visual, colormap: colormap)
+    lazy var text = TextRenderer(
+        display: display, screen: screen, visual: visual, colormap: colormap, scale: session.uiScale)
     private var lastStatusDraw: Double = 0
     /// Seconds between status-bar redraws for pointer-position changes alone.
     private static let statusInterval = 0.033
@@ -75,9 +76,20 @@ public final class X11App {
             throw error
         }
         let root = XRootWindow(display, screen)
+        // The interface scale: SWIFTPAINT_SCALE, else the Xft.dpi the desktop put in the
+        // resource database (RESOURCE_MANAGER on the root window, as xrdb sets it).
+        let detected = UIScale.detect(
+            resources: XResourceManagerString(display).map { String(cString: $0) },
+            override: FileSystem.environment("SWIFTPAINT_SCALE"))
+        session.uiScale = detected.scale
+        if let problem = detected.problem {
+            FileSystem.printError("swiftpaint: \(problem)")
+            session.show(problem)
+        }
         let size = Layout.preferredWindowSize(
             imageWidth: session.engine.width, imageHeight: session.engine.height,
-            screenWidth: Int(XDisplayWidth(display, screen)), screenHeight: Int(XDisplayHeight(display, screen)))
+            screenWidth: Int(XDisplayWidth(display, screen)), screenHeight: Int(XDisplayHeight(display, screen)),
+            ui: detected.scale)
         var attributes = XSetWindowAttributes()
         // No background: the first thing the window shows is the image, never a white flash.
         attributes.background_pixmap = 0
@@ -156,8 +168,9 @@ public final class X11App {
         }
         var hints = XSizeHints()
         hints.flags = PMinSize
-        hints.min_width = Int32(Layout.minimumWidth)
-        hints.min_height = 240
+        let minimum = Layout.minimumSize(session.uiScale)
+        hints.min_width = Int32(minimum.width)
+        hints.min_height = Int32(minimum.height)
         XSetWMNormalHints(display, window, &hints)
         WindowIcon.set(on: window, display: display)
     }
@@ -255,8 +268,11 @@ public final class X11App {
         var rootX: Int32 = 0
         var rootY: Int32 = 0
         XTranslateCoordinates(
-            display, window, XRootWindow(display, screen), Int32(r.x), Int32(r.maxY + 6), &rootX, &rootY, &child)
-        tooltip.show(tip, atX: Int(rootX), y: Int(rootY), text: text, format: format)
+            display, window, XRootWindow(display, screen), Int32(r.x), Int32(r.y), &rootX, &rootY, &child)
+        tooltip.show(
+            tip, below: IntRect(x: Int(rootX), y: Int(rootY), width: r.width, height: r.height),
+            screenWidth: Int(XDisplayWidth(display, screen)), screenHeight: Int(XDisplayHeight(display, screen)),
+            scale: session.uiScale, text: text, format: format)
     }
 
     /// Appends the input `event` stands for to `batch`, in the order X delivered it; exposures
@@ -405,6 +421,7 @@ public final class X11App {
             // canvas before fonts are loaded.
             XFlush(display)
             drawToolbar(layout)
+            drawScrollbars(layout)
             drawStatus(layout)
             exposed = .empty
         } else {
@@ -417,6 +434,7 @@ public final class X11App {
                     drawHoverOutline(layout)
                 }
                 if !exposed.intersection(layout.toolbar).isEmpty { drawToolbar(layout) }
+                drawScrollbars(layout)
                 if !exposed.intersection(layout.statusBar).isEmpty { drawStatus(layout) }
                 exposed = .empty
             }
@@ -518,6 +536,16 @@ public final class X11App {
     private func drawToolbar(_ layout: Layout) {
         drawStrip(session.renderToolbar(measure: text), at: layout.toolbar)
         owed.toolbar = false
+    }
+
+    /// The scrollbars, when the picture is larger than the canvas area.
+    private func drawScrollbars(_ layout: Layout) {
+        for bar in [layout.horizontalScrollbar, layout.verticalScrollbar].compactMap({ $0 }) {
+            let pixels = ScrollbarView.render(bar, scale: layout.ui, active: session.draggedScrollbar == bar.axis)
+            drawStrip(ChromeStrip(pixels: pixels), at: bar.track)
+        }
+        let corner = layout.scrollbarCorner
+        if !corner.isEmpty { drawStrip(ChromeStrip(pixels: ScrollbarView.renderCorner(corner)), at: corner) }
     }
 
     private func drawStatus(_ layout: Layout) {

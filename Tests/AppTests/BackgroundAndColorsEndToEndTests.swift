@@ -251,7 +251,7 @@ struct BackgroundAndColorsEndToEndTests {
 
     /// The new-color half of the panel's preview as shown.
     func previewColor(_ paint: PaintWindow) throws -> Color {
-        let pv = ColorEditor.preview
+        let pv = ColorEditor.geometry.preview
         let p = panelPoint(paint, pv.x + pv.width * 3 / 4, pv.y + pv.height / 2)
         return try paint.client.capture(paint.window, rect: IntRect(x: p.0, y: p.1, width: 1, height: 1))
             .color(x: 0, y: 0)
@@ -259,7 +259,7 @@ struct BackgroundAndColorsEndToEndTests {
 
     /// Drags along a slider's track in the panel, from its start to `fraction` of its width.
     func dragSlider(_ paint: PaintWindow, _ channel: ColorEditor.Channel, to toX: Int) throws -> [(Int, Int)] {
-        let r = ColorEditor.track(channel)
+        let r = ColorEditor.geometry.track(channel)
         let y = r.y + r.height / 2
         let path = stride(from: r.x + 5, through: toX, by: 8).map { ($0, y) } + [(toX, y)]
         try paint.client.drag(paint.window, path: path.map { panelPoint(paint, $0.0, $0.1) })
@@ -281,7 +281,7 @@ struct BackgroundAndColorsEndToEndTests {
 
         // The red slider: the headless editor says which color the drag gives.
         var model = ColorEditor(target: .primary, color: .black)
-        let toX = ColorEditor.track(.red).x + 120
+        let toX = ColorEditor.geometry.track(.red).x + 120
         let path = try dragSlider(paint, .red, to: toX)
         _ = model.press(x: path[0].0, y: path[0].1)
         for p in path.dropFirst() { model.drag(x: p.0) }
@@ -339,7 +339,7 @@ struct BackgroundAndColorsEndToEndTests {
         // Escape.
         try paint.click(.currentColors)
         try waitForPanel(paint, shown: true, "opened for Escape")
-        _ = try dragSlider(paint, .blue, to: ColorEditor.track(.blue).maxX - 2)
+        _ = try dragSlider(paint, .blue, to: ColorEditor.geometry.track(.blue).maxX - 2)
         #expect(
             Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) { (try? previewColor(paint))?.b ?? 0 > 200 },
             "the blue drag did not show in the preview")
@@ -349,7 +349,7 @@ struct BackgroundAndColorsEndToEndTests {
         // A click outside (on the canvas, right of the panel): closes it and paints nothing.
         try paint.click(.currentColors)
         try waitForPanel(paint, shown: true, "opened for a click outside")
-        _ = try dragSlider(paint, .green, to: ColorEditor.track(.green).maxX - 2)
+        _ = try dragSlider(paint, .green, to: ColorEditor.geometry.track(.green).maxX - 2)
         let f = editorFrame(paint)
         let outside = (x: f.maxX + 20 - paint.layout.imageOrigin.x, y: 250)
         try paint.click(imageX: outside.x, imageY: outside.y)
@@ -364,7 +364,7 @@ struct BackgroundAndColorsEndToEndTests {
         try paint.key("BackSpace", times: 7)
         paint.parkPointer()
         try paint.client.typeText("#336699")
-        let ok = ColorEditor.acceptButton
+        let ok = ColorEditor.geometry.acceptButton
         let okPoint = panelPoint(paint, ok.x + ok.width / 2, ok.y + ok.height / 2)
         try paint.client.click(paint.window, x: okPoint.0, y: okPoint.1)
         try waitForPanel(paint, shown: false, "after OK")
@@ -429,4 +429,9 @@ struct BackgroundAndColorsEndToEndTests {
         }
         #expect(ok2, "recent(0...2) after the green stroke show \(shown), expected \(reordered)")
     }
+}
+
+extension ColorEditor {
+    /// The editor's geometry at scale 1, as the window lays it out on an ordinary screen.
+    static var geometry: ColorEditor { ColorEditor(target: .primary, color: .black) }
 }

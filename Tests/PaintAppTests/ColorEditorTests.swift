@@ -37,7 +37,7 @@ import Testing
         T.click(s, .currentColors)
         #expect(s.colorEditor?.target == .primary)
         // Drag the red slider to the end: black becomes red.
-        let red = ColorEditor.track(.red)
+        let red = ColorEditor.geometry.track(.red)
         let start = Self.window(s, red.x, red.y + 5)
         let end = Self.window(s, red.maxX + 30, red.y + 40)
         s.handle([
@@ -49,7 +49,8 @@ import Testing
         #expect(s.colorEditor?.value(of: .hue) == 0 && s.colorEditor?.value(of: .saturation) == 100)
         // The hue slider keeps saturation and value.
         Self.click(
-            s, panelX: ColorEditor.track(.hue).x + ColorEditor.track(.hue).width / 3, y: ColorEditor.track(.hue).y + 5)
+            s, panelX: ColorEditor.geometry.track(.hue).x + ColorEditor.geometry.track(.hue).width / 3,
+            y: ColorEditor.geometry.track(.hue).y + 5)
         #expect(s.colorEditor.map { Int($0.value(of: .hue)) } == 120)
         // Typing a hex code sets the color.
         for _ in 0..<7 { s.handle(.key(.backspace, modifiers: [])) }
@@ -65,7 +66,7 @@ import Testing
         let s = T.makeSession()
         T.click(s, .currentColors, .right)
         #expect(s.colorEditor?.target == .secondary)
-        let blue = ColorEditor.track(.blue)
+        let blue = ColorEditor.geometry.track(.blue)
         Self.click(s, panelX: blue.x, y: blue.y + 5)
         s.handle(.key(.escape, modifiers: []))
         #expect(s.colorEditor == nil && s.settings.secondary == .white)
@@ -74,7 +75,7 @@ import Testing
         T.drag(s, [(10, 10)])
         #expect(s.colorEditor == nil && s.settings.secondary == .white, "a click outside closes it unchanged")
         #expect(s.engine.viewPixel(x: 10, y: 10) == Color.white.pixel, "and does not paint")
-        let ok = ColorEditor.acceptButton
+        let ok = ColorEditor.geometry.acceptButton
         T.click(s, .currentColors, .right)
         Self.click(s, panelX: blue.x, y: blue.y + 5)
         Self.click(s, panelX: ok.x + 4, y: ok.y + 4)
@@ -94,4 +95,9 @@ import Testing
         T.click(s, .recent(3))
         #expect(s.settings.primary == Palette.colors[8])
     }
+}
+
+extension ColorEditor {
+    /// The editor's geometry at scale 1, as the window lays it out on an ordinary screen.
+    static var geometry: ColorEditor { ColorEditor(target: .primary, color: .black) }
 }

@@ -41,3 +41,49 @@ import Testing
         #expect(b.page == 450)
     }
 }
+
+/// The scrollbars in a session: a press on the track pages, the thumb drags, nothing is painted.
+@Suite struct ScrollbarSessionTests {
+    /// A 1100 x 700 window on a blank picture of the given size.
+    static func session(width: Int, height: Int) -> Session {
+        Session(
+            document: Document(
+                engine: StrokeEngine(width: width, height: height), history: History(base: nil), path: nil),
+            windowWidth: 1100, windowHeight: 700)
+    }
+
+    @Test("a picture larger than the window gets both scrollbars; they page and drag, and never paint")
+    func pageAndDrag() throws {
+        let s = Self.session(width: 3000, height: 2000)
+        let blank = Array(s.engine.viewPixels)
+        let v = try #require(s.layout.verticalScrollbar)
+        let h = try #require(s.layout.horizontalScrollbar)
+        #expect(s.layout.scrollbarCorner.width == v.track.width && s.layout.scrollbarCorner.height == h.track.height)
+        // Below the thumb: one page down.
+        s.handle(.press(x: v.track.x + 5, y: v.track.maxY - 5, button: .left, modifiers: []))
+        s.handle(.release(x: v.track.x + 5, y: v.track.maxY - 5, button: .left, modifiers: []))
+        #expect(s.layout.scrollY == v.page)
+        // Drag the horizontal thumb 100 px right: the picture follows the thumb.
+        let thumb = h.thumb
+        let y = thumb.y + thumb.height / 2
+        s.handle(.press(x: thumb.x + 10, y: y, button: .left, modifiers: []))
+        #expect(s.draggedScrollbar == .horizontal && s.pointerShape == .arrow)
+        s.handle(.motion(x: thumb.x + 60, y: y + 40, modifiers: []))
+        s.handle(.motion(x: thumb.x + 110, y: y + 80, modifiers: []))
+        s.handle(.release(x: thumb.x + 110, y: y + 80, button: .left, modifiers: []))
+        #expect(s.draggedScrollbar == nil)
+        let moved = try #require(s.layout.horizontalScrollbar)
+        #expect(moved.thumb.x == thumb.x + 100, "the thumb followed the pointer")
+        #expect(s.layout.scrollX == h.offset(from: 0, draggedBy: 100))
+        #expect(s.layout.scrollY == v.page, "a horizontal drag leaves the vertical offset")
+        #expect(Array(s.engine.viewPixels) == blank, "nothing was painted")
+        #expect(!s.isModified)
+    }
+
+    @Test("a picture that fits has no scrollbars and the whole area between the bars")
+    func noBarsWhenItFits() {
+        let s = Self.session(width: 300, height: 200)
+        #expect(s.layout.horizontalScrollbar == nil && s.layout.verticalScrollbar == nil)
+        #expect(s.layout.canvasArea.width == 1100 && s.layout.canvasArea.maxY == s.layout.statusBar.y)
+    }
+}

@@ -241,7 +241,7 @@ import Testing
         }
         // Every image pixel of a rectangle is shown inside its window rectangle, and that window
         // rectangle shows no image pixel far outside it.
-        let r = IntRect(x: 1390, y: 930, width: 20, height: 12)
+        let r = IntRect(x: Int(before.x) - 10, y: Int(before.y) - 6, width: 20, height: 12)
         let w = layout.windowRect(forImageRect: r)
         #expect(!w.isEmpty)
         for (wx, wy) in [(w.x, w.y), (w.maxX - 1, w.maxY - 1)] {
@@ -334,8 +334,9 @@ import Testing
         s.handle(.press(x: 100, y: 200, button: .left, modifiers: []))
         s.handle(.release(x: 100, y: 200, button: .left, modifiers: []))
         let expected = s.layout.imagePoint(windowX: 100, windowY: 200)
-        #expect(expected == Point(x: 148.5, y: Double(200 - Layout.toolbarHeight + 48) + 0.5))
-        #expect(s.engine.viewPixel(x: 148, y: 200 - Layout.toolbarHeight + 48) == Color.black.pixel)
+        let top = s.layout.canvasArea.y
+        #expect(expected == Point(x: 148.5, y: Double(200 - top + 48) + 0.5))
+        #expect(s.engine.viewPixel(x: 148, y: 200 - top + 48) == Color.black.pixel)
         for _ in 0..<1000 { s.handle(.press(x: 100, y: 200, button: .wheelUp, modifiers: [])) }
         #expect(s.layout.scrollY == 0)
     }
@@ -344,11 +345,12 @@ import Testing
         let s = Self.makeSession()
         let before = Array(s.engine.viewPixels)
         let toolbar = s.renderToolbar()
-        #expect(toolbar.pixels.width == 1400 && toolbar.pixels.height == Layout.toolbarHeight)
+        #expect(toolbar.pixels.width == 1400 && toolbar.pixels.height == s.layout.toolbar.height)
+        #expect(s.layout.toolbar.height == 64, "one row at 1400 px")
         #expect(toolbar.texts.contains { $0.text == "5 px" })
         #expect(toolbar.texts.contains { $0.text == "100%" })
         let status = s.renderStatus()
-        #expect(status.pixels.height == Layout.statusHeight)
+        #expect(status.pixels.height == s.layout.statusBar.height && s.layout.statusBar.height == 28)
         #expect(status.texts.contains { $0.text == "200 × 100" })
         #expect(Array(s.engine.viewPixels) == before)
     }
@@ -435,15 +437,40 @@ import Testing
     }
 }
 
-/// The toolbar fits the small screens people still have.
-@Suite struct ToolbarWidthTests {
-    @Test func theWholeToolbarFitsA1024PixelScreen() {
-        #expect(Layout.minimumWidth <= 1024, "\(Layout.minimumWidth)")
-        let layout = Layout(windowWidth: Layout.minimumWidth, windowHeight: 600, imageWidth: 400, imageHeight: 300)
-        let rects = Layout.items.map { layout.rect(of: $0) }
-        for (i, a) in rects.enumerated() {
-            #expect(a.maxX <= Layout.minimumWidth, "\(Layout.items[i]) is off the window")
-            for b in rects[(i + 1)...] { #expect(a.intersection(b).isEmpty, "\(Layout.items[i]) overlaps \(b)") }
+/// Every region of the window, at every scale and size the program supports: nothing overlaps.
+@Suite struct WindowGeometryTests {
+    /// Window sizes in 96-dpi pixels.
+    static let sizes = [(640, 480), (800, 600), (1024, 768), (1920, 1080)]
+
+    @Test(
+        "toolbar controls, canvas, scrollbars and status bar never overlap; the toolbar has one row at 1024",
+        arguments: [1.0, 1.25, 1.5, 2.0])
+    func nothingOverlaps(scale: Double) {
+        let ui = UIScale(scale)
+        for (w, h) in Self.sizes {
+            // A picture larger than the window (both scrollbars) and one that fits.
+            for image in [(4000, 3000), (100, 80)] {
+                let layout = Layout(
+                    windowWidth: ui.px(Double(w)), windowHeight: ui.px(Double(h)), imageWidth: image.0,
+                    imageHeight: image.1, ui: ui)
+                var regions: [(String, IntRect)] = layout.controls.items.map {
+                    ("\($0)", layout.controls.hitRect(of: $0))
+                }
+                regions.append(("canvas", layout.canvasArea))
+                regions.append(("status bar", layout.statusBar))
+                if let bar = layout.horizontalScrollbar { regions.append(("horizontal scrollbar", bar.track)) }
+                if let bar = layout.verticalScrollbar { regions.append(("vertical scrollbar", bar.track)) }
+                if !layout.scrollbarCorner.isEmpty { regions.append(("corner", layout.scrollbarCorner)) }
+                let window = IntRect(x: 0, y: 0, width: layout.windowWidth, height: layout.windowHeight)
+                for (name, r) in regions {
+                    #expect(window.intersection(r) == r, "\(name) \(r) leaves the \(w) x \(h) window at \(ui)")
+                }
+                let overlaps = ToolbarLayoutTests.overlaps(regions)
+                #expect(overlaps.isEmpty, "\(w) x \(h) at \(ui): \(overlaps)")
+                #expect(layout.canvasArea.height >= ui.px(200), "\(w) x \(h) at \(ui): the canvas keeps room")
+                #expect((layout.horizontalScrollbar != nil) == (image.0 > 1000))
+                if w >= 1024 { #expect(layout.controls.rows == 1, "\(w) x \(h) at \(ui)") }
+            }
         }
     }
 }

@@ -35,16 +35,19 @@ final class AppSession {
     ///   - shm: whether the server offers MIT-SHM (false starts Xvfb with `-extension MIT-SHM`).
     ///   - environment: extra variables for the program (e.g. `SWIFTPAINT_NO_SHM=1`).
     ///   - home: a `HOME` to reuse across sessions (crash-recovery tests); fresh by default.
+    ///   - prepare: runs on the test's client before the program starts (e.g. to put an
+    ///     `Xft.dpi` into the resource database, as a desktop does at login).
     /// - Throws: when any piece fails to start; the error includes the program's output.
     init(
         executable: String? = nil, arguments: [String] = [], screenWidth: Int = 1600,
         screenHeight: Int = 1200, depth: Int = 24, shm: Bool = true,
         environment: [String: String] = [:], home: String? = nil, match: WindowMatch = .pid,
-        timeout: Duration = Wait.defaultTimeout
+        timeout: Duration = Wait.defaultTimeout, prepare: (XClient) -> Void = { _ in }
     ) throws {
         let executable = try executable ?? SwiftPaintBinary.locate()
         server = try XvfbServer(width: screenWidth, height: screenHeight, depth: depth, shm: shm)
         client = try XClient(display: server.displayName)
+        prepare(client)
         app = try AppProcess(
             executable: executable, arguments: arguments, display: server.displayName,
             environment: environment, home: home)
