@@ -21,6 +21,12 @@ public enum Operation: Equatable, Sendable {
     /// A picture (premultiplied) laid over the paint with its top-left corner at (x, y): a
     /// paste from the clipboard.
     case paste(PixelImage, x: Int, y: Int)
+    /// The canvas itself changed: cropped, given another size, scaled, turned or mirrored.
+    case canvas(CanvasChange)
+    /// The paint inside a rectangle lifted, the rectangle cleared, turned or mirrored, and laid
+    /// over the paint with its top-left corner moved by (dx, dy): a selection turned or flipped
+    /// (and perhaps dragged) before it was put down.
+    case orientRect(IntRect, Orientation, dx: Int, dy: Int)
     /// A step back in the history (the journal records history moves so a restore lands on the
     /// same step); `History` carries them out, `apply(to:)` ignores them.
     case undo
@@ -72,6 +78,10 @@ public enum Operation: Equatable, Sendable {
             let dirty = engine.updateText(spec.mask)
             engine.end()
             return dirty
+        case .canvas(let change):
+            return change.apply(to: engine)
+        case .orientRect(let rect, let orientation, let dx, let dy):
+            return engine.movePaint(rect, byX: dx, y: dy, orienting: orientation)
         case .undo, .redo, .removeStroke:
             return .empty
         }
@@ -131,7 +141,7 @@ public enum Operation: Equatable, Sendable {
             let x1 = Int(clamping: max(spec.from.x, spec.to.x) + r, .up)
             let y1 = Int(clamping: max(spec.from.y, spec.to.y) + r, .up)
             return IntRect(x0: x0, y0: y0, x1: x1, y1: y1).intersection(engine.bounds)
-        case .clear, .fill, .background:
+        case .clear, .fill, .background, .canvas:
             return engine.bounds
         case .paste(let image, let x, let y):
             return IntRect(x: x, y: y, width: image.width, height: image.height).intersection(engine.bounds)
@@ -142,6 +152,9 @@ public enum Operation: Equatable, Sendable {
         case .moveRect(let rect, let dx, let dy):
             return rect.union(IntRect(x: rect.x + dx, y: rect.y + dy, width: rect.width, height: rect.height))
                 .intersection(engine.bounds)
+        case .orientRect(let rect, let orientation, let dx, let dy):
+            let (w, h) = orientation.size(width: rect.width, height: rect.height)
+            return rect.union(IntRect(x: rect.x + dx, y: rect.y + dy, width: w, height: h)).intersection(engine.bounds)
         case .undo, .redo, .removeStroke:
             return .empty
         }

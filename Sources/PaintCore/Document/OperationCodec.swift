@@ -24,7 +24,11 @@ extension Operation {
         case gridStroke = 11
         case clearRect = 12
         case moveRect = 13
-        // 14 and 15 are taken by the canvas operations.
+        /// Then a kind byte (0 resize: x, y, width, height as Int32; 1 scale: width, height
+        /// as UInt32; 2 orient: the orientation's code).
+        case canvas = 14
+        /// x, y, width, height, dx, dy as Int32, then the orientation's code.
+        case orientRect = 15
         case text = 16
     }
 
@@ -92,6 +96,26 @@ extension Operation {
             for v in [rect.x, rect.y, rect.width, rect.height, dx, dy] {
                 out.uint32(UInt32(bitPattern: Int32(clamping: v)))
             }
+        case .canvas(let change):
+            out.byte(Tag.canvas.rawValue)
+            switch change {
+            case .resize(let rect):
+                out.byte(0)
+                for v in [rect.x, rect.y, rect.width, rect.height] { out.uint32(UInt32(bitPattern: Int32(clamping: v))) }
+            case .scale(let w, let h):
+                out.byte(1)
+                out.uint32(UInt32(clamping: w))
+                out.uint32(UInt32(clamping: h))
+            case .orient(let o):
+                out.byte(2)
+                out.byte(o.code)
+            }
+        case .orientRect(let rect, let orientation, let dx, let dy):
+            out.byte(Tag.orientRect.rawValue)
+            for v in [rect.x, rect.y, rect.width, rect.height, dx, dy] {
+                out.uint32(UInt32(bitPattern: Int32(clamping: v)))
+            }
+            out.byte(orientation.code)
         case .paste(let image, let x, let y):
             out.byte(Tag.paste.rawValue)
             out.uint32(UInt32(bitPattern: Int32(clamping: x)))
@@ -147,14 +171,29 @@ extension Operation {
                 return nil
             }
         case .clearRect, .moveRect:
-            var v: [Int] = []
-            for _ in 0..<(tag == .clearRect ? 4 : 6) {
-                guard let u = input.uint32() else { return nil }
-                v.append(Int(Int32(bitPattern: u)))
-            }
-            guard input.isAtEnd else { return nil }
+            guard let v = Self.int32s(tag == .clearRect ? 4 : 6, &input), input.isAtEnd else { return nil }
             let rect = IntRect(x: v[0], y: v[1], width: v[2], height: v[3])
             self = tag == .clearRect ? .clearRect(rect) : .moveRect(rect, dx: v[4], dy: v[5])
+        case .orientRect:
+            guard let v = Self.int32s(6, &input), let code = input.byte(), let orientation = Orientation(code: code),
+                input.isAtEnd
+            else { return nil }
+            self = .orientRect(IntRect(x: v[0], y: v[1], width: v[2], height: v[3]), orientation, dx: v[4], dy: v[5])
+        case .canvas:
+            // The sizes are checked against the image limits by the engine, before it allocates.
+            switch input.byte() {
+            case 0:
+                guard let v = Self.int32s(4, &input), v[2] > 0, v[3] > 0, input.isAtEnd else { return nil }
+                self = .canvas(.resize(IntRect(x: v[0], y: v[1], width: v[2], height: v[3])))
+            case 1:
+                guard let w = input.uint32(), let h = input.uint32(), w > 0, h > 0, input.isAtEnd else { return nil }
+                self = .canvas(.scale(width: Int(w), height: Int(h)))
+            case 2:
+                guard let code = input.byte(), let o = Orientation(code: code), input.isAtEnd else { return nil }
+                self = .canvas(.orient(o))
+            default:
+                return nil
+            }
         case .paste:
             guard let x = input.uint32(), let y = input.uint32(), var image = input.image() else { return nil }
             // No channel above its alpha: a premultiplied pixel, whatever the bytes said.
@@ -203,6 +242,16 @@ extension Operation {
             }
             self = .stroke(style, points: points)
         }
+    }
+
+    /// `count` signed 32-bit values, or nil when cut short.
+    private static func int32s(_ count: Int, _ input: inout ByteReader) -> [Int]? {
+        var values: [Int] = []
+        for _ in 0..<count {
+            guard let u = input.uint32() else { return nil }
+            values.append(Int(Int32(bitPattern: u)))
+        }
+        return values
     }
 
     /// The coarsest grid of 1/2^shift pixel (shift 1...6) that holds every coordinate exactly

@@ -87,6 +87,21 @@ extension StrokeEngine {
         return nil
     }
 
+    /// Replaces the whole canvas: width x height on `background`, the paint cleared and then
+    /// written by `write` (row-major, `width` per row). For the history going back across a
+    /// canvas change; the caller knows the size is one the canvas had.
+    func resetCanvas(
+        width w: Int, height h: Int, background newBackground: Background,
+        write: (UnsafeMutablePointer<UInt32>) -> Void
+    ) {
+        if isStroking { end() }
+        replaceCanvas(width: w, height: h, background: newBackground) { _, new in
+            new.initialize(repeating: 0, count: w * h)
+            write(new)
+            return true
+        }
+    }
+
     // MARK: Helpers
 
     /// The pixel at index `i` as it is saved: paint over the background (paint alone on a

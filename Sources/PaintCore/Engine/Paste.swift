@@ -21,14 +21,17 @@ extension StrokeEngine {
 }
 
 extension StrokeEngine {
-    /// Moves the paint inside `rect` by (dx, dy): lifted, the rectangle cleared, and laid over
-    /// the paint at the new place (source over). Returns the changed view rectangle.
+    /// Moves the paint inside `rect` by (dx, dy): lifted, the rectangle cleared, turned or
+    /// mirrored by `orientation`, and laid over the paint with its top-left corner moved by
+    /// (dx, dy) (source over). Returns the changed view rectangle.
     @discardableResult
-    public func movePaint(_ rect: IntRect, byX dx: Int, y dy: Int) -> IntRect {
+    public func movePaint(_ rect: IntRect, byX dx: Int, y dy: Int, orienting orientation: Orientation = .identity)
+        -> IntRect
+    {
         if isStroking { end() }
         let source = rect.intersection(bounds)
         guard !source.isEmpty else { return .empty }
-        let lifted = paintImage(in: source)
+        let lifted = paintImage(in: source).oriented(orientation)
         let cleared = clearPaint(in: source)
         return cleared.union(pastePaint(lifted, atX: source.x + dx, y: source.y + dy))
     }

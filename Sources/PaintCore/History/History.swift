@@ -10,6 +10,12 @@
 /// dropped restores the nearest keyframe below it and replays the steps in between that touch
 /// the step's region, which the engine does bit for bit; with no keyframe below, it replays
 /// from the start.
+///
+/// A canvas change (crop, canvas size, scale, turn) is a step too. Region snapshots, keyframes
+/// and regions are in the coordinates of the canvas they were taken on, so the steps fall into
+/// stretches of one canvas, each started by a canvas change; a region is rebuilt only from
+/// snapshots of its own stretch, and anything reaching back past a canvas change renders the
+/// whole picture again from a whole-canvas state (see `History+Canvas.swift`).
 public final class History {
     /// One step: the operation and, while memory allows, the paint it replaced.
     struct Entry {
@@ -18,21 +24,26 @@ public final class History {
         var before: PackedPixels?
         /// Taken out by a later `.removeStroke` that is applied now.
         var removed = false
-        /// For a background change: the background before it.
+        /// For a background change or a canvas change: the background before it.
         var previousBackground: Background?
+        /// The canvas before the step (only a canvas change makes it differ from the one after).
+        var canvasBefore = IntRect.empty
+        /// For a canvas change: whether the engine carried it out (a replayed journal asking
+        /// for a size beyond the limits is refused and changes nothing).
+        var changedCanvas = false
     }
 
-    private var entries: [Entry] = []
+    var entries: [Entry] = []
     /// How many entries are applied; entries past it can be redone.
     public private(set) var cursor = 0
     /// The paint the document started from (nil: transparent).
-    private let base: PixelImage?
+    let base: PixelImage?
     /// The most bytes of before-snapshots kept.
     public let memoryCap: Int
     /// Bytes of snapshots and keyframes held now.
     public private(set) var snapshotBytes = 0
     /// Packed whole-canvas paint as it stood before step `key` (after steps 0..<key).
-    private var keyframes: [Int: PackedPixels] = [:]
+    var keyframes: [Int: PackedPixels] = [:]
     /// Bytes of `keyframes`, also counted in `snapshotBytes`.
     public private(set) var keyframeBytes = 0
     /// Steps between keyframes: an undo past the dropped snapshots replays at most this many.
@@ -100,7 +111,9 @@ public final class History {
             let dirty = engine.setBackground(background)
             push(entry, engine: engine)
             return dirty
-        case .clear, .clearRect, .paste, .moveRect:
+        case .canvas(let change):
+            return performCanvasChange(change, engine: engine)
+        case .clear, .clearRect, .paste, .moveRect, .orientRect:
             if engine.isStroking { engine.end() }
             let region = operation.region(in: engine)
             let before = engine.packPaint(region)
@@ -118,6 +131,7 @@ public final class History {
         cursor -= 1
         let entry = entries[cursor]
         if case .removeStroke(let step) = entry.operation { entries[step].removed = false }
+        if case .canvas(let change) = entry.operation { return undoCanvasChange(entry, change, engine: engine) }
         if let previous = entry.previousBackground { return engine.setBackground(previous) }
         if let before = entry.before {
             return engine.unpackPaint(before)
@@ -155,9 +169,15 @@ public final class History {
     /// The applied stroke whose footprint lies under `point` (within `slack` pixels of its
     /// rim), topmost first; nil when none does or a clear hides everything beneath.
     public func stroke(at point: Point, slack: Double = 3) -> Int? {
+        // The point as it lies on the canvas of each step: taken back through every canvas
+        // change on the way down.
+        var point = point
         for index in stride(from: cursor - 1, through: 0, by: -1) where !entries[index].removed {
             switch entries[index].operation {
             case .clear: return nil
+            case .canvas(let change) where entries[index].changedCanvas:
+                let canvas = entries[index].canvasBefore
+                point = change.unmap(point, width: canvas.width, height: canvas.height)
             case .stroke(let style, let points):
                 let reach = style.width / 2 + slack
                 if points.count == 1 {
@@ -179,19 +199,27 @@ public final class History {
         return nil
     }
 
-    /// The samples of the stroke at `step` (for a hover outline), or nil.
+    /// The samples of the stroke at `step` (for a hover outline), where they lie on the canvas
+    /// now (carried through every canvas change since), or nil.
     public func strokePoints(at step: Int) -> (style: StrokeStyle, points: [Point])? {
         guard entries.indices.contains(step) else { return nil }
+        var found: (style: StrokeStyle, points: [Point])
         switch entries[step].operation {
         case .stroke(let style, let points):
-            return (style, points)
+            found = (style, points)
         case .shape(let style, let spec):
-            return (style, spec.outline)
+            found = (style, spec.outline)
         case .text(let style, let spec):
-            return (style, spec.outline)
+            found = (style, spec.outline)
         default:
             return nil
         }
+        for entry in entries[step..<max(step, cursor)] where entry.changedCanvas {
+            guard case .canvas(let change) = entry.operation else { continue }
+            let canvas = entry.canvasBefore
+            found.points = found.points.map { change.map($0, width: canvas.width, height: canvas.height) }
+        }
+        return found
     }
 
     /// Takes the stroke at `step` out of the picture: its region is rendered again from what
@@ -203,7 +231,10 @@ public final class History {
             return .empty
         }
         if engine.isStroking { engine.end() }
-        let region = entries[step].region
+        // A stroke drawn before the canvas changed lies elsewhere now, perhaps scaled: the whole
+        // picture is rendered again (see `History+Canvas.swift`).
+        let crossesCanvasChange = entries[step..<cursor].contains { $0.changedCanvas }
+        let region = crossesCanvasChange ? engine.bounds : entries[step].region
         let before = engine.packPaint(region)
         entries[step].removed = true
         render(region, upTo: cursor, engine: engine, removing: step)
@@ -220,7 +251,7 @@ public final class History {
         // canvas.
         let hasFill = entries[0..<end].contains {
             switch $0.operation {
-            case .fill, .moveRect: return true
+            case .fill, .moveRect, .orientRect: return true
             default: return false
             }
         }
@@ -228,11 +259,13 @@ public final class History {
         // Start from the latest step whose before-snapshot covers the region and is still
         // true: a snapshot taken before a stroke that a later step removed still shows that
         // stroke, so it is usable only when every removal from there on targets a step at or
-        // above it. Else start from the starting picture.
+        // above it. Else start from the starting picture. Only snapshots on the canvas as it
+        // is now count: past a canvas change, the whole picture is rendered instead.
+        let canvasStart = (entries[0..<end].lastIndex { $0.changedCanvas }).map { $0 + 1 } ?? 0
         var start = 0
         var startPixels: PackedPixels?
         var lowestRemovedAbove = removing ?? Int.max
-        for index in stride(from: end, through: 0, by: -1) {
+        for index in stride(from: end, through: canvasStart, by: -1) {
             // The paint before step `index`: its own snapshot (for its region) or a keyframe.
             if lowestRemovedAbove >= index {
                 if index < end, let before = entries[index].before, before.coversRect,
@@ -252,9 +285,12 @@ public final class History {
                 lowestRemovedAbove = min(lowestRemovedAbove, target)
             }
         }
+        if startPixels == nil && canvasStart > 0 {
+            return renderWholePicture(upTo: end, engine: engine, removing: removing)
+        }
         let savedClip = engine.clip
         let finalBackground = engine.background
-        if hasFill, let atStart = background(before: start), atStart != engine.background {
+        if hasFill, case let atStart = background(atStep: start, engine: engine), atStart != engine.background {
             engine.setBackground(atStart)
         }
         engine.clip = region
@@ -275,7 +311,7 @@ public final class History {
             // misses a small region and costs nothing to skip.
             case .stroke, .shape:
                 if !entry.region.intersection(region).isEmpty { entry.operation.apply(to: engine) }
-            case .fill, .clear, .clearRect, .paste, .moveRect: entry.operation.apply(to: engine)
+            case .fill, .clear, .clearRect, .paste, .moveRect, .orientRect: entry.operation.apply(to: engine)
             case .background where hasFill: entry.operation.apply(to: engine)
             default: continue
             }
@@ -286,13 +322,12 @@ public final class History {
         engine.recomposite(region)
     }
 
-    /// The background in effect before step `step`, when a step changed it; nil when the first
-    /// background is still in effect (the engine's own, which the caller keeps).
-    private func background(before step: Int) -> Background? {
-        for index in stride(from: step - 1, through: 0, by: -1) {
-            if case .background(let b) = entries[index].operation { return b }
-        }
-        return entries.first { $0.previousBackground != nil }?.previousBackground
+    /// The background in effect before step `step`: the one the first later step that changed
+    /// the background (a background step, a canvas change) found, else the engine's, which
+    /// nothing has changed since (the engine stands at a step at or after `step`).
+    func background(atStep step: Int, engine: StrokeEngine) -> Background {
+        entries[min(step, entries.count)...].first { $0.previousBackground != nil }?.previousBackground
+            ?? engine.background
     }
 
     /// Steps whose region snapshot is held deflated, and steps whose snapshot was dropped (for
@@ -303,6 +338,8 @@ public final class History {
         for entry in entries {
             if let before = entry.before {
                 if before.isDeflated { deflated += 1 }
+            } else if case .canvas(let change) = entry.operation {
+                if entry.changedCanvas && change.inverse == nil { dropped += 1 }
             } else if !entry.region.isEmpty && entry.previousBackground == nil {
                 dropped += 1
             }
@@ -313,9 +350,10 @@ public final class History {
     /// Tests turn this off to exercise the keyframe path without tuning a cap.
     var keepsRegionSnapshots = true
 
-    private func push(_ entry: Entry, engine: StrokeEngine) {
+    func push(_ entry: Entry, engine: StrokeEngine) {
         var entry = entry
         if !keepsRegionSnapshots { entry.before = nil }
+        if entry.canvasBefore.isEmpty { entry.canvasBefore = engine.bounds }
         // A new step after undos forgets the undone ones, as every editor does.
         for dropped in entries[cursor...] { snapshotBytes -= dropped.before?.byteCount ?? 0 }
         for key in keyframes.keys where key > cursor { dropKeyframe(key) }
