@@ -147,6 +147,9 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "open" {
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "open-file" {
     runOpenFile(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "geometry" {
+    runGeometryBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "store" {
     runStoreBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
