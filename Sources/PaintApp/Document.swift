@@ -69,6 +69,10 @@ public struct Document {
             engine = StrokeEngine(image: image, background: start)
             base = image
         } else {
+            // A journal's or a history's word for the size, checked before anything is made.
+            guard ImageLimits.default.allows(width: width, height: height) else {
+                throw .tooLarge(path: source, width: width, height: height, limits: .default)
+            }
             engine = StrokeEngine(width: width, height: height, background: start)
         }
         var document = Document(

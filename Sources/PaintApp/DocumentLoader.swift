@@ -50,8 +50,11 @@ public enum DocumentLoader {
                 return plain("\(opened); its editing history was left out: another program changed the picture")
             }
             do {
+                // The history may start on another canvas than the saved picture's (a crop, a
+                // scale or a turn since).
+                let start = archive.startingCanvas ?? IntRect(x: 0, y: 0, width: archive.width, height: archive.height)
                 var document = try Document.replaying(
-                    archive.operations.map(JournalRecord.operation), width: archive.width, height: archive.height,
+                    archive.operations.map(JournalRecord.operation), width: start.width, height: start.height,
                     background: archive.background, baseBytes: archive.baseImage, path: path, memoryCap: memoryCap,
                     source: "history")
                 document.savedStep = document.history.cursor
@@ -73,9 +76,11 @@ public enum DocumentLoader {
         let history = document.history
         var operations = history.operations
         operations.append(contentsOf: Array(repeating: Operation.undo, count: history.count - history.cursor))
+        let start = history.startingCanvas
         return DocumentArchive(
             width: document.engine.width, height: document.engine.height,
             background: DocumentJournal.journalBackground(document.engine.background), baseImage: document.baseBytes,
-            operations: operations, pixelHash: DocumentArchive.hash(saved))
+            operations: operations, pixelHash: DocumentArchive.hash(saved),
+            startingCanvas: start == nil || start == document.engine.bounds ? nil : start)
     }
 }

@@ -26,8 +26,11 @@ public struct DocumentOpener {
     ) {
         guard let folder = journalFolder else { return (nil, nil, nil) }
         let leftOver = offeringLeftOver ? Recovery.candidate(for: document.path, in: folder) : nil
+        // The canvas the operations start on: the history's first, which a crop, scale or turn
+        // in a reopened file's history makes differ from the picture's.
+        let start = document.history.startingCanvas ?? document.engine.bounds
         let header = JournalHeader(
-            documentPath: document.path, width: document.engine.width, height: document.engine.height,
+            documentPath: document.path, width: start.width, height: start.height,
             background: DocumentJournal.journalBackground(document.engine.background), baseImage: document.baseBytes)
         do {
             let writer = try JournalWriter.create(in: folder, header: header)

@@ -101,7 +101,9 @@ extension Operation {
             switch change {
             case .resize(let rect):
                 out.byte(0)
-                for v in [rect.x, rect.y, rect.width, rect.height] { out.uint32(UInt32(bitPattern: Int32(clamping: v))) }
+                for v in [rect.x, rect.y, rect.width, rect.height] {
+                    out.uint32(UInt32(bitPattern: Int32(clamping: v)))
+                }
             case .scale(let w, let h):
                 out.byte(1)
                 out.uint32(UInt32(clamping: w))

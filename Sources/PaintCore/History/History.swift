@@ -65,6 +65,12 @@ public final class History {
     /// Steps recorded (applied or undone).
     public var count: Int { entries.count }
 
+    /// The canvas the history starts on (the starting picture's, else the one the first step
+    /// found); nil while nothing is recorded on a blank canvas.
+    public var startingCanvas: IntRect? {
+        base.map { IntRect(x: 0, y: 0, width: $0.width, height: $0.height) } ?? entries.first?.canvasBefore
+    }
+
     /// Every recorded operation, applied and undone, oldest first.
     public var operations: [Operation] { entries.map(\.operation) }
 

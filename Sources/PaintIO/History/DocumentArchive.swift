@@ -7,9 +7,12 @@ import PaintCore
 /// is the one the log made: another editor may have kept the chunk while changing the pixels, and
 /// then the history must be ignored, not trusted (`matches(_:)`).
 public struct DocumentArchive: Sendable, Equatable {
-    /// Canvas size in pixels.
+    /// Canvas size in pixels (of the saved picture).
     public var width: Int
     public var height: Int
+    /// The canvas the history starts on, when a step changed its size since (a crop, a canvas
+    /// size, a scale, a quarter turn); nil when it is the saved picture's size.
+    public var startingCanvas: IntRect?
     /// What shows through the paint layer.
     public var background: JournalBackground
     /// PNG bytes of the starting paint layer; nil for a blank (fully transparent) canvas.
@@ -21,10 +24,11 @@ public struct DocumentArchive: Sendable, Equatable {
 
     public init(
         width: Int, height: Int, background: JournalBackground, baseImage: [UInt8]? = nil,
-        operations: [Operation], pixelHash: UInt64
+        operations: [Operation], pixelHash: UInt64, startingCanvas: IntRect? = nil
     ) {
         self.width = width
         self.height = height
+        self.startingCanvas = startingCanvas
         self.background = background
         self.baseImage = baseImage
         self.operations = operations
@@ -55,8 +59,9 @@ public struct DocumentArchive: Sendable, Equatable {
     //
     // The uncompressed payload (HistoryChunk compresses it and puts the version in front):
     //
-    //   flags             UInt8: bit 0 baseImage present
+    //   flags             UInt8: bit 0 baseImage present, bit 1 startingCanvas present
     //   width, height     UInt32 each
+    //   starting canvas   width, height UInt32 each, when present
     //   background        UInt8 tag (0 transparent, 1 color) + r, g, b for a color
     //   pixelHash         UInt64
     //   baseImage         UInt32 byte count + PNG bytes, when present
@@ -74,9 +79,14 @@ public struct DocumentArchive: Sendable, Equatable {
             let opCount = UInt32(exactly: operations.count)
         else { return nil }
         var out = ByteWriter()
-        out.byte(baseImage == nil ? 0 : 1)
+        out.byte((baseImage == nil ? 0 : 1) | (startingCanvas == nil ? 0 : 2))
         out.uint32(w)
         out.uint32(h)
+        if let start = startingCanvas {
+            guard let sw = UInt32(exactly: start.width), let sh = UInt32(exactly: start.height) else { return nil }
+            out.uint32(sw)
+            out.uint32(sh)
+        }
         background.encode(into: &out)
         out.uint64(pixelHash)
         if let baseImage {
@@ -98,9 +108,16 @@ public struct DocumentArchive: Sendable, Equatable {
     static func decodePayload(_ bytes: [UInt8]) -> Result<DocumentArchive, PayloadProblem> {
         var input = ByteReader(bytes)
         guard let flags = input.byte() else { return .failure(PayloadProblem("it is empty")) }
-        guard flags & ~1 == 0 else { return .failure(PayloadProblem("it has unknown flags")) }
+        guard flags & ~3 == 0 else { return .failure(PayloadProblem("it has unknown flags")) }
         guard let width = input.uint32(), let height = input.uint32() else {
             return .failure(PayloadProblem("it is cut short"))
+        }
+        var start: IntRect?
+        if flags & 2 != 0 {
+            guard let w = input.uint32(), let h = input.uint32() else {
+                return .failure(PayloadProblem("it is cut short"))
+            }
+            start = IntRect(x: 0, y: 0, width: Int(w), height: Int(h))
         }
         let background: JournalBackground
         switch JournalBackground.decode(from: &input) {
@@ -137,7 +154,7 @@ public struct DocumentArchive: Sendable, Equatable {
         return .success(
             DocumentArchive(
                 width: Int(width), height: Int(height), background: background, baseImage: base,
-                operations: operations, pixelHash: hash))
+                operations: operations, pixelHash: hash, startingCanvas: start))
     }
 
     /// Why a payload could not be decoded, in words.
