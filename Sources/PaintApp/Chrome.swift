@@ -212,7 +212,9 @@ extension Session {
         let asking: Bool
         switch mode {
         case .normal: asking = false
-        case .savePrompt, .openPrompt, .backgroundPrompt, .confirmLeave, .offerRestore, .confirmReplace: asking = true
+        case .savePrompt, .openPrompt, .backgroundPrompt, .confirmLeave, .offerRestore, .confirmReplace,
+            .chooseFormat, .qualityPrompt:
+            asking = true
         }
         var p = ChromePainter(
             width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
@@ -240,11 +242,19 @@ extension Session {
                         text: message, x: max(x, bar.width - s.px(10) - w), baseline: baseline,
                         color: failed ? Theme.errorText : Theme.text, bold: failed))
             }
-        case .savePrompt(let field, _), .openPrompt(let field), .backgroundPrompt(let field):
+        case .savePrompt(let field, _), .openPrompt(let field), .backgroundPrompt(let field),
+            .qualityPrompt(let field, _, _):
             var label = "Save as:"
             var action = "save"
+            var fieldW = max(s.px(200), bar.width / 2)
+            var completes = true
+            if case .qualityPrompt(_, let target, _) = mode {
+                label = "JPEG quality for “\(FileSystem.lastComponent(target))” (1–100):"
+                fieldW = s.px(64)
+                completes = false
+            }
             if case .backgroundPrompt = mode {
-                label = "Background (PNG, #rrggbb or transparent):"
+                label = "Background (a picture, #rrggbb or transparent):"
                 action = "use"
             }
             if case .openPrompt = mode {
@@ -253,19 +263,30 @@ extension Session {
             }
             texts.append(TextRun(text: label, x: s.px(10), baseline: baseline, color: Theme.text, bold: true))
             let fieldX = s.px(18) + measure.width(of: label, bold: true)
-            let fieldW = max(s.px(200), bar.width / 2)
             promptView = TextFieldView.draw(
                 field, preedit: preedit,
                 frame: IntRect(x: fieldX, y: bar.y + s.px(3), width: fieldW, height: bar.height - s.px(7)),
                 baseline: baseline, painter: &p, texts: &texts, measure: measure)
-            let hint = message.isEmpty ? "Enter: \(action)   Esc: cancel   Tab: complete" : message
+            let keys =
+                "Enter: \(action)   Esc: cancel" + (completes ? "   Tab: complete" : "   (higher: finer, larger file)")
+            let hint = message.isEmpty ? keys : message
             texts.append(
                 TextRun(
                     text: hint, x: fieldX + fieldW + s.px(14), baseline: baseline, color: Theme.dimText, bold: false))
-        case .confirmLeave, .offerRestore, .confirmReplace:
+        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat:
             let question: String
             switch mode {
             case .offerRestore(let text): question = text
+            case .chooseFormat(let target, _):
+                let name = FileSystem.lastComponent(target)
+                switch ImageFormat.naming(of: target) {
+                case .known(let format):
+                    question = "SwiftPaint opens \(format.name) pictures but does not write them. Save “\(name)” as:"
+                case .unknown(let ext):
+                    question = "“.\(ext)” is not a format SwiftPaint writes. Save “\(name)” as:"
+                case .none:
+                    question = "Save “\(name)” as:"
+                }
             case .confirmReplace(let target, _):
                 question = "“\(FileSystem.lastComponent(target))” already exists. Replace it?"
             case .confirmLeave(.quit): question = "Save changes to “\(displayName)” before closing?"

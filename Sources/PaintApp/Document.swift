@@ -16,17 +16,24 @@ public struct Document {
     public var path: String?
     /// The history step that is on disk (nil: none is, or it was undone and overwritten).
     public var savedStep: Int?
-    /// PNG bytes of the picture the history starts from (nil: a blank canvas): saved with the
-    /// history, and the journal's starting point.
+    /// The bytes of the picture the history starts from, in any format SwiftPaint opens (the
+    /// opened file's own bytes; nil: a blank canvas): saved with the history, and the journal's
+    /// starting point.
     public var baseBytes: [UInt8]?
     /// The steps that rebuild the picture from `baseBytes` as they were read (a reopened file's
     /// saved history, undone steps and their undos included): its journal starts with them.
     public var log: [Operation]
+    /// The format of the file at `path` (read from it, or last saved in it); nil when not known.
+    /// A save to a name without a known extension keeps it.
+    public var format: ImageFormat?
+    /// The formats this document was saved in whose losses (transparency, the editing history)
+    /// the status bar has already told: it says so once, not at every Ctrl+S.
+    public var toldLosses: Set<ImageFormat> = []
 
     /// A document; by default untitled, on its saved step, with nothing to journal.
     public init(
         engine: StrokeEngine, history: History, path: String? = nil, savedStep: Int? = 0, baseBytes: [UInt8]? = nil,
-        log: [Operation] = []
+        log: [Operation] = [], format: ImageFormat? = nil
     ) {
         self.engine = engine
         self.history = history
@@ -34,6 +41,7 @@ public struct Document {
         self.savedStep = savedStep
         self.baseBytes = baseBytes
         self.log = log
+        self.format = format
     }
 
     /// Whether there are changes since the last save: the history is not on the saved step.
@@ -65,7 +73,7 @@ public struct Document {
         let engine: StrokeEngine
         var base: PixelImage?
         if let baseBytes {
-            let image = try PNGCodec.decode(baseBytes, name: source)
+            let image = try ImageDecoder.decode(baseBytes, name: source).image
             engine = StrokeEngine(image: image, background: start)
             base = image
         } else {

@@ -1,8 +1,8 @@
 import PaintCore
 import PaintIO
 
-/// Reading documents: a PNG (with its saved history when it carries one that matches its
-/// pixels), or a blank canvas; and the archive a save embeds.
+/// Reading documents: a picture in any format SwiftPaint opens (a PNG with its saved history
+/// when it carries one that matches its pixels), or a blank canvas; and the archive a save embeds.
 public enum DocumentLoader {
     /// Opens `path` (absolute) or starts a blank canvas per `options`, with what the status bar
     /// says first. A file that cannot be read opens as an untitled blank canvas, so a save can
@@ -29,25 +29,34 @@ public enum DocumentLoader {
             history: History(base: nil, memoryCap: options.historyMemoryMB << 20))
     }
 
-    /// The PNG at `path` (absolute), with its saved history when it carries one that matches
-    /// its pixels, and what to tell the user; throws when the file cannot be read as a picture.
+    /// The picture at `path` (absolute), in any format SwiftPaint opens, with its saved history
+    /// when it is a PNG that carries one matching its pixels, and what to tell the user; throws
+    /// when the file cannot be read as a picture.
+    ///
+    /// A picture whose file stores transparency opens as paint over a transparent background
+    /// (shown over a checkerboard, erased to transparency, saved with alpha); any other keeps the
+    /// options' background behind it, which its opaque pixels cover.
     public static func load(_ path: String, options: CommandLineOptions) throws(ImageFileError) -> (
         document: Document, message: String
     ) {
         let memoryCap = options.historyMemoryMB << 20
-        let loaded = try ImageFile.loadWithBytes(path: path)
-        let opened = "Opened \(PathDisplay.abbreviatingHome(path))"
+        let opened = try ImageFile.open(path: path)
+        let picture = opened.picture
+        let said = "Opened \(PathDisplay.abbreviatingHome(path))"
         // Without its history: the file's pixels are the starting picture.
         func plain(_ message: String) -> (document: Document, message: String) {
+            let background = picture.hasAlpha ? .transparent : options.background
             let document = Document(
-                engine: StrokeEngine(image: loaded.image, background: options.background),
-                history: History(base: loaded.image, memoryCap: memoryCap), path: path, baseBytes: loaded.bytes)
+                engine: StrokeEngine(image: picture.image, background: background),
+                history: History(base: picture.image, memoryCap: memoryCap), path: path, baseBytes: opened.bytes,
+                format: picture.format)
             return (document, message)
         }
-        switch HistoryChunk.extract(from: loaded.bytes) {
+        guard picture.format == .png else { return plain(said) }
+        switch HistoryChunk.extract(from: opened.bytes) {
         case .archive(let archive):
-            guard archive.matches(loaded.image) else {
-                return plain("\(opened); its editing history was left out: another program changed the picture")
+            guard archive.matches(picture.image) else {
+                return plain("\(said); its editing history was left out: another program changed the picture")
             }
             do {
                 // The history may start on another canvas than the saved picture's (a crop, a
@@ -59,14 +68,15 @@ public enum DocumentLoader {
                     source: "history")
                 document.savedStep = document.history.cursor
                 document.log = archive.operations
-                return (document, "\(opened) with its history (\(document.history.cursor) steps to undo)")
+                document.format = .png
+                return (document, "\(said) with its history (\(document.history.cursor) steps to undo)")
             } catch {
-                return plain("\(opened); its editing history could not be read (\(error.description))")
+                return plain("\(said); its editing history could not be read (\(error.description))")
             }
         case .rejected(let reason):
-            return plain("\(opened); its editing history was left out: \(reason)")
+            return plain("\(said); its editing history was left out: \(reason)")
         case .none:
-            return plain(opened)
+            return plain(said)
         }
     }
 

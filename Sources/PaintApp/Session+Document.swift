@@ -12,13 +12,14 @@ extension Session {
         setMessage("Canvas cleared")
     }
 
-    /// Saves to the document's file, or asks for a name when it has none.
+    /// Saves to the document's file (asking what only the user can say, see `saveAsking`), or
+    /// asks for a name when it has none.
     public func save() {
         guard let path else {
             promptSaveAs(then: nil)
             return
         }
-        save(to: path)
+        saveAsking(to: path, then: nil)
     }
 
     /// Opens the file-name prompt with the current name filled in; after a successful save the
@@ -45,32 +46,11 @@ extension Session {
         return folder + "/untitled.png"
     }
 
-    /// Writes the picture to `target` atomically; reports success or the reason in the status
-    /// bar. The document stays modified when it fails.
+    /// Writes the picture to `target` in the format its name (or, for the document's own file,
+    /// the document) asks for, PNG when neither says; see `save(to:as:)`.
     @discardableResult
     public func save(to target: String) -> Bool {
-        commitStroke()
-        let withAlpha = engine.background == .transparent
-        var png: [UInt8]
-        do {
-            png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: withAlpha)
-            if savesHistory {
-                // The hash covers what a reader decodes from this file, so reopening checks
-                // exactly that. A history that cannot be embedded leaves a plain PNG.
-                let saved = try PNGCodec.decode(png, name: target)
-                let archive = DocumentLoader.archive(for: document, saved: saved)
-                if let withHistory = try? HistoryChunk.embed(archive, into: png) { png = withHistory }
-            }
-            try AtomicFile.write(png, to: target)
-        } catch {
-            setMessage(error.description)
-            return false
-        }
-        sink?.saved(path: target)
-        document.path = target
-        document.savedStep = history.cursor
-        setMessage("Saved to \(PathDisplay.abbreviatingHome(target))")
-        return true
+        save(to: target, as: formatToSave(target) ?? .png)
     }
 
     // MARK: Closing
@@ -200,12 +180,16 @@ extension Session {
         setMode(.normal)
         switch (asked, answer) {
         case (.confirmReplace(let target, let then), .replace):
-            if save(to: target), let then { proceed(to: then) }
+            saveAsking(to: target, then: then)
+        case (.chooseFormat(let target, let then), .png), (.chooseFormat(let target, let then), .jpeg),
+            (.chooseFormat(let target, let then), .webp):
+            let format: ImageFormat = answer == .png ? .png : answer == .jpeg ? .jpeg : .webp
+            choseFormat(format, for: target, then: then)
         case (.confirmReplace, .cancel):
             setMessage("Save cancelled; the file there is as it was")
         case (.confirmLeave(let leaving), .save):
             if let path {
-                if save(to: path) { proceed(to: leaving) }
+                saveAsking(to: path, then: leaving)
             } else {
                 promptSaveAs(then: leaving)
             }

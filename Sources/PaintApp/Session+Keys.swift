@@ -17,18 +17,16 @@ extension Session {
         }
         switch mode {
         case .savePrompt(let field, let then):
-            let commit: (String) -> Void = { typed in
-                let target = PathDisplay.absolute(typed)
-                // Another picture of that name is never overwritten without asking.
-                if target != self.path && FileSystem.exists(target) {
-                    self.setMode(.confirmReplace(target, then: then))
-                } else if self.save(to: target), let then {
-                    self.proceed(to: then)
-                }
-            }
+            let commit: (String) -> Void = { self.commitSaveName($0, then: then) }
             editPrompt(
                 key, modifiers, field, wrap: { .savePrompt($0, then: then) }, cancelled: "Save cancelled",
                 commit: commit)
+            return
+        case .qualityPrompt(let field, let target, let then):
+            let commit: (String) -> Void = { self.commitQuality($0, target: target, then: then) }
+            editPrompt(
+                key, modifiers, field, wrap: { .qualityPrompt($0, target: target, then: then) },
+                cancelled: "Save cancelled", commit: commit)
             return
         case .openPrompt(let field):
             let commit: (String) -> Void = { self.open(PathDisplay.absolute($0)) }
@@ -40,7 +38,7 @@ extension Session {
                 key, modifiers, field, wrap: { .backgroundPrompt($0) }, cancelled: "Background unchanged",
                 commit: commit)
             return
-        case .confirmLeave, .offerRestore, .confirmReplace:
+        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat:
             // Enter takes the default (first) answer; each answer's initial letter picks it.
             let answers = mode.answers
             switch key {

@@ -71,7 +71,9 @@ extension Session {
     var promptField: TextField? {
         get {
             switch mode {
-            case .savePrompt(let field, _), .openPrompt(let field), .backgroundPrompt(let field): return field
+            case .savePrompt(let field, _), .openPrompt(let field), .backgroundPrompt(let field),
+                .qualityPrompt(let field, _, _):
+                return field
             default: return nil
             }
         }
@@ -81,6 +83,7 @@ extension Session {
             case .savePrompt(_, let then): mode = .savePrompt(field, then: then)
             case .openPrompt: mode = .openPrompt(field)
             case .backgroundPrompt: mode = .backgroundPrompt(field)
+            case .qualityPrompt(_, let target, let then): mode = .qualityPrompt(field, target: target, then: then)
             default: return
             }
             effects.status = true

@@ -28,6 +28,12 @@ public enum SessionMode: Sendable, Equatable {
     /// Save as would write over another file (the absolute path): Replace / Cancel; `then` as
     /// for the save prompt.
     case confirmReplace(String, then: Leaving?)
+    /// The name (absolute) ends in an extension SwiftPaint does not write: PNG / JPEG / WebP /
+    /// Cancel, which gives it the chosen format's extension; `then` as for the save prompt.
+    case chooseFormat(String, then: Leaving?)
+    /// Asking for the JPEG quality (1...100) before saving to the absolute path; `then` as for
+    /// the save prompt.
+    case qualityPrompt(TextField, target: String, then: Leaving?)
 
     /// The answers offered in the status bar, default first.
     public var answers: [Answer] {
@@ -35,6 +41,7 @@ public enum SessionMode: Sendable, Equatable {
         case .confirmLeave: return [.save, .discard, .cancel]
         case .offerRestore: return [.restore, .discard]
         case .confirmReplace: return [.cancel, .replace]
+        case .chooseFormat: return [.png, .jpeg, .webp, .cancel]
         default: return []
         }
     }
@@ -47,4 +54,7 @@ public enum Answer: String, Sendable, CaseIterable {
     case cancel = "Cancel"
     case restore = "Restore"
     case replace = "Replace"
+    case png = "PNG"
+    case jpeg = "JPEG"
+    case webp = "WebP"
 }

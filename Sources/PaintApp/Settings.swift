@@ -1,4 +1,5 @@
 import PaintCore
+import PaintIO
 
 /// What the user paints with: the tool, the colors, width, opacity, tolerance and the shape
 /// toggles. A plain value, the same whatever document is open; every change goes through a
@@ -19,6 +20,8 @@ public struct Settings: Equatable, Sendable {
     public var lineDashed = false
     /// The last colors used, most recent first (at most `Layout.recentCount`).
     public private(set) var recentColors: [Color] = []
+    /// The JPEG quality last chosen, 1...100: what the quality question offers next.
+    public private(set) var jpegQuality = SaveOptions.defaultQuality
 
     /// The defaults of a new start: brush, black on white, 5 px, 100 %.
     public init() {}
@@ -45,6 +48,15 @@ public struct Settings: Equatable, Sendable {
         let clamped = min(max(percent, 1), 100)
         guard clamped != opacityPercent else { return false }
         opacityPercent = clamped
+        return true
+    }
+
+    /// Sets the JPEG quality (clamped to 1...100); whether it changed.
+    @discardableResult
+    public mutating func setJPEGQuality(_ value: Int) -> Bool {
+        let clamped = min(max(value, 1), 100)
+        guard clamped != jpegQuality else { return false }
+        jpegQuality = clamped
         return true
     }
 

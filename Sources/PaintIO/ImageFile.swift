@@ -31,16 +31,6 @@ public enum ImageFile {
         return Opened(picture: try ImageDecoder.decode(bytes, name: path, limits: limits), bytes: bytes)
     }
 
-    /// Loads a PNG and also returns the file's bytes as read (a crash journal keeps them as the
-    /// document's starting point: decoding them again gives exactly these pixels). PNG only:
-    /// the journal and the history chunk store their starting picture as PNG.
-    public static func loadWithBytes(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> (
-        image: PixelImage, bytes: [UInt8]
-    ) {
-        let bytes = try readAll(path, limit: maxFileBytes)
-        return (try PNGCodec.decode(bytes, name: path, limits: limits), bytes)
-    }
-
     /// The pixels of the picture file at `path`, in any format SwiftPaint opens.
     public static func load(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> PixelImage {
         try open(path: path, limits: limits).picture.image

@@ -21,20 +21,6 @@ import Testing
         return image
     }
 
-    /// Peak signal-to-noise ratio of two RGBA byte arrays over the color channels, in dB.
-    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        var sum = 0.0
-        var n = 0.0
-        for i in stride(from: 0, to: min(a.count, b.count), by: 4) {
-            for c in 0..<3 {
-                let d = Double(a[i + c]) - Double(b[i + c])
-                sum += d * d
-                n += 1
-            }
-        }
-        return sum == 0 ? .infinity : 10 * log10(255 * 255 / (sum / n))
-    }
-
     static func alphas(_ rgba: [UInt8]) -> [UInt8] {
         stride(from: 3, to: rgba.count, by: 4).map { rgba[$0] }
     }
@@ -73,8 +59,8 @@ import Testing
         let q50 = try #require(files["q50.jpg"])
         #expect(q90.format == "JPEG" && q90.mode == "RGB" && q90.width == 96 && q90.height == 64)
         let original = Reference.straightRGBA(image)
-        #expect(Self.psnr(q90.rgba, original) > 40, "quality 90: \(Self.psnr(q90.rgba, original)) dB")
-        #expect(Self.psnr(q50.rgba, original) < Self.psnr(q90.rgba, original))
+        #expect(Reference.psnr(q90.rgba, original) > 40, "quality 90: \(Reference.psnr(q90.rgba, original)) dB")
+        #expect(Reference.psnr(q50.rgba, original) < Reference.psnr(q90.rgba, original))
         let sizes = try [90, 50].map { try JPEGCodec.encode(image, quality: $0).count }
         #expect(sizes[1] < sizes[0], "quality 50 should be smaller: \(sizes)")
         #expect(SaveOptions.defaultQuality == 90)
@@ -115,7 +101,7 @@ import Testing
         #expect(lossy.format == "WEBP" && lossy.mode == "RGBA")
         // Lossy WebP keeps alpha losslessly; the colors of the opaque left half come back close.
         #expect(Self.alphas(lossy.rgba) == Self.alphas(straight), "the alpha plane is lossless")
-        #expect(Self.psnr(Self.leftHalf(lossy.rgba), Self.leftHalf(straight)) > 30)
+        #expect(Reference.psnr(Self.leftHalf(lossy.rgba), Self.leftHalf(straight)) > 30)
         let opaque = try #require(files["opaque.webp"])
         #expect(opaque.mode == "RGB", "a picture saved without alpha has none")
         let flat = Reference.straightRGBA(ImageEncoder.flattened(image, onto: Color.white.pixel))
@@ -180,7 +166,7 @@ import Testing
         let jpeg = try #require(decoded[folder.file("out.jpg")])
         #expect(jpeg.format == "JPEG")
         let white = Reference.straightRGBA(ImageEncoder.flattened(image, onto: Color.white.pixel))
-        #expect(Self.psnr(jpeg.rgba, white) > 38)
+        #expect(Reference.psnr(jpeg.rgba, white) > 38)
         // A bad target fails before anything is read or written.
         #expect(throws: ImageFileError.cannotSave(path: folder.file("o.bmp"), format: "BMP")) {
             try ImageFile.export(from: folder.file("missing.png"), to: folder.file("o.bmp"))

@@ -92,6 +92,20 @@ public enum Reference {
         return count
     }
 
+    /// Peak signal-to-noise ratio of two straight RGBA byte arrays over the color channels, in
+    /// dB (infinite when equal, 0 when the sizes differ).
+    public static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        guard a.count == b.count, !a.isEmpty else { return 0 }
+        var sum = 0.0
+        for i in stride(from: 0, to: a.count - 3, by: 4) {
+            for c in 0..<3 {
+                let d = Double(a[i + c]) - Double(b[i + c])
+                sum += d * d
+            }
+        }
+        return sum == 0 ? .infinity : 10 * log10(255 * 255 / (sum / Double(a.count / 4 * 3)))
+    }
+
     /// Premultiplied pixels from straight RGBA bytes, the way every decoder stores them.
     public static func premultiplied(_ rgba: [UInt8]) -> [UInt32] {
         stride(from: 0, to: rgba.count - 3, by: 4).map {

@@ -15,7 +15,8 @@ public struct DocumentArchive: Sendable, Equatable {
     public var startingCanvas: IntRect?
     /// What shows through the paint layer.
     public var background: JournalBackground
-    /// PNG bytes of the starting paint layer; nil for a blank (fully transparent) canvas.
+    /// The starting paint layer as a picture file's bytes (any format SwiftPaint opens: the
+    /// opened file's own); nil for a blank (fully transparent) canvas.
     public var baseImage: [UInt8]?
     /// The log, oldest first, replayed onto the starting state.
     public var operations: [Operation]
@@ -64,7 +65,7 @@ public struct DocumentArchive: Sendable, Equatable {
     //   starting canvas   width, height UInt32 each, when present
     //   background        UInt8 tag (0 transparent, 1 color) + r, g, b for a color
     //   pixelHash         UInt64
-    //   baseImage         UInt32 byte count + PNG bytes, when present
+    //   baseImage         UInt32 byte count + picture file bytes (PNG, JPEG, ...), when present
     //   operation count   UInt32
     //   operations        each UInt32 byte count + Operation.encoded()
     //

@@ -1,0 +1,110 @@
+import PaintCore
+import PaintIO
+
+/// Saving in the format the name asks for: PNG, JPEG or WebP by the extension, `.png` added to a
+/// name without one, a question for a name whose extension SwiftPaint does not write, the JPEG
+/// quality asked (and remembered), and what a format cannot keep said once.
+extension Session {
+    // MARK: Choosing the format
+
+    /// The format a save to `target` writes, or nil when the user must choose: the extension's
+    /// (when SwiftPaint writes it); for the document's own file without such an extension, the
+    /// format it was read in, or PNG when it has no extension at all (`swiftpaint drawing`
+    /// promised to save under that very name).
+    func formatToSave(_ target: String) -> ImageFormat? {
+        let naming = ImageFormat.naming(of: target)
+        if case .known(let format) = naming, format.canSave { return format }
+        guard target == path else { return nil }
+        if let format = document.format, format.canSave { return format }
+        return naming == .none ? .png : nil
+    }
+
+    /// The name typed into Save as, made absolute, `.png` added when it has no extension; asks
+    /// before replacing another file, then saves as `saveAsking` does.
+    func commitSaveName(_ typed: String, then: Leaving?) {
+        var target = PathDisplay.absolute(typed)
+        if ImageFormat.naming(of: target) == .none { target += ".png" }
+        // Another picture of that name is never overwritten without asking.
+        if target != path && FileSystem.exists(target) {
+            setMode(.confirmReplace(target, then: then))
+        } else {
+            saveAsking(to: target, then: then)
+        }
+    }
+
+    /// Saves to `target` (absolute), first asking what only the user can say: the format, when
+    /// the name's extension is not one SwiftPaint writes; the quality, when the picture becomes a
+    /// JPEG (not again at Ctrl+S on the JPEG it already is). Goes on to `then` after a save.
+    func saveAsking(to target: String, then: Leaving?) {
+        guard let format = formatToSave(target) else {
+            setMode(.chooseFormat(target, then: then))
+            return
+        }
+        if format == .jpeg && !(target == path && document.format == .jpeg) {
+            setMode(.qualityPrompt(TextField(String(settings.jpegQuality)), target: target, then: then))
+            return
+        }
+        if save(to: target, as: format), let then { proceed(to: then) }
+    }
+
+    /// The answer to "which format?": `target` with the chosen format's extension (in place of
+    /// one SwiftPaint opens but does not write, such as `.gif`; after any other), then as a
+    /// typed name.
+    func choseFormat(_ format: ImageFormat, for target: String, then: Leaving?) {
+        var base = target
+        if case .known = ImageFormat.naming(of: target), let dot = target.lastIndex(of: ".") {
+            base = String(target[..<dot])
+        }
+        commitSaveName(base + "." + format.fileExtension, then: then)
+    }
+
+    /// The quality typed into the JPEG question: remembered, then the save.
+    func commitQuality(_ typed: String, target: String, then: Leaving?) {
+        guard let quality = Int(typed), (1...100).contains(quality) else {
+            setMode(.qualityPrompt(TextField(typed), target: target, then: then))
+            setMessage("The quality is a whole number from 1 to 100")
+            return
+        }
+        changeSettings { $0.setJPEGQuality(quality) }
+        if save(to: target, as: .jpeg), let then { proceed(to: then) }
+    }
+
+    // MARK: Writing
+
+    /// Writes the picture to `target` as `format`, atomically; reports success (and, once per
+    /// format, what the format cannot keep) or the reason in the status bar. The document stays
+    /// modified when it fails.
+    @discardableResult
+    func save(to target: String, as format: ImageFormat) -> Bool {
+        commitStroke()
+        let transparent = engine.background == .transparent
+        let options = SaveOptions(format: format, quality: settings.jpegQuality)
+        // Only a PNG carries the history (in its spHS chunk); the hash in it covers what a
+        // reader decodes from the file, so reopening checks exactly that.
+        let picture = engine.flattenedImage()
+        let carried =
+            savesHistory && format.keepsHistory
+            ? SavedHistory(archive: DocumentLoader.archive(for: document, saved: picture), store: nil, portable: true)
+            : nil
+        do {
+            try ImageFile.save(picture, to: target, options: options, withAlpha: transparent, history: carried)
+        } catch {
+            setMessage(error.description)
+            return false
+        }
+        sink?.saved(path: target)
+        document.path = target
+        document.format = format
+        document.savedStep = history.cursor
+        var message = "Saved to \(PathDisplay.abbreviatingHome(target))"
+        var lost: [String] = []
+        if transparent && !format.keepsTransparency { lost.append("transparency (flattened onto white)") }
+        if savesHistory && !format.keepsHistory && history.count > 0 { lost.append("editing history") }
+        if !lost.isEmpty && !document.toldLosses.contains(format) {
+            document.toldLosses.insert(format)
+            message += "; a \(format.name) file keeps no " + lost.joined(separator: " and no ")
+        }
+        setMessage(message)
+        return true
+    }
+}
