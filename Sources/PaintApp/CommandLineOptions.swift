@@ -13,8 +13,8 @@ public struct CommandLineOptions: Equatable, Sendable {
 
         Options:
           --size WxH               canvas size for a new picture (default 1280x800)
-          --background COLOR|FILE  background: #rrggbb, white, black, transparent, or a PNG
-                                   file shown behind the paint (default white)
+          --background COLOR|FILE  background: #rrggbb, white, black, transparent, or a
+                                   picture file shown behind the paint (default white)
           --history-memory MB      memory for undo snapshots (default 256); undo has no step
                                    limit: older steps are rebuilt by replaying the log
           --no-history             save plain PNGs, without the editing history
