@@ -30,11 +30,19 @@ public enum Reference {
     }
 
     /// Runs a fixture script that writes files and a `manifest.json` (a list of objects) into a
-    /// new folder under the package's `.build/fixtures` (so `make clean` takes them away);
-    /// returns the folder and the manifest's entries. A failure is thrown with the script's words.
+    /// new folder under the package's `.build/fixtures`; returns the folder and the manifest's
+    /// entries. A failure is thrown with the script's words. Folders an earlier run left (more
+    /// than an hour old: no test of this run can still be reading them) are removed first.
     public static func fixtures(_ script: String) throws -> (folder: String, entries: [[String: Any]]) {
         let base = (fixtures as NSString).deletingLastPathComponent + "/../.build/fixtures"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
+            let path = base + "/" + old
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+            if let modified, modified < Date(timeIntervalSinceNow: -3600) {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
         var template = Array("\(base)/\(script)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw ReferenceError(text: "mkdtemp failed") }
         let folder = String(cString: made)
