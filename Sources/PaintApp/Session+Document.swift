@@ -25,15 +25,17 @@ extension Session {
     /// Opens the file-name prompt with the current name filled in; after a successful save the
     /// user goes on to `then`.
     public func promptSaveAs(then: Leaving?) {
-        let suggestion = path ?? Self.defaultSavePath()
+        let suggestion = path ?? (lastFolder.map { $0 + "/untitled.png" } ?? Self.defaultSavePath())
         mode = .savePrompt(TextField(PathDisplay.abbreviatingHome(suggestion)), then: then)
         setMessage("")
     }
 
-    /// Opens the prompt for a picture to open, in the current document's folder.
+    /// Opens the prompt for a picture to open, in the current document's folder (for an
+    /// untitled one, the folder last used).
     public func promptOpen() {
         commitStroke()
-        let folder = path.map(FileSystem.parentFolder) ?? FileSystem.parentFolder(Self.defaultSavePath())
+        let folder =
+            path.map(FileSystem.parentFolder) ?? lastFolder ?? FileSystem.parentFolder(Self.defaultSavePath())
         mode = .openPrompt(TextField(PathDisplay.abbreviatingHome(folder) + "/"))
         setMessage("")
     }
@@ -114,6 +116,13 @@ extension Session {
         sink = journal
         self.document = document
         layout = layout.showing(imageWidth: engine.width, imageHeight: engine.height)
+        if let path = document.path, FileSystem.kind(FileSystem.parentFolder(path)) == .folder {
+            lastFolder = FileSystem.parentFolder(path)
+        }
+        if fitLargePictures {
+            // Each picture opens whole: fitted to the window when larger, else at 100 %.
+            layout = layout.zoomed(to: layout.fitZoom(), keepingWindowX: 0, y: layout.canvasArea.y)
+        }
         effects.layout = true
         effects.toolbar = true
         effects.status = true

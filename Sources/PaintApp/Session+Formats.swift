@@ -94,6 +94,7 @@ extension Session {
         }
         sink?.saved(path: target)
         document.path = target
+        lastFolder = FileSystem.parentFolder(target)
         document.format = format
         document.savedStep = history.cursor
         var message = "Saved to \(PathDisplay.abbreviatingHome(target))"

@@ -31,4 +31,29 @@ extension Session {
 
     /// Swaps primary and secondary colors.
     public func swapColors() { changeSettings { swap(&$0.primary, &$0.secondary) } }
+
+    // MARK: Remembered between runs
+
+    /// What to remember of this run: the settings, the window's size (in 96-dpi pixels), the
+    /// last folder and the view options.
+    public var stored: StoredSettings {
+        var stored = StoredSettings()
+        stored.settings = settings
+        let ui = layout.ui.factor
+        stored.window = StoredSettings.WindowSize(
+            width: Int((Double(layout.windowWidth) / ui).rounded()),
+            height: Int((Double(layout.windowHeight) / ui).rounded()))
+        stored.folder = lastFolder
+        stored.fitLargePictures = fitLargePictures
+        stored.otherEntries = otherStoredSettings
+        return stored
+    }
+
+    /// Takes up what a previous run remembered (the window's size is the window layer's).
+    public func restore(_ stored: StoredSettings) {
+        changeSettings { $0 = stored.settings }
+        lastFolder = stored.folder
+        fitLargePictures = stored.fitLargePictures
+        otherStoredSettings = stored.otherEntries
+    }
 }

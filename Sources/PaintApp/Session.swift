@@ -55,6 +55,13 @@ public final class Session {
     var pendingRestore: RestoreOffer?
     /// The last point painted, where Shift+click draws a straight line from.
     var lastPaintPoint: Point?
+    /// The folder a file was last opened from or saved to: where an untitled drawing's Open
+    /// and Save as start.
+    public internal(set) var lastFolder: String?
+    /// Whether a picture larger than the window opens fitted to it.
+    public var fitLargePictures = false
+    /// Lines of the settings file this version does not read, written back as they were.
+    var otherStoredSettings: [SettingsFile.Entry] = []
 
     /// How large controls and text are drawn (from the screen's Xft.dpi or SWIFTPAINT_SCALE).
     public var uiScale: UIScale {

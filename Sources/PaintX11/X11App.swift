@@ -56,8 +56,11 @@ public final class X11App {
     /// How the window gets its pixels, for the log line at start-up.
     public let transport: String
 
-    /// Opens the display and creates the (not yet mapped) window for `session`.
-    public init(session: Session, displayName: String?) throws(DisplayError) {
+    /// Opens the display and creates the (not yet mapped) window for `session`, `windowSize`
+    /// (in 96-dpi pixels, scaled to the screen) when the last run remembered one.
+    public init(
+        session: Session, displayName: String?, windowSize: StoredSettings.WindowSize? = nil
+    ) throws(DisplayError) {
         XConnectionGuard.install(onLost: { [session] in session.emergencyStop() })
         InputMethod.prepareLocale()
         guard let display = XOpenDisplay(displayName) else {
@@ -86,10 +89,19 @@ public final class X11App {
             FileSystem.printError("swiftpaint: \(problem)")
             session.show(problem)
         }
-        let size = Layout.preferredWindowSize(
-            imageWidth: session.engine.width, imageHeight: session.engine.height,
-            screenWidth: Int(XDisplayWidth(display, screen)), screenHeight: Int(XDisplayHeight(display, screen)),
-            ui: detected.scale)
+        let screenWidth = Int(XDisplayWidth(display, screen))
+        let screenHeight = Int(XDisplayHeight(display, screen))
+        var size = Layout.preferredWindowSize(
+            imageWidth: session.engine.width, imageHeight: session.engine.height, screenWidth: screenWidth,
+            screenHeight: screenHeight, ui: detected.scale)
+        if let remembered = windowSize {
+            // The size the window had last time, on this screen's scale, within the screen.
+            let minimum = Layout.minimumSize(detected.scale)
+            size = (
+                min(max(detected.scale.px(Double(remembered.width)), minimum.width), screenWidth),
+                min(max(detected.scale.px(Double(remembered.height)), minimum.height), screenHeight)
+            )
+        }
         var attributes = XSetWindowAttributes()
         // No background: the first thing the window shows is the image, never a white flash.
         attributes.background_pixmap = 0

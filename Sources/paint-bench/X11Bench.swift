@@ -377,7 +377,10 @@ func x11Launch(
         let pid = x11Spawn(
             options.app, options.appArgs + ["--size", "\(width)x\(height)", path], display: display,
             output: "/tmp/paint-bench-x11-\(getpid())-\(tag).log",
-            environment: [("HOME", options.appHome), ("XDG_STATE_HOME", options.appHome + "/state")] + environment)
+            environment: [
+                ("HOME", options.appHome), ("XDG_STATE_HOME", options.appHome + "/state"),
+                ("XDG_CONFIG_HOME", options.appHome + "/config"),
+            ] + environment)
     else { return nil }
     var window: Window = 0
     var origin = (x: 0, y: 0)

@@ -50,8 +50,12 @@ let (document, message) = DocumentLoader.open(options.path.map(PathDisplay.absol
 let path = document.path
 let session = Session(document: document, windowWidth: 1280, windowHeight: 900, message: message)
 session.savesHistory = options.history
+// What the last run remembered: the tool, colors, width, opacity, toggles, window size, folder.
+let settingsPath = SettingsFile.defaultPath
+let (stored, settingsProblem) = StoredSettings.load(from: settingsPath)
+session.restore(stored)
 do {
-    let app = try X11App(session: session, displayName: nil)
+    let app = try X11App(session: session, displayName: nil, windowSize: stored.window)
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
         FileSystem.printError("swiftpaint: drawing through \(app.transport), pointer through \(app.pointerInput)")
     }
@@ -68,7 +72,16 @@ do {
     {
         FileSystem.printError("swiftpaint: the background \(file) cannot be used: \(problem)")
     }
-    exit(app.run())
+    if let settingsProblem {
+        // Never fatal: the defaults stand for what could not be read, and the status bar says so.
+        FileSystem.printError("swiftpaint: \(settingsProblem)")
+        session.show(settingsProblem)
+    }
+    let code = app.run()
+    if let problem = session.stored.save(to: settingsPath) {
+        FileSystem.printError("swiftpaint: the settings were not saved: \(problem)")
+    }
+    exit(code)
 } catch {
     fail(error.description)
 }

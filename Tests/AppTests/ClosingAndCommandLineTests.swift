@@ -281,6 +281,7 @@ extension DrawingTests {
         var env = ChildProcess.cleanEnvironment()
         env["HOME"] = dir.path
         env["XDG_STATE_HOME"] = dir.file("state")
+        env["XDG_CONFIG_HOME"] = dir.file("config")
         env.merge(environment) { _, new in new }
         let child = try ChildProcess(
             executable: try SwiftPaintBinary.locate(), arguments: arguments, environment: env,

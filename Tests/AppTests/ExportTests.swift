@@ -23,6 +23,7 @@ import Testing
         var environment = ChildProcess.cleanEnvironment()
         environment["HOME"] = dir.path
         environment["XDG_STATE_HOME"] = dir.file("state")
+        environment["XDG_CONFIG_HOME"] = dir.file("config")
         let child = try ChildProcess(
             executable: "/usr/bin/time", arguments: ["-f", "peak-kb %M", try SwiftPaintBinary.locate()] + arguments,
             environment: environment, stdoutPath: dir.file("stdout"), stderrPath: dir.file("stderr"))

@@ -60,6 +60,8 @@ final class AppProcess {
         env["DISPLAY"] = display
         env["HOME"] = home
         env["XDG_STATE_HOME"] = state
+        // The settings file too, so no test reads or writes the settings of whoever runs it.
+        env["XDG_CONFIG_HOME"] = "\(home)/.config"
         env.merge(environment) { _, new in new }
         self.environment = env
         process = try ChildProcess(

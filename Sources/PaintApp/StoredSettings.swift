@@ -1,0 +1,187 @@
+import PaintCore
+import PaintIO
+
+/// What SwiftPaint remembers from one run to the next: the `Settings` painted with, the window's
+/// size, the folder files were last opened from or saved to, and the view options; kept in the
+/// settings file (`SettingsFile`) as `key = value` lines:
+///
+/// ```
+/// tool = line
+/// primary = #1a7f3c
+/// secondary = #ffffff
+/// recent = #1a7f3c #ff0000
+/// width = 12
+/// opacity = 80
+/// tolerance = 32
+/// filled = yes
+/// dashed = no
+/// window = 1024x700
+/// folder = /home/ana/Pictures
+/// fit-large-pictures = yes
+/// ```
+///
+/// A value that does not read is reported and left at its default; keys it does not know are
+/// kept as they are, so a newer SwiftPaint's settings survive an older one.
+public struct StoredSettings: Equatable, Sendable {
+    public var settings = Settings()
+    /// The window's size in 96-dpi pixels (the screen's scale times this on a HiDPI screen).
+    public var window: WindowSize?
+    /// The folder a file was last opened from or saved to.
+    public var folder: String?
+    /// Whether a picture larger than the window opens fitted to it (View menu).
+    public var fitLargePictures = false
+    /// Lines of the file this version does not read, kept for the next save.
+    public var otherEntries: [SettingsFile.Entry] = []
+
+    /// A window size in 96-dpi pixels.
+    public struct WindowSize: Equatable, Sendable {
+        public var width: Int
+        public var height: Int
+
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// The defaults of a first start.
+    public init() {}
+
+    /// The comment at the top of the file.
+    static let header = [
+        "SwiftPaint settings: written when SwiftPaint closes. Edit them while it is not running;",
+        "a line that does not read is reported and left at its default.",
+    ]
+
+    /// The keys this version reads and writes.
+    static let keys: Set<String> = [
+        "tool", "primary", "secondary", "recent", "width", "opacity", "tolerance", "filled", "dashed", "window",
+        "folder", "fit-large-pictures",
+    ]
+
+    /// Reads the settings from `file`; every value that does not read is left at its default and
+    /// listed in the returned problems (with the file's own problems).
+    public static func read(_ file: SettingsFile) -> (settings: StoredSettings, problems: [String]) {
+        var stored = StoredSettings()
+        var problems = file.problems
+        func reject(_ key: String, _ value: String, _ wanted: String) {
+            problems.append("“\(key) = \(value)”: \(wanted)")
+        }
+        func yesNo(_ key: String, _ value: String) -> Bool? {
+            switch value.lowercased() {
+            case "yes", "true", "on", "1": return true
+            case "no", "false", "off", "0": return false
+            default:
+                reject(key, value, "expected yes or no")
+                return nil
+            }
+        }
+        for entry in file.entries {
+            let (key, value) = (entry.key, entry.value)
+            switch key {
+            case "tool":
+                if let tool = Tool(rawValue: value) {
+                    stored.settings.tool = tool
+                } else {
+                    reject(key, value, "no such tool")
+                }
+            case "primary", "secondary":
+                guard let color = Color(hex: value) else {
+                    reject(key, value, "expected a color like #1a7f3c")
+                    continue
+                }
+                stored.settings.setColor(color, for: key == "primary" ? .left : .right)
+            case "recent":
+                let colors = value.split(separator: " ").map { Color(hex: String($0)) }
+                guard !colors.contains(nil) else {
+                    reject(key, value, "expected colors like #1a7f3c separated by spaces")
+                    continue
+                }
+                // Remembered oldest first, so the first in the file ends up most recent.
+                for color in colors.compactMap({ $0 }).prefix(Layout.recentCount).reversed() {
+                    stored.settings.remember(color)
+                }
+            case "width":
+                guard let w = Double(value), (1...200).contains(w) else {
+                    reject(key, value, "expected a width of 1 to 200")
+                    continue
+                }
+                stored.settings.setWidth(w)
+            case "opacity":
+                guard let o = Int(value.hasSuffix("%") ? String(value.dropLast()) : value), (1...100).contains(o) else {
+                    reject(key, value, "expected an opacity of 1 to 100")
+                    continue
+                }
+                stored.settings.setOpacity(o)
+            case "tolerance":
+                guard let t = Int(value), (0...255).contains(t) else {
+                    reject(key, value, "expected a tolerance of 0 to 255")
+                    continue
+                }
+                stored.settings.setTolerance(t)
+            case "filled":
+                if let on = yesNo(key, value) { stored.settings.shapeFilled = on }
+            case "dashed":
+                if let on = yesNo(key, value) { stored.settings.lineDashed = on }
+            case "fit-large-pictures":
+                if let on = yesNo(key, value) { stored.fitLargePictures = on }
+            case "window":
+                let parts = value.lowercased().split(separator: "x")
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (320...16384).contains(w),
+                    (240...16384).contains(h)
+                else {
+                    reject(key, value, "expected a size like 1024x700")
+                    continue
+                }
+                stored.window = WindowSize(width: w, height: h)
+            case "folder":
+                guard value.hasPrefix("/") else {
+                    reject(key, value, "expected a folder starting with /")
+                    continue
+                }
+                stored.folder = value
+            default:
+                stored.otherEntries.append(entry)
+            }
+        }
+        return (stored, problems)
+    }
+
+    /// The settings as the file's entries, in the order above, then the lines kept from the file.
+    public var file: SettingsFile {
+        let s = settings
+        func yesNo(_ on: Bool) -> String { on ? "yes" : "no" }
+        var entries: [(String, String)] = [
+            ("tool", s.tool.rawValue), ("primary", s.primary.hex), ("secondary", s.secondary.hex),
+            ("recent", s.recentColors.map(\.hex).joined(separator: " ")),
+            ("width", String(Int(s.brushWidth))), ("opacity", String(s.opacityPercent)),
+            ("tolerance", String(s.fillTolerance)), ("filled", yesNo(s.shapeFilled)), ("dashed", yesNo(s.lineDashed)),
+            ("fit-large-pictures", yesNo(fitLargePictures)),
+        ]
+        if let window { entries.append(("window", "\(window.width)x\(window.height)")) }
+        if let folder { entries.append(("folder", folder)) }
+        return SettingsFile(
+            entries: entries.map { SettingsFile.Entry(key: $0.0, value: $0.1) }
+                + otherEntries.filter { !Self.keys.contains($0.key) })
+    }
+
+    /// Writes the settings to `path` (atomically); the reason in words when it cannot.
+    public func save(to path: String) -> String? {
+        do {
+            try file.save(to: path, header: Self.header)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    /// Reads the settings file at `path`: the settings, and a sentence for the status bar when
+    /// anything in it could not be used (nil for a good or missing file).
+    public static func load(from path: String) -> (settings: StoredSettings, problem: String?) {
+        let (stored, problems) = read(SettingsFile.load(path: path))
+        guard let first = problems.first else { return (stored, nil) }
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+        let name = PathDisplay.abbreviatingHome(path)
+        return (stored, "Cannot use all of the settings in \(name): \(first)\(more); the defaults stand for those")
+    }
+}
