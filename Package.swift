@@ -91,6 +91,7 @@ let package = Package(
             name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintText", "PaintApp", "TestSupport"]),
         .testTarget(name: "PaintX11Tests", dependencies: ["PaintX11", "PaintApp", "CX11"]),
         .testTarget(
-            name: "AppTests", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11", "CXTest", "TestSupport"]),
+            name: "AppTests",
+            dependencies: ["PaintCore", "PaintIO", "PaintText", "PaintApp", "CX11", "CXTest", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import PaintCore
 import PaintIO
+import PaintText
 
 /// A piece of text the window layer draws with its font over the chrome pixels.
 public struct TextRun: Sendable, Equatable {
@@ -92,9 +93,22 @@ extension Session {
             buttonState(.tool(t), selected: settings.tool == t, p: &p)
             Icons.draw(.tool(t), in: layout.rect(of: .tool(t)), painter: &p)
         }
-        for toggle in [ToolbarItem.filledToggle, .dashedToggle] {
-            buttonState(toggle, selected: toggle == .filledToggle ? settings.shapeFilled : settings.lineDashed, p: &p)
-            Icons.draw(toggle, in: layout.rect(of: toggle), painter: &p)
+        if settings.tool == .text {
+            // The text tool's toggles: bold and italic, each a letter set in its own style.
+            let font = settings.textFont
+            for (toggle, on) in [(ToolbarItem.filledToggle, font.bold), (.dashedToggle, font.italic)] {
+                buttonState(toggle, selected: on, p: &p)
+                let label = TextFont(
+                    family: "DejaVu Serif", size: s.px(17), bold: toggle == .filledToggle,
+                    italic: toggle == .dashedToggle)
+                drawLabel(toggle == .filledToggle ? "B" : "I", in: layout.rect(of: toggle), font: label, &p)
+            }
+        } else {
+            for toggle in [ToolbarItem.filledToggle, .dashedToggle] {
+                buttonState(
+                    toggle, selected: toggle == .filledToggle ? settings.shapeFilled : settings.lineDashed, p: &p)
+                Icons.draw(toggle, in: layout.rect(of: toggle), painter: &p)
+            }
         }
 
         // Current colors: secondary behind, primary in front, as in every paint program.
@@ -133,13 +147,34 @@ extension Session {
             }
         }
 
-        // Width: a live preview of the brush tip (at its size on the canvas at 100 %), then the slider.
+        // Width: a live preview of the brush tip (at its size on the canvas at 100 %), then the
+        // slider. The text tool has its font button there: "Aa" in the chosen font, the font
+        // list under it.
         let preview = layout.widthPreview
         let box = outline(preview)
         let centreX = Double(preview.x) + Double(preview.width) / 2
         let centreY = Double(preview.y) + Double(preview.height) / 2
-        p.fillRoundedRect(box.x, box.y, box.w, box.h, radius: s.d(6), .white)
-        p.strokeRoundedRect(box.x, box.y, box.w, box.h, radius: s.d(6), lineWidth: box.line, Theme.border)
+        let fontButton = settings.tool == .text
+        let lit = fontButton && (fontChooser != nil || hovered == .font)
+        p.fillRoundedRect(
+            box.x, box.y, box.w, box.h, radius: s.d(6),
+            fontChooser != nil ? Theme.activeFill : lit ? Theme.hoverFill : .white)
+        p.strokeRoundedRect(
+            box.x, box.y, box.w, box.h, radius: s.d(6), lineWidth: box.line, lit ? Theme.activeBorder : Theme.border)
+        if fontButton {
+            var sample = settings.textFont
+            sample.size = s.px(17)
+            drawLabel("Aa", in: preview, font: sample, &p)
+            // A small caret: the button opens a list.
+            let cx = Double(preview.maxX) - s.d(7)
+            let cy = Double(preview.maxY) - s.d(6)
+            p.fillPolygon(
+                [(cx - s.d(3), cy - s.d(1.5)), (cx + s.d(3), cy - s.d(1.5)), (cx, cy + s.d(1.5))], Theme.dimText)
+            slider(.widthSlider, label: "Size", value: "\(settings.textFont.size) px", &p, &texts, measure)
+            slider(.opacitySlider, label: "Opacity", value: "\(settings.opacityPercent)%", &p, &texts, measure)
+            drawActions(&p)
+            return p.image
+        }
         let shown = min(settings.brushWidth, box.w - s.d(6)) / 2
         let tipAlpha = settings.tool == .eraser ? 0.35 : Double(settings.opacityPercent) / 100
         p.fillCircle(
@@ -152,13 +187,30 @@ extension Session {
             ? ("Tolerance", "\(settings.fillTolerance)") : ("Width", "\(Int(settings.brushWidth)) px")
         slider(.widthSlider, label: widthText.0, value: widthText.1, &p, &texts, measure)
         slider(.opacitySlider, label: "Opacity", value: "\(settings.opacityPercent)%", &p, &texts, measure)
+        drawActions(&p)
+        return p.image
+    }
 
+    /// Undo, redo and the document buttons.
+    private func drawActions(_ p: inout ChromePainter) {
         for item in [ToolbarItem.undo, .redo, .background, .clear, .newDocument, .open, .save] {
             let enabled = item == .undo ? history.canUndo : item == .redo ? history.canRedo : true
             if enabled { buttonState(item, selected: false, p: &p) }
             Icons.draw(item, in: layout.rect(of: item), painter: &p, enabled: enabled)
         }
-        return p.image
+    }
+
+    /// `text` set in `font` by the typesetter, centred in `rect` (the text tool's buttons show
+    /// their letters in the font itself, which the chrome's font cannot).
+    private func drawLabel(_ text: String, in rect: IntRect, font: TextFont, _ p: inout ChromePainter) {
+        guard let typesetter else { return }
+        let layout = typesetter.layout(text, font: font)
+        let mask = typesetter.rasterize(layout, atX: 0, y: 0, clip: IntRect(x: -50, y: -50, width: 300, height: 300))
+        guard mask.width > 0 else { return }
+        // Centred on the ink, not the advance: an italic leans out of its box.
+        let x = rect.x + (rect.width - mask.width) / 2
+        let y = rect.y + (rect.height - mask.height) / 2
+        p.blend(mask, atX: x, y: y, clip: rect, Theme.icon)
     }
 
     /// A slider with its label and value, the knob where its scale puts the value.

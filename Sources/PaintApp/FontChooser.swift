@@ -18,14 +18,40 @@ public struct FontChooser: Equatable {
         case cancel
     }
 
-    public static let width = 300
-    public static let height = 388
-    public static let rowHeight = 28
-    public static let searchField = IntRect(x: 12, y: 36, width: width - 24, height: 26)
-    public static let list = IntRect(x: 8, y: 72, width: width - 16, height: 11 * rowHeight)
-    static var visibleRows: Int { list.height / rowHeight }
-    /// The em size the family names are shown at.
-    public static let previewSize = 17
+    /// How large it is drawn (its geometry, text and previews scale with the interface).
+    public let scale: UIScale
+
+    // MARK: Geometry (panel coordinates, designed at 96 dpi and scaled)
+
+    static let baseWidth = 300
+    static let baseRowHeight = 28
+    /// Rows the list shows at once.
+    static let visibleRows = 11
+    /// The em size the family names are shown at, 96-dpi pixels.
+    static let basePreviewSize = 17
+
+    /// A 96-dpi rectangle at this panel's scale, its edges on whole pixels.
+    private func scaled(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> IntRect {
+        let x0 = scale.px(Double(x))
+        let y0 = scale.px(Double(y))
+        return IntRect(x: x0, y: y0, width: scale.px(Double(x + w)) - x0, height: scale.px(Double(y + h)) - y0)
+    }
+
+    /// The panel's size at interface scale `scale`.
+    public static func size(_ scale: UIScale) -> (width: Int, height: Int) {
+        (scale.px(Double(baseWidth)), scale.px(Double(72 + visibleRows * baseRowHeight + 8)))
+    }
+    public var width: Int { Self.size(scale).width }
+    public var height: Int { Self.size(scale).height }
+    /// One row of the list.
+    public var rowHeight: Int { scale.px(Double(Self.baseRowHeight)) }
+    public var searchField: IntRect { scaled(32, 36, Self.baseWidth - 44, 26) }
+    public var list: IntRect {
+        let r = scaled(8, 72, Self.baseWidth - 16, 0)
+        return IntRect(x: r.x, y: r.y, width: r.width, height: Self.visibleRows * rowHeight)
+    }
+    /// The em size the family names are shown at, screen pixels.
+    public static func previewSize(_ scale: UIScale) -> Int { scale.px(Double(basePreviewSize)) }
 
     /// Every family, as fontconfig lists them.
     public let families: [String]
@@ -42,8 +68,10 @@ public struct FontChooser: Equatable {
     /// The first row shown.
     public private(set) var top = 0
 
-    /// A panel over `families` with `current` highlighted and scrolled into view.
-    public init(families: [String], current: String) {
+    /// A panel over `families` with `current` highlighted and scrolled into view, drawn at
+    /// interface scale `scale`.
+    public init(families: [String], current: String, scale: UIScale = .one) {
+        self.scale = scale
         self.families = families
         original = current
         matches = families
@@ -55,7 +83,7 @@ public struct FontChooser: Equatable {
 
     /// A key: Up and Down move (and preview), Page Up / Down by a page, Enter accepts, Escape
     /// cancels, anything else edits the search.
-    public mutating func key(_ key: Key) -> Action? {
+    public mutating func key(_ key: Key, _ modifiers: Modifiers = []) -> Action? {
         switch key {
         case .escape:
             return .cancel
@@ -70,7 +98,7 @@ public struct FontChooser: Equatable {
             scrollIntoView(next)
             return .preview(matches[next])
         default:
-            guard search.handle(key) else { return nil }
+            guard search.handle(key, modifiers) else { return nil }
             filter()
             return nil
         }
@@ -95,8 +123,8 @@ public struct FontChooser: Equatable {
 
     /// The row of `matches` at a panel position.
     func row(atX x: Int, y: Int) -> Int? {
-        guard Self.list.contains(x, y) else { return nil }
-        let row = top + (y - Self.list.y) / Self.rowHeight
+        guard list.contains(x, y) else { return nil }
+        let row = top + (y - list.y) / rowHeight
         return matches.indices.contains(row) ? row : nil
     }
 
@@ -126,41 +154,35 @@ public struct FontChooser: Equatable {
     /// set in that family (coverage, its box's top-left at (0, 0)), or nil to show it in the
     /// chrome's font.
     public func render(measure: TextMeasuring, preview: (String) -> (mask: CoverageMask, ascent: Int)?) -> ChromeStrip {
-        var p = ChromePainter(width: Self.width, height: Self.height, background: Color(r: 0xFA, g: 0xFA, b: 0xFB))
+        let s = scale
+        var p = ChromePainter(width: width, height: height, background: Color(r: 0xFA, g: 0xFA, b: 0xFB))
         var texts: [TextRun] = []
-        p.strokeRoundedRect(
-            0.5, 0.5, Double(Self.width) - 1, Double(Self.height) - 1, radius: 0, lineWidth: 1, Theme.border)
-        texts.append(TextRun(text: "Font", x: 16, baseline: 23, color: Theme.text, bold: true))
+        p.strokeRoundedRect(0.5, 0.5, Double(width) - 1, Double(height) - 1, radius: 0, lineWidth: 1, Theme.border)
+        texts.append(TextRun(text: "Font", x: s.px(16), baseline: s.px(23), color: Theme.text, bold: true))
         let count =
             matches.count == families.count ? "\(families.count) families" : "\(matches.count) of \(families.count)"
         let countWidth = measure.width(of: count, bold: false)
         texts.append(
-            TextRun(text: count, x: Self.width - 16 - countWidth, baseline: 23, color: Theme.dimText, bold: false))
+            TextRun(
+                text: count, x: width - s.px(16) - countWidth, baseline: s.px(23), color: Theme.dimText, bold: false))
 
-        let f = Self.searchField
-        p.fillRoundedRect(
-            Double(f.x) + 0.5, Double(f.y) + 0.5, Double(f.width) - 1, Double(f.height) - 1, radius: 4, .white)
-        p.strokeRoundedRect(
-            Double(f.x) + 0.5, Double(f.y) + 0.5, Double(f.width) - 1, Double(f.height) - 1, radius: 4, lineWidth: 1,
-            Theme.activeBorder)
-        // A magnifier: the field is for searching.
-        p.strokeCircle(Double(f.x) + 13, Double(f.y) + 11.5, radius: 4.5, lineWidth: 1.4, Theme.dimText)
-        p.line(Double(f.x) + 16.5, Double(f.y) + 15, Double(f.x) + 20, Double(f.y) + 18.5, width: 1.6, Theme.dimText)
-        let textX = f.x + 28
+        // A magnifier, then the search field (the one field every prompt uses).
+        let f = searchField
+        let mx = Double(s.px(18))
+        let my = Double(f.y) + Double(f.height) / 2 - s.d(1)
+        p.strokeCircle(mx, my, radius: s.d(5), lineWidth: s.d(1.5), Theme.dimText)
+        p.line(mx + s.d(3.8), my + s.d(3.8), mx + s.d(7.5), my + s.d(7.5), width: s.d(1.8), Theme.dimText)
+        _ = TextFieldView.draw(
+            search, preedit: nil, frame: IntRect(x: f.x, y: f.y, width: f.width - 1, height: f.height - 1),
+            baseline: f.y + s.px(18), painter: &p, texts: &texts, measure: measure)
         if search.text.isEmpty {
             texts.append(
-                TextRun(text: "Search fonts", x: textX, baseline: f.y + 18, color: Theme.dimText, bold: false))
-        } else {
-            let visible = Session.visibleSlice(of: search, width: f.width - 36, measure)
-            texts.append(TextRun(text: visible.text, x: textX, baseline: f.y + 18, color: Theme.text, bold: false))
+                TextRun(
+                    text: "Search fonts", x: f.x + s.px(8), baseline: f.y + s.px(18), color: Theme.dimText, bold: false)
+            )
         }
-        let cursorText = search.text.isEmpty ? "" : Session.visibleSlice(of: search, width: f.width - 36, measure).text
-        let cursorIndex =
-            search.text.isEmpty ? 0 : Session.visibleSlice(of: search, width: f.width - 36, measure).cursor
-        let cursorX = textX + measure.width(of: String(cursorText.prefix(cursorIndex)), bold: false)
-        p.fill(IntRect(x: cursorX, y: f.y + 6, width: 1, height: f.height - 12), Theme.text)
 
-        let list = Self.list
+        let list = self.list
         p.fill(list, .white)
         p.strokeRoundedRect(
             Double(list.x) - 0.5, Double(list.y) - 0.5, Double(list.width) + 1, Double(list.height) + 1, radius: 0,
@@ -168,31 +190,27 @@ public struct FontChooser: Equatable {
         if matches.isEmpty {
             texts.append(
                 TextRun(
-                    text: "No font matches “\(search.text.trimmingSpaces)”", x: list.x + 12, baseline: list.y + 22,
-                    color: Theme.dimText, bold: false))
+                    text: "No font matches “\(search.text.trimmingSpaces)”", x: list.x + s.px(12),
+                    baseline: list.y + s.px(22), color: Theme.dimText, bold: false))
         }
         let rows = min(Self.visibleRows, max(0, matches.count - top))
         let scrollbar = matches.count > Self.visibleRows
-        let rowWidth = list.width - (scrollbar ? 10 : 0)
+        let rowWidth = list.width - (scrollbar ? s.px(10) : 0)
         for i in 0..<rows {
             let index = top + i
-            let rowRect = IntRect(x: list.x, y: list.y + i * Self.rowHeight, width: rowWidth, height: Self.rowHeight)
+            let rowRect = IntRect(x: list.x, y: list.y + i * rowHeight, width: rowWidth, height: rowHeight)
             let name = matches[index]
+            let (bx, by) = (Double(rowRect.x) + s.d(2) + 0.5, Double(rowRect.y) + s.d(1) + 0.5)
+            let (bw, bh) = (Double(rowRect.width) - s.d(4) - 1, Double(rowRect.height) - s.d(2) - 1)
             if index == highlighted {
-                p.fillRoundedRect(
-                    Double(rowRect.x) + 2.5, Double(rowRect.y) + 1.5, Double(rowRect.width) - 5,
-                    Double(rowRect.height) - 3, radius: 4, Theme.activeFill)
-                p.strokeRoundedRect(
-                    Double(rowRect.x) + 2.5, Double(rowRect.y) + 1.5, Double(rowRect.width) - 5,
-                    Double(rowRect.height) - 3, radius: 4, lineWidth: 1, Theme.activeBorder)
+                p.fillRoundedRect(bx, by, bw, bh, radius: s.d(4), Theme.activeFill)
+                p.strokeRoundedRect(bx, by, bw, bh, radius: s.d(4), lineWidth: 1, Theme.activeBorder)
             } else if index == hovered {
-                p.fillRoundedRect(
-                    Double(rowRect.x) + 2.5, Double(rowRect.y) + 1.5, Double(rowRect.width) - 5,
-                    Double(rowRect.height) - 3, radius: 4, Theme.hoverFill)
+                p.fillRoundedRect(bx, by, bw, bh, radius: s.d(4), Theme.hoverFill)
             }
-            let baseline = rowRect.y + 19
+            let baseline = rowRect.y + s.px(19)
             let inner = IntRect(
-                x: rowRect.x + 10, y: rowRect.y + 1, width: rowRect.width - 20, height: rowRect.height - 2)
+                x: rowRect.x + s.px(10), y: rowRect.y + 1, width: rowRect.width - s.px(20), height: rowRect.height - 2)
             if let shown = preview(name), shown.mask.width > 0 {
                 p.blend(
                     shown.mask, atX: inner.x + shown.mask.x, y: baseline - shown.ascent + shown.mask.y, clip: inner,
@@ -202,13 +220,15 @@ public struct FontChooser: Equatable {
             }
         }
         if scrollbar {
-            let track = IntRect(x: list.maxX - 8, y: list.y + 2, width: 5, height: list.height - 4)
-            let thumbHeight = max(24, track.height * Self.visibleRows / matches.count)
+            let track = IntRect(
+                x: list.maxX - s.px(8), y: list.y + s.px(2), width: s.px(5), height: list.height - s.px(4))
+            let thumbHeight = max(s.px(24), track.height * Self.visibleRows / matches.count)
             let span = track.height - thumbHeight
             let maxTop = max(1, matches.count - Self.visibleRows)
             let thumbY = track.y + span * top / maxTop
             p.fillRoundedRect(
-                Double(track.x), Double(thumbY), Double(track.width), Double(thumbHeight), radius: 2.5, Theme.track)
+                Double(track.x), Double(thumbY), Double(track.width), Double(thumbHeight), radius: s.d(2.5), Theme.track
+            )
         }
         return ChromeStrip(pixels: p.image, texts: texts)
     }

@@ -89,6 +89,16 @@ enum Icons {
             p.line(x + 27, y + 13, x + 13, y + 27, width: 3.2, Theme.icon)
             p.fillCircle(x + 28.5, y + 11.5, radius: 4, Theme.icon)
             p.line(x + 13, y + 27, x + 10, y + 30, width: 1.6, Theme.icon)
+        case .tool(.text):
+            // A serif capital T, and the text caret blinking after it.
+            p.fillPolygon([(x + 7, y + 8), (x + 27, y + 8), (x + 27, y + 14), (x + 7, y + 14)], Theme.icon)
+            p.fillPolygon([(x + 7, y + 14), (x + 9.5, y + 14), (x + 7, y + 17.5)], Theme.icon)
+            p.fillPolygon([(x + 24.5, y + 14), (x + 27, y + 14), (x + 27, y + 17.5)], Theme.icon)
+            p.fillPolygon([(x + 14.5, y + 13), (x + 19.5, y + 13), (x + 19.5, y + 30), (x + 14.5, y + 30)], Theme.icon)
+            p.fillPolygon([(x + 11, y + 29), (x + 23, y + 29), (x + 23, y + 32), (x + 11, y + 32)], Theme.icon)
+            p.line(x + 32, y + 15, x + 32, y + 32, width: 2, Color(r: 0x3F, g: 0x6F, b: 0xB5))
+            p.line(x + 29.5, y + 14.5, x + 34.5, y + 14.5, width: 1.4, Color(r: 0x3F, g: 0x6F, b: 0xB5))
+            p.line(x + 29.5, y + 32.5, x + 34.5, y + 32.5, width: 1.4, Color(r: 0x3F, g: 0x6F, b: 0xB5))
         case .filledToggle:
             // A rectangle and an ellipse, outlined as the shape tools draw them, filled with
             // color: the shape tools then fill what they draw.

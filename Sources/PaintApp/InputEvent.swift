@@ -71,4 +71,6 @@ public enum PointerShape: Sendable, Equatable {
     case crosshair
     /// While the picture is dragged with the middle button.
     case move
+    /// Over the text being typed: an I-beam.
+    case text
 }

@@ -23,6 +23,8 @@ public enum ToolbarItem: Sendable, Equatable, Hashable {
     /// Open a picture (Ctrl+O).
     case open
     case save
+    /// The font button (the text tool's; the width preview box of the other tools).
+    case font
 }
 
 /// Where everything sits in the window, for a window size, an image size, a scroll offset, a

@@ -8,7 +8,9 @@ extension Session {
 
     /// Opens the color editor for the primary or secondary color.
     public func openColorEditor(_ target: ColorEditor.Target) {
-        commitStroke()
+        // The text being typed stays open: its color follows the editor's.
+        if liveText == nil { commitStroke() }
+        fontChooser = nil
         colorEditor = ColorEditor(
             target: target, color: target == .primary ? settings.primary : settings.secondary, scale: layout.ui)
         effects.editor = true

@@ -114,6 +114,10 @@ extension Session {
     public func install(_ document: Document, message: String, journal: OperationSink?) {
         if journal !== sink { sink?.closedCleanly() }
         sink = journal
+        // A text box belonged to the picture that goes (whoever replaces it puts it down first).
+        liveText = nil
+        fontChooser = nil
+        if case .textBox = gesture { gesture = .idle }
         self.document = document
         layout = layout.showing(imageWidth: engine.width, imageHeight: engine.height)
         if let path = document.path, FileSystem.kind(FileSystem.parentFolder(path)) == .folder {

@@ -15,6 +15,7 @@ extension Session {
             if let action { finishEditing(action) }
             return
         }
+        if fontChooser != nil { return handleFontChooserKey(key, modifiers) }
         switch mode {
         case .savePrompt(let field, let then):
             let commit: (String) -> Void = { self.commitSaveName($0, then: then) }
@@ -63,6 +64,7 @@ extension Session {
         case .normal:
             break
         }
+        if handleTextKey(key, modifiers) { return }
         shortcut(for: key, modifiers)?()
     }
 
@@ -113,6 +115,10 @@ extension Session {
                 return { self.setOpacity(digit == 0 ? 100 : digit * 10) }
             }
             switch c {
+            case "[" where settings.tool == .text:
+                return { self.changeSettings { $0.setTextSize($0.textFont.size - $0.textSizeStep(down: true)) } }
+            case "]" where settings.tool == .text:
+                return { self.changeSettings { $0.setTextSize($0.textFont.size + $0.textSizeStep(down: false)) } }
             case "[" where settings.tool == .fill: return { self.setTolerance(self.settings.fillTolerance - 8) }
             case "]" where settings.tool == .fill: return { self.setTolerance(self.settings.fillTolerance + 8) }
             case "[": return { self.setWidth(self.settings.brushWidth - self.settings.widthStep(down: true)) }
@@ -123,6 +129,7 @@ extension Session {
             case "f", "F": return { self.select(.fill) }
             case "i", "I": return { self.select(.picker) }
             case "s", "S": return { self.select(.select) }
+            case "t", "T": return { self.select(.text) }
             case "x", "X": return swapColors
             case "b", "B": return { self.select(.brush) }
             case "e": return { self.select(.eraser) }

@@ -16,6 +16,10 @@ extension Session {
             if button == .left, case .idle = gesture { pressEditor(x, y) }
             return
         }
+        if fontChooser != nil, fontChooserFrame.contains(x, y) {
+            if case .idle = gesture { pressFontChooser(x, y, button) }
+            return
+        }
         lastPointer = (x, y)
         switch button {
         case .wheelUp, .wheelDown, .wheelLeft, .wheelRight:
@@ -31,6 +35,11 @@ extension Session {
         if colorEditor != nil {
             // A click outside the open editor closes it, as a popover does.
             finishEditing(.cancel)
+            return
+        }
+        if fontChooser != nil {
+            // The same for the font list; the family it shows stays chosen.
+            closeFontChooser(accepting: true)
             return
         }
         if !mode.answers.isEmpty {
@@ -80,6 +89,8 @@ extension Session {
             fill(at: point, style: style)
         case .line, .rectangle, .ellipse:
             beginShape(style, button: button, at: point, modifiers: modifiers)
+        case .text:
+            if button == .left || button == .right { pressText(at: point, windowX: x, y: y) }
         case .brush, .eraser:
             if modifiers.contains(.shift), let from = lastPaintPoint {
                 // Shift+click: a straight stroke from the last painted point (GIMP, Krita).
@@ -117,7 +128,10 @@ extension Session {
             movePlacing(toX: Int(point.x.rounded(.down)) - grabX, y: Int(point.y.rounded(.down)) - grabY)
         case .editor:
             dragEditor(x)
+        case .textBox:
+            dragText(toWindowX: x, y: y)
         case .idle, .button:
+            if fontChooser != nil { hoverFontChooser(x, y) }
             setHovered(layout.item(atX: x, y: y))
             updateStrokeHover(x, y)
             updatePointerPixel(x, y)
@@ -153,6 +167,8 @@ extension Session {
             guard button == .left else { return }
             colorEditor?.release()
             gesture = .idle
+        case .textBox:
+            gesture = .idle
         case .idle:
             break
         }
@@ -181,10 +197,17 @@ extension Session {
             changeSettings { $0.setColor($0.recentColors[i], for: button) }
         case .currentColors:
             openColorEditor(button == .right ? .secondary : .primary)
+        case .filledToggle where settings.tool == .text:
+            changeSettings { $0.textFont.bold.toggle() }
+        case .dashedToggle where settings.tool == .text:
+            changeSettings { $0.textFont.italic.toggle() }
         case .filledToggle:
             changeSettings { $0.shapeFilled.toggle() }
         case .dashedToggle:
             changeSettings { $0.lineDashed.toggle() }
+        case .font:
+            guard settings.tool == .text else { return }
+            if fontChooser != nil { closeFontChooser(accepting: true) } else { openFontChooser() }
         case .widthSlider, .opacitySlider:
             gesture = .slider(item)
             effects.toolbar = true

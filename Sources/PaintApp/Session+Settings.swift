@@ -7,11 +7,18 @@ extension Session {
     func changeSettings(_ change: (inout Settings) -> Void) {
         let before = settings
         change(&settings)
-        if settings != before { effects.toolbar = true }
+        guard settings != before else { return }
+        effects.toolbar = true
+        // The box being typed shows the font, color and opacity as they are set.
+        followSettings()
     }
 
     /// Chooses a tool.
     public func select(_ t: Tool) {
+        if t != .text {
+            commitText()
+            closeFontChooser(accepting: true)
+        }
         changeSettings { $0.tool = t }
         if t != .strokeEraser { setHoverStroke(nil) }
         if t != .select { setSelection(nil) }

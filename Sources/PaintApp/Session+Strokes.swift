@@ -68,8 +68,10 @@ extension Session {
     /// Merges the stroke or shape in progress and records it as an operation. Safe to call when
     /// there is none; also the emergency path when the program must exit mid-stroke.
     public func commitStroke() {
-        // Whatever finishes a stroke (saving, undo, a new document…) puts a paste down too.
+        // Whatever finishes a stroke (saving, undo, a new document…) puts a paste and a text
+        // box down too.
         putDownPaste()
+        commitText()
         let live = gesture
         guard live.paintingButton != nil else { return }
         gesture = .idle
@@ -107,7 +109,7 @@ extension Session {
     /// and the journal hears of it.
     func record(_ operation: Operation) {
         switch operation {
-        case .stroke(let style, _), .shape(let style, _), .fill(let style, _, _):
+        case .stroke(let style, _), .shape(let style, _), .fill(let style, _, _), .text(let style, _):
             if style.tool == .brush { changeSettings { $0.remember(style.color) } }
         default: break
         }

@@ -8,7 +8,7 @@ extension Session {
     /// Whether a text field has the keyboard (a prompt in the status bar, or the color
     /// editor's hex field): the window then sends what the user typed, not command keys.
     public var acceptsText: Bool {
-        colorEditor != nil || promptField != nil
+        colorEditor != nil || promptField != nil || fontChooser != nil || liveText != nil
     }
 
     /// Whether character `c` with `modifiers` does something now. A key has several characters
@@ -17,6 +17,11 @@ extension Session {
     public func bindsKey(_ c: Character, _ modifiers: Modifiers) -> Bool {
         if acceptsText {
             guard modifiers.contains(.control) else { return true }
+            if liveText != nil && fontChooser == nil {
+                // The box's own (bold, italic, paste) and every shortcut, which puts it down.
+                return ["b", "i", "v"].contains(Character(c.lowercased()))
+                    || shortcut(for: .character(c), modifiers) != nil
+            }
             return ["a", "u", "w", "v"].contains(Character(c.lowercased()))
         }
         switch mode {
@@ -30,6 +35,9 @@ extension Session {
     /// The text an input method is composing, shown at the field's cursor; an empty text ends
     /// it.
     public func setPreedit(_ text: String, caret: Int) {
+        if liveText != nil && fontChooser == nil {
+            return setTextPreedit(text.isEmpty ? nil : Preedit(text: text, caret: caret))
+        }
         let new = text.isEmpty || promptField == nil ? nil : Preedit(text: text, caret: caret)
         guard new != preedit else { return }
         preedit = new
@@ -39,6 +47,7 @@ extension Session {
     /// Where the text cursor of the prompt's field is in the window, as last drawn (an input
     /// method opens its candidate window there).
     public var textCursor: IntRect? {
+        if liveText != nil && fontChooser == nil { return textCaretInWindow }
         guard promptField != nil else { return nil }
         return promptView?.cursor
     }
@@ -52,6 +61,7 @@ extension Session {
     /// Types text from the clipboard into the field that has the keyboard: its first line,
     /// without control characters, at most 4,096 characters.
     func paste(text: String) {
+        if liveText != nil && fontChooser == nil { return pasteIntoText(text) }
         let line = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? ""
         let clean = String(
             String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })

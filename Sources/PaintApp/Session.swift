@@ -1,5 +1,6 @@
 import PaintCore
 import PaintIO
+import PaintText
 
 /// The running program without its window: it takes platform-free input events, drives the
 /// stroke engine, and describes what the window must do (`Effects`). The window layer owns one
@@ -95,6 +96,16 @@ public final class Session {
     public internal(set) var preedit: Preedit?
     /// The prompt's field as last drawn (clicks place its cursor where the user sees it).
     var promptView: TextFieldView?
+    /// The text box being typed (the text tool): live in the engine's stroke image until it
+    /// is put down or cancelled.
+    var liveText: LiveText?
+    /// The font list panel while it is open.
+    public internal(set) var fontChooser: FontChooser?
+    /// Sets text for the text tool; started the first time text is set (fontconfig reads the
+    /// font list then, not at every start of the program).
+    lazy var typesetter: Typesetter? = Typesetter()
+    /// Each family's name set in its own face, for the font list: made once a family.
+    var familyPreviews: [String: (mask: CoverageMask, ascent: Int, size: Int)] = [:]
 
     /// A session editing `document` in a window of the given size.
     public init(document: Document, windowWidth: Int, windowHeight: Int, message: String = "") {
@@ -130,11 +141,12 @@ public final class Session {
     /// or dragging a picture, the arrow elsewhere.
     public var pointerShape: PointerShape {
         switch gesture {
-        case .pan, .dragFloating: return .move
+        case .pan, .dragFloating, .textBox(_, _, _, _, true): return .move
         case .stroke, .shape: return .crosshair
         default: break
         }
-        guard let p = lastPointer, colorEditor == nil else { return .arrow }
+        guard let p = lastPointer, panelFrame?.contains(p.x, p.y) != true else { return .arrow }
+        if let shape = textPointerShape(atWindowX: p.x, y: p.y) { return shape }
         if let rect = placing?.rect, layout.windowRect(forImageRect: rect).contains(p.x, p.y) { return .move }
         if settings.tool == .select, let rect = selection, layout.windowRect(forImageRect: rect).contains(p.x, p.y) {
             return .move
@@ -251,7 +263,12 @@ public final class Session {
                 "Primary \(settings.primary.hex), secondary \(settings.secondary.hex) — click to edit (right: secondary); X swaps"
         case .widthSlider:
             if settings.tool == .fill { return "Fill tolerance \(settings.fillTolerance) (0 = exact color; [ and ])" }
+            if settings.tool == .text { return "Text size \(settings.textFont.size) px ([ and ])" }
             return "Brush width \(Int(settings.brushWidth)) px ([ and ])"
+        case .filledToggle where settings.tool == .text: return "Bold (Ctrl+B while typing)"
+        case .dashedToggle where settings.tool == .text: return "Italic (Ctrl+I while typing)"
+        case .font:
+            return settings.tool == .text ? "Font: \(settings.textFont.family) — click to choose another" : nil
         case .filledToggle: return "Filled rectangles and ellipses: " + (settings.shapeFilled ? "on" : "off")
         case .dashedToggle: return "Dashed lines: " + (settings.lineDashed ? "on" : "off")
         case .opacitySlider: return "Opacity \(settings.opacityPercent)% (1…9 = 10…90%, 0 = 100%)"

@@ -18,6 +18,8 @@ public struct Settings: Equatable, Sendable {
     public var shapeFilled = false
     /// Lines dashed (toolbar toggle).
     public var lineDashed = false
+    /// The text tool's font: family, size, bold and italic.
+    public var textFont = TextFont.standard
     /// The last colors used, most recent first (at most `Layout.recentCount`).
     public private(set) var recentColors: [Color] = []
     /// The JPEG quality last chosen, 1...100: what the quality question offers next.
@@ -69,6 +71,21 @@ public struct Settings: Equatable, Sendable {
         return true
     }
 
+    /// Sets the text size (clamped to the slider's 4...400 px); whether it changed.
+    @discardableResult
+    public mutating func setTextSize(_ size: Int) -> Bool {
+        let clamped = min(max(size, 4), 400)
+        guard clamped != textFont.size else { return false }
+        textFont.size = clamped
+        return true
+    }
+
+    /// The step of the text size for `[` (down) or `]`: about 10 %, so `]` then `[` comes back.
+    public func textSizeStep(down: Bool) -> Int {
+        let size = down ? textFont.size - 1 : textFont.size
+        return max(1, Int((Double(size) * 0.1).rounded()))
+    }
+
     /// The color `button` paints with set to `color` (right: secondary, else primary).
     public mutating func setColor(_ color: Color, for button: PointerButton) {
         if button == .right { secondary = color } else { primary = color }
@@ -97,7 +114,7 @@ public struct Settings: Equatable, Sendable {
     /// the fill tool is on); nil for an item that is not a slider.
     public func scale(of item: ToolbarItem) -> SliderScale? {
         switch item {
-        case .widthSlider: return tool == .fill ? .tolerance : .width
+        case .widthSlider: return tool == .fill ? .tolerance : tool == .text ? .textSize : .width
         case .opacitySlider: return .opacity
         default: return nil
         }
@@ -109,6 +126,7 @@ public struct Settings: Equatable, Sendable {
         case .width: return brushWidth
         case .tolerance: return Double(fillTolerance)
         case .opacity: return Double(opacityPercent)
+        case .textSize: return Double(textFont.size)
         }
     }
 
@@ -119,6 +137,7 @@ public struct Settings: Equatable, Sendable {
         case .width: return setWidth(value)
         case .tolerance: return setTolerance(Int(value))
         case .opacity: return setOpacity(Int(value))
+        case .textSize: return setTextSize(Int(value))
         }
     }
 }

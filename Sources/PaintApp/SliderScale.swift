@@ -8,6 +8,8 @@ public enum SliderScale: Sendable, Equatable {
     case tolerance
     /// Opacity, 1...100 %.
     case opacity
+    /// The text tool's size, 4...400 px, on a square-root scale like the width.
+    case textSize
 
     /// The value at a fraction 0...1 of the track, rounded to what the setting holds.
     public func value(atFraction fraction: Double) -> Double {
@@ -20,6 +22,9 @@ public enum SliderScale: Sendable, Equatable {
             return (t * 255).rounded()
         case .opacity:
             return max(1, (1 + t * 99).rounded())
+        case .textSize:
+            let root = Self.textRoot.lowerBound + t * (Self.textRoot.upperBound - Self.textRoot.lowerBound)
+            return max(4, min(400, (root * root).rounded()))
         }
     }
 
@@ -29,8 +34,15 @@ public enum SliderScale: Sendable, Equatable {
         case .width: return min(max((value.squareRoot() - 1) / (Self.widthRoot - 1), 0), 1)
         case .tolerance: return value / 255
         case .opacity: return (value - 1) / 99
+        case .textSize:
+            return min(
+                max(
+                    (value.squareRoot() - Self.textRoot.lowerBound)
+                        / (Self.textRoot.upperBound - Self.textRoot.lowerBound), 0),
+                1)
         }
     }
 
     private static let widthRoot = 200.0.squareRoot()
+    private static let textRoot = 4.0.squareRoot()...400.0.squareRoot()
 }

@@ -2,7 +2,7 @@ import PaintCore
 
 /// A tool on the toolbar.
 public enum Tool: String, Sendable, CaseIterable {
-    case brush, eraser, strokeEraser, line, select, rectangle, ellipse, fill, picker
+    case brush, eraser, strokeEraser, line, select, rectangle, ellipse, fill, picker, text
 
     /// The name shown in tooltips and the status bar.
     public var title: String {
@@ -16,6 +16,7 @@ public enum Tool: String, Sendable, CaseIterable {
         case .fill: return "Fill (tolerance on the slider)"
         case .picker: return "Color picker (left: primary, right: secondary)"
         case .select: return "Select a rectangle: drag it to move, Delete clears, Ctrl+C / Ctrl+X copy / cut"
+        case .text: return "Text: click to place a box and type; Esc cancels, a click outside puts it down"
         }
     }
 
@@ -31,6 +32,7 @@ public enum Tool: String, Sendable, CaseIterable {
         case .fill: return "F"
         case .picker: return "I"
         case .select: return "S"
+        case .text: return "T"
         }
     }
 

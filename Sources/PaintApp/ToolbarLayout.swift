@@ -140,7 +140,7 @@ public struct ToolbarLayout: Sendable, Equatable {
     public static let allItems: [ToolbarItem] =
         Tool.allCases.map { .tool($0) } + [.filledToggle, .dashedToggle, .currentColors]
         + Palette.colors.indices.map { .swatch($0) } + (0..<Layout.recentCount).map { .recent($0) }
-        + [.widthSlider, .opacitySlider] + [.undo, .redo, .background, .clear, .newDocument, .open, .save]
+        + [.font, .widthSlider, .opacitySlider] + [.undo, .redo, .background, .clear, .newDocument, .open, .save]
 
     /// The toolbar item under a window position, if any.
     public func item(atX x: Int, y: Int) -> ToolbarItem? {
@@ -209,6 +209,7 @@ public struct ToolbarLayout: Sendable, Equatable {
         case .width:
             let side = s.px(previewSize)
             preview = IntRect(x: x, y: rowTop + (rowHeight - side) / 2, width: side, height: side)
+            rects[.font] = preview
             rects[.widthSlider] = sliderRect(x: x + side + s.px(8), rowTop: rowTop, s)
         case .opacity:
             rects[.opacitySlider] = sliderRect(x: x, rowTop: rowTop, s)

@@ -31,7 +31,7 @@ public final class X11App {
     private let utf8String: Atom
     private var tooltip: Tooltip
     private let clipboard: Clipboard
-    /// Font cursors (X11/cursorfont.h): left_ptr, crosshair, fleur.
+    /// Font cursors (X11/cursorfont.h): left_ptr, crosshair, fleur, xterm.
     private let cursors: [PointerShape: Cursor]
     /// What the session has asked for and the window has not done yet: a status bar redraw
     /// waits here while pointer-position updates are throttled.
@@ -124,7 +124,7 @@ public final class X11App {
         clipboard = Clipboard(display: display, window: window)
         cursors = [
             .arrow: XCreateFontCursor(display, 68), .crosshair: XCreateFontCursor(display, 34),
-            .move: XCreateFontCursor(display, 52),
+            .move: XCreateFontCursor(display, 52), .text: XCreateFontCursor(display, 152),
         ]
         keyboard = KeyboardMap(display: display)
         owed.merge(session.handle(.resize(width: size.width, height: size.height)))
@@ -429,6 +429,7 @@ public final class X11App {
             drawSurround(layout)
             blitImage(session.engine.bounds, layout)
             drawHoverOutline(layout)
+            drawTextOverlay(layout)
             // The picture first, then the chrome: a user (and a start-up benchmark) sees the
             // canvas before fonts are loaded.
             XFlush(display)
@@ -444,6 +445,7 @@ public final class X11App {
                     drawSurround(layout, clip: area)
                     blitImage(layout.imageRect(forWindowRect: area), layout)
                     drawHoverOutline(layout)
+                    drawTextOverlay(layout)
                 }
                 if !exposed.intersection(layout.toolbar).isEmpty { drawToolbar(layout) }
                 drawScrollbars(layout)
@@ -454,6 +456,7 @@ public final class X11App {
                 blitImage(owed.canvas, layout)
                 owed.canvas = .empty
                 drawHoverOutline(layout)
+                drawTextOverlay(layout)
             }
             if owed.toolbar { drawToolbar(layout) }
             // Pointer-position updates are throttled; questions and messages show at once.
@@ -530,6 +533,41 @@ public final class X11App {
         XSetClipMask(display, chromeGC, 0)
     }
 
+    /// The text box being typed, over the window (never into the picture): a thin dashed frame
+    /// a few pixels outside the text, white under blue so it shows on any picture, and the
+    /// caret, a dark bar with a white edge. The input method's window goes to the caret.
+    private func drawTextOverlay(_ layout: Layout) {
+        guard let overlay = session.textOverlay, let frame = session.textFrameInWindowRect else { return }
+        blitter.waitUntilServerRead()
+        let area = layout.visibleImage
+        var clip = XRectangle(
+            x: Int16(clamping: area.x), y: Int16(clamping: area.y), width: UInt16(clamping: area.width),
+            height: UInt16(clamping: area.height))
+        XSetClipRectangles(display, chromeGC, 0, 0, &clip, 1, Unsorted)
+        let ui = session.layout.ui
+        let inset = session.textFrameMargin - ui.px(2)
+        XSetForeground(display, chromeGC, format.pixel(Color(r: 0x2F, g: 0x6F, b: 0xD6)))
+        XSetBackground(display, chromeGC, format.pixel(.white))
+        XSetLineAttributes(display, chromeGC, UInt32(max(1, ui.px(1))), LineDoubleDash, CapButt, JoinMiter)
+        var dashes: [Int8] = [Int8(clamping: ui.px(4)), Int8(clamping: ui.px(3))]
+        XSetDashes(display, chromeGC, 0, &dashes, 2)
+        XDrawRectangle(
+            display, window, chromeGC, Int32(frame.x + inset), Int32(frame.y + inset),
+            UInt32(max(1, frame.width - 2 * inset - 1)), UInt32(max(1, frame.height - 2 * inset - 1)))
+        XSetLineAttributes(display, chromeGC, 0, LineSolid, CapButt, JoinMiter)
+        let o = layout.imageOrigin
+        let x = Int32((overlay.caretX * layout.zoom.factor).rounded(.down)) + Int32(o.x)
+        let top = Int32(layout.zoom.scaledDown(overlay.caretTop) + o.y)
+        let bottom = Int32(layout.zoom.scaledUp(overlay.caretBottom) + o.y)
+        let caret = Int32(max(2, ui.px(2)))
+        XSetForeground(display, chromeGC, format.pixel(.white))
+        XFillRectangle(display, window, chromeGC, x - 1, top, UInt32(caret + 2), UInt32(max(1, bottom - top)))
+        XSetForeground(display, chromeGC, format.pixel(Color(r: 0x1A, g: 0x1C, b: 0x20)))
+        XFillRectangle(display, window, chromeGC, x, top, UInt32(caret), UInt32(max(1, bottom - top)))
+        XSetClipMask(display, chromeGC, 0)
+        if let cursor = session.textCursor { input.setSpot(x: cursor.x, y: cursor.maxY) }
+    }
+
     /// The neutral gray around an image smaller than the window.
     private func drawSurround(_ layout: Layout, clip: IntRect? = nil) {
         let area = layout.canvasArea
@@ -590,42 +628,50 @@ public final class X11App {
         XFreePixmap(display, pixmap)
     }
 
-    // MARK: Color editor panel
+    // MARK: Panel (the color editor or the font list)
 
     private var editorWindow: Window = 0
+    /// Where the panel window sits (a new panel somewhere else gets a new window).
+    private var editorFrame = IntRect.empty
     /// The editor panel was uncovered and must be drawn again.
     private var editorExposed = false
 
-    /// Shows, redraws or removes the color editor panel, a child window under the current colors.
+    /// Shows, redraws or removes the session's panel (the color editor or the font list), a
+    /// child window under the toolbar.
     private func presentEditor() {
         owed.editor = false
         editorExposed = false
-        guard let editor = session.colorEditor else {
+        guard let frame = session.panelFrame, let strip = session.renderPanel(measure: text) else {
             if editorWindow != 0 {
                 XDestroyWindow(display, editorWindow)
                 editorWindow = 0
             }
             return
         }
-        let frame = session.colorEditorFrame
+        if editorWindow != 0 && frame != editorFrame {
+            XDestroyWindow(display, editorWindow)
+            editorWindow = 0
+        }
         if editorWindow == 0 {
             var attributes = XSetWindowAttributes()
             attributes.background_pixmap = 0
-            attributes.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | ButtonMotionMask
+            attributes.event_mask =
+                ExposureMask | ButtonPressMask | ButtonReleaseMask | ButtonMotionMask | PointerMotionMask
             editorWindow = XCreateWindow(
                 display, window, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height), 0, depth,
                 UInt32(InputOutput), visual, UInt(CWBackPixmap | CWEventMask), &attributes)
+            editorFrame = frame
             XMapRaised(display, editorWindow)
         }
         drawStrip(
-            editor.render(measure: text), at: IntRect(x: 0, y: 0, width: frame.width, height: frame.height),
-            on: editorWindow, textsInWindowCoordinates: false)
+            strip, at: IntRect(x: 0, y: 0, width: frame.width, height: frame.height), on: editorWindow,
+            textsInWindowCoordinates: false)
     }
 
-    /// Input in the editor panel goes to the session like any other, in window coordinates (the
+    /// Input in the panel goes to the session like any other, in window coordinates (the
     /// session knows where the panel is).
     private func translateEditor(_ event: inout XEvent, into batch: inout [InputEvent]) {
-        let frame = session.colorEditorFrame
+        let frame = editorFrame
         switch event.type {
         case ButtonPress, ButtonRelease:
             guard let button = EventTranslator.button(event.xbutton.button) else { return }

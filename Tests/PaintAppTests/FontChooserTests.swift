@@ -44,8 +44,8 @@ import Testing
 
     @Test func clickingARowTakesIt() {
         var chooser = FontChooser(families: Self.families, current: "Cantarell")
-        let list = FontChooser.list
-        #expect(chooser.press(x: list.x + 20, y: list.y + FontChooser.rowHeight * 2 + 5) == .accept("DejaVu Sans Mono"))
+        let list = chooser.list
+        #expect(chooser.press(x: list.x + 20, y: list.y + chooser.rowHeight * 2 + 5) == .accept("DejaVu Sans Mono"))
         #expect(chooser.press(x: list.x + 20, y: list.y - 10) == nil)
         chooser.hover(x: list.x + 20, y: list.y + 3)
         #expect(chooser.hovered == 0)
@@ -60,7 +60,7 @@ import Testing
         var asked: [String] = []
         let strip = chooser.render(measure: FixedWidthMeasurer()) { family in
             asked.append(family)
-            let layout = typesetter.layout(family, font: TextFont(family: family, size: FontChooser.previewSize))
+            let layout = typesetter.layout(family, font: TextFont(family: family, size: FontChooser.previewSize(.one)))
             return (
                 typesetter.rasterize(layout, atX: 0, y: 0, clip: IntRect(x: 0, y: -50, width: 400, height: 100)),
                 layout.ascent
@@ -68,17 +68,18 @@ import Testing
         }
         #expect(asked == Array(families.prefix(FontChooser.visibleRows)))
         let monoRow = try #require(families.firstIndex(of: "DejaVu Sans Mono"))
-        let list = FontChooser.list
+        let list = chooser.list
+        let rowHeight = chooser.rowHeight
         func inkInRow(_ row: Int) -> Int {
             var dark = 0
-            for y in (list.y + row * FontChooser.rowHeight)..<(list.y + (row + 1) * FontChooser.rowHeight) {
+            for y in (list.y + row * rowHeight)..<(list.y + (row + 1) * rowHeight) {
                 for x in (list.x + 10)..<(list.x + 200) where Pixel.unpack(strip.pixels[x, y]).r < 100 { dark += 1 }
             }
             return dark
         }
         for row in 0..<min(families.count, FontChooser.visibleRows) { #expect(inkInRow(row) > 20) }
         // The highlighted row's fill.
-        let fill = strip.pixels[list.x + 6, list.y + monoRow * FontChooser.rowHeight + 14]
+        let fill = strip.pixels[list.x + 6, list.y + monoRow * rowHeight + 14]
         #expect(fill == Theme.activeFill.pixel)
         #expect(strip.texts.allSatisfy { !families.contains($0.text) })
     }

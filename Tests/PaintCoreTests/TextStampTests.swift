@@ -107,3 +107,22 @@ import Testing
         #expect(Array(engine.viewPixels) == preview)
     }
 }
+
+extension TextStampTests {
+    /// A color or opacity picked while typing shows at once and merges as shown.
+    @Test func restyleRecolorsTheLiveText() {
+        let engine = StrokeEngine(width: 20, height: 10)
+        engine.beginText(StrokeStyle(color: .black))
+        engine.updateText(Self.bar(x: 3, y: 2))
+        let red = StrokeStyle(color: Color(r: 255, g: 0, b: 0), opacity: 0.5)
+        #expect(engine.restyleText(red) == IntRect(x: 3, y: 2, width: 6, height: 3))
+        let preview = Array(engine.viewPixels)
+        let direct = StrokeEngine(width: 20, height: 10)
+        direct.beginText(red)
+        direct.updateText(Self.bar(x: 3, y: 2))
+        #expect(preview == Array(direct.viewPixels))
+        #expect(engine.restyleText(red).isEmpty)
+        engine.end()
+        #expect(Array(engine.viewPixels) == preview)
+    }
+}

@@ -64,6 +64,22 @@ extension StrokeEngine {
         return dirty
     }
 
+    /// Shows the text in progress in another color or opacity (the user picked a color while
+    /// typing); returns the view rectangle that changed. Its coverage stays as it is.
+    @discardableResult
+    public func restyleText(_ newStyle: StrokeStyle) -> IntRect {
+        guard activity == .text, newStyle.sourcePixel != source || newStyle.alpha8 != alpha else { return .empty }
+        style = newStyle
+        source = newStyle.sourcePixel
+        alpha = newStyle.alpha8
+        guard !defersComposite else {
+            staleView = staleView.union(strokeBounds)
+            return strokeBounds
+        }
+        visitTouchedChunks { y, x0, x1 in compositeRow(y, x0, x1) }
+        return strokeBounds
+    }
+
     /// Whether row `y` of the stroke image already holds what the mask gives it inside `area`:
     /// the mask's bytes inside `new` (empty when the mask has no such row), zero elsewhere.
     private func rowIsUnchanged(

@@ -1,0 +1,359 @@
+import PaintCore
+import PaintText
+
+/// The text box being typed: what it says and where, the style it is shown in, and its layout
+/// and coverage as last stamped into the engine's stroke image.
+struct LiveText {
+    var box: TextBox
+    var style: StrokeStyle
+    var layout: TextLayout
+    /// The coverage in the stroke image (canvas coordinates, clipped to the canvas).
+    var mask: CoverageMask
+    /// Text an input method is composing at the caret: shown in the box, not typed yet.
+    var preedit: Preedit?
+    /// The image pixels the overlay covered when last shown: drawn again from the picture
+    /// when the box changes, so no old frame or caret stays on screen.
+    var overlayShown = IntRect.empty
+
+    /// The text as shown: the box's, with the composition at the caret.
+    var shownText: String {
+        guard let preedit, !preedit.text.isEmpty else { return box.text }
+        var text = box.text
+        let at = text.unicodeScalars.index(text.startIndex, offsetBy: box.caret)
+        text.insert(contentsOf: preedit.text, at: at)
+        return text
+    }
+
+    /// The caret as shown: the box's, moved into the composition to the input method's caret.
+    var shownCaret: (line: Int, scalarOffset: Int) {
+        let caret = box.caretPosition
+        guard let preedit else { return caret }
+        let inside = preedit.text.prefix(max(0, preedit.caret)).unicodeScalars.count
+        return (caret.line, caret.scalarOffset + inside)
+    }
+}
+
+/// Where the text box and its caret are, for the window to draw over the picture (never into
+/// it), in image coordinates.
+public struct TextOverlay: Equatable, Sendable {
+    /// The box: as wide as its widest line (at least a few pixels), as tall as its lines.
+    public var frame: IntRect
+    /// The caret's x (a fraction of a pixel) and its top and bottom rows.
+    public var caretX: Double
+    public var caretTop: Int
+    public var caretBottom: Int
+}
+
+/// The text tool: a click places a box, typing fills it (through the input method), the font
+/// list and the toolbar set its font, a drag moves it; Escape drops it, and a click outside, a
+/// tool change or anything that commits a stroke puts it down as one step of the history.
+extension Session {
+    // MARK: State
+
+    /// Whether a text box is being typed.
+    public var isEditingText: Bool { liveText != nil }
+
+    /// The text being typed, as the box holds it (nil when no box is open).
+    public var editedText: String? { liveText?.box.text }
+
+    /// The box and caret to draw over the picture while text is typed.
+    public var textOverlay: TextOverlay? {
+        guard let live = liveText else { return nil }
+        let layout = live.layout
+        let caretPosition = live.shownCaret
+        let caret = layout.caret(line: caretPosition.line, offset: caretPosition.scalarOffset)
+        let minimum = max(4, live.box.font.size / 3)
+        return TextOverlay(
+            frame: IntRect(
+                x: live.box.x, y: live.box.y, width: max(layout.width, minimum),
+                height: max(layout.height, layout.lineHeight)),
+            caretX: Double(live.box.x) + caret.x, caretTop: live.box.y + caret.top,
+            caretBottom: live.box.y + caret.bottom)
+    }
+
+    /// The image pixels the overlay covers, grown by the frame's margin: what must be drawn
+    /// again from the picture when it moves or goes.
+    func textOverlayBounds() -> IntRect {
+        guard let overlay = textOverlay else { return .empty }
+        let margin = Int((Double(textFrameMargin + 2) / layout.zoom.factor).rounded(.up)) + 1
+        let caret = IntRect(
+            x: Int(overlay.caretX.rounded(.down)) - 1, y: overlay.caretTop, width: 3,
+            height: overlay.caretBottom - overlay.caretTop)
+        let r = overlay.frame.union(caret)
+        return IntRect(x: r.x - margin, y: r.y - margin, width: r.width + 2 * margin, height: r.height + 2 * margin)
+            .intersection(engine.bounds)
+    }
+
+    /// How far outside the text the box's frame reaches, window pixels (5 at 96 dpi); a press
+    /// there (or inside) belongs to the box.
+    public var textFrameMargin: Int { layout.ui.px(5) }
+
+    /// The box's frame in window coordinates, with its margin (where the window draws it).
+    public var textFrameInWindowRect: IntRect? { textFrameInWindow() }
+
+    /// The box's frame in window coordinates, with its margin.
+    func textFrameInWindow() -> IntRect? {
+        guard let overlay = textOverlay else { return nil }
+        let f = overlay.frame
+        let o = layout.imageOrigin
+        let z = layout.zoom
+        let m = textFrameMargin
+        let x0 = z.scaledDown(f.x) + o.x - m
+        let y0 = z.scaledDown(f.y) + o.y - m
+        let x1 = z.scaledUp(f.maxX) + o.x + m
+        let y1 = z.scaledUp(f.maxY) + o.y + m
+        return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The style text is shown and merged in: the primary color at the current opacity.
+    var textStyle: StrokeStyle {
+        StrokeStyle(
+            tool: .brush, color: settings.primary, opacity: Double(settings.opacityPercent) / 100, width: 1)
+    }
+
+    // MARK: Pointer
+
+    /// A press on the canvas with the text tool. In the box being typed, the caret goes where
+    /// it was pressed and a drag moves the box; outside it, the box is put down; with no box,
+    /// a new one starts with its top-left corner at the press.
+    func pressText(at point: Point, windowX x: Int, y: Int) {
+        if let live = liveText {
+            guard let frame = textFrameInWindow(), frame.contains(x, y) else { return commitText() }
+            let local = (x: point.x - Double(live.box.x), y: point.y - Double(live.box.y))
+            let at = live.layout.offset(nearX: local.x, y: local.y)
+            var moved = live
+            moved.preedit = nil
+            moved.box.setCaret(line: at.line, scalarOffset: at.offset)
+            liveText = moved
+            refreshText(live.preedit == nil ? .caret : .reshape)
+            gesture = .textBox(
+                grabX: Int(point.x.rounded(.down)) - live.box.x, grabY: Int(point.y.rounded(.down)) - live.box.y,
+                pressX: x, pressY: y, moving: false)
+            return
+        }
+        // A new box starts on the picture, not on the gray around it.
+        guard layout.visibleImage.contains(x, y) else { return }
+        startText(atX: Int(point.x.rounded(.down)), y: Int(point.y.rounded(.down)))
+    }
+
+    /// The pointer moved with the box held: past three pixels from the press, the box follows.
+    func dragText(toWindowX x: Int, y: Int) {
+        guard case .textBox(let grabX, let grabY, let pressX, let pressY, let moving) = gesture else { return }
+        guard moving || abs(x - pressX) > 3 || abs(y - pressY) > 3 else { return }
+        gesture = .textBox(grabX: grabX, grabY: grabY, pressX: pressX, pressY: pressY, moving: true)
+        let point = layout.imagePoint(windowX: x, windowY: y)
+        moveText(toX: Int(point.x.rounded(.down)) - grabX, y: Int(point.y.rounded(.down)) - grabY)
+    }
+
+    /// Moves the box so its top-left corner is at image pixel (x, y).
+    func moveText(toX x: Int, y: Int) {
+        guard var live = liveText, live.box.x != x || live.box.y != y else { return }
+        live.box.x = x
+        live.box.y = y
+        liveText = live
+        refreshText(.place)
+    }
+
+    /// The pointer shape over the box: an I-beam over its text, the move arrows on its frame.
+    func textPointerShape(atWindowX x: Int, y: Int) -> PointerShape? {
+        if case .textBox(_, _, _, _, true) = gesture { return .move }
+        guard let frame = textFrameInWindow(), frame.contains(x, y) else { return nil }
+        let m = textFrameMargin
+        let inner = IntRect(x: frame.x + m, y: frame.y + m, width: frame.width - 2 * m, height: frame.height - 2 * m)
+        return inner.contains(x, y) ? .text : .move
+    }
+
+    // MARK: Starting, putting down, cancelling
+
+    /// Opens a new, empty box at image pixel (x, y) in the current font, color and opacity.
+    func startText(atX x: Int, y: Int) {
+        commitStroke()
+        guard let typesetter else { return setMessage("Cannot set text: FreeType could not start") }
+        let box = TextBox(x: x, y: y, font: settings.textFont)
+        let layout = typesetter.layout("", font: box.font)
+        guard !layout.lines.isEmpty else { return setMessage("Cannot set text: no scalable font is installed") }
+        let style = textStyle
+        engine.beginText(style)
+        liveText = LiveText(box: box, style: style, layout: layout, mask: CoverageMask(x: x, y: y, width: 0, height: 0))
+        refreshText(.reshape)
+        setMessage("Type your text — Enter: new line, Esc: cancel, a click outside puts it down")
+    }
+
+    /// Puts the box down as one step of the history; a box with nothing drawn leaves no step.
+    /// What it records is the coverage shown, so the step replays to these exact pixels.
+    func commitText() {
+        guard var live = liveText else { return }
+        closeFontChooser(accepting: true)
+        if live.preedit != nil {
+            // A composition not finished is not typed: the text goes down without it.
+            live.preedit = nil
+            liveText = live
+            refreshText(.reshape)
+            live = liveText ?? live
+        }
+        endTextBox()
+        guard !live.box.isBlank, !live.mask.isBlank else {
+            redraw(engine.cancel())
+            return
+        }
+        let spec = TextSpec(
+            mask: live.mask.trimmed(to: engine.bounds), text: live.box.text, font: live.box.font, x: live.box.x,
+            y: live.box.y)
+        let operation = Operation.text(live.style, spec)
+        if !history.commitLiveStroke(operation, engine: engine).isEmpty { record(operation) }
+        setMessage("")
+    }
+
+    /// Drops the box being typed (Escape): nothing is recorded.
+    func cancelText() {
+        guard liveText != nil else { return }
+        closeFontChooser(accepting: true)
+        endTextBox()
+        redraw(engine.cancel())
+        setMessage("Text cancelled")
+    }
+
+    /// Forgets the box (its overlay redrawn away); the engine's text is the caller's.
+    private func endTextBox() {
+        redraw(liveText?.overlayShown ?? .empty)
+        redraw(textOverlayBounds())
+        liveText = nil
+        if case .textBox = gesture { gesture = .idle }
+    }
+
+    // MARK: Showing
+
+    /// What changed in the box, and so what must be done again.
+    enum TextRefresh {
+        /// Its text or font: shaped, drawn and stamped again.
+        case reshape
+        /// Its place: drawn and stamped again (the layout holds).
+        case place
+        /// Only the caret: the overlay is redrawn.
+        case caret
+    }
+
+    /// Shows the box as it now is: the engine's stroke image gets the new coverage (only what
+    /// changed is recomposited), the overlay follows.
+    func refreshText(_ what: TextRefresh) {
+        guard var live = liveText, let typesetter else { return }
+        redraw(live.overlayShown)
+        if what == .reshape { live.layout = typesetter.layout(live.shownText, font: live.box.font) }
+        if what != .caret {
+            live.mask = typesetter.rasterize(live.layout, atX: live.box.x, y: live.box.y, clip: engine.bounds)
+            redraw(engine.updateText(live.mask))
+        }
+        liveText = live
+        live.overlayShown = textOverlayBounds()
+        liveText = live
+        redraw(live.overlayShown)
+    }
+
+    /// After a change of settings: the box takes the new font, color and opacity.
+    func followSettings() {
+        guard var live = liveText else { return }
+        let style = textStyle
+        if style != live.style {
+            live.style = style
+            liveText = live
+            redraw(engine.restyleText(style))
+        }
+        if live.box.font != settings.textFont {
+            live.box.font = settings.textFont
+            liveText = live
+            refreshText(.reshape)
+        }
+    }
+
+    // MARK: Keys
+
+    /// A key while a box is being typed; false when it is not the box's (a shortcut such as
+    /// Ctrl+S, which puts the box down on its way).
+    func handleTextKey(_ key: Key, _ modifiers: Modifiers) -> Bool {
+        guard var live = liveText else { return false }
+        if modifiers.contains(.control) {
+            switch key {
+            case .enter:
+                commitText()
+            case .character(let c) where c.lowercased() == "b":
+                changeSettings { $0.textFont.bold.toggle() }
+            case .character(let c) where c.lowercased() == "i":
+                changeSettings { $0.textFont.italic.toggle() }
+            case .character(let c) where c.lowercased() == "v":
+                requestTextPaste()
+            default:
+                return false
+            }
+            return true
+        }
+        let rightToLeft =
+            live.layout.lines.indices.contains(live.box.caretPosition.line)
+            && live.layout.lines[live.box.caretPosition.line].isRightToLeft
+        var refresh = TextRefresh.reshape
+        switch key {
+        case .escape:
+            cancelText()
+            return true
+        case .character(let c):
+            if !live.box.insert(String(c)) {
+                setMessage("The text box is full (\(Typesetter.maximumScalars) characters)")
+            }
+        case .enter:
+            live.box.insert("\n")
+        case .backspace:
+            live.box.deleteBackward()
+        case .delete:
+            live.box.deleteForward()
+        case .left, .right:
+            // On a right-to-left line the arrows go the way the letters run on screen.
+            live.box.moveCaret(by: (key == .left) != rightToLeft ? -1 : 1)
+            refresh = .caret
+        case .home, .end:
+            live.box.moveCaretToLineEdge(end: key == .end)
+            refresh = .caret
+        case .up, .down:
+            let at = live.box.caretPosition
+            let x = live.layout.caret(line: at.line, offset: at.scalarOffset).x
+            let line = at.line + (key == .up ? -1 : 1)
+            guard live.layout.lines.indices.contains(line) else { return true }
+            let target = live.layout.offset(nearX: x, y: (Double(line) + 0.5) * Double(live.layout.lineHeight))
+            live.box.setCaret(line: target.line, scalarOffset: target.offset)
+            refresh = .caret
+        case .tab:
+            return true
+        case .function:
+            return false
+        }
+        live.preedit = nil
+        liveText = live
+        refreshText(refresh)
+        return true
+    }
+
+    /// Text from the clipboard typed into the box (Ctrl+V while typing): every line of it.
+    func pasteIntoText(_ text: String) {
+        guard var live = liveText else { return }
+        if !live.box.insert(text) { return setMessage("The text box cannot hold that much text") }
+        live.preedit = nil
+        liveText = live
+        refreshText(.reshape)
+    }
+
+    /// What an input method is composing, shown in the box at the caret.
+    func setTextPreedit(_ preedit: Preedit?) {
+        guard var live = liveText, live.preedit != preedit else { return }
+        live.preedit = preedit
+        liveText = live
+        refreshText(.reshape)
+    }
+
+    /// The caret in window coordinates (where an input method puts its candidate window).
+    var textCaretInWindow: IntRect? {
+        guard let overlay = textOverlay else { return nil }
+        let o = layout.imageOrigin
+        let x = Int((overlay.caretX * layout.zoom.factor).rounded(.down)) + o.x
+        let top = layout.zoom.scaledDown(overlay.caretTop) + o.y
+        let bottom = layout.zoom.scaledUp(overlay.caretBottom) + o.y
+        return IntRect(x: x, y: top, width: 1, height: max(1, bottom - top))
+    }
+}

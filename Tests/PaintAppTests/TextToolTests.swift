@@ -1,0 +1,245 @@
+import PaintCore
+import PaintText
+import Testing
+
+@testable import PaintApp
+
+/// The text tool in the session: placing, typing, moving, putting down, cancelling, and the
+/// font, color and opacity it takes from the toolbar.
+@Suite struct TextToolTests {
+    typealias T = SessionTests
+
+    /// A session with the text tool chosen and a box opened at image pixel (x, y).
+    static func typing(at x: Int = 20, _ y: Int = 10, width: Int = 240, height: Int = 120) -> (Session, RecordingSink) {
+        let (s, sink) = T.recordingSession(width: width, height: height)
+        s.select(.text)
+        click(s, x, y)
+        return (s, sink)
+    }
+
+    static func click(_ s: Session, _ x: Int, _ y: Int) {
+        let w = T.window(s, x, y)
+        s.handle([
+            .press(x: w.0, y: w.1, button: .left, modifiers: []),
+            .release(x: w.0, y: w.1, button: .left, modifiers: []),
+        ])
+    }
+
+    static func type(_ s: Session, _ text: String) {
+        s.handle(text.map { .key($0 == "\n" ? .enter : .character($0), modifiers: []) })
+    }
+
+    /// How many view pixels differ from white (the ink shown).
+    static func ink(_ s: Session) -> Int { s.engine.viewPixels.filter { $0 != Color.white.pixel }.count }
+
+    @Test func clickPlacesABoxAndTypingShowsText() throws {
+        let (s, sink) = Self.typing(at: 20, 10)
+        #expect(s.isEditingText && s.acceptsText)
+        let empty = try #require(s.textOverlay)
+        #expect(empty.frame.x == 20 && empty.frame.y == 10)
+        Self.type(s, "Hi 5")
+        // Typed, not a shortcut: "5" did not set the opacity, "i" did not pick the picker.
+        #expect(s.editedText == "Hi 5")
+        #expect(s.settings.opacityPercent == 100 && s.settings.tool == .text)
+        #expect(Self.ink(s) > 100)
+        let oneLine = try #require(s.textOverlay)
+        Self.type(s, "\nsecond")
+        let twoLines = try #require(s.textOverlay)
+        #expect(twoLines.frame.height == 2 * oneLine.frame.height)
+        #expect(twoLines.caretTop > oneLine.caretTop)
+        // Nothing is recorded while typing.
+        #expect(sink.operations.isEmpty)
+        #expect(s.engine.paintImage().pixels.allSatisfy { $0 == 0 })
+    }
+
+    /// A click outside puts the text down as one step: the picture does not change by a bit
+    /// when it does, the recorded step replays to the same pixels, undo takes it away.
+    @Test func clickOutsideCommitsExactlyWhatWasShown() throws {
+        let (s, sink) = Self.typing(at: 20, 10)
+        s.setOpacity(50)
+        Self.type(s, "Wave\nשלום")
+        let shown = Array(s.engine.viewPixels)
+        Self.click(s, 200, 100)
+        #expect(!s.isEditingText)
+        #expect(Array(s.engine.viewPixels) == shown)
+        #expect(sink.operations.count == 1)
+        guard case .text(let style, let spec) = try #require(sink.operations.first) else {
+            Issue.record("not a text operation")
+            return
+        }
+        #expect(spec.text == "Wave\nשלום" && spec.font == TextFont.standard && spec.x == 20 && spec.y == 10)
+        #expect(style.color == .black && style.opacity == 0.5)
+        let replayed = StrokeEngine(width: 240, height: 120)
+        Operation(decoding: sink.operations[0].encoded())?.apply(to: replayed)
+        #expect(Array(replayed.viewPixels) == shown)
+        // Half-opaque black over white: nothing darker than half, overlaps included.
+        #expect(s.engine.viewPixels.allSatisfy { ($0 >> 16 & 0xFF) >= 127 })
+        s.undo()
+        #expect(Self.ink(s) == 0)
+        s.redo()
+        #expect(Array(s.engine.viewPixels) == shown)
+    }
+
+    /// Glyphs that overlap (a letter struck through by a combining overlay) are not darker
+    /// where they cross: the text merges like one stroke.
+    @Test func overlappingGlyphsDoNotDarken() throws {
+        let (s, _) = Self.typing(at: 10, 10)
+        s.setOpacity(50)
+        Self.type(s, "o\u{338}O\u{338}")
+        let values = s.engine.viewPixels.map { Int($0 >> 16 & 0xFF) }
+        #expect(values.min() == 127 || values.min() == 128)
+        // Full coverage reached somewhere (the strokes are thick enough at 32 px).
+        #expect(values.contains(127) || values.contains(128))
+    }
+
+    @Test func escapeCancelsAndLeavesNothing() {
+        let (s, sink) = Self.typing()
+        Self.type(s, "gone")
+        s.handle(.key(.escape, modifiers: []))
+        #expect(!s.isEditingText)
+        #expect(Self.ink(s) == 0)
+        #expect(sink.operations.isEmpty && !s.history.canUndo)
+    }
+
+    /// A tool change, saving, undo: anything that finishes a stroke puts the text down first.
+    @Test func toolChangeCommits() {
+        let (s, sink) = Self.typing()
+        Self.type(s, "kept")
+        T.key(s, "b", .control)
+        #expect(s.settings.textFont.bold)
+        s.select(.brush)
+        #expect(!s.isEditingText && sink.operations.count == 1)
+        // An empty box leaves no step.
+        s.select(.text)
+        Self.click(s, 50, 50)
+        s.select(.line)
+        #expect(sink.operations.count == 1)
+    }
+
+    /// A drag inside the box moves it (the text with it); a short press only moves the caret.
+    @Test func dragMovesTheBox() throws {
+        let (s, sink) = Self.typing(at: 20, 10)
+        Self.type(s, "move")
+        let before = try #require(s.textOverlay)
+        let inkBefore = Self.ink(s)
+        T.drag(s, [(30, 20), (50, 40), (80, 60)])
+        let after = try #require(s.textOverlay)
+        #expect(after.frame.x == before.frame.x + 50 && after.frame.y == before.frame.y + 40)
+        #expect(Self.ink(s) == inkBefore)
+        #expect(s.engine.viewPixel(x: 22, y: 20) == Color.white.pixel)
+        // A press without motion places the caret (here at the start) and moves nothing.
+        Self.click(s, after.frame.x + 1, after.frame.y + 5)
+        #expect(s.textOverlay?.frame == after.frame)
+        #expect(s.textOverlay?.caretX == Double(after.frame.x))
+        Self.type(s, "re")
+        #expect(s.editedText == "remove")
+        #expect(sink.operations.isEmpty)
+    }
+
+    @Test func editingKeys() {
+        let (s, _) = Self.typing()
+        Self.type(s, "abc\ndef")
+        s.handle([.key(.up, modifiers: []), .key(.backspace, modifiers: [])])
+        #expect(s.editedText == "ab\ndef")
+        s.handle([.key(.home, modifiers: []), .key(.delete, modifiers: [])])
+        #expect(s.editedText == "b\ndef")
+        s.handle([.key(.end, modifiers: []), .key(.right, modifiers: []), .key(.right, modifiers: [])])
+        T.key(s, "X")
+        #expect(s.editedText == "b\ndXef")
+    }
+
+    /// The primary color, the opacity and the font follow the toolbar while typing.
+    @Test func toolbarChangesRestyleTheLiveText() throws {
+        let (s, sink) = Self.typing(at: 10, 10)
+        Self.type(s, "Red")
+        let narrow = try #require(s.textOverlay).frame.width
+        s.setPrimary(Color(r: 255, g: 0, b: 0))
+        #expect(s.engine.viewPixels.contains(Color(r: 255, g: 0, b: 0).pixel))
+        T.click(s, .filledToggle)
+        #expect(s.settings.textFont.bold)
+        #expect(try #require(s.textOverlay).frame.width > narrow)
+        let r = s.layout.rect(of: .widthSlider)
+        s.handle([
+            .press(x: r.maxX - 1, y: r.y + 5, button: .left, modifiers: []),
+            .release(x: r.maxX - 1, y: r.y + 5, button: .left, modifiers: []),
+        ])
+        #expect(s.settings.textFont.size == 400)
+        // The box now fills the canvas: a click there places the caret; a tool change puts
+        // it down.
+        Self.click(s, 230, 115)
+        #expect(s.isEditingText)
+        s.select(.brush)
+        guard case .text(let style, let spec) = try #require(sink.operations.last) else { return }
+        #expect(style.color == Color(r: 255, g: 0, b: 0))
+        #expect(spec.font.bold && spec.font.size == 400)
+        // Clipped to the canvas: the mask never reaches outside it.
+        #expect(IntRect(x: 0, y: 0, width: 240, height: 120).intersection(spec.mask.bounds) == spec.mask.bounds)
+    }
+
+    /// The font list: opened from the font button, searched, taken with Enter; Escape goes back.
+    @Test func fontListChoosesTheFamily() throws {
+        let (s, _) = Self.typing()
+        Self.type(s, "Mono")
+        T.click(s, .font)
+        let chooser = try #require(s.fontChooser)
+        #expect(chooser.families.contains("DejaVu Sans Mono"))
+        #expect(s.panelFrame == s.fontChooserFrame)
+        for c in "mono" { T.key(s, c) }
+        // The search took the letters, not the box.
+        #expect(s.editedText == "Mono")
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.fontChooser == nil)
+        #expect(s.settings.textFont.family == "DejaVu Sans Mono")
+        T.click(s, .font)
+        s.handle([.key(.down, modifiers: []), .key(.down, modifiers: [])])
+        #expect(s.settings.textFont.family != "DejaVu Sans Mono")
+        s.handle(.key(.escape, modifiers: []))
+        #expect(s.settings.textFont.family == "DejaVu Sans Mono")
+        #expect(s.isEditingText)
+        let strip = try #require(
+            { () -> ChromeStrip? in
+                T.click(s, .font)
+                return s.renderPanel(measure: FixedWidthMeasurer())
+            }())
+        #expect(strip.pixels.width == FontChooser.size(s.layout.ui).width)
+    }
+
+    /// What an input method composes shows in the box and moves the caret into it, but only
+    /// typed (committed) text is put down.
+    @Test func preeditShowsButIsNotCommitted() throws {
+        let (s, sink) = Self.typing()
+        Self.type(s, "ab")
+        let plain = Self.ink(s)
+        s.setPreedit("xyz", caret: 1)
+        #expect(Self.ink(s) > plain)
+        #expect(s.editedText == "ab")
+        #expect(s.textCursor != nil)
+        Self.click(s, 230, 115)
+        guard case .text(_, let spec) = try #require(sink.operations.first) else { return }
+        #expect(spec.text == "ab")
+    }
+
+    /// The stroke eraser takes a piece of text out like a stroke.
+    @Test func strokeEraserRemovesText() {
+        let (s, _) = Self.typing(at: 20, 10)
+        Self.type(s, "I")
+        s.select(.strokeEraser)
+        #expect(Self.ink(s) > 0)
+        // The I's stem: about 4.5 px in from the box at 32 px.
+        Self.click(s, 25, 30)
+        #expect(Self.ink(s) == 0)
+    }
+
+    @Test func textSizeKeysWhenNoBoxIsOpen() {
+        let s = T.makeSession()
+        s.select(.text)
+        T.key(s, "]")
+        #expect(s.settings.textFont.size == 35)
+        T.key(s, "[")
+        #expect(s.settings.textFont.size == 32)
+        T.key(s, "b")
+        #expect(s.settings.tool == .brush)
+        T.key(s, "t")
+        #expect(s.settings.tool == .text)
+    }
+}
