@@ -36,6 +36,38 @@ struct TextEndToEndTests: CanvasChecks {
         }
     }
 
+    /// Text fully covering a pixel over white, in `color` at `opacity`.
+    static func fullCoverage(_ color: Color, opacity: Double) throws -> Color {
+        let one = StrokeEngine(width: 1, height: 1)
+        one.beginText(StrokeStyle(color: color, opacity: opacity, width: 1))
+        one.updateText(try #require(CoverageMask(x: 0, y: 0, width: 1, height: 1, bytes: [255])))
+        one.end()
+        let p = Pixel.unpack(one.flattenedImage()[0, 0])
+        return Color(r: p.r, g: p.g, b: p.b)
+    }
+
+    /// Waits until every pixel `text` covers fully (box at image pixel (x, y)) shows `ink`,
+    /// leaving out the caret's columns at the box's left edge (where a right-to-left line's
+    /// caret stands after typing).
+    static func waitForText(_ paint: PaintWindow, _ text: String, x: Int, y: Int, shownAs ink: Color = .black) throws {
+        let typesetter = try #require(Typesetter())
+        let mask = typesetter.rasterize(
+            typesetter.layout(text, font: .standard), atX: x, y: y,
+            clip: IntRect(x: 0, y: 0, width: size.w, height: size.h))
+        var full: [(x: Int, y: Int)] = []
+        for row in 0..<mask.height {
+            for col in 0..<mask.width where mask.bytes[row * mask.width + col] == 255 && mask.x + col > x + 3 {
+                full.append((col, row))
+            }
+        }
+        try #require(full.count > 20)
+        _ = try paint.waitForCapture(image: mask.bounds, "“\(text)” shown in full") { shot in
+            full.allSatisfy {
+                ScreenCapture.matches(shot.color(x: $0.x, y: $0.y), ink, tolerance: paint.config.tolerance)
+            }
+        }
+    }
+
     func start(_ config: ServerConfig, _ file: String) throws -> PaintWindow {
         try PaintWindow(
             config, arguments: ["--size", "\(Self.size.w)x\(Self.size.h)", file], imageWidth: Self.size.w,
@@ -63,7 +95,8 @@ struct TextEndToEndTests: CanvasChecks {
         let red = Palette.colors[3]
         let expected = try Self.expected(text, x: 30, y: 40, color: red, opacity: 0.5)
         // Shown while typing: the window has the text (and the box's frame and caret over it).
-        try Self.waitForInk(paint, in: IntRect(x: 30, y: 40, width: 300, height: 90), "the typed text")
+        // Every letter shown before the click that puts the box down.
+        try Self.waitForText(paint, text, x: 30, y: 40, shownAs: try Self.fullCoverage(red, opacity: 0.5))
         try paint.click(imageX: 380, imageY: 220)
         // Put down: exactly the text, no frame, no caret.
         expectCanvas(paint, equals: expected, "the text put down (\(config))")
@@ -71,11 +104,7 @@ struct TextEndToEndTests: CanvasChecks {
         let saved = try load(file)
         #expect(saved == expected, "the saved PNG differs from the typesetter's rendering")
         // Real ink: the stems are fully covered, red at half strength over white there.
-        let one = StrokeEngine(width: 1, height: 1)
-        one.beginText(StrokeStyle(color: red, opacity: 0.5, width: 1))
-        one.updateText(try #require(CoverageMask(x: 0, y: 0, width: 1, height: 1, bytes: [255])))
-        one.end()
-        let full = one.flattenedImage()[0, 0]
+        let full = try Self.fullCoverage(red, opacity: 0.5).pixel
         #expect(full != Color.white.pixel && saved.pixels.filter { $0 == full }.count > 50)
         #expect(saved[5, 5] == Color.white.pixel)
     }
@@ -93,8 +122,9 @@ struct TextEndToEndTests: CanvasChecks {
         try paint.client.setKeyboardLayout("il")
         paint.parkPointer()
         for name in ["hebrew_shin", "hebrew_lamed", "hebrew_waw", "hebrew_finalmem"] { try paint.client.key(name) }
+        // All four letters shown, in order, before the press: a press in the box moves the caret.
+        try Self.waitForText(paint, "שלום", x: 40, y: 30)
         // Drag the box by its text 60 px right and 80 down, then put it down with a tool change.
-        try Self.waitForInk(paint, in: IntRect(x: 40, y: 30, width: 100, height: 40), "the Hebrew text")
         try paint.drag(image: line(from: (50, 45), to: (110, 125), step: 5))
         try paint.client.setKeyboardLayout("us")
         // Letters now type into the box: the tool changes on the toolbar.
@@ -129,6 +159,7 @@ struct TextEndToEndTests: CanvasChecks {
             try paint.click(imageX: 25, imageY: 60)
             paint.parkPointer()
             try paint.client.typeText("Kept after a crash")
+            try Self.waitForText(paint, "Kept after a crash", x: 25, y: 60)
             try paint.click(imageX: 400, imageY: 20)
             expectCanvas(paint, equals: expected, "the text put down")
             try RecoveryTests.waitForJournal(home, operations: 1, "the text journaled")
