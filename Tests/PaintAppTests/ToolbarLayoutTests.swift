@@ -26,8 +26,9 @@ import Testing
         let s = UIScale(scale)
         let width = Int((Double(logicalWidth) * scale).rounded())
         let t = ToolbarLayout(width: width, scale: s, top: 7)
-        var controls = t.items.map { ("\($0)", t.rect(of: $0)) }
-        controls.append(("width preview", t.widthPreview))
+        // The width preview is an item of its own: the text tool's font button.
+        let controls = t.items.map { ("\($0)", t.rect(of: $0)) }
+        #expect(t.rect(of: .font) == t.widthPreview)
         for (name, r) in controls {
             #expect(!r.isEmpty, "\(name) has no place")
             #expect(t.frame.intersection(r) == r, "\(name) \(r) leaves the toolbar \(t.frame)")
@@ -35,7 +36,7 @@ import Testing
         let separators = t.separators.enumerated().map { ("separator \($0.offset)", $0.element) }
         #expect(Self.overlaps(controls + separators).isEmpty, "\(Self.overlaps(controls + separators))")
         // Hit areas (a slider's includes its label) overlap nothing either.
-        let hits = t.items.map { ("\($0) hit area", t.hitRect(of: $0)) } + [("width preview", t.widthPreview)]
+        let hits = t.items.map { ("\($0) hit area", t.hitRect(of: $0)) }
         #expect(Self.overlaps(hits).isEmpty, "\(Self.overlaps(hits))")
         // What the pointer hits is what is drawn there.
         for item in t.items {
