@@ -15,6 +15,10 @@ import PaintIO
 /// tolerance = 32
 /// filled = yes
 /// dashed = no
+/// font = DejaVu Sans
+/// text-size = 32
+/// bold = no
+/// italic = no
 /// window = 1024x700
 /// folder = /home/ana/Pictures
 /// fit-large-pictures = yes
@@ -56,7 +60,7 @@ public struct StoredSettings: Equatable, Sendable {
     /// The keys this version reads and writes.
     static let keys: Set<String> = [
         "tool", "primary", "secondary", "recent", "width", "opacity", "tolerance", "filled", "dashed", "window",
-        "folder", "fit-large-pictures",
+        "folder", "fit-large-pictures", "font", "text-size", "bold", "italic",
     ]
 
     /// Reads the settings from `file`; every value that does not read is left at its default and
@@ -123,6 +127,22 @@ public struct StoredSettings: Equatable, Sendable {
                 if let on = yesNo(key, value) { stored.settings.shapeFilled = on }
             case "dashed":
                 if let on = yesNo(key, value) { stored.settings.lineDashed = on }
+            case "font":
+                guard !value.isEmpty, value.utf8.count <= TextSpec.maximumFamilyBytes else {
+                    reject(key, value, "expected a font family such as DejaVu Sans")
+                    continue
+                }
+                stored.settings.textFont.family = value
+            case "text-size":
+                guard let size = Int(value), (4...400).contains(size) else {
+                    reject(key, value, "expected a text size of 4 to 400")
+                    continue
+                }
+                stored.settings.setTextSize(size)
+            case "bold":
+                if let on = yesNo(key, value) { stored.settings.textFont.bold = on }
+            case "italic":
+                if let on = yesNo(key, value) { stored.settings.textFont.italic = on }
             case "fit-large-pictures":
                 if let on = yesNo(key, value) { stored.fitLargePictures = on }
             case "window":
@@ -156,7 +176,8 @@ public struct StoredSettings: Equatable, Sendable {
             ("recent", s.recentColors.map(\.hex).joined(separator: " ")),
             ("width", String(Int(s.brushWidth))), ("opacity", String(s.opacityPercent)),
             ("tolerance", String(s.fillTolerance)), ("filled", yesNo(s.shapeFilled)), ("dashed", yesNo(s.lineDashed)),
-            ("fit-large-pictures", yesNo(fitLargePictures)),
+            ("font", s.textFont.family), ("text-size", String(s.textFont.size)), ("bold", yesNo(s.textFont.bold)),
+            ("italic", yesNo(s.textFont.italic)), ("fit-large-pictures", yesNo(fitLargePictures)),
         ]
         if let window { entries.append(("window", "\(window.width)x\(window.height)")) }
         if let folder { entries.append(("folder", folder)) }

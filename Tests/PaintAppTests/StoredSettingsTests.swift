@@ -27,6 +27,7 @@ import Testing
         stored.settings.setTolerance(9)
         stored.settings.shapeFilled = true
         stored.settings.lineDashed = true
+        stored.settings.textFont = TextFont(family: "DejaVu Serif Condensed", size: 72, bold: true, italic: true)
         stored.window = .init(width: 900, height: 640)
         stored.folder = "/home/ana/Pictures/with = sign"
         stored.fitLargePictures = true
@@ -36,6 +37,7 @@ import Testing
         #expect(back == stored, "\(text)")
         #expect(text.contains("recent = #ff0000 #000000\n"), "most recent first")
         #expect(text.contains("tool = ellipse\n") && text.contains("width = 37\n") && text.contains("filled = yes\n"))
+        #expect(text.contains("font = DejaVu Serif Condensed\n") && text.contains("text-size = 72\n"))
     }
 
     @Test("values that do not read are reported and left at their defaults; the good ones are kept")
