@@ -14,6 +14,9 @@ struct LiveText {
     /// The image pixels the overlay covered when last shown: drawn again from the picture
     /// when the box changes, so no old frame or caret stays on screen.
     var overlayShown = IntRect.empty
+    /// The box is text put down earlier, opened again (its old step taken out): Escape puts
+    /// the old text back.
+    var reopened = false
 
     /// The text as shown: the box's, with the composition at the caret.
     var shownText: String {
@@ -165,11 +168,12 @@ extension Session {
 
     // MARK: Starting, putting down, cancelling
 
-    /// Opens a new, empty box at image pixel (x, y) in the current font, color and opacity.
-    func startText(atX x: Int, y: Int) {
+    /// Opens a box at image pixel (x, y) holding `text` (empty for a new one) in the current
+    /// font, color and opacity.
+    func startText(atX x: Int, y: Int, text: String = "") {
         commitStroke()
         guard let typesetter else { return setMessage("Cannot set text: FreeType could not start") }
-        let box = TextBox(x: x, y: y, font: settings.textFont)
+        let box = TextBox(x: x, y: y, font: settings.textFont, text: text)
         let layout = typesetter.layout("", font: box.font)
         guard !layout.lines.isEmpty else { return setMessage("Cannot set text: no scalable font is installed") }
         let style = textStyle
@@ -204,13 +208,45 @@ extension Session {
         setMessage("")
     }
 
-    /// Drops the box being typed (Escape): nothing is recorded.
+    /// Drops the box being typed (Escape): nothing is recorded; text that was opened again
+    /// goes back as it was.
     func cancelText() {
-        guard liveText != nil else { return }
+        guard let live = liveText else { return }
         closeFontChooser(accepting: true)
         endTextBox()
         redraw(engine.cancel())
+        if live.reopened && history.canUndo {
+            perform(.undo)
+            return setMessage("The text is back as it was")
+        }
         setMessage("Text cancelled")
+    }
+
+    /// A double click with the text tool on text put down earlier opens it again to edit: its
+    /// step is taken out (as the stroke eraser does), the box comes back with its text, font,
+    /// color and opacity, and it goes down again as a new step. True when there was such text.
+    func reopenText(atWindowX x: Int, y: Int) -> Bool {
+        guard settings.tool == .text, layout.visibleImage.contains(x, y) else { return false }
+        if let live = liveText, !live.box.isBlank || live.reopened { return false }
+        let point = layout.imagePoint(windowX: x, windowY: y)
+        guard let step = history.stroke(at: point, slack: 1), history.operations.indices.contains(step),
+            case .text(let style, let spec) = history.operations[step]
+        else { return false }
+        // The first click of the double click opened an empty box there: it goes.
+        if liveText != nil {
+            endTextBox()
+            redraw(engine.cancel())
+        }
+        perform(.removeStroke(step: step))
+        changeSettings {
+            $0.textFont = spec.font
+            $0.primary = style.color
+            $0.setOpacity(Int((style.opacity * 100).rounded()))
+        }
+        startText(atX: spec.x, y: spec.y, text: spec.text)
+        liveText?.reopened = true
+        setMessage("Editing the text again — Esc puts it back as it was, a click outside puts it down")
+        return true
     }
 
     /// Forgets the box (its overlay redrawn away); the engine's text is the caller's.

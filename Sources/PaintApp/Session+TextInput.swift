@@ -112,6 +112,7 @@ extension Session {
 
     /// A double click in the prompt's field selects the word there.
     func doubleClick(_ x: Int, _ y: Int) {
+        if reopenText(atWindowX: x, y: y) { return }
         guard var field = promptField, let view = promptView, view.frame.contains(x, y) else { return }
         // The word whose characters the click fell among: the stop left of the click.
         let left = view.stops.last { $0.x <= x }?.index ?? 0

@@ -16,7 +16,9 @@ public enum Tool: String, Sendable, CaseIterable {
         case .fill: return "Fill (tolerance on the slider)"
         case .picker: return "Color picker (left: primary, right: secondary)"
         case .select: return "Select a rectangle: drag it to move, Delete clears, Ctrl+C / Ctrl+X copy / cut"
-        case .text: return "Text: click to place a box and type; Esc cancels, a click outside puts it down"
+        case .text:
+            return
+                "Text: click to place a box and type; Esc cancels, a click outside puts it down; double click text to edit it"
         }
     }
 

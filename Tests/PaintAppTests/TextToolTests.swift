@@ -242,4 +242,51 @@ import Testing
         T.key(s, "t")
         #expect(s.settings.tool == .text)
     }
+
+    static func doubleClick(_ s: Session, _ x: Int, _ y: Int) {
+        let w = T.window(s, x, y)
+        s.handle([
+            .press(x: w.0, y: w.1, button: .left, modifiers: []),
+            .release(x: w.0, y: w.1, button: .left, modifiers: []),
+            .press(x: w.0, y: w.1, button: .left, modifiers: []),
+            .doubleClick(x: w.0, y: w.1),
+            .release(x: w.0, y: w.1, button: .left, modifiers: []),
+        ])
+    }
+
+    /// A double click on text put down earlier opens it again with its font and color: edited
+    /// and put down, it is a new step (undo twice brings the old text back); Escape puts the
+    /// old text back at once.
+    @Test func doubleClickReopensText() throws {
+        let (s, sink) = Self.typing(at: 20, 10)
+        T.key(s, "b", .control)
+        s.setPrimary(Color(r: 0, g: 0, b: 200))
+        Self.type(s, "Old")
+        Self.click(s, 230, 115)
+        let old = Array(s.engine.viewPixels)
+        s.setPrimary(.black)
+        // With no box open, the toolbar's toggle (Ctrl+B is the background then).
+        T.click(s, .filledToggle)
+        #expect(!s.settings.textFont.bold)
+        // On the O's left stem.
+        Self.doubleClick(s, 23, 30)
+        #expect(s.editedText == "Old")
+        #expect(s.settings.textFont.bold && s.settings.primary == Color(r: 0, g: 0, b: 200))
+        #expect(Array(s.engine.viewPixels) == old)
+        s.handle(.key(.escape, modifiers: []))
+        #expect(!s.isEditingText)
+        #expect(Array(s.engine.viewPixels) == old)
+        Self.doubleClick(s, 23, 30)
+        Self.type(s, "er")
+        Self.click(s, 230, 115)
+        guard case .text(_, let spec) = try #require(sink.operations.last) else { return }
+        #expect(spec.text == "Older" && spec.font.bold && spec.x == 20 && spec.y == 10)
+        s.undo()
+        s.undo()
+        #expect(Array(s.engine.viewPixels) == old)
+        // A double click where there is no text leaves an empty box, as a click does.
+        s.select(.text)
+        Self.doubleClick(s, 150, 90)
+        #expect(s.editedText == "")
+    }
 }
