@@ -46,10 +46,11 @@ public enum DocumentLoader {
         // Without its history: the file's pixels are the starting picture.
         func plain(_ message: String) -> (document: Document, message: String) {
             let background = picture.hasAlpha ? .transparent : options.background
+            let engine = StrokeEngine(image: picture.image, background: background)
+            // The history shares the engine's tiles of the opened picture: no second copy.
             let document = Document(
-                engine: StrokeEngine(image: picture.image, background: background),
-                history: History(base: picture.image, memoryCap: memoryCap), path: path, baseBytes: opened.bytes,
-                format: picture.format)
+                engine: engine, history: History(startingFrom: engine, memoryCap: memoryCap), path: path,
+                baseBytes: opened.bytes, format: picture.format)
             return (document, message)
         }
         guard picture.format == .png else { return plain(said) }

@@ -22,6 +22,10 @@ struct ReplayRecord {
     /// Indices of the events that carry a stroke's release (merge, and the journal append when
     /// journaling).
     var releases: [Int] = []
+    /// Times of the merge slices run after each release (`StrokeEngine.mergePendingTiles`), as
+    /// the window runs them while no input waits: not events, but each one delays an event that
+    /// arrives during it.
+    var idleSlices: [UInt64] = []
 
     var bytesTouched: Int { bytes.reduce(0, +) }
 }
@@ -38,6 +42,9 @@ final class ReplayTimer {
     private let height: Int
     /// Stands in for the window's XShm image.
     private let present: UnsafeMutableBufferPointer<UInt32>
+
+    /// Tiles merged per idle slice (as `History.idleWork` merges by default: 32 tiles).
+    static let mergeSlice = 32
 
     init(width: Int, height: Int) {
         self.width = width
@@ -60,8 +67,10 @@ final class ReplayTimer {
     /// person's strokes, in which the journal's disk work happens.
     ///
     /// Each stroke is: press at the first point, one move per further point, release at the last
-    /// point. The release has no event of its own: its merge is charged to the last point's event
-    /// (for a one-point click, the press event), as `shared/bench/README.md` specifies.
+    /// point. The release has no event of its own: it is charged to the last point's event (for
+    /// a one-point click, the press event), as `shared/bench/README.md` specifies. The engine
+    /// merges a released stroke in slices (`mergePendingTiles`, `mergeSlice` tiles each); the
+    /// slices run after the release, untimed as events and timed one by one in `idleSlices`.
     func replay(_ file: StrokeFile, times: Int, journal: JournalWriter? = nil, strokeGap: UInt32 = 0) -> ReplayRecord {
         let count = file.eventCount * times
         var record = ReplayRecord(
@@ -70,6 +79,15 @@ final class ReplayTimer {
             offsets: [Int](repeating: 0, count: count))
         var releases: [Int] = []
         releases.reserveCapacity(file.strokes.count * times)
+        var idle: [UInt64] = []
+        /// Merges the released stroke slice by slice, timing each slice.
+        func mergeInSlices() {
+            while engine.hasPendingMerges {
+                let start = monotonicNanoseconds()
+                engine.mergePendingTiles(limit: Self.mergeSlice)
+                idle.append(monotonicNanoseconds() &- start)
+            }
+        }
         // Unsafe views, taken once: the timed loop must not pay for uniqueness checks or bounds
         // checks of the bench's own arrays.
         record.nanoseconds.withUnsafeMutableBufferPointer { nanoseconds in
@@ -104,6 +122,7 @@ final class ReplayTimer {
                                 // Outside the timed span: `note` has moved `event` on.
                                 if first == last {
                                     releases.append(event - 1)
+                                    mergeInSlices()
                                     if strokeGap > 0 { usleep(strokeGap) }
                                 }
                                 guard first < last else { continue }
@@ -129,6 +148,7 @@ final class ReplayTimer {
                                 blit(released)
                                 note(released, start, monotonicNanoseconds())
                                 releases.append(event - 1)
+                                mergeInSlices()
                                 if strokeGap > 0 { usleep(strokeGap) }
                             }
                         }
@@ -137,6 +157,7 @@ final class ReplayTimer {
             }
         }
         record.releases = releases
+        record.idleSlices = idle
         return record
     }
 

@@ -80,6 +80,7 @@ extension StrokeEngine {
     /// border only on the right and bottom), as the picture is saved. Nil when there is no such
     /// border, or the whole picture is one color.
     public func autocropRect() -> IntRect? {
+        settle()
         let corners = [0, width * height - 1].map { shownPixel($0) }
         for color in corners {
             if let content = contentBounds(unlike: color), content != bounds { return content }
@@ -104,14 +105,15 @@ extension StrokeEngine {
 
     // MARK: Helpers
 
-    /// The pixel at index `i` as it is saved: paint over the background (paint alone on a
-    /// transparent one).
+    /// The pixel at index `i` (`y * width + x`) as it is saved: paint over the background
+    /// (paint alone on a transparent one). The caller settles pending merges first.
     @inline(__always)
     func shownPixel(_ i: Int) -> UInt32 {
+        let p = paint.pixel(x: i % width, y: i / width)
         switch background {
-        case .color(let c): return Pixel.over(paint[i], backdrop: c.pixel)
-        case .transparent: return paint[i]
-        case .image(let image): return Pixel.over(paint[i], backdrop: image.pixels[i])
+        case .color(let c): return Pixel.over(p, backdrop: c.pixel)
+        case .transparent: return p
+        case .image(let image): return Pixel.over(p, backdrop: image.pixels[i])
         }
     }
 
@@ -152,42 +154,32 @@ extension StrokeEngine {
     }
 
     /// Reallocates the canvas as w x h: `fill(old, new)` writes the new paint from the old
-    /// (false: it could not, and the canvas stays as it was). The stroke image and the view are
-    /// derived from the paint, so they go before the new paint is made: at the peak the engine
-    /// holds the old paint and the new, nothing more. The view is recomposited whole (or marked
-    /// stale while compositing is deferred).
+    /// (false: it could not, and the canvas stays as it was), both row-major. The old paint is
+    /// laid out in one buffer for it, and the new one cut into tiles afterwards, so at the peak
+    /// the engine holds the old paint and the new, as buffers, and the tiles of either. The
+    /// stroke image starts empty; the view is composited again (the shown region now, the whole
+    /// canvas when first read).
     @discardableResult
     func replaceCanvas(
         width w: Int, height h: Int, background newBackground: Background,
         fill: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>) -> Bool
     ) -> Bool {
-        coverage.deallocate()
-        view.deallocate()
-        touched.deallocate()
-        let newPaint = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: w * h)
-        let done = fill(paint.baseAddress!, newPaint.baseAddress!)
+        settle()
+        let old = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+        paint.copy(into: old)
+        let new = UnsafeMutablePointer<UInt32>.allocate(capacity: w * h)
+        let done = fill(old, new)
+        old.deallocate()
         if done {
-            paint.deallocate()
-            paint = newPaint
+            paint = PaintLayer(width: w, height: h, copying: new)
             width = w
             height = h
             background = newBackground
-        } else {
-            newPaint.deallocate()
+            coverage = CoverageLayer(width: w, height: h)
         }
-        let count = width * height
-        coverage = .allocate(capacity: count)
-        coverage.initialize(repeating: 0)
-        view = .allocate(capacity: count)
-        touched = ChunkMask(width: width, height: height)
+        new.deallocate()
         clip = bounds
-        if defersComposite {
-            view.initialize(repeating: 0)
-            staleView = bounds
-        } else {
-            staleView = .empty
-            recomposite(bounds)
-        }
+        resetView()
         return done
     }
 }

@@ -7,7 +7,10 @@ extension StrokeEngine {
     /// nothing and returns `.empty`. A stroke in progress is merged first.
     ///
     /// Scanline: each popped seed grows into a whole run of its row, and the rows above and below
-    /// are scanned along that run for new seeds, kept on an explicit stack (no recursion).
+    /// are scanned along that run for new seeds, kept on an explicit stack (no recursion). The
+    /// search works on one byte per pixel of the clip (whether it matches the target, whether it
+    /// is filled), each row composited and compared when the search first reaches it: the view
+    /// may be kept only for the window's part of the canvas.
     @discardableResult
     public func beginFill(_ style: StrokeStyle, at point: Point, tolerance: Int) -> IntRect {
         if isStroking { end() }
@@ -19,28 +22,42 @@ extension StrokeEngine {
         guard clip.contains(sx, sy) else { return .empty }
         start(.fill, style, at: nil)
 
+        let area = clip
         let tol = UInt32(min(max(tolerance, 0), 255))
-        let target = view[sy * width + sx]
-        let view = UnsafePointer(self.view.baseAddress!)
-        let cov = coverage.baseAddress!
-        let w = width
-        let cx0 = clip.x
-        let cx1 = clip.maxX - 1
-        let cy0 = clip.y
-        let cy1 = clip.maxY - 1
+        let target = viewPixel(x: sx, y: sy) ?? 0
         let tb = target & 0xFF
         let tg = target >> 8 & 0xFF
         let tr = target >> 16 & 0xFF
         let ta = target >> 24
-        /// Whether pixel i is unfilled and of the target's color (within the tolerance).
-        @inline(__always) func fillable(_ i: Int) -> Bool {
-            guard cov[i] == 0 else { return false }
-            let p = view[i]
+        /// Whether a shown pixel is of the target's color (within the tolerance).
+        @inline(__always) func matches(_ p: UInt32) -> Bool {
             if tol == 0 { return p == target }
             @inline(__always) func near(_ c: UInt32, _ t: UInt32) -> Bool { (c > t ? c - t : t - c) <= tol }
             return near(p & 0xFF, tb) && near(p >> 8 & 0xFF, tg) && near(p >> 16 & 0xFF, tr) && near(p >> 24, ta)
         }
-
+        // Per pixel of the clip: 0 not fillable, 1 fillable, 2 filled. Rows are prepared on first use.
+        let w = area.width
+        let state = UnsafeMutablePointer<UInt8>.allocate(capacity: area.area)
+        let ready = UnsafeMutableBufferPointer<Bool>.allocate(capacity: area.height)
+        ready.initialize(repeating: false)
+        let shown = UnsafeMutablePointer<UInt32>.allocate(capacity: w)
+        defer {
+            state.deallocate()
+            ready.deallocate()
+            shown.deallocate()
+        }
+        @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+            let line = state + (y - area.y) * w
+            if !ready[y - area.y] {
+                ready[y - area.y] = true
+                withViewPixels(in: IntRect(x: area.x, y: y, width: w, height: 1)) { pixels, _ in
+                    for i in 0..<w { line[i] = matches(pixels[i]) ? 1 : 0 }
+                }
+            }
+            return line
+        }
+        let cx0 = area.x
+        let cx1 = area.maxX - 1
         var bx0 = Int.max
         var bx1 = Int.min
         var by0 = Int.max
@@ -51,27 +68,27 @@ extension StrokeEngine {
         while let seed = stack.popLast() {
             let y = seed >> 32
             let x = seed & 0xFFFF_FFFF
-            let row = y * w
-            guard fillable(row + x) else { continue }
+            let line = row(y)
+            guard line[x - cx0] == 1 else { continue }
             var l = x
-            while l > cx0 && fillable(row + l - 1) { l -= 1 }
+            while l > cx0 && line[l - 1 - cx0] == 1 { l -= 1 }
             var r = x
-            while r < cx1 && fillable(row + r + 1) { r += 1 }
-            (cov + row + l).update(repeating: 255, count: r - l + 1)
-            touched.mark(row: y, from: l, through: r)
+            while r < cx1 && line[r + 1 - cx0] == 1 { r += 1 }
+            (line + (l - cx0)).update(repeating: 2, count: r - l + 1)
+            fillCoverage(y, l, r)
             bx0 = min(bx0, l)
             bx1 = max(bx1, r)
             by0 = min(by0, y)
             by1 = max(by1, y)
             // One seed per run of fillable pixels along l...r in the rows above and below.
-            for ny in stride(from: y - 1, through: y + 1, by: 2) where ny >= cy0 && ny <= cy1 {
-                let nrow = ny * w
+            for ny in stride(from: y - 1, through: y + 1, by: 2) where ny >= area.y && ny < area.maxY {
+                let next = row(ny)
                 var i = l
                 while i <= r {
-                    if fillable(nrow + i) {
+                    if next[i - cx0] == 1 {
                         stack.append(ny << 32 | i)
                         i += 1
-                        while i <= r && fillable(nrow + i) { i += 1 }
+                        while i <= r && next[i - cx0] == 1 { i += 1 }
                     } else {
                         i += 1
                     }
@@ -79,12 +96,21 @@ extension StrokeEngine {
             }
         }
         guard by0 <= by1 else { return .empty }
-        strokeRows = (by0, by1)
         strokeBounds = IntRect(x0: bx0, y0: by0, x1: bx1, y1: by1)
         // Composite after the search: the search reads the view, which must not change under it.
-        touched.visit(rows: by0, through: by1, width: width, clearing: false) { y, x0, x1 in
-            compositeRow(y, x0, x1)
-        }
+        visitTouchedChunks { y, x0, x1 in compositeRow(y, x0, x1) }
         return strokeBounds
+    }
+
+    /// Full coverage on pixels l...r of row y, tile by tile.
+    private func fillCoverage(_ y: Int, _ l: Int, _ r: Int) {
+        let tileRow = y & Tile.mask
+        let rowTiles = (y >> Tile.shift) * coverage.across
+        Tile.segments(from: l, through: r) { tx, from, through in
+            let origin = tx << Tile.shift
+            let tile = claim(rowTiles + tx)
+            (tile + tileRow * Tile.size + (from - origin)).update(repeating: 255, count: through - from + 1)
+            CoverageLayer.mark(tile, row: tileRow, from: from - origin, through: through - origin)
+        }
     }
 }

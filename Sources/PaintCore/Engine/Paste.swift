@@ -7,12 +7,16 @@ extension StrokeEngine {
         if isStroking { end() }
         let r = IntRect(x: x, y: y, width: image.width, height: image.height).intersection(clip)
         guard !r.isEmpty else { return .empty }
+        settle()
+        let line = UnsafeMutablePointer<UInt32>.allocate(capacity: r.width)
+        defer { line.deallocate() }
         image.pixels.withUnsafeBufferPointer { source in
-            guard let from = source.baseAddress, let to = paint.baseAddress else { return }
+            guard let from = source.baseAddress else { return }
             for row in 0..<r.height {
                 let s = from + (r.y - y + row) * image.width + (r.x - x)
-                let d = to + (r.y + row) * width + r.x
-                for i in 0..<r.width { d[i] = Pixel.sourceOver(s[i], d[i]) }
+                paint.read(y: r.y + row, x0: r.x, count: r.width, into: line)
+                for i in 0..<r.width { line[i] = Pixel.sourceOver(s[i], line[i]) }
+                paint.write(y: r.y + row, x0: r.x, count: r.width, from: line)
             }
         }
         recomposite(r)
@@ -43,13 +47,21 @@ extension StrokeEngine {
     public func showPastePreview(_ image: PixelImage, atX x: Int, y: Int) -> IntRect {
         let r = IntRect(x: x, y: y, width: image.width, height: image.height).intersection(bounds)
         guard !r.isEmpty else { return .empty }
+        if viewIsWholeCanvas { ensureWholeView() }
+        settle()
+        let shown = r.intersection(viewRect)
+        guard let v = view, !shown.isEmpty else { return r }
+        let line = UnsafeMutablePointer<UInt32>.allocate(capacity: shown.width)
+        defer { line.deallocate() }
         image.pixels.withUnsafeBufferPointer { source in
-            guard let from = source.baseAddress, let p = paint.baseAddress, let v = view.baseAddress else { return }
-            for row in r.y..<r.maxY {
-                let s = from + (row - y) * image.width + (r.x - x)
-                for col in r.x..<r.maxX {
-                    let pasted = Pixel.sourceOver(s[col - r.x], p[row * width + col])
-                    v[row * width + col] = SpanCompositor.over(pasted, backdrop: background.backdrop(col, row))
+            guard let from = source.baseAddress else { return }
+            for row in shown.y..<shown.maxY {
+                let s = from + (row - y) * image.width + (shown.x - x)
+                let d = v + (row - viewRect.y) * viewStride + (shown.x - viewRect.x)
+                paint.read(y: row, x0: shown.x, count: shown.width, into: line)
+                for i in 0..<shown.width {
+                    let pasted = Pixel.sourceOver(s[i], line[i])
+                    d[i] = SpanCompositor.over(pasted, backdrop: background.backdrop(shown.x + i, row))
                 }
             }
         }

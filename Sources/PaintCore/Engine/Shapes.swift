@@ -53,18 +53,6 @@ extension StrokeEngine {
         return old.union(strokeBounds)
     }
 
-    /// Zeroes the stroke image where the activity in progress touched it and recomposites those
-    /// chunks; the activity goes on (with nothing drawn).
-    func clearStrokeImage() {
-        touched.drain(rows: strokeRows.min, through: strokeRows.max, width: width) { y, x0, x1 in
-            let row = y * width
-            (coverage.baseAddress! + row + x0).update(repeating: 0, count: x1 - x0 + 1)
-            compositeRow(y, x0, x1)
-        }
-        strokeRows = (Int.max, Int.min)
-        strokeBounds = .empty
-    }
-
     /// Draws `spec` into the (cleared) stroke image with the current style.
     func rasterize(_ spec: ShapeSpec) {
         let w = style.width
@@ -239,22 +227,22 @@ extension StrokeEngine {
         var y1 = Int.min
     }
 
-    /// Records a shape part's changed pixels in the activity's rows and bounds.
+    /// Records a shape part's changed pixels in the activity's bounds.
     private func commit(_ b: ShapeBounds) {
         guard b.y0 <= b.y1 else { return }
-        strokeRows = (min(strokeRows.min, b.y0), max(strokeRows.max, b.y1))
         strokeBounds = strokeBounds.union(IntRect(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1))
     }
 
     /// Raises the coverage of pixels xa...xb of row y (already clipped): the `inside` run to full
     /// (or leaves it alone when not `insideFull`), the others to `cover(centre x)` (a coverage
-    /// in pixels, clamped to 0...1). Marks and recomposites each piece where it grew.
+    /// in pixels, clamped to 0...1). Marks and recomposites each piece where it grew, tile by tile.
     @inline(__always)
     private func shapeRow(
         _ y: Int, _ xa: Int, _ xb: Int, inside: (Int, Int), insideFull: Bool, bounds: inout ShapeBounds,
         cover: (Double) -> Double
     ) {
-        let row = y * width
+        let r = y & Tile.mask
+        let rowTiles = (y >> Tile.shift) * coverage.across
         let hasInside = inside.0 <= inside.1
         for k in 0..<3 {
             // Left of the inside, the inside, right of it (or the whole run when there is none).
@@ -266,32 +254,36 @@ extension StrokeEngine {
             case 1: (p0, p1, full) = hasInside && insideFull ? (inside.0, inside.1, true) : (1, 0, false)
             default: (p0, p1, full) = hasInside ? (inside.1 + 1, xb, false) : (1, 0, false)
             }
-            guard p0 <= p1 else { continue }
-            var first = Int.max
-            var last = Int.min
-            if full {
-                if let run = raiseToFull(row + p0, row + p1) {
-                    first = run.first - row
-                    last = run.last - row
+            Tile.segments(from: p0, through: p1) { tx, x, through in
+                let origin = tx << Tile.shift
+                let tile = claim(rowTiles + tx)
+                let row = tile + r * Tile.size
+                var first = Int.max
+                var last = Int.min
+                if full {
+                    if let run = Self.raiseToFull(row, x - origin, through - origin) {
+                        first = run.first + origin
+                        last = run.last + origin
+                    }
+                } else {
+                    for px in x...through {
+                        let c = cover(Double(px) + 0.5)
+                        guard c > 0 else { continue }
+                        let m: UInt8 = c >= 1 ? 255 : UInt8(c * 255 + 0.5)
+                        guard m > row[px - origin] else { continue }
+                        row[px - origin] = m
+                        if first == Int.max { first = px }
+                        last = px
+                    }
                 }
-            } else {
-                for x in p0...p1 {
-                    let c = cover(Double(x) + 0.5)
-                    guard c > 0 else { continue }
-                    let m: UInt8 = c >= 1 ? 255 : UInt8(c * 255 + 0.5)
-                    guard m > coverage[row + x] else { continue }
-                    coverage[row + x] = m
-                    if first == Int.max { first = x }
-                    last = x
-                }
+                guard first <= last else { return }
+                CoverageLayer.mark(tile, row: r, from: first - origin, through: last - origin)
+                compositeRow(y, first, last)
+                bounds.x0 = min(bounds.x0, first)
+                bounds.x1 = max(bounds.x1, last)
+                bounds.y0 = min(bounds.y0, y)
+                bounds.y1 = max(bounds.y1, y)
             }
-            guard first <= last else { continue }
-            touched.mark(row: y, from: first, through: last)
-            compositeRow(y, first, last)
-            bounds.x0 = min(bounds.x0, first)
-            bounds.x1 = max(bounds.x1, last)
-            bounds.y0 = min(bounds.y0, y)
-            bounds.y1 = max(bounds.y1, y)
         }
     }
 }

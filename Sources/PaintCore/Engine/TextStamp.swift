@@ -25,34 +25,47 @@ extension StrokeEngine {
         guard !area.isEmpty else { return .empty }
         var dirty = IntRect.empty
         mask.bytes.withUnsafeBufferPointer { source in
-            guard let cov = coverage.baseAddress else { return }
+            guard let src = source.baseAddress else { return }
             for y in area.y..<area.maxY {
-                let row = y * width
                 let inMask = y >= new.y && y < new.maxY
                 let maskRow = (y - mask.y) * mask.width - mask.x
-                if rowIsUnchanged(y, area: area, new: inMask ? new : .empty, source: source, maskRow: maskRow) {
-                    continue
-                }
+                let tileRow = y & Tile.mask
+                let rowTiles = (y >> Tile.shift) * coverage.across
                 var changedFirst = Int.max
                 var changedLast = Int.min
-                var inkFirst = Int.max
-                var inkLast = Int.min
-                for x in area.x..<area.maxX {
-                    let v = inMask && x >= new.x && x < new.maxX ? source[maskRow + x] : 0
-                    if v != 0 {
-                        if inkFirst == Int.max { inkFirst = x }
-                        inkLast = x
+                Tile.segments(from: area.x, through: area.maxX - 1) { tx, a, b in
+                    let origin = tx << Tile.shift
+                    let t = rowTiles + tx
+                    // The mask's part of a...b (empty when the mask has no such row).
+                    let ma = inMask ? max(a, new.x) : b + 1
+                    let mb = inMask ? min(b, new.maxX - 1) : b
+                    let existing = coverage.owner[t] == serial ? coverage.tiles[t] : nil
+                    if segmentIsUnchanged(
+                        existing.map { $0 + tileRow * Tile.size + (a - origin) }, a, b, ma, mb,
+                        ma <= mb ? src + (maskRow + ma) : src)
+                    {
+                        return
                     }
-                    if v != cov[row + x] {
-                        cov[row + x] = v
-                        if changedFirst == Int.max { changedFirst = x }
-                        changedLast = x
+                    let row = claim(t) + tileRow * Tile.size
+                    var inkFirst = Int.max
+                    var inkLast = Int.min
+                    for x in a...b {
+                        let v = x >= ma && x <= mb ? src[maskRow + x] : 0
+                        if v != 0 {
+                            if inkFirst == Int.max { inkFirst = x }
+                            inkLast = x
+                        }
+                        if v != row[x - origin] {
+                            row[x - origin] = v
+                            if changedFirst == Int.max { changedFirst = x }
+                            changedLast = x
+                        }
                     }
-                }
-                // Marks only grow until the merge: a chunk whose ink went away merges nothing.
-                if inkFirst <= inkLast {
-                    touched.mark(row: y, from: inkFirst, through: inkLast)
-                    strokeRows = (min(strokeRows.min, y), max(strokeRows.max, y))
+                    // Marks only grow until the merge: a chunk whose ink went away merges nothing.
+                    if inkFirst <= inkLast {
+                        CoverageLayer.mark(
+                            row - tileRow * Tile.size, row: tileRow, from: inkFirst - origin, through: inkLast - origin)
+                    }
                 }
                 guard changedFirst <= changedLast else { continue }
                 if !defersComposite { compositeRow(y, changedFirst, changedLast) }
@@ -72,6 +85,11 @@ extension StrokeEngine {
         style = newStyle
         source = newStyle.sourcePixel
         alpha = newStyle.alpha8
+        // Each tile of the stroke image carries its stroke's color and opacity.
+        for t in coverage.active {
+            coverage.source[t] = source
+            coverage.opacity[t] = UInt16(alpha)
+        }
         guard !defersComposite else {
             staleView = staleView.union(strokeBounds)
             return strokeBounds
@@ -80,20 +98,21 @@ extension StrokeEngine {
         return strokeBounds
     }
 
-    /// Whether row `y` of the stroke image already holds what the mask gives it inside `area`:
-    /// the mask's bytes inside `new` (empty when the mask has no such row), zero elsewhere.
-    private func rowIsUnchanged(
-        _ y: Int, area: IntRect, new: IntRect, source: UnsafeBufferPointer<UInt8>, maskRow: Int
+    /// Whether coverage a...b of a row (`existing`: its pixel a, nil where the stroke image has
+    /// no tile, which is zero) already holds what the mask gives it: the mask's bytes for
+    /// ma...mb (`mask`: the mask's pixel ma), zero elsewhere.
+    private func segmentIsUnchanged(
+        _ existing: UnsafeMutablePointer<UInt8>?, _ a: Int, _ b: Int, _ ma: Int, _ mb: Int,
+        _ mask: UnsafePointer<UInt8>
     ) -> Bool {
-        guard let cov = coverage.baseAddress, let src = source.baseAddress else { return false }
-        let row = y * width
-        guard !new.isEmpty else { return isZero(cov + row + area.x, count: area.width) }
-        return isZero(cov + row + area.x, count: new.x - area.x)
-            && memcmp(cov + row + new.x, src + maskRow + new.x, new.width) == 0
-            && isZero(cov + row + new.maxX, count: area.maxX - new.maxX)
+        guard let existing else { return ma > mb || isZero(mask, count: mb - ma + 1) }
+        guard ma <= mb else { return isZero(existing, count: b - a + 1) }
+        return isZero(existing, count: ma - a)
+            && memcmp(existing + (ma - a), mask, mb - ma + 1) == 0
+            && isZero(existing + (mb + 1 - a), count: b - mb)
     }
 
-    private func isZero(_ p: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+    private func isZero(_ p: UnsafePointer<UInt8>, count: Int) -> Bool {
         var i = 0
         let raw = UnsafeRawPointer(p)
         while i + 8 <= count {

@@ -31,7 +31,7 @@ extension History {
             entry.previousBackground = background
             entry.changedCanvas = true
         }
-        push(entry, engine: engine)
+        push(entry, engine: engine, atOnce: true)
         return dirty
     }
 
@@ -89,10 +89,9 @@ extension History {
                 startPixels.unpack(into: $0, stride: r.width, clip: r)
             }
         } else if let base {
-            engine.resetCanvas(width: base.width, height: base.height, background: background) { paint in
-                base.pixels.withUnsafeBufferPointer { pixels in
-                    if let from = pixels.baseAddress { paint.update(from: from, count: pixels.count) }
-                }
+            let r = base.rect
+            engine.resetCanvas(width: r.width, height: r.height, background: background) {
+                base.unpack(into: $0, stride: r.width, clip: r)
             }
         } else {
             let canvas = entries.first?.canvasBefore ?? engine.bounds

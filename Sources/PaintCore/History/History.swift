@@ -16,6 +16,11 @@
 /// stretches of one canvas, each started by a canvas change; a region is rebuilt only from
 /// snapshots of its own stretch, and anything reaching back past a canvas change renders the
 /// whole picture again from a whole-canvas state (see `History+Canvas.swift`).
+///
+/// Snapshots are taken by reference to the engine's tiles (`TileSnapshot`), so recording a step
+/// costs time in proportion to its tiles, not its pixels; small ones are packed right away,
+/// large ones (a stroke across a 4K canvas, a keyframe) by `idleWork`, a slice at a time, while
+/// the program waits for input. The same slices merge finished strokes into the paint.
 public final class History {
     /// One step: the operation and, while memory allows, the paint it replaced.
     struct Entry {
@@ -36,16 +41,16 @@ public final class History {
     var entries: [Entry] = []
     /// How many entries are applied; entries past it can be redone.
     public private(set) var cursor = 0
-    /// The paint the document started from (nil: transparent).
-    let base: PixelImage?
+    /// The paint the document started from (nil: transparent), sharing the engine's tiles.
+    let base: PackedPixels?
     /// The most bytes of before-snapshots kept.
     public let memoryCap: Int
     /// Bytes of snapshots and keyframes held now.
-    public private(set) var snapshotBytes = 0
+    public internal(set) var snapshotBytes = 0
     /// Packed whole-canvas paint as it stood before step `key` (after steps 0..<key).
     var keyframes: [Int: PackedPixels] = [:]
     /// Bytes of `keyframes`, also counted in `snapshotBytes`.
-    public private(set) var keyframeBytes = 0
+    public internal(set) var keyframeBytes = 0
     /// Steps between keyframes: an undo past the dropped snapshots replays at most this many.
     /// Starts at `initialKeyframeInterval` and doubles whenever keyframes are thinned.
     public private(set) var keyframeInterval = History.initialKeyframeInterval
@@ -54,9 +59,23 @@ public final class History {
     /// The memory cap when none is given: 256 MB.
     public static let defaultMemoryCap = 256 << 20
 
+    /// Snapshots still held as tiles, to pack in `idleWork` (oldest first).
+    var packQueue: [PackTarget] = []
+    /// The snapshot being packed, a slice at a time.
+    var packJob: PackJob?
+    /// A keyframe is due but the engine was busy (a stroke being merged): `idleWork` takes it.
+    var keyframeDue = false
+
     /// A history starting from `base` paint.
     public init(base: PixelImage?, memoryCap: Int = defaultMemoryCap) {
-        self.base = base
+        self.base = base.map { PackedPixels(tiles: TileSnapshot(image: $0), coversRect: true) }
+        self.memoryCap = max(0, memoryCap)
+    }
+
+    /// A history starting from the paint `engine` holds now, sharing its tiles: no copy of the
+    /// opened picture is made until a stroke changes a tile of it.
+    public init(startingFrom engine: StrokeEngine, memoryCap: Int = defaultMemoryCap) {
+        base = PackedPixels(tiles: engine.snapshotPaint(engine.bounds), coversRect: true)
         self.memoryCap = max(0, memoryCap)
     }
 
@@ -68,7 +87,7 @@ public final class History {
     /// The canvas the history starts on (the starting picture's, else the one the first step
     /// found); nil while nothing is recorded on a blank canvas.
     public var startingCanvas: IntRect? {
-        base.map { IntRect(x: 0, y: 0, width: $0.width, height: $0.height) } ?? entries.first?.canvasBefore
+        base?.rect ?? entries.first?.canvasBefore
     }
 
     /// Every recorded operation, applied and undone, oldest first.
@@ -77,13 +96,21 @@ public final class History {
     /// Records a stroke that the engine has drawn live and not yet merged: snapshots the pixels
     /// the stroke touched, then merges it. Returns the stroke's bounds (empty: nothing drawn,
     /// nothing recorded).
+    ///
+    /// The snapshot holds the touched tiles by reference and the merge is left to the engine's
+    /// idle slices: this takes time in proportion to the stroke's tiles, not its pixels.
     @discardableResult
     public func commitLiveStroke(_ operation: Operation, engine: StrokeEngine) -> IntRect {
+        commitStroke(operation, engine: engine, atOnce: false)
+    }
+
+    private func commitStroke(_ operation: Operation, engine: StrokeEngine, atOnce: Bool) -> IntRect {
         let region = engine.strokeBoundsSoFar
-        let before = engine.packStrokeFootprint()
+        let before = PackedPixels(tiles: engine.snapshotFootprint(), coversRect: false)
         let bounds = engine.end()
         guard !bounds.isEmpty else { return .empty }
-        push(Entry(operation: operation, region: region, before: before), engine: engine)
+        if atOnce { engine.settle() }
+        push(Entry(operation: operation, region: region, before: before), engine: engine, atOnce: atOnce)
         return bounds
     }
 
@@ -99,32 +126,33 @@ public final class History {
             // Drawn as the live session draws it, so the snapshot is the footprint.
             if engine.isStroking { engine.end() }
             guard operation.drawLive(into: engine) else {
-                push(Entry(operation: operation, region: .empty, before: nil), engine: engine)
+                push(Entry(operation: operation, region: .empty, before: nil), engine: engine, atOnce: true)
                 return .empty
             }
             let dirty = engine.strokeBoundsSoFar
             if engine.strokeBoundsSoFar.isEmpty {
                 engine.end()
-                push(Entry(operation: operation, region: .empty, before: nil), engine: engine)
+                push(Entry(operation: operation, region: .empty, before: nil), engine: engine, atOnce: true)
                 return dirty
             }
-            commitLiveStroke(operation, engine: engine)
+            commitStroke(operation, engine: engine, atOnce: true)
             return dirty
         case .background(let background):
             if engine.isStroking { engine.end() }
             var entry = Entry(operation: operation, region: .empty, before: nil)
             entry.previousBackground = engine.background
             let dirty = engine.setBackground(background)
-            push(entry, engine: engine)
+            push(entry, engine: engine, atOnce: true)
             return dirty
         case .canvas(let change):
             return performCanvasChange(change, engine: engine)
         case .clear, .clearRect, .paste, .moveRect, .orientRect:
             if engine.isStroking { engine.end() }
             let region = operation.region(in: engine)
-            let before = engine.packPaint(region)
+            let before = PackedPixels(tiles: engine.snapshotPaint(region), coversRect: true)
             let dirty = operation.apply(to: engine)
-            push(Entry(operation: operation, region: region, before: before), engine: engine)
+            engine.settle()
+            push(Entry(operation: operation, region: region, before: before), engine: engine, atOnce: true)
             return dirty.union(operation == .clear ? engine.bounds : .empty)
         }
     }
@@ -244,7 +272,7 @@ public final class History {
         let before = engine.packPaint(region)
         entries[step].removed = true
         render(region, upTo: cursor, engine: engine, removing: step)
-        push(Entry(operation: .removeStroke(step: step), region: region, before: before), engine: engine)
+        push(Entry(operation: .removeStroke(step: step), region: region, before: before), engine: engine, atOnce: true)
         return region
     }
 
@@ -307,7 +335,7 @@ public final class History {
             // A fill reads the view, so the view must show the restored paint before replaying.
             engine.unpackPaint(startPixels, clip: region, recomposite: hasFill)
         } else if let base {
-            engine.restorePaint(base.cropped(to: region), atX: region.x, y: region.y)
+            engine.unpackPaint(base, clip: region, recomposite: hasFill)
         } else {
             engine.clearPaint()
         }
@@ -356,7 +384,7 @@ public final class History {
     /// Tests turn this off to exercise the keyframe path without tuning a cap.
     var keepsRegionSnapshots = true
 
-    func push(_ entry: Entry, engine: StrokeEngine) {
+    func push(_ entry: Entry, engine: StrokeEngine, atOnce: Bool) {
         var entry = entry
         if !keepsRegionSnapshots { entry.before = nil }
         if entry.canvasBefore.isEmpty { entry.canvasBefore = engine.bounds }
@@ -364,22 +392,36 @@ public final class History {
         for dropped in entries[cursor...] { snapshotBytes -= dropped.before?.byteCount ?? 0 }
         for key in keyframes.keys where key > cursor { dropKeyframe(key) }
         entries.removeSubrange(cursor...)
+        forgetPacking(after: cursor)
         oldestSnapshot = min(oldestSnapshot, entries.count)
         oldestWarm = min(oldestWarm, entries.count)
+        entry.before = entry.before.map { adopt($0, as: .step(entries.count), atOnce: atOnce) }
         entries.append(entry)
         cursor = entries.count
         snapshotBytes += entry.before?.byteCount ?? 0
         let lastKeyframe = keyframes.keys.max() ?? 0
         if cursor - lastKeyframe >= keyframeInterval {
-            let keyframe = engine.packPaint(engine.bounds)
-            keyframes[cursor] = keyframe
-            keyframeBytes += keyframe.byteCount
-            snapshotBytes += keyframe.byteCount
+            if engine.hasPendingMerges || engine.isStroking {
+                keyframeDue = true
+            } else {
+                takeKeyframe(engine, atOnce: atOnce)
+            }
         }
         trimToCap()
     }
 
-    private func dropKeyframe(_ key: Int) {
+    /// Keeps a snapshot of the whole paint as it stands after the current step.
+    func takeKeyframe(_ engine: StrokeEngine, atOnce: Bool) {
+        keyframeDue = false
+        guard keyframes[cursor] == nil else { return }
+        let snapshot = PackedPixels(tiles: engine.snapshotPaint(engine.bounds), coversRect: true)
+        let keyframe = adopt(snapshot, as: .keyframe(cursor), atOnce: atOnce)
+        keyframes[cursor] = keyframe
+        keyframeBytes += keyframe.byteCount
+        snapshotBytes += keyframe.byteCount
+    }
+
+    func dropKeyframe(_ key: Int) {
         guard let keyframe = keyframes.removeValue(forKey: key) else { return }
         keyframeBytes -= keyframe.byteCount
         snapshotBytes -= keyframe.byteCount
@@ -389,15 +431,23 @@ public final class History {
     /// doubles, so the replay after a dropped snapshot grows but stays bounded), then deflates
     /// region snapshots oldest first (undo inflates them: a few ms instead of a replay), then
     /// drops them oldest first, then keyframes oldest first, until under the cap.
-    private func trimToCap() {
+    func trimToCap() {
         while keyframeBytes > memoryCap / 4 && keyframes.count > 1 {
             for (n, key) in keyframes.keys.sorted().enumerated() where n % 2 == 1 { dropKeyframe(key) }
             keyframeInterval *= 2
         }
         while snapshotBytes > memoryCap && oldestWarm < entries.count {
-            if let before = entries[oldestWarm].before, let cold = before.deflatedCopy() {
-                snapshotBytes += cold.byteCount - before.byteCount
-                entries[oldestWarm].before = cold
+            if var before = entries[oldestWarm].before {
+                if !before.isPacked {
+                    let packed = before.packed()
+                    snapshotBytes += packed.byteCount - before.byteCount
+                    entries[oldestWarm].before = packed
+                    before = packed
+                }
+                if let cold = before.deflatedCopy() {
+                    snapshotBytes += cold.byteCount - before.byteCount
+                    entries[oldestWarm].before = cold
+                }
             }
             oldestWarm += 1
         }

@@ -5,6 +5,10 @@
 /// touched, or a whole rectangle), and a drawing is mostly long runs of one value (untouched
 /// transparent paint, the inside of opaque strokes), so snapshots are small and many fit under
 /// the memory cap. A photograph may not shrink: then the pixels are kept as they are.
+///
+/// A snapshot can also start out as the engine's tiles themselves (`TileSnapshot`), taken in
+/// time proportional to the tiles; the history packs it later (`packed()`, or in slices with a
+/// `RunPacker`). Until then it reads back from the tiles.
 public struct PackedPixels: Sendable {
     /// The bounding rectangle of the spans, in canvas coordinates.
     public let rect: IntRect
@@ -12,17 +16,62 @@ public struct PackedPixels: Sendable {
     /// inside it).
     public let coversRect: Bool
     /// Spans as (y, x0, count) triples, in row order.
-    let spans: [Int32]
+    private(set) var spans: [Int32]
     /// Alternating run lengths and values over the spans' pixels in order; or, when `raw`, the
     /// pixels themselves. Empty once deflated.
     private(set) var storage: [UInt32]
-    let raw: Bool
+    private(set) var raw: Bool
+    /// Before packing: the tiles themselves.
+    private(set) var tiles: TileSnapshot?
     /// `storage` deflated, for a snapshot the history keeps cold, and its length in words.
     private var deflated: [UInt8]?
     private var deflatedWords = 0
 
     /// Bytes held.
-    public var byteCount: Int { storage.capacity * 4 + spans.capacity * 4 + (deflated?.capacity ?? 0) + 64 }
+    public var byteCount: Int {
+        if let tiles { return tiles.byteCount + 64 }
+        return storage.capacity * 4 + spans.capacity * 4 + (deflated?.capacity ?? 0) + 64
+    }
+
+    /// Whether the pixels are packed (not the engine's tiles any more).
+    public var isPacked: Bool { tiles == nil }
+
+    /// Pixels a `RunPacker` would visit to pack this (0 once packed).
+    var pixelsToPack: Int {
+        guard let tiles else { return 0 }
+        return tiles.marks == nil ? tiles.rect.area : tiles.tiles.count * Tile.pixels / 2
+    }
+
+    /// Tiles by reference, to be packed later.
+    init(tiles: TileSnapshot, coversRect: Bool) {
+        rect = tiles.rect
+        self.coversRect = coversRect
+        spans = []
+        storage = []
+        raw = false
+        self.tiles = tiles
+    }
+
+    /// The same pixels packed (a copy of self when they already are).
+    public func packed() -> PackedPixels {
+        guard let tiles else { return self }
+        var packer = RunPacker(spans: tiles.spans())
+        let reader = TileReader(tiles)
+        defer { reader.release() }
+        _ = packer.pack(reader, budget: Int.max)
+        return PackedPixels(packer, rect: rect, coversRect: coversRect)
+    }
+
+    /// The result of a finished `RunPacker`.
+    init(_ packer: RunPacker, rect: IntRect, coversRect: Bool) {
+        var packer = packer
+        self.rect = rect
+        self.coversRect = coversRect
+        spans = Self.exactCopy(packer.spans)
+        storage = packer.finish()
+        raw = packer.raw
+        tiles = nil
+    }
 
     /// Whether the pixels are held deflated.
     public var isDeflated: Bool { deflated != nil }
@@ -30,6 +79,7 @@ public struct PackedPixels: Sendable {
     /// The same pixels deflated (zlib level 1: about a third of the size for a drawing, about
     /// 0.5 ms for a 4K stroke's footprint), or nil when that would not save a quarter.
     public func deflatedCopy() -> PackedPixels? {
+        if tiles != nil { return packed().deflatedCopy() }
         guard deflated == nil, !storage.isEmpty,
             let bytes = storage.withUnsafeBytes({ Zlib.compress($0, level: 1) }),
             bytes.count < storage.count * 3
@@ -51,104 +101,79 @@ public struct PackedPixels: Sendable {
         return words.withUnsafeBufferPointer(body)
     }
 
-    /// Packs the given spans of a row-major buffer with `stride` pixels per row.
-    init(_ pixels: UnsafePointer<UInt32>, stride: Int, spans: [Int32], rect: IntRect, coversRect: Bool) {
-        self.rect = rect
-        self.spans = Self.exactCopy(spans)
-        self.deflated = nil
-        self.coversRect = coversRect
-        var total = 0
-        for s in Swift.stride(from: 0, to: spans.count, by: 3) { total += Int(spans[s + 2]) }
-        // Runs go into a scratch buffer as large as the raw pixels: packing stops as soon as
-        // it would not be smaller, so it never needs more. A run continues across spans.
-        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(2, total + 2))
-        defer { scratch.deallocate() }
-        var used = 0
-        var count: UInt32 = 0
-        var value: UInt32 = 0
-        var overflow = false
-        outer: for s in Swift.stride(from: 0, to: spans.count, by: 3) {
-            let row = pixels + Int(spans[s]) * stride + Int(spans[s + 1])
-            let n = Int(spans[s + 2])
-            var x = 0
-            while x < n {
-                if count > 0 && row[x] == value {
-                    // Extend the current run as far as it goes in this span.
-                    var end = x + 1
-                    while end < n && row[end] == value { end += 1 }
-                    let length = UInt32(truncatingIfNeeded: end - x)
-                    if count <= UInt32.max - length {
-                        count += length
-                        x = end
-                        continue
-                    }
-                }
-                if count > 0 {
-                    if used + 2 >= total {  // raw is no bigger from here on
-                        overflow = true
-                        break outer
-                    }
-                    scratch[used] = count
-                    scratch[used + 1] = value
-                    used += 2
-                }
-                value = row[x]
-                count = 1
-                x += 1
-            }
-        }
-        if overflow {
-            var copy = [UInt32]()
-            copy.reserveCapacity(total)
-            for s in Swift.stride(from: 0, to: spans.count, by: 3) {
-                copy.append(
-                    contentsOf: UnsafeBufferPointer(
-                        start: pixels + Int(spans[s]) * stride + Int(spans[s + 1]), count: Int(spans[s + 2])))
-            }
-            storage = copy
-            raw = true
-        } else {
-            if count > 0 {
-                scratch[used] = count
-                scratch[used + 1] = value
-                used += 2
-            }
-            storage = Array(UnsafeBufferPointer(start: scratch, count: used))
-            raw = false
-        }
+    /// Packs the given spans of tiled pixels.
+    init(_ reader: TileReader, spans: [Int32], rect: IntRect, coversRect: Bool) {
+        var packer = RunPacker(spans: spans)
+        _ = packer.pack(reader, budget: Int.max)
+        self.init(packer, rect: rect, coversRect: coversRect)
     }
 
     /// `array` in storage of its own size: a grown array holds up to twice its count, and the
     /// history keeps thousands of these for the life of the document.
-    private static func exactCopy<T>(_ array: [T]) -> [T] {
+    static func exactCopy<T>(_ array: [T]) -> [T] {
         guard array.capacity > array.count + array.count / 16 else { return array }
         return [T](unsafeUninitializedCapacity: array.count) { buffer, initialized in
             initialized = buffer.initialize(fromContentsOf: array)
         }
     }
 
-    /// Packs a whole rectangle.
-    init(_ pixels: UnsafePointer<UInt32>, stride: Int, rect: IntRect) {
-        var spans: [Int32] = []
-        spans.reserveCapacity(max(0, rect.height) * 3)
-        if !rect.isEmpty {
-            for y in rect.y..<rect.maxY { spans += [Int32(y), Int32(rect.x), Int32(rect.width)] }
-        }
-        self.init(pixels, stride: stride, spans: spans, rect: rect, coversRect: true)
-    }
-
-    /// Writes the pixels that fall inside `clip` back into a row-major buffer.
-    func unpack(into pixels: UnsafeMutablePointer<UInt32>, stride: Int, clip: IntRect) {
+    /// Writes the pixels that fall inside `clip` back into the paint layer.
+    func unpack(into engine: StrokeEngine, clip: IntRect) {
         guard !rect.intersection(clip).isEmpty else { return }
-        let unpacked: Void? = withWords { words in
-            Self.unpack(words, spans: spans, raw: raw, into: pixels, stride: stride, clip: clip)
+        if let tiles {
+            engine.restore(tiles, in: clip)
+            return
         }
-        assert(unpacked != nil, "a deflated snapshot no longer inflates")
+        let layer = engine.paint
+        visit(clip: clip) { y, x, n, run in
+            switch run {
+            case .value(let v): layer.fill(y: y, x0: x, count: n, value: v)
+            case .pixels(let p): layer.write(y: y, x0: x, count: n, from: p)
+            }
+        }
     }
 
-    private static func unpack(
-        _ storage: UnsafeBufferPointer<UInt32>, spans: [Int32], raw: Bool, into pixels: UnsafeMutablePointer<UInt32>,
-        stride: Int, clip: IntRect
+    /// Writes the pixels that fall inside `clip` into a row-major buffer, `stride` pixels per
+    /// row, whose first pixel is the canvas's (0, 0): a canvas being rebuilt across a change of
+    /// size.
+    func unpack(into pixels: UnsafeMutablePointer<UInt32>, stride: Int, clip: IntRect) {
+        visit(clip: clip) { y, x, n, run in
+            switch run {
+            case .value(let v): (pixels + y * stride + x).update(repeating: v, count: n)
+            case .pixels(let p): (pixels + y * stride + x).update(from: p, count: n)
+            }
+        }
+    }
+
+    /// A stretch of pixels read back: all one value, or these.
+    enum Run {
+        case value(UInt32)
+        case pixels(UnsafePointer<UInt32>)
+    }
+
+    /// Calls `body(y, x, n, run)` for every stretch of the held pixels inside `clip`, in order.
+    private func visit(clip: IntRect, _ body: (Int, Int, Int, Run) -> Void) {
+        guard !rect.intersection(clip).isEmpty else { return }
+        if let tiles {
+            let reader = TileReader(tiles)
+            defer { reader.release() }
+            let spans = tiles.spans()
+            for s in Swift.stride(from: 0, to: spans.count, by: 3) {
+                let y = Int(spans[s])
+                let a = max(Int(spans[s + 1]), clip.x)
+                let b = min(Int(spans[s + 1] + spans[s + 2]), clip.maxX)
+                guard y >= clip.y, y < clip.maxY, a < b else { continue }
+                reader.visit(y: y, x0: a, count: b - a) { from, offset, n in body(y, a + offset, n, .pixels(from)) }
+            }
+            return
+        }
+        let visited: Void? = withWords { words in Self.visit(words, spans: spans, raw: raw, clip: clip, body) }
+        assert(visited != nil, "a deflated snapshot no longer inflates")
+    }
+
+    private static func visit(
+        _ storage: UnsafeBufferPointer<UInt32>, spans: [Int32], raw: Bool, clip: IntRect,
+        _ body: (Int, Int, Int, Run) -> Void
     ) {
         var k = 0  // position in storage
         var left: UInt32 = 0  // pixels left in the current run
@@ -163,9 +188,7 @@ public struct PackedPixels: Sendable {
                 if rowInClip {
                     let a = max(x0, clip.x)
                     let b = min(x0 + n, clip.maxX)
-                    if a < b, let base = storage.baseAddress {
-                        (pixels + y * stride + a).update(from: base + rawIndex + (a - x0), count: b - a)
-                    }
+                    if a < b, let base = storage.baseAddress { body(y, a, b - a, .pixels(base + rawIndex + (a - x0))) }
                 }
                 rawIndex += n
                 continue
@@ -183,7 +206,7 @@ public struct PackedPixels: Sendable {
                 if rowInClip {
                     let a = max(x, clip.x)
                     let b = min(x + take, clip.maxX)
-                    if a < b { (pixels + y * stride + a).update(repeating: value, count: b - a) }
+                    if a < b { body(y, a, b - a, .value(value)) }
                 }
                 x += take
                 left -= UInt32(take)
@@ -195,17 +218,20 @@ public struct PackedPixels: Sendable {
 extension StrokeEngine {
     /// The paint pixels of `rect` (clipped to the canvas), packed.
     public func packPaint(_ rect: IntRect) -> PackedPixels {
-        withPaint { PackedPixels(UnsafePointer($0), stride: width, rect: rect.intersection(bounds)) }
+        settle()
+        let r = rect.intersection(bounds)
+        var spans: [Int32] = []
+        spans.reserveCapacity(max(0, r.height) * 3)
+        if !r.isEmpty {
+            for y in r.y..<r.maxY { spans += [Int32(y), Int32(r.x), Int32(r.width)] }
+        }
+        return PackedPixels(TileReader(paint), spans: spans, rect: r, coversRect: true)
     }
 
     /// The paint pixels the stroke in progress can change (the row chunks it touched), packed:
     /// the smallest exact undo snapshot of a stroke. Call before `end`.
     public func packStrokeFootprint() -> PackedPixels {
-        var spans: [Int32] = []
-        visitTouchedChunks { y, x0, x1 in spans += [Int32(y), Int32(x0), Int32(x1 - x0 + 1)] }
-        return withPaint {
-            PackedPixels(UnsafePointer($0), stride: width, spans: spans, rect: strokeBoundsSoFar, coversRect: false)
-        }
+        PackedPixels(tiles: snapshotFootprint(), coversRect: false).packed()
     }
 
     /// Writes packed paint back, only inside `clip` (everywhere it covers by default), and
@@ -215,7 +241,8 @@ extension StrokeEngine {
         if isStroking { end() }
         let region = packed.rect.intersection(clip ?? packed.rect).intersection(bounds)
         guard !region.isEmpty else { return .empty }
-        withPaint { packed.unpack(into: $0, stride: width, clip: region) }
+        settle()
+        packed.unpack(into: self, clip: region)
         if again { recomposite(region) }
         return region
     }

@@ -61,6 +61,24 @@ enum SpanCompositor {
         }
     }
 
+    /// View pixels for `count` pixels without stroke coverage, over one backdrop color: `composite`
+    /// with every coverage 0, bit for bit (a blend at alpha 0 gives the paint pixel back).
+    @inline(__always)
+    static func flatten(
+        paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int, backdrop: UInt32
+    ) {
+        for i in 0..<count { view[i] = over(paint[i], backdrop: backdrop) }
+    }
+
+    /// View pixels for `count` pixels without stroke coverage, over a per-pixel backdrop.
+    @inline(__always)
+    static func flatten(
+        paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int,
+        backdrops: UnsafePointer<UInt32>
+    ) {
+        for i in 0..<count { view[i] = over(paint[i], backdrop: backdrops[i]) }
+    }
+
     /// View pixels for `count` pixels that the stroke covers fully, over one backdrop color:
     /// the alpha is the opacity for all of them, so the source's share of each channel is
     /// worked out once, and an opaque source at full opacity is a plain fill. Equal to

@@ -8,15 +8,35 @@ public enum ViewScaler {
     public static func render(
         _ view: UnsafeBufferPointer<UInt32>, width: Int, height: Int, zoom: Zoom, rect: IntRect
     ) -> [UInt32] {
-        guard !rect.isEmpty, width > 0, height > 0, let base = view.baseAddress else { return [] }
+        guard let base = view.baseAddress else { return [] }
+        return render(base, stride: width, origin: (0, 0), width: width, height: height, zoom: zoom, rect: rect)
+    }
+
+    /// The image rectangle `render` reads for `rect` (clipped to a `width` x `height` image).
+    public static func source(of rect: IntRect, zoom: Zoom, width: Int, height: Int) -> IntRect {
+        guard !rect.isEmpty else { return .empty }
+        return IntRect(
+            x0: zoom.unscaledDown(rect.x), y0: zoom.unscaledDown(rect.y), x1: zoom.unscaledUp(rect.maxX) - 1,
+            y1: zoom.unscaledUp(rect.maxY) - 1
+        ).intersection(IntRect(x: 0, y: 0, width: width, height: height))
+    }
+
+    /// `render` from only the view pixels of `source(of: rect, ...)`: image pixel (x, y) is at
+    /// `pixels[(y - origin.y) * stride + (x - origin.x)]`.
+    public static func render(
+        _ pixels: UnsafePointer<UInt32>, stride: Int, origin: (x: Int, y: Int), width: Int, height: Int, zoom: Zoom,
+        rect: IntRect
+    ) -> [UInt32] {
+        guard !rect.isEmpty, width > 0, height > 0 else { return [] }
+        let base = pixels
         var out = [UInt32](repeating: 0xFF00_0000, count: rect.width * rect.height)
         out.withUnsafeMutableBufferPointer { target in
             guard let to = target.baseAddress else { return }
             if zoom >= .actualSize {
-                let columns = (0..<rect.width).map { min(width - 1, max(0, zoom.sourcePixel(rect.x + $0))) }
+                let columns = (0..<rect.width).map { min(width - 1, max(0, zoom.sourcePixel(rect.x + $0))) - origin.x }
                 columns.withUnsafeBufferPointer { columns in
                     for y in 0..<rect.height {
-                        let row = base + min(height - 1, max(0, zoom.sourcePixel(rect.y + y))) * width
+                        let row = base + (min(height - 1, max(0, zoom.sourcePixel(rect.y + y))) - origin.y) * stride
                         let line = to + y * rect.width
                         for x in 0..<rect.width { line[x] = row[columns[x]] }
                     }
@@ -40,7 +60,7 @@ public enum ViewScaler {
                             var b: UInt32 = 0
                             var total: UInt32 = 0
                             for (k, yy) in (ys..<ye).enumerated() {
-                                let row = base + yy * width + xs
+                                let row = base + (yy - origin.y) * stride + (xs - origin.x)
                                 let weightY = wy[y0 + k]
                                 var rowR: UInt32 = 0
                                 var rowG: UInt32 = 0

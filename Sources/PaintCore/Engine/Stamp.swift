@@ -1,0 +1,207 @@
+extension StrokeEngine {
+    /// Adds a capsule's coverage to the stroke image (max-combined) and recomposites the pixels
+    /// whose coverage grew.
+    ///
+    /// With `fullDiscAtStart`, the disc around the capsule's start was already stamped (it ended
+    /// the previous segment), so its fully covered inside is skipped: a wide brush moving a few
+    /// pixels then only visits the thin crescent it adds, not its whole width on every row.
+    func stamp(_ capsule: Capsule, fullDiscAtStart: Bool) -> IntRect {
+        let box = capsule.bounds(margin: 0.5)
+        let y0 = max(clip.y, Int(clamping: box.minY - 0.5, .up))
+        let y1 = min(clip.maxY - 1, Int(clamping: box.maxY - 0.5, .down))
+        guard y0 <= y1, box.maxX > Double(clip.x), box.minX < Double(clip.maxX) else { return .empty }
+        let clipX0 = clip.x
+        let clipX1 = clip.maxX - 1
+        let outerRadius = capsule.radius + 0.5
+        let innerRadius = capsule.radius - 0.5
+        let across = coverage.across
+        var dirtyX0 = Int.max
+        var dirtyX1 = Int.min
+        var dirtyY0 = Int.max
+        var dirtyY1 = Int.min
+        for y in y0...y1 {
+            let cy = Double(y) + 0.5
+            let outer = capsule.span(atY: cy, within: outerRadius)
+            guard outer.lo <= outer.hi else { continue }
+            // Pixel x is touched when its centre x + 0.5 lies strictly inside (lo, hi).
+            let xa = max(clipX0, Int(clamping: outer.lo - 0.5, .down) + 1)
+            let xb = min(clipX1, Int(clamping: outer.hi - 0.5, .up) - 1)
+            guard xa <= xb else { continue }
+            // Behind the start point (seen along the segment) the capsule is the start disc
+            // itself, which the previous segment stamped: nothing there can grow. Only pixels
+            // frontFrom...frontThrough, on the far side of the line through the start point
+            // across the segment, are visited.
+            var frontFrom = xa
+            var frontThrough = xb
+            if fullDiscAtStart {
+                let along = (cy - capsule.a.y) * capsule.dy
+                // Pixel x is behind when (x + 0.5 - a.x) * dx + along <= 0.
+                let limit = capsule.a.x - along * capsule.inverseDx - 0.5
+                if capsule.dx > 0 {
+                    frontFrom = max(xa, Int(clamping: limit, .down) + 1)
+                } else if capsule.dx < 0 {
+                    frontThrough = min(xb, Int(clamping: limit, .up) - 1)
+                } else if along <= 0 {
+                    continue
+                }
+                guard frontFrom <= frontThrough else { continue }
+            }
+            var ia = xb + 1
+            var ib = xb
+            if innerRadius > 0 {
+                let inner = capsule.span(atY: cy, within: innerRadius)
+                if inner.lo <= inner.hi {
+                    ia = max(xa, Int(clamping: inner.lo - 0.5, .up))
+                    ib = min(xb, Int(clamping: inner.hi - 0.5, .down))
+                    if ia > ib {
+                        ia = xb + 1
+                        ib = xb
+                    }
+                }
+            }
+            // Skip the start disc's inside, shrunk by a pixel on each side so rounding in the
+            // previous segment's span can never leave a pixel unvisited.
+            var skipFrom = xb + 1
+            var skipThrough = xb
+            if fullDiscAtStart && innerRadius > 1 {
+                let dy = cy - capsule.a.y
+                let h2 = innerRadius * innerRadius - dy * dy
+                if h2 > 0 {
+                    let h = h2.squareRoot()
+                    skipFrom = max(xa, Int(clamping: capsule.a.x - h - 0.5, .up) + 1)
+                    skipThrough = min(xb, Int(clamping: capsule.a.x + h - 0.5, .down) - 1)
+                    if skipFrom > skipThrough {
+                        skipFrom = xb + 1
+                        skipThrough = xb
+                    }
+                }
+            }
+            let r = y & Tile.mask
+            let rowTiles = (y >> Tile.shift) * across
+            var rowFirst = Int.max
+            var rowLast = Int.min
+            // Each piece left and right of the skipped inside is raised on its own, tile by tile.
+            var piece = (from: xa, through: skipFrom - 1)
+            for _ in 0..<2 {
+                piece = (max(piece.from, frontFrom), min(piece.through, frontThrough))
+                var x = piece.from
+                while x <= piece.through {
+                    let tx = x >> Tile.shift
+                    let origin = tx << Tile.shift
+                    let through = min(piece.through, origin + Tile.mask)
+                    let t = rowTiles + tx
+                    let tile = claim(t)
+                    let run = raise(
+                        x, through, capsule: capsule, outerRadius: outerRadius, cy: cy,
+                        coverage: tile + r * Tile.size, origin: origin, insideFrom: ia, insideThrough: ib)
+                    if run.first <= run.last {
+                        CoverageLayer.mark(tile, row: r, from: run.first - origin, through: run.last - origin)
+                        if !defersComposite { compositeRow(y, run.first, run.last, fullFrom: ia, fullThrough: ib) }
+                        rowFirst = min(rowFirst, run.first)
+                        rowLast = max(rowLast, run.last)
+                    }
+                    x = through + 1
+                }
+                piece = (skipThrough + 1, xb)
+            }
+            guard rowFirst <= rowLast else { continue }
+            dirtyX0 = min(dirtyX0, rowFirst)
+            dirtyX1 = max(dirtyX1, rowLast)
+            if dirtyY0 == Int.max { dirtyY0 = y }
+            dirtyY1 = y
+        }
+        guard dirtyY0 <= dirtyY1 else { return .empty }
+        let dirty = IntRect(x0: dirtyX0, y0: dirtyY0, x1: dirtyX1, y1: dirtyY1)
+        strokeBounds = strokeBounds.union(dirty)
+        if defersComposite { staleView = staleView.union(dirty) }
+        return dirty
+    }
+
+    /// Raises the coverage of pixels pa...pb of a row (all in one tile, whose row of coverage
+    /// starts at canvas column `origin`): rim pixels by their distance, the inside
+    /// (insideFrom...insideThrough) to full. Returns the first and last pixel that grew (first >
+    /// last when none did). A method, not a closure: captured counters would be boxed.
+    @inline(__always)
+    func raise(
+        _ pa: Int, _ pb: Int, capsule: Capsule, outerRadius: Double, cy: Double,
+        coverage row: UnsafeMutablePointer<UInt8>,
+        origin: Int, insideFrom ia: Int, insideThrough ib: Int
+    ) -> (first: Int, last: Int) {
+        var first = Int.max
+        var last = Int.min
+        var x = pa
+        let leftRimEnd = min(pb, ia - 1)
+        while x <= leftRimEnd {
+            if raiseRim(capsule, outerRadius, x, cy, row, origin) {
+                if first == Int.max { first = x }
+                last = x
+            }
+            x += 1
+        }
+        let insideFrom = max(pa, ia)
+        let insideThrough = min(pb, ib)
+        if insideFrom <= insideThrough, let run = Self.raiseToFull(row, insideFrom - origin, insideThrough - origin) {
+            first = min(first, run.first + origin)
+            last = run.last + origin
+        }
+        x = max(pa, ib + 1, leftRimEnd + 1)
+        while x <= pb {
+            if raiseRim(capsule, outerRadius, x, cy, row, origin) {
+                if first == Int.max { first = x }
+                last = x
+            }
+            x += 1
+        }
+        return (first, last)
+    }
+
+    /// Raises one anti-aliased rim pixel's coverage (falling from 1 to 0 across one pixel);
+    /// returns whether it grew.
+    @inline(__always)
+    func raiseRim(
+        _ capsule: Capsule, _ outerRadius: Double, _ x: Int, _ cy: Double, _ row: UnsafeMutablePointer<UInt8>,
+        _ origin: Int
+    ) -> Bool {
+        let c = outerRadius - capsule.distance(Double(x) + 0.5, cy)
+        guard c > 0 else { return false }
+        let m: UInt8 = c >= 1 ? 255 : UInt8(c * 255 + 0.5)
+        guard m > row[x - origin] else { return false }
+        row[x - origin] = m
+        return true
+    }
+
+    /// Sets coverage i0...i1 of `row` to full; returns the first and last index that were not
+    /// full yet.
+    ///
+    /// Scans eight bytes at a time: inside a stroke most of a row is already full. (`row` is
+    /// 8-byte aligned: tile rows are 64 bytes apart from a malloc'd start.)
+    @inline(__always)
+    static func raiseToFull(_ row: UnsafeMutablePointer<UInt8>, _ i0: Int, _ i1: Int) -> (first: Int, last: Int)? {
+        let base = UnsafeMutableRawPointer(row)
+        var first = i0
+        while first <= i1 {
+            if first & 7 == 0 && first + 7 <= i1 {
+                if base.load(fromByteOffset: first, as: UInt64.self) == ~0 {
+                    first += 8
+                    continue
+                }
+            }
+            if row[first] != 255 { break }
+            first += 1
+        }
+        guard first <= i1 else { return nil }
+        var last = i1
+        while last > first {
+            if (last + 1) & 7 == 0 && last - 7 >= first {
+                if base.load(fromByteOffset: last - 7, as: UInt64.self) == ~0 {
+                    last -= 8
+                    continue
+                }
+            }
+            if row[last] != 255 { break }
+            last -= 1
+        }
+        (row + first).initialize(repeating: 255, count: last - first + 1)
+        return (first, last)
+    }
+}

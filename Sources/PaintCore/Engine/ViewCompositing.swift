@@ -1,0 +1,284 @@
+extension StrokeEngine {
+    // MARK: The region the view keeps
+
+    /// The part of the canvas whose view pixels the engine keeps up to date (the whole canvas
+    /// until `showRegion` is called).
+    public var shownRegion: IntRect { viewIsWholeCanvas ? bounds : viewRect }
+
+    /// Keeps the view for `rect` (clipped to the canvas) and nothing else: the window asks for
+    /// what it shows, so a large picture costs view memory only for the window's worth of it.
+    /// Pixels already composited are kept, the rest is composited now. Strokes outside the
+    /// region change the paint and report their rectangles as usual, they just composite
+    /// nothing; `withViewPixels` and `viewPixel` composite such pixels when asked.
+    public func showRegion(_ rect: IntRect) {
+        let r = rect.intersection(bounds)
+        if !viewIsWholeCanvas && viewIsOwned && r == viewRect && (view != nil || r.isEmpty) { return }
+        let old = viewIsOwned ? view : nil
+        let oldRect = viewRect
+        let oldStride = viewStride
+        viewIsWholeCanvas = false
+        viewIsOwned = true
+        viewRect = r
+        viewStride = r.width
+        view = nil
+        // A buffer of another size is composited afresh into a new one, after the old one is
+        // gone: never two window-sized views at once.
+        let kept = old == nil || oldRect.width != r.width ? IntRect.empty : r.intersection(oldRect)
+        if kept.isEmpty {
+            old?.deallocate()
+            guard !r.isEmpty else { return }
+            let new = UnsafeMutablePointer<UInt32>.allocate(capacity: r.area)
+            view = new
+            composite(r, into: new, stride: r.width)
+            return
+        }
+        // The same width (a scroll): the rows that stay are moved in place, the rest composited.
+        guard let old else { return }
+        let buffer = oldRect.height == r.height ? old : UnsafeMutablePointer<UInt32>.allocate(capacity: r.area)
+        let shiftX = kept.x - r.x
+        let fromX = kept.x - oldRect.x
+        let rows = kept.y..<kept.maxY
+        // Moving down: the bottom rows first, so no row is overwritten before it moves.
+        for y in (r.y > oldRect.y ? Array(rows) : rows.reversed()) {
+            (buffer + (y - r.y) * r.width + shiftX).update(
+                from: old + (y - oldRect.y) * oldStride + fromX, count: kept.width)
+        }
+        if buffer != old { old.deallocate() }
+        view = buffer
+        for y in r.y..<r.maxY {
+            let row = buffer + (y - r.y) * r.width
+            guard y >= kept.y, y < kept.maxY else {
+                compose(y, r.x, r.maxX - 1, into: row)
+                continue
+            }
+            if r.x < kept.x { compose(y, r.x, kept.x - 1, into: row) }
+            if kept.maxX < r.maxX { compose(y, kept.maxX, r.maxX - 1, into: row + (kept.maxX - r.x)) }
+        }
+    }
+
+    /// Keeps the view for `rect` (clipped to the canvas) in memory the caller owns: `storage`
+    /// holds the view pixel of the region's top-left corner, rows `stride` pixels apart. The
+    /// window passes the part of its own shared-memory image that shows the canvas, so the view
+    /// and the image on its way to the screen are one buffer. Everything is composited anew
+    /// when the storage or region changes; the caller keeps the storage alive until it calls
+    /// `showRegion` again, and does not write into it meanwhile.
+    public func showRegion(_ rect: IntRect, in storage: UnsafeMutablePointer<UInt32>, stride: Int) {
+        let r = rect.intersection(bounds)
+        if !viewIsOwned && view == storage && viewRect == r && viewStride == stride { return }
+        if viewIsOwned { view?.deallocate() }
+        viewIsWholeCanvas = false
+        viewIsOwned = false
+        viewRect = r
+        viewStride = stride
+        view = r.isEmpty ? nil : storage
+        if let view { composite(r, into: view, stride: stride) }
+    }
+
+    /// Whether the view lives in memory the caller passed to `showRegion(_:in:stride:)`.
+    public var viewIsInCallerStorage: Bool { !viewIsOwned && view != nil }
+
+    /// Composites the whole view now when it is the whole canvas and not composited yet.
+    func ensureWholeView() {
+        guard viewIsWholeCanvas, view == nil || viewRect != bounds || !viewIsOwned else { return }
+        showRegion(bounds)
+        viewIsWholeCanvas = true
+        staleView = .empty
+    }
+
+    /// Drops the kept view after the canvas changed size: the whole canvas is composited again
+    /// when next read, or the shown region (clipped to the new canvas) right away.
+    func resetView() {
+        if viewIsOwned { view?.deallocate() }
+        staleView = .empty
+        if viewIsWholeCanvas {
+            view = nil
+            viewRect = .empty
+        } else if viewIsOwned {
+            view = nil
+            let region = viewRect.intersection(bounds)
+            viewRect = .empty
+            showRegion(region)
+        } else if let storage = view {
+            let region = viewRect.intersection(bounds)
+            view = nil
+            showRegion(region, in: storage, stride: viewStride)
+        }
+    }
+
+    /// The opaque view of the whole canvas, row-major, `width` per row (see `Pixel` for the
+    /// layout), for tests and benchmarks: the engine keeps the whole view from then on.
+    ///
+    /// Valid until the engine is released, the canvas changes size or `showRegion` is called;
+    /// read it right after a call returns its dirty rect.
+    public var viewPixels: UnsafeBufferPointer<UInt32> {
+        if !(viewRect == bounds && view != nil && viewIsOwned) {
+            viewIsWholeCanvas = true
+            ensureWholeView()
+        }
+        return UnsafeBufferPointer(start: view, count: width * height)
+    }
+
+    /// The view pixel at (x, y), or nil outside the canvas.
+    public func viewPixel(x: Int, y: Int) -> UInt32? {
+        guard bounds.contains(x, y) else { return nil }
+        if let view, viewRect.contains(x, y) { return view[(y - viewRect.y) * viewStride + x - viewRect.x] }
+        var pixel: UInt32 = 0
+        compose(y, x, x, into: &pixel)
+        return pixel
+    }
+
+    /// Runs `body` on the view pixels of `rect` (clipped to the canvas): a pointer to its
+    /// top-left pixel and the row stride. Inside the kept region these are the kept pixels;
+    /// elsewhere they are composited into a temporary buffer for the call.
+    public func withViewPixels<R>(in rect: IntRect, _ body: (UnsafePointer<UInt32>, Int) -> R) -> R {
+        let r = rect.intersection(bounds)
+        if viewIsWholeCanvas { ensureWholeView() }
+        if let view, !r.isEmpty, viewRect.intersection(r) == r {
+            return body(view + (r.y - viewRect.y) * viewStride + (r.x - viewRect.x), viewStride)
+        }
+        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, r.area))
+        defer { scratch.deallocate() }
+        composite(r, into: scratch, stride: r.width)
+        return body(scratch, r.width)
+    }
+
+    /// Composites `rect` (inside the canvas) into `target` (row stride `stride`) from the
+    /// paint, the stroke image and the background, without touching the kept view.
+    public func composite(_ rect: IntRect, into target: UnsafeMutablePointer<UInt32>, stride: Int) {
+        let r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        for y in r.y..<r.maxY { compose(y, r.x, r.maxX - 1, into: target + (y - r.y) * stride) }
+    }
+
+    // MARK: Compositing
+
+    /// Writes the view pixels x0...x1 of row y where the view is kept: background, paint, and
+    /// the stroke image at its strokes' opacities.
+    @inline(__always)
+    func compositeRow(_ y: Int, _ x0: Int, _ x1: Int) {
+        guard let view, y >= viewRect.y, y < viewRect.maxY else { return }
+        let a = max(x0, viewRect.x)
+        let b = min(x1, viewRect.maxX - 1)
+        guard a <= b else { return }
+        compose(y, a, b, into: view + (y - viewRect.y) * viewStride + (a - viewRect.x))
+    }
+
+    /// `compositeRow` for pixels x0...x1 of which fullFrom...fullThrough are known to be fully
+    /// covered by the stroke in progress: those take the constant-alpha path.
+    @inline(__always)
+    func compositeRow(_ y: Int, _ x0: Int, _ x1: Int, fullFrom: Int, fullThrough: Int) {
+        guard let view, y >= viewRect.y, y < viewRect.maxY else { return }
+        let a = max(x0, viewRect.x)
+        let b = min(x1, viewRect.maxX - 1)
+        guard a <= b else { return }
+        let row = view + (y - viewRect.y) * viewStride
+        let vx = viewRect.x
+        let f0 = max(a, fullFrom)
+        let f1 = min(b, fullThrough)
+        guard f0 <= f1, let backdrop = backdropColor else {
+            compose(y, a, b, into: row + (a - vx))
+            return
+        }
+        if a < f0 { compose(y, a, f0 - 1, into: row + (a - vx)) }
+        let r = y & Tile.mask
+        let rowTiles = (y >> Tile.shift) * paint.across
+        var x = f0
+        while x <= f1 {
+            let tx = x >> Tile.shift
+            let through = min(f1, (tx << Tile.shift) + Tile.mask)
+            let t = rowTiles + tx
+            SpanCompositor.compositeFull(
+                paint: paint.bases[t] + r * paint.strides[t] + (x & Tile.mask), view: row + (x - vx),
+                count: through - x + 1, source: source, opacity: UInt16(alpha), backdrop: backdrop)
+            x = through + 1
+        }
+        if f1 < b { compose(y, f1 + 1, b, into: row + (f1 + 1 - vx)) }
+    }
+
+    /// Composites pixels x0...x1 of row y into `target` (which holds pixel x0 first). The single
+    /// place that defines what the screen shows.
+    @inline(__always)
+    func compose(_ y: Int, _ x0: Int, _ x1: Int, into target: UnsafeMutablePointer<UInt32>) {
+        let r = y & Tile.mask
+        let rowTiles = (y >> Tile.shift) * paint.across
+        var x = x0
+        if let backdrop = backdropColor {
+            while x <= x1 {
+                let tx = x >> Tile.shift
+                let through = min(x1, (tx << Tile.shift) + Tile.mask)
+                composeOverColor(rowTiles + tx, r, x, through, target + (x - x0), backdrop)
+                x = through + 1
+            }
+            return
+        }
+        while x <= x1 {
+            let tx = x >> Tile.shift
+            let through = min(x1, (tx << Tile.shift) + Tile.mask)
+            composeSegment(rowTiles + tx, y, r, x, through, target + (x - x0))
+            x = through + 1
+        }
+    }
+
+    /// `compose` for pixels x0...x1 of one tile `t` (tile row `r`) over one backdrop color.
+    @inline(__always)
+    private func composeOverColor(
+        _ t: Int, _ r: Int, _ x0: Int, _ x1: Int, _ target: UnsafeMutablePointer<UInt32>, _ backdrop: UInt32
+    ) {
+        let count = x1 - x0 + 1
+        let lx = x0 & Tile.mask
+        let stride = paint.strides[t]
+        let p = paint.bases[t] + r * stride + lx
+        if let tile = coverage.tiles[t] {
+            SpanCompositor.composite(
+                paint: p, coverage: tile + r * Tile.size + lx, view: target, count: count,
+                source: coverage.source[t], opacity: coverage.opacity[t], backdrop: backdrop)
+        } else if stride == 0 {
+            target.update(repeating: SpanCompositor.over(p[0], backdrop: backdrop), count: count)
+        } else {
+            SpanCompositor.flatten(paint: p, view: target, count: count, backdrop: backdrop)
+        }
+    }
+
+    /// `compose` for pixels x0...x1 of row y that lie in tile `t` (tile row `r`), over a
+    /// checkerboard or an image.
+    private func composeSegment(
+        _ t: Int, _ y: Int, _ r: Int, _ x0: Int, _ x1: Int, _ target: UnsafeMutablePointer<UInt32>
+    ) {
+        let lx = x0 & Tile.mask
+        let count = x1 - x0 + 1
+        let p = paint.bases[t] + r * paint.strides[t] + lx
+        let cov = coverage.tiles[t].map { $0 + r * Tile.size + lx }
+        let src = coverage.source[t]
+        let opacity = coverage.opacity[t]
+        switch background {
+        case .color(let color):
+            composeOverColor(t, r, x0, x1, target, color.pixel)
+        case .transparent:
+            for i in 0..<count {
+                let blended =
+                    cov.map { SpanCompositor.blend(p[i], source: src, coverage: $0[i], opacity: opacity) } ?? p[i]
+                target[i] = SpanCompositor.over(blended, backdrop: Background.checker(x0 + i, y))
+            }
+        case .image(let image):
+            image.pixels.withUnsafeBufferPointer { backdrops in
+                let b = backdrops.baseAddress! + y * width + x0
+                if let cov {
+                    SpanCompositor.composite(
+                        paint: p, coverage: cov, view: target, count: count, source: src, opacity: opacity, backdrops: b
+                    )
+                } else {
+                    SpanCompositor.flatten(paint: p, view: target, count: count, backdrops: b)
+                }
+            }
+        }
+    }
+
+    /// Recomposites a rectangle of the view from the buffers (after a change that is not a
+    /// stroke: a new background, a loaded image, an undo).
+    public func recomposite(_ rect: IntRect) {
+        guard view != nil else { return }
+        let r = rect.intersection(viewRect)
+        guard !r.isEmpty else { return }
+        for y in r.y..<r.maxY { compositeRow(y, r.x, r.maxX - 1) }
+    }
+}
