@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // glibc's <malloc.h> (mallopt), for the program's memory tuning; part of libc.
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CPixman", pkgConfig: "pixman-1",
             providers: [.apt(["libpixman-1-dev"])]),
@@ -78,7 +80,8 @@ let package = Package(
         .target(
             name: "PaintX11", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11"],
             swiftSettings: uncheckedInRelease),
-        .executableTarget(name: "swiftpaint", dependencies: ["PaintCore", "PaintIO", "PaintApp", "PaintX11"]),
+        .executableTarget(
+            name: "swiftpaint", dependencies: ["PaintCore", "PaintIO", "PaintApp", "PaintX11", "CMalloc"]),
         .executableTarget(
             name: "paint-bench", dependencies: ["PaintCore", "PaintIO", "PaintText", "CX11", "CXTest"]),
 

@@ -134,16 +134,16 @@ final class Blitter {
         XSync(display, 0)
     }
 
-    /// Copies the image rectangle `source` of `pixels` (row stride `stride`) to window position
-    /// (`x`, `y`) in the image, then sends it to the window.
-    func put(pixels: UnsafeBufferPointer<UInt32>, stride: Int, source: IntRect, atX x: Int, y: Int) {
-        guard let img = image, !source.isEmpty, let base = pixels.baseAddress else { return }
-        let target = IntRect(x: x, y: y, width: source.width, height: source.height).intersection(
+    /// Copies `size.width` x `size.height` pixels from `pixels` (its top-left pixel; row stride
+    /// `stride`) to window position (`x`, `y`) in the image, then sends them to the window.
+    func put(pixels base: UnsafePointer<UInt32>, stride: Int, size: IntRect, atX x: Int, y: Int) {
+        guard let img = image, !size.isEmpty else { return }
+        let target = IntRect(x: x, y: y, width: size.width, height: size.height).intersection(
             IntRect(x: 0, y: 0, width: width, height: height))
         guard !target.isEmpty else { return }
         waitUntilServerRead()
-        let sx = source.x + (target.x - x)
-        let sy = source.y + (target.y - y)
+        let sx = target.x - x
+        let sy = target.y - y
         let bytesPerLine = Int(img.pointee.bytes_per_line)
         let data = UnsafeMutableRawPointer(img.pointee.data)!
         for row in 0..<target.height {
@@ -152,6 +152,25 @@ final class Blitter {
             format.convert(from, to: to, count: target.width)
         }
         send(target)
+    }
+
+    /// The image's pixel at window position (x, y) and its row stride in pixels, when the image
+    /// stores pixels exactly as the engine does (32-bit, host order): the engine then keeps its
+    /// view right there, and showing a changed rectangle is one request, no copy. The pixels
+    /// may be written only after `waitUntilServerRead`, and only until the next `resize`.
+    func storage(atX x: Int, y: Int) -> (pixels: UnsafeMutablePointer<UInt32>, stride: Int)? {
+        guard let img = image, format.isNative, x >= 0, y >= 0, x < width, y < height else { return nil }
+        let bytesPerLine = Int(img.pointee.bytes_per_line)
+        guard bytesPerLine % 4 == 0, let data = img.pointee.data else { return nil }
+        let base = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
+        return (base + y * (bytesPerLine / 4) + x, bytesPerLine / 4)
+    }
+
+    /// Sends a window rectangle whose pixels are already in the image.
+    func show(_ rect: IntRect) {
+        let r = rect.intersection(IntRect(x: 0, y: 0, width: width, height: height))
+        guard !r.isEmpty else { return }
+        send(r)
     }
 
     /// Fills a window rectangle of the image with one color and sends it.

@@ -236,9 +236,17 @@ public final class X11App {
             // Flushing may have read events off the socket into Xlib's queue, where poll
             // would not see them.
             if XPending(display) > 0 { continue }
+            // Work a step left for later (merging a finished stroke into the paint, packing
+            // its undo snapshot) runs in slices of a fraction of a millisecond, between checks
+            // for input: no event waits behind it for long.
+            let idle = session.history.hasIdleWork(engine: session.engine)
             fds[0].revents = 0
             fds[1].revents = 0
-            _ = poll(&fds, signalFD >= 0 ? 2 : 1, pollTimeout())
+            let ready = poll(&fds, signalFD >= 0 ? 2 : 1, idle ? 0 : pollTimeout())
+            if ready == 0 && idle {
+                session.history.idleWork(engine: session.engine)
+                continue
+            }
             if signalFD >= 0 && fds[1].revents != 0 && TerminationSignals.drain(signalFD) {
                 session.terminate()
                 owed.merge(session.takeEffects())
@@ -358,8 +366,17 @@ public final class X11App {
 
     /// Hands the input collected so far to the session; what it asks is owed.
     private func hand(_ batch: inout [InputEvent]) {
-        owed.merge(session.handle(batch))
+        guard !batch.isEmpty else { return }
+        give(batch)
         batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Input for the session. It may composite the view into the window's image, so the server
+    /// must have read the last put first (known without a round trip at drawing speed: see
+    /// `Blitter.waitUntilServerRead`).
+    private func give(_ events: [InputEvent]) {
+        blitter.waitUntilServerRead()
+        owed.merge(session.handle(events))
     }
 
     private var exposed = IntRect.empty
@@ -401,7 +418,7 @@ public final class X11App {
             case .fetchText:
                 fetched = clipboard.fetch(time: lastEventTime, text: true)
             }
-            if let fetched { owed.merge(session.handle(Self.input(fetched))) }
+            if let fetched { give([Self.input(fetched)]) }
         }
     }
 
@@ -418,12 +435,18 @@ public final class X11App {
     /// a resize; then the editor panel, the title and the pointer.
     private func present() {
         let layout = session.layout
+        // The engine may composite into the image below: the server must be done reading it.
+        blitter.waitUntilServerRead()
         if owed.layout {
             do {
                 try blitter.resize(width: layout.windowWidth, height: layout.windowHeight)
             } catch {
                 FileSystem.printError(error.description)
             }
+        }
+        // After a resize: the engine's view moves into the new image.
+        keepViewForWindow(layout)
+        if owed.layout {
             owed.layout = false
             owed.canvas = .empty
             drawSurround(layout)
@@ -483,16 +506,60 @@ public final class X11App {
         let engine = session.engine
         let shown = IntRect(x: target.x - o.x, y: target.y - o.y, width: target.width, height: target.height)
         guard layout.zoom != .actualSize else {
-            blitter.put(pixels: engine.viewPixels, stride: engine.width, source: shown, atX: target.x, y: target.y)
+            if engine.viewIsInCallerStorage {
+                // The engine composited these pixels into the image itself.
+                blitter.show(target)
+                return
+            }
+            engine.withViewPixels(in: shown) { pixels, stride in
+                blitter.put(pixels: pixels, stride: stride, size: shown, atX: target.x, y: target.y)
+            }
             return
         }
-        let scaled = ViewScaler.render(
-            engine.viewPixels, width: engine.width, height: engine.height, zoom: layout.zoom, rect: shown)
-        scaled.withUnsafeBufferPointer {
-            blitter.put(
-                pixels: $0, stride: target.width,
-                source: IntRect(x: 0, y: 0, width: target.width, height: target.height),
-                atX: target.x, y: target.y)
+        // In bands, so a zoomed-out view of a huge picture never composites more than a few
+        // megapixels of it at once.
+        let rowsPerBand = max(1, (4 << 20) / max(1, engine.width) * layout.zoom.numerator / layout.zoom.denominator)
+        var y = 0
+        while y < shown.height {
+            let band = IntRect(
+                x: shown.x, y: shown.y + y, width: shown.width, height: min(rowsPerBand, shown.height - y))
+            let source = ViewScaler.source(of: band, zoom: layout.zoom, width: engine.width, height: engine.height)
+            let scaled = engine.withViewPixels(in: source) { pixels, stride in
+                ViewScaler.render(
+                    pixels, stride: stride, origin: (source.x, source.y), width: engine.width, height: engine.height,
+                    zoom: layout.zoom, rect: band)
+            }
+            scaled.withUnsafeBufferPointer {
+                blitter.put(
+                    pixels: $0.baseAddress!, stride: band.width,
+                    size: IntRect(x: 0, y: 0, width: band.width, height: band.height), atX: target.x, y: target.y + y)
+            }
+            y += band.height
+        }
+    }
+
+    /// Tells the engine which part of the picture the window shows, so it keeps the view for
+    /// that part only. At 100 % the view is kept in the window's own image (MIT-SHM or not),
+    /// when its pixels are laid out as the engine's: one buffer, and nothing to copy per event.
+    /// Zoomed in, the view is the visible part at picture resolution; zoomed out, none is kept
+    /// and it is composited band by band when drawn, so a huge picture never needs a view of
+    /// its own size.
+    private func keepViewForWindow(_ layout: Layout) {
+        let engine = session.engine
+        guard layout.zoom >= .actualSize else {
+            engine.showRegion(.empty)
+            return
+        }
+        let visible = layout.visibleImage
+        let o = layout.imageOrigin
+        let local = IntRect(x: visible.x - o.x, y: visible.y - o.y, width: visible.width, height: visible.height)
+        let region = ViewScaler.source(of: local, zoom: layout.zoom, width: engine.width, height: engine.height)
+        if layout.zoom == .actualSize, !visible.isEmpty, visible.maxX <= blitter.width, visible.maxY <= blitter.height,
+            let storage = blitter.storage(atX: visible.x, y: visible.y)
+        {
+            engine.showRegion(region, in: storage.pixels, stride: storage.stride)
+        } else {
+            engine.showRegion(region)
         }
     }
 

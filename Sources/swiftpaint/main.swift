@@ -1,3 +1,4 @@
+import CMalloc
 import Glibc
 import PaintApp
 import PaintCore
@@ -5,6 +6,13 @@ import PaintIO
 import PaintX11
 
 // swiftpaint: parse the command line, open or make the picture, run the window.
+
+// Buffers of 128 KiB and more (a decoded picture, a view, a fill's scratch) come straight from
+// the kernel and go straight back when freed. glibc's default raises that threshold to the
+// size of the largest buffer freed so far, after which an 8 MB picture's worth of later
+// buffers would stay in the heap, resident, after they are freed.
+_ = mallopt(M_MMAP_THRESHOLD, 128 << 10)
+_ = mallopt(M_TRIM_THRESHOLD, 256 << 10)
 
 func fail(_ message: String, code: Int32 = 1) -> Never {
     FileSystem.printError(message)
