@@ -149,6 +149,9 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "history" {
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "text" {
     runTextBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "memory" {
+    runMemoryBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "open" {
     runOpenBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }

@@ -1,0 +1,179 @@
+// paint-bench memory: the program's memory and start-up with a picture, as peerbench measures
+// them: open a PNG, the window moved to 0,0 and sized 1280 x 800, one stroke, then the peak
+// (VmHWM) and current (VmRSS) resident memory.
+//
+//   paint-bench memory --app PATH [--app PATH2] [--runs N]
+//
+// Pictures: white 1920 x 1080, white 3840 x 2160, noise 3840 x 2160 (every pixel different, as
+// a photograph: no square shares a tile) and white 8192 x 8192. With two --app the programs
+// alternate launch by launch, so their figures come from the same minutes (compare ratios).
+
+import CX11
+import Glibc
+import PaintCore
+import PaintIO
+
+/// One picture the memory bench opens.
+private struct MemoryPicture {
+    let name: String
+    let width: Int
+    let height: Int
+    let noise: Bool
+}
+
+/// VmRSS in MB.
+private func residentMegabytes(_ pid: pid_t) -> Double? {
+    guard let text = x11ReadFile("/proc/\(pid)/status") else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+        if parts.count >= 2, let kb = Double(parts[1]) { return kb / 1024 }
+    }
+    return nil
+}
+
+/// Writes the picture's PNG into `folder`; returns its path.
+private func writePicture(_ picture: MemoryPicture, in folder: String) -> String? {
+    let path = "\(folder)/\(picture.name).png"
+    var image = PixelImage(width: picture.width, height: picture.height, fill: Color.white.pixel)
+    if picture.noise {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for i in image.pixels.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            image.pixels[i] = 0xFF00_0000 | UInt32(truncatingIfNeeded: state >> 40) & 0xFF_FFFF
+        }
+    }
+    do {
+        try ImageFile.save(image, to: path, withAlpha: false)
+    } catch {
+        x11Warn("cannot write \(path): \(error.message)")
+        return nil
+    }
+    return path
+}
+
+/// Launches `app` on `path`, sizes the window, draws one stroke and reads its memory; one line.
+private func measureOpen(
+    app: String, path: String, picture: MemoryPicture, probe: X11Probe, display: String, home: String
+) -> String {
+    x11RemoveTree(home)
+    mkdir(home, 0o700)
+    let t0 = x11Now()
+    guard
+        let pid = x11Spawn(
+            app, [path], display: display, output: "\(home).log",
+            environment: [
+                ("HOME", home), ("XDG_STATE_HOME", home + "/state"), ("XDG_DATA_HOME", home + "/data"),
+                ("XDG_CONFIG_HOME", home + "/config"),
+            ])
+    else { return "launch=failed" }
+    defer { x11Kill(pid) }
+    var window: Window = 0
+    var ready: UInt64?
+    let deadline = t0 + 30_000_000_000
+    while x11Now() < deadline {
+        if window == 0, let w = probe.findWindow(pid: pid) { window = w }
+        if window != 0, let g = probe.geometry(window), g.viewable {
+            // Ready: the middle of the canvas shows the picture (white, or anything but the
+            // unpainted window for noise).
+            let x = g.x + g.width / 2
+            let y = g.y + g.height / 2
+            if picture.noise ? (probe.pixel(x: x, y: y).map { $0 != 0 } ?? false) : probe.boxWhite(x: x, y: y) {
+                ready = x11Now() - t0
+                break
+            }
+        }
+        usleep(1000)
+    }
+    guard window != 0, ready != nil else { return "startup=timeout" }
+    XMoveResizeWindow(probe.display, window, 0, 0, 1280, 800)
+    XSync(probe.display, 0)
+    usleep(500_000)
+    // A stroke across the canvas below the toolbar, black at full opacity (the default brush).
+    let y0 = 200
+    probe.move(100, y0)
+    probe.button(true)
+    var end = (x: 100, y: y0)
+    for i in 0...200 {
+        end = (100 + i * 5, y0 + (i % 40) * 8)
+        probe.move(end.x, end.y)
+    }
+    probe.button(false)
+    let inked = x11Wait { probe.pixel(x: end.x, y: end.y) == 0 }
+    usleep(300_000)
+    let peak = x11PeakRSS(pid)
+    let resident = residentMegabytes(pid)
+    return "ready_ms=\(x11Fixed(Double(ready!) / 1e6, 1))"
+        + " peak_rss_mb=\(peak.map { x11Fixed($0, 1) } ?? "unknown")"
+        + " rss_mb=\(resident.map { x11Fixed($0, 1) } ?? "unknown")"
+        + (inked == nil ? " stroke=not-seen" : "")
+}
+
+func runMemoryBench(arguments: [String]) -> Never {
+    var apps: [String] = []
+    var runs = 2
+    var rest = arguments[...]
+    while let a = rest.popFirst() {
+        switch a {
+        case "--app": apps.append(rest.popFirst() ?? "")
+        case "--runs": runs = max(1, Int(rest.popFirst() ?? "") ?? 2)
+        default:
+            x11Warn("unknown argument \(a)\nusage: paint-bench memory --app PATH [--app PATH2] [--runs N]")
+            exit(2)
+        }
+    }
+    guard !apps.isEmpty, apps.allSatisfy({ access($0, X_OK) == 0 }) else {
+        x11Warn("--app must name the swiftpaint executable")
+        exit(2)
+    }
+    _ = XSetErrorHandler { _, _ in 0 }
+    var template = Array("/tmp/paint-bench-memory-XXXXXX".utf8CString)
+    guard mkdtemp(&template) != nil else {
+        x11Warn("cannot create a temporary folder: \(String(cString: strerror(errno)))")
+        exit(1)
+    }
+    let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    func finish(_ code: Int32) -> Never {
+        x11RemoveTree(folder)
+        exit(code)
+    }
+    var n = 150
+    while access("/tmp/.X\(n)-lock", F_OK) == 0 || access("/tmp/.X11-unix/X\(n)", F_OK) == 0 { n += 1 }
+    let displayName = ":\(n)"
+    guard
+        let xvfb = x11Spawn(
+            "/usr/bin/Xvfb", [displayName, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"], display: nil,
+            output: "\(folder)/xvfb.log")
+    else { finish(1) }
+    var dpy: OpaquePointer?
+    _ = x11Wait(sleepMicros: 10_000) {
+        dpy = XOpenDisplay(displayName)
+        return dpy != nil
+    }
+    guard let display = dpy else {
+        x11Warn("Xvfb \(displayName) did not accept connections within 10 s")
+        x11Kill(xvfb)
+        finish(1)
+    }
+    let probe = X11Probe(display: display, tryShm: true)
+    let pictures = [
+        MemoryPicture(name: "white-1920x1080", width: 1920, height: 1080, noise: false),
+        MemoryPicture(name: "white-3840x2160", width: 3840, height: 2160, noise: false),
+        MemoryPicture(name: "noise-3840x2160", width: 3840, height: 2160, noise: true),
+        MemoryPicture(name: "white-8192x8192", width: 8192, height: 8192, noise: false),
+    ]
+    for picture in pictures {
+        guard let path = writePicture(picture, in: folder) else { continue }
+        for run in 1...runs {
+            for (k, app) in apps.enumerated() {
+                let line = measureOpen(
+                    app: app, path: path, picture: picture, probe: probe, display: displayName,
+                    home: "\(folder)/home")
+                x11Say("open picture=\(picture.name) app=\(k + 1) run=\(run) " + line)
+            }
+        }
+        unlink(path)
+    }
+    XCloseDisplay(display)
+    x11Kill(xvfb)
+    finish(0)
+}
