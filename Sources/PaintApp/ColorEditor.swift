@@ -249,17 +249,8 @@ public struct ColorEditor: Equatable {
                     color: Theme.text, bold: false))
         }
         for (rect, label, isDefault) in [(acceptButton, "OK", true), (cancelButton, "Cancel", false)] {
-            p.fillRoundedRect(
-                Double(rect.x) + 0.5, Double(rect.y) + 0.5, Double(rect.width) - 1, Double(rect.height) - 1, radius: 4,
-                isDefault ? Theme.activeFill : .white)
-            p.strokeRoundedRect(
-                Double(rect.x) + 0.5, Double(rect.y) + 0.5, Double(rect.width) - 1, Double(rect.height) - 1, radius: 4,
-                lineWidth: 1, isDefault ? Theme.activeBorder : Theme.border)
-            let w = measure.width(of: label, bold: isDefault)
-            texts.append(
-                TextRun(
-                    text: label, x: rect.x + (rect.width - w) / 2, baseline: rect.y + s.px(17), color: Theme.text,
-                    bold: isDefault))
+            PanelButtons.button(
+                rect, label, isDefault: isDefault, scale: s, painter: &p, texts: &texts, measure: measure)
         }
         return ChromeStrip(pixels: p.image, texts: texts)
     }

@@ -56,7 +56,23 @@ extension Session {
         /// For a selection being moved: where its paint was lifted from (cleared in the paint
         /// until it is put down or dropped, and not recorded until then).
         var liftedFrom: IntRect?
+        /// How the picture was turned and mirrored since it was lifted or pasted (`image` is
+        /// shown so); a lifted selection is recorded with it when put down.
+        var orientation = Orientation.identity
+        /// Twice the centre the picture turns about: kept across turns, so turning back and
+        /// forth never drifts by the half pixel an odd size rounds to; a move sets it again.
+        var pivot: (x: Int, y: Int)?
         var rect: IntRect { IntRect(x: x, y: y, width: image.width, height: image.height) }
+
+        /// Turned or mirrored about its centre.
+        mutating func orient(_ o: Orientation) {
+            let centre = pivot ?? (2 * x + image.width, 2 * y + image.height)
+            image = image.oriented(o)
+            orientation = orientation.then(o)
+            pivot = centre
+            x = (centre.x - image.width) >> 1
+            y = (centre.y - image.height) >> 1
+        }
     }
 
     /// Whether a pasted picture is waiting to be put down.
@@ -80,6 +96,7 @@ extension Session {
         let old = p.rect
         p.x = x
         p.y = y
+        p.pivot = nil
         placing = p
         showPlacing(previous: old)
     }
@@ -92,6 +109,10 @@ extension Session {
         if let source = p.liftedFrom {
             // A move: the lifted paint is back in place; the move is one step of its own.
             let (dx, dy) = (p.x - source.x, p.y - source.y)
+            if p.orientation != .identity {
+                perform(.orientRect(source, p.orientation, dx: dx, dy: dy))
+                return setMessage("Selection \(p.orientation)")
+            }
             guard dx != 0 || dy != 0 else { return setMessage("The selection is where it was") }
             perform(.moveRect(source, dx: dx, dy: dy))
             return setMessage("Moved \(source.width) × \(source.height) by \(dx), \(dy)")
@@ -121,7 +142,7 @@ extension Session {
         if case .dragFloating = gesture { gesture = .idle }
         showPlacing(previous: p.rect)
         if let source = p.liftedFrom {
-            redraw(engine.restorePaint(p.image, atX: source.x, y: source.y))
+            redraw(engine.restorePaint(p.image.oriented(p.orientation.inverse), atX: source.x, y: source.y))
         }
         return p
     }

@@ -2,7 +2,7 @@ import PaintCore
 import PaintText
 
 /// The font list panel of the text tool (under the font button), and the panel the window
-/// shows: the color editor or the font list.
+/// shows: the size dialog, the color editor or the font list.
 extension Session {
     /// Where the font list sits in the window: under the font button, inside the window.
     public var fontChooserFrame: IntRect {
@@ -14,6 +14,8 @@ extension Session {
 
     /// The panel floating over the window and where it sits; nil when none is open.
     public var panelFrame: IntRect? {
+        // The size dialog is modal: it comes first.
+        if sizeDialog != nil { return sizeDialogFrame }
         if colorEditor != nil { return colorEditorFrame }
         if fontChooser != nil { return fontChooserFrame }
         return nil
@@ -21,6 +23,7 @@ extension Session {
 
     /// The open panel drawn, in its own coordinates.
     public func renderPanel(measure: TextMeasuring) -> ChromeStrip? {
+        if let dialog = sizeDialog { return dialog.render(measure: measure) }
         if let editor = colorEditor { return editor.render(measure: measure) }
         if let chooser = fontChooser { return chooser.render(measure: measure) { familyPreview($0) } }
         return nil

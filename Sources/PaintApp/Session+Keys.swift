@@ -7,6 +7,7 @@ extension Session {
     // MARK: Keys
 
     func handleKey(_ key: Key, _ modifiers: Modifiers) {
+        if sizeDialog != nil { return keySizeDialog(key, modifiers) }
         if var editor = colorEditor {
             if key == .character("v") && modifiers.contains(.control) { return requestTextPaste() }
             let action = editor.key(key, modifiers)
@@ -74,7 +75,11 @@ extension Session {
     func shortcut(for key: Key, _ modifiers: Modifiers) -> (() -> Void)? {
         if modifiers.contains(.control) {
             guard case .character(let c) = key else { return nil }
-            switch Character(c.lowercased()) {
+            let letter = Character(c.lowercased())
+            if let command = ImageCommand.bound(to: letter, shift: modifiers.contains(.shift)) {
+                return { self.run(command) }
+            }
+            switch letter {
             case "s": return { modifiers.contains(.shift) ? self.promptSaveAs(then: nil) : self.save() }
             case "q", "w": return requestClose
             case "n": return { self.requestLeave(to: .newDocument) }

@@ -11,6 +11,14 @@ extension Session {
     func handlePress(
         _ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers, _ sample: PointerSample? = nil
     ) {
+        if sizeDialog != nil {
+            // A modal dialog: a press inside is its own, outside nothing but the wheel acts.
+            if sizeDialogFrame.contains(x, y) {
+                if button == .left, case .idle = gesture { pressSizeDialog(x, y) }
+                return
+            }
+            guard [.wheelUp, .wheelDown, .wheelLeft, .wheelRight].contains(button) else { return }
+        }
         if colorEditor != nil, colorEditorFrame.contains(x, y) {
             // The editor panel: its sliders and buttons, in its own coordinates.
             if button == .left, case .idle = gesture { pressEditor(x, y) }
@@ -127,7 +135,7 @@ extension Session {
             let point = layout.imagePoint(windowX: x, windowY: y)
             movePlacing(toX: Int(point.x.rounded(.down)) - grabX, y: Int(point.y.rounded(.down)) - grabY)
         case .editor:
-            dragEditor(x)
+            if sizeDialog != nil { dragSizeDialog(x) } else { dragEditor(x) }
         case .textBox:
             dragText(toWindowX: x, y: y)
         case .idle, .button:
@@ -166,6 +174,7 @@ extension Session {
         case .editor:
             guard button == .left else { return }
             colorEditor?.release()
+            sizeDialog?.release()
             gesture = .idle
         case .textBox:
             gesture = .idle

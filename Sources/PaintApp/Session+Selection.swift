@@ -33,19 +33,23 @@ extension Session {
         let px = Int(point.x.rounded(.down))
         let py = Int(point.y.rounded(.down))
         if let rect = selection, rect.contains(px, py) {
-            // The paint is lifted (cleared for now, recorded only as the move once it is put
-            // down) and floats where it was, grabbed where pressed.
-            let lifted = engine.paintImage(in: rect)
-            redraw(engine.clearPaint(in: rect))
-            selection = nil
-            placing = Placing(image: lifted, x: rect.x, y: rect.y, liftedFrom: rect)
+            liftSelection(rect)
             gesture = .dragFloating(grabX: px - rect.x, grabY: py - rect.y)
-            showPlacing(previous: .empty)
             setMessage("Moving the selection: Enter or a click outside puts it down, Escape drops it")
             return
         }
         setSelection(nil)
         gesture = .selecting(anchorX: min(max(px, 0), engine.width - 1), anchorY: min(max(py, 0), engine.height - 1))
+    }
+
+    /// Lifts the paint inside `rect` to float where it was (cleared for now, recorded only as a
+    /// move once it is put down): for a drag, or a turn of the selection.
+    func liftSelection(_ rect: IntRect) {
+        let lifted = engine.paintImage(in: rect)
+        redraw(engine.clearPaint(in: rect))
+        selection = nil
+        placing = Placing(image: lifted, x: rect.x, y: rect.y, liftedFrom: rect)
+        showPlacing(previous: .empty)
     }
 
     /// Dragging out a selection: the rectangle between the press and the pointer, inclusive.

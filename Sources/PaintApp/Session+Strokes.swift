@@ -102,7 +102,19 @@ extension Session {
     func perform(_ operation: Operation) {
         commitStroke()
         redraw(history.perform(operation, engine: engine))
+        followCanvasSize()
         record(operation)
+    }
+
+    /// After a step that changed the canvas's size (a crop, a scale, a turn, or their undo):
+    /// the window lays the picture out again, and what pointed into the old canvas (the
+    /// selection, the stroke under the pointer) goes.
+    func followCanvasSize() {
+        guard layout.imageWidth != engine.width || layout.imageHeight != engine.height else { return }
+        setLayout(layout.showing(imageWidth: engine.width, imageHeight: engine.height))
+        redraw(engine.bounds)
+        setSelection(nil)
+        setHoverStroke(nil)
     }
 
     /// A committed change: the document notes it, the toolbar shows it (undo, recent colors)

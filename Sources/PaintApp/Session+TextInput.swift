@@ -8,7 +8,7 @@ extension Session {
     /// Whether a text field has the keyboard (a prompt in the status bar, or the color
     /// editor's hex field): the window then sends what the user typed, not command keys.
     public var acceptsText: Bool {
-        colorEditor != nil || promptField != nil || fontChooser != nil || liveText != nil
+        colorEditor != nil || sizeDialog != nil || promptField != nil || fontChooser != nil || liveText != nil
     }
 
     /// Whether character `c` with `modifiers` does something now. A key has several characters
@@ -66,6 +66,12 @@ extension Session {
         let clean = String(
             String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
         ).prefix(4096)
+        if var dialog = sizeDialog {
+            dialog.paste(String(clean))
+            sizeDialog = dialog
+            effects.editor = true
+            return
+        }
         if var editor = colorEditor {
             editor.paste(String(clean))
             colorEditor = editor

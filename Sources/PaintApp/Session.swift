@@ -81,6 +81,8 @@ public final class Session {
 
     /// The color editor while it is open.
     public internal(set) var colorEditor: ColorEditor?
+    /// The picture size dialog while it is open (Ctrl+R, Ctrl+Shift+R).
+    public internal(set) var sizeDialog: SizeDialog?
     /// The samples of the stroke a stroke-eraser click would remove (image coordinates), for
     /// the window to outline; empty when none.
     public internal(set) var hoverOutline: [Point] = []
@@ -230,6 +232,8 @@ public final class Session {
     func setLayout(_ new: Layout) {
         guard new != layout else { return }
         layout = new
+        // A dialog centred over the canvas moves with it.
+        if sizeDialog != nil { effects.editor = true }
         effects.layout = true
         effects.toolbar = true
         effects.status = true

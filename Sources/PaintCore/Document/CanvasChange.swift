@@ -65,12 +65,12 @@ public enum CanvasChange: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// In words, for the status bar: "Cropped to 120 × 80", "Rotated right".
+    /// In words: "canvas 120 × 80 at 10, -5", "scale to 60 × 40", "rotated right".
     public var description: String {
         switch self {
-        case .resize(let rect): return "Canvas \(rect.width) × \(rect.height)"
-        case .scale(let w, let h): return "Scaled to \(w) × \(h)"
-        case .orient(let o): return String(o.description.prefix(1)).uppercased() + o.description.dropFirst()
+        case .resize(let rect): return "canvas \(rect.width) × \(rect.height) at \(rect.x), \(rect.y)"
+        case .scale(let w, let h): return "scale to \(w) × \(h)"
+        case .orient(let o): return o.description
         }
     }
 }

@@ -1,0 +1,82 @@
+import PaintCore
+
+/// The picture itself: crop to the selection, autocrop, the size dialog, quarter turns and
+/// mirrors (`ImageCommand`), each one step of the history.
+extension Session {
+    /// Carries out an image command: what its key does, and what an Image menu calls.
+    public func run(_ command: ImageCommand) {
+        if let orientation = command.orientation { return orient(orientation) }
+        switch command {
+        case .cropToSelection: cropToSelection()
+        case .autocrop: autocrop()
+        case .scale: openSizeDialog(.scale)
+        case .canvasSize: openSizeDialog(.canvas)
+        default: break
+        }
+    }
+
+    /// Turns or mirrors what is selected: the floating picture, else the selection (lifted to
+    /// float, so it can be moved before it is put down, as one step), else the whole picture.
+    func orient(_ orientation: Orientation) {
+        if placing == nil, let rect = selection {
+            if case .stroke = gesture { commitStroke() }
+            liftSelection(rect)
+        }
+        if var p = placing {
+            let old = p.rect
+            p.orient(orientation)
+            placing = p
+            showPlacing(previous: old)
+            let what = p.liftedFrom == nil ? "Pasted picture" : "Selection"
+            return setMessage("\(what) \(orientation): Enter or a click outside puts it down, Escape drops it")
+        }
+        changeCanvas(
+            .orient(orientation),
+            saying: String(orientation.description.prefix(1)).uppercased() + orientation.description.dropFirst())
+    }
+
+    /// Crops the picture to the selection (or to the floating picture, put down first).
+    func cropToSelection() {
+        let rect: IntRect
+        if let p = placing {
+            commitStroke()
+            rect = p.rect.intersection(engine.bounds)
+        } else if let selected = selection {
+            rect = selected
+        } else {
+            return setMessage("Select a rectangle first (S), then Ctrl+Shift+X crops the picture to it")
+        }
+        guard !rect.isEmpty else { return setMessage("Nothing of the picture is selected") }
+        guard rect != engine.bounds else { return setMessage("The selection is the whole picture: nothing to crop") }
+        changeCanvas(.resize(rect), saying: "Cropped to \(rect.width) × \(rect.height)")
+    }
+
+    /// Crops away a border of one color (the color of a corner).
+    func autocrop() {
+        commitStroke()
+        guard let rect = engine.autocropRect() else {
+            return setMessage("No border of one color to crop")
+        }
+        changeCanvas(.resize(rect), saying: "Cropped the border: \(rect.width) × \(rect.height)")
+    }
+
+    /// Changes the canvas as one step, after checking the new size against the limits (the
+    /// engine would refuse it too, but a step that changes nothing is not worth recording).
+    func changeCanvas(_ change: CanvasChange, saying done: String) {
+        commitStroke()
+        let (w, h) = change.size(width: engine.width, height: engine.height)
+        let limits = ImageLimits.default
+        guard limits.allows(width: w, height: h) else {
+            return setMessage(
+                "\(w) × \(h) is too large: at most \(limits.maxSide) pixels a side and \(limits.maxPixels / 1_000_000) million pixels"
+            )
+        }
+        if case .scale = change, !Resampler.canScale(width: engine.width, height: engine.height, toWidth: w, height: h)
+        {
+            return setMessage("\(w) × \(h) is too small: a side shrinks at most \(Resampler.maxShrink) times at once")
+        }
+        setSelection(nil)
+        perform(.canvas(change))
+        setMessage(done + " (Ctrl+Z undoes it)")
+    }
+}

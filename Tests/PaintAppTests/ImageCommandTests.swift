@@ -1,0 +1,138 @@
+import PaintCore
+import PaintIO
+import Testing
+
+@testable import PaintApp
+
+/// The picture's commands from the keyboard: turns and mirrors of the picture, the selection
+/// or the floating picture, crop to selection, autocrop; each one step that undo takes back,
+/// the window told the new size, the journal told an operation that replays to the same pixels.
+@Suite struct ImageCommandTests {
+    typealias T = SessionTests
+
+    /// A 120 x 80 session with a red block at 20...59 x 10...39 (black at its corner) on white,
+    /// recording what it commits.
+    static func session() -> (Session, RecordingSink) {
+        let s = SelectionTests.session()
+        let sink = RecordingSink()
+        s.sink = sink
+        return (s, sink)
+    }
+
+    /// The committed steps replayed, as a journal restore replays them, on a fresh copy of the
+    /// starting session (same picture, same history steps below them).
+    static func replayed(_ sink: RecordingSink) -> [UInt32] {
+        let (fresh, _) = session()
+        for op in sink.operations { fresh.history.perform(op, engine: fresh.engine) }
+        return withExtendedLifetime(fresh) { Array(fresh.engine.viewPixels) }
+    }
+
+    static func view(_ s: Session) -> [UInt32] { withExtendedLifetime(s) { Array(s.engine.viewPixels) } }
+
+    @discardableResult
+    static func ctrl(_ s: Session, _ c: Character, shift: Bool = false) -> Effects {
+        s.handle(
+            .key(.character(shift ? Character(c.uppercased()) : c), modifiers: shift ? [.control, .shift] : .control))
+    }
+
+    @Test func turnsAndMirrorsOfThePictureAreStepsThatUndo() {
+        let keys: [(Character, Bool, Orientation)] = [
+            ("h", false, .rotateRight), ("g", false, .rotateLeft), ("j", false, .rotate180),
+            ("m", false, .flipHorizontal), ("m", true, .flipVertical),
+        ]
+        for (key, shift, orientation) in keys {
+            let (s, sink) = Self.session()
+            let before = s.engine.paintImage()
+            let effects = Self.ctrl(s, key, shift: shift)
+            #expect(sink.operations == [.canvas(.orient(orientation))], "\(key)")
+            #expect(s.engine.paintImage() == before.oriented(orientation), "\(orientation)")
+            #expect(s.layout.imageWidth == s.engine.width && s.layout.imageHeight == s.engine.height)
+            #expect(effects.canvas == s.engine.bounds)
+            if orientation.swapsAxes { #expect(effects.layout && s.engine.width == 80 && s.engine.height == 120) }
+            T.key(s, "z", .control)
+            #expect(s.engine.paintImage() == before && s.layout.imageWidth == 120 && s.layout.imageHeight == 80)
+            T.key(s, "y", .control)
+            #expect(s.engine.paintImage() == before.oriented(orientation))
+        }
+    }
+
+    /// With a selection, a turn lifts it to float, turned about its centre; Enter puts it down
+    /// as one step, Escape puts it back as it was.
+    @Test func aTurnedSelectionFloatsUntilPutDown() {
+        let (s, sink) = Self.session()
+        let before = s.engine.paintImage()
+        T.key(s, "s")
+        T.drag(s, [(15, 5), (44, 24)])  // 30 x 20, over the block's black corner
+        Self.ctrl(s, "h")
+        #expect(s.isPlacingPaste && sink.operations.isEmpty)
+        #expect(s.engine.paintImage() != before, "the selected paint is lifted")
+        Self.ctrl(s, "g")
+        Self.ctrl(s, "h")  // back and forth: the same place, no drift
+        s.handle(.key(.enter, modifiers: []))
+        #expect(
+            sink.operations == [.orientRect(IntRect(x: 15, y: 5, width: 30, height: 20), .rotateRight, dx: 5, dy: -5)])
+        var expected = StrokeEngine(image: before)
+        _ = expected.movePaint(IntRect(x: 15, y: 5, width: 30, height: 20), byX: 5, y: -5, orienting: .rotateRight)
+        #expect(s.engine.paintImage() == expected.paintImage())
+        #expect(s.engine.width == 120, "the canvas stays")
+        T.key(s, "z", .control)
+        #expect(s.engine.paintImage() == before)
+
+        T.drag(s, [(15, 5), (44, 24)])
+        Self.ctrl(s, "m")
+        s.handle(.key(.escape, modifiers: []))
+        #expect(s.engine.paintImage() == before, "Escape puts the selection back unturned")
+        #expect(Self.replayed(sink) == Self.view(s))
+    }
+
+    @Test func aFloatingPasteIsMirroredBeforeItIsPutDown() throws {
+        let (s, sink) = Self.session()
+        var picture = PixelImage(width: 3, height: 2, fill: Color.white.pixel)
+        picture[0, 0] = Color.black.pixel
+        s.paste(png: try PNGCodec.encode(picture, withAlpha: false))
+        Self.ctrl(s, "m")
+        s.handle(.key(.enter, modifiers: []))
+        guard case .paste(let image, _, _) = sink.operations.last else { return #expect(Bool(false), "a paste") }
+        #expect(image == picture.oriented(.flipHorizontal))
+    }
+
+    @Test func cropToSelectionKeepsTheSelectedRectangle() {
+        let (s, sink) = Self.session()
+        Self.ctrl(s, "x", shift: true)
+        #expect(sink.operations.isEmpty && s.message.contains("Select a rectangle first"))
+        let before = s.engine.paintImage()
+        T.key(s, "s")
+        T.drag(s, [(18, 8), (47, 31)])
+        Self.ctrl(s, "x", shift: true)
+        #expect(sink.operations == [.canvas(.resize(IntRect(x: 18, y: 8, width: 30, height: 24)))])
+        #expect(s.engine.paintImage() == before.cropped(to: IntRect(x: 18, y: 8, width: 30, height: 24)))
+        #expect(s.selection == nil && s.layout.imageWidth == 30 && s.layout.imageHeight == 24)
+        #expect(s.message.hasPrefix("Cropped to 30 × 24"))
+        #expect(Self.replayed(sink) == Self.view(s))
+    }
+
+    @Test func autocropCutsTheWhiteBorderAway() {
+        let (s, sink) = Self.session()
+        Self.ctrl(s, "u")
+        #expect(sink.operations == [.canvas(.resize(IntRect(x: 20, y: 10, width: 40, height: 30)))])
+        #expect(s.engine.width == 40 && s.engine.height == 30)
+        // The block is a red field with a black pixel in its corner: red is now the border.
+        Self.ctrl(s, "u")
+        #expect(sink.operations.last == .canvas(.resize(IntRect(x: 0, y: 0, width: 1, height: 1))))
+        Self.ctrl(s, "u")
+        #expect(sink.operations.count == 2 && s.message == "No border of one color to crop")
+    }
+
+    /// A stroke drawn before a turn: the stroke eraser finds it where it shows now.
+    @Test func theStrokeEraserFindsAStrokeAcrossATurn() {
+        let (s, sink) = Self.session()
+        T.key(s, "b")
+        T.drag(s, [(70, 60), (110, 60)])
+        Self.ctrl(s, "h")
+        // (x, y) → (79 - y, x): the stroke now runs down column 19 from row 70 to 110.
+        T.key(s, "E")
+        T.drag(s, [(19, 90)])
+        #expect(sink.operations.last == .removeStroke(step: s.history.count - 3))
+        #expect(Self.replayed(sink) == Self.view(s))
+    }
+}

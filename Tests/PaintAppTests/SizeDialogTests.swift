@@ -1,0 +1,149 @@
+import PaintCore
+import Testing
+
+@testable import PaintApp
+
+/// The picture size dialog: typed, stepped and dragged numbers, keep aspect, the percent, the
+/// anchor, the limits checked before anything is made, Enter and Escape; and in the session,
+/// Ctrl+R and Ctrl+Shift+R carrying out its change as one step.
+@Suite struct SizeDialogTests {
+    typealias T = SessionTests
+
+    static func type(_ dialog: inout SizeDialog, _ text: String) {
+        for c in text { _ = dialog.key(.character(c)) }
+    }
+
+    @Test func typingTheWidthCarriesTheHeightAndPercentAlong() {
+        var d = SizeDialog(kind: .scale, width: 300, height: 200)
+        #expect(d.fields.map(\.text) == ["300", "200", "100"])
+        Self.type(&d, "150")  // the width field is focused with its text selected
+        #expect(d.fields.map(\.text) == ["150", "100", "50"])
+        #expect(d.change == .scale(width: 150, height: 100))
+        _ = d.key(.tab)
+        Self.type(&d, "7")
+        #expect(d.fields.map(\.text) == ["11", "7", "3.5"], "height 7 of 200 is 3.5 %")
+        _ = d.key(.tab)
+        Self.type(&d, "33.3")
+        #expect(d.fields.map(\.text) == ["100", "67", "33.3"])
+    }
+
+    @Test func withoutKeepAspectTheSidesAreFree() {
+        var d = SizeDialog(kind: .scale, width: 300, height: 200)
+        let box = d.keepAspectBox
+        _ = d.press(x: box.x + 2, y: box.y + 5)
+        #expect(!d.keepsAspect)
+        _ = d.press(x: d.box(.width).x + 3, y: d.box(.width).y + 3)
+        Self.type(&d, "600")
+        #expect(d.fields.map(\.text) == ["600", "200", ""], "no one percent fits both sides")
+        #expect(d.change == .scale(width: 600, height: 200))
+    }
+
+    @Test func arrowsStepAndALabelDragsTheNumber() {
+        var d = SizeDialog(kind: .canvas, width: 40, height: 30)
+        _ = d.key(.up)
+        _ = d.key(.up, [.shift])
+        #expect(d.fields[0].text == "51" && d.fields[1].text == "38")
+        let label = d.label(.height)
+        _ = d.press(x: label.x + 5, y: label.y + 5)
+        #expect(d.isDragging && d.focus == .height)
+        d.drag(x: label.x + 5 + 12)
+        #expect(d.fields[1].text == "50")
+        d.drag(x: label.x + 5 - 100)
+        #expect(d.fields[1].text == "1", "never below 1")
+        d.release()
+        #expect(!d.isDragging)
+    }
+
+    @Test func theAnchorSaysWhereThePictureStays() {
+        var d = SizeDialog(kind: .canvas, width: 100, height: 60)
+        Self.type(&d, "150")  // 150 x 90, centred
+        #expect(d.change == .resize(IntRect(x: -25, y: -15, width: 150, height: 90)))
+        for (cell, x, y) in [(0, 0, 0), (2, -50, 0), (6, 0, -30), (8, -50, -30), (5, -50, -15)] {
+            let r = d.anchorCell(cell)
+            _ = d.press(x: r.x + 3, y: r.y + 3)
+            #expect(d.anchor == cell)
+            #expect(d.change == .resize(IntRect(x: x, y: y, width: 150, height: 90)), "cell \(cell)")
+        }
+        // Smaller: the anchor says which part is kept.
+        _ = d.press(x: d.box(.width).x + 3, y: d.box(.width).y + 3)
+        Self.type(&d, "51")
+        #expect(d.change == .resize(IntRect(x: 49, y: 14, width: 51, height: 31)), "right middle")
+    }
+
+    @Test func sizesBeyondTheLimitsAreRefusedBeforeAnythingIsMade() {
+        var d = SizeDialog(
+            kind: .scale, width: 640, height: 480, limits: ImageLimits(maxSide: 2000, maxPixels: 1_000_000))
+        Self.type(&d, "1500")
+        #expect(d.problem?.hasPrefix("Too large") == true && d.change == nil)
+        #expect(d.key(.enter) == nil, "Enter does nothing while the size is wrong")
+        Self.type(&d, "x")
+        #expect(d.problem?.hasPrefix("Width and height are whole numbers") == true)
+        var tiny = SizeDialog(kind: .scale, width: 30000, height: 10)
+        Self.type(&tiny, "10")
+        #expect(tiny.problem?.hasPrefix("Too small") == true)
+        #expect(tiny.key(.escape) == .cancel)
+        var same = SizeDialog(kind: .canvas, width: 10, height: 10)
+        #expect(same.key(.enter) == .cancel, "nothing to change: Enter just closes")
+    }
+
+    @Test func theTabsSwitchBetweenScaleAndCanvas() {
+        var d = SizeDialog(kind: .scale, width: 20, height: 10)
+        Self.type(&d, "40")
+        let tab = d.tab(.canvas)
+        _ = d.press(x: tab.x + 4, y: tab.y + 4)
+        #expect(d.kind == .canvas && d.change == .resize(IntRect(x: -10, y: -5, width: 40, height: 20)))
+        #expect(d.press(x: d.acceptButton.x + 3, y: d.acceptButton.y + 3) == .accept(d.change!))
+        #expect(d.press(x: d.cancelButton.x + 3, y: d.cancelButton.y + 3) == .cancel)
+    }
+
+    // MARK: In the session
+
+    @Test func ctrlRScalesThePictureAsOneStep() {
+        let (s, sink) = ImageCommandTests.session()
+        ImageCommandTests.ctrl(s, "r")
+        #expect(s.sizeDialog?.kind == .scale && s.acceptsText)
+        for c in "\t\t50" { s.handle(.key(c == "\t" ? .tab : .character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.sizeDialog == nil)
+        #expect(sink.operations == [.canvas(.scale(width: 60, height: 40))])
+        #expect(s.engine.width == 60 && s.layout.imageWidth == 60 && s.message.hasPrefix("Scaled to 60 × 40"))
+        T.key(s, "z", .control)
+        #expect(s.engine.width == 120 && s.engine.height == 80)
+    }
+
+    @Test func ctrlShiftRGivesTheCanvasANewSizeFilledWithTheBackground() {
+        let (s, sink) = ImageCommandTests.session()
+        let before = s.engine.paintImage()
+        ImageCommandTests.ctrl(s, "r", shift: true)
+        #expect(s.sizeDialog?.kind == .canvas)
+        // Top-left anchor, 200 wide (keep aspect: 133 high).
+        let frame = s.sizeDialogFrame
+        let cell = s.sizeDialog!.anchorCell(0)
+        s.handle([
+            .press(x: frame.x + cell.x + 3, y: frame.y + cell.y + 3, button: .left, modifiers: []),
+            .release(x: frame.x + cell.x + 3, y: frame.y + cell.y + 3, button: .left, modifiers: []),
+        ])
+        for c in "200" { s.handle(.key(.character(c), modifiers: [])) }
+        // A click outside the modal dialog does nothing.
+        T.drag(s, [(5, 5), (30, 30)])
+        #expect(s.sizeDialog != nil && sink.operations.isEmpty)
+        let ok = s.sizeDialog!.acceptButton
+        s.handle([
+            .press(x: frame.x + ok.x + 3, y: frame.y + ok.y + 3, button: .left, modifiers: []),
+            .release(x: frame.x + ok.x + 3, y: frame.y + ok.y + 3, button: .left, modifiers: []),
+        ])
+        #expect(sink.operations == [.canvas(.resize(IntRect(x: 0, y: 0, width: 200, height: 133)))])
+        #expect(s.engine.paintImage().cropped(to: IntRect(x: 0, y: 0, width: 120, height: 80)) == before)
+        #expect(s.engine.viewPixel(x: 199, y: 132) == Color.white.pixel, "the new area shows the background")
+        #expect(s.engine.paintPixel(x: 199, y: 132) == 0, "and holds no paint")
+    }
+
+    @Test func escapeClosesTheDialogAndChangesNothing() {
+        let (s, sink) = ImageCommandTests.session()
+        ImageCommandTests.ctrl(s, "r")
+        for c in "999" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.escape, modifiers: []))
+        #expect(s.sizeDialog == nil && sink.operations.isEmpty && s.engine.width == 120)
+        #expect(s.message == "Scale cancelled")
+    }
+}
