@@ -135,4 +135,24 @@ import Testing
         #expect(sink.operations.last == .removeStroke(step: s.history.count - 3))
         #expect(Self.replayed(sink) == Self.view(s))
     }
+
+    /// After a turn the selection and the clipboard work on the new canvas: Ctrl+A selects all
+    /// of it, Ctrl+C copies its pixels, and a paste lands on it.
+    @Test func selectionAndClipboardWorkOnTheChangedCanvas() throws {
+        let (s, _) = Self.session()
+        Self.ctrl(s, "h")
+        Self.ctrl(s, "a")
+        #expect(s.selection == IntRect(x: 0, y: 0, width: 80, height: 120))
+        let effects = Self.ctrl(s, "c")
+        guard case .offer(let png) = effects.clipboard.last else { return #expect(Bool(false), "a copy") }
+        let copied = try PNGCodec.decode(png, name: "clipboard")
+        #expect(copied.width == 80 && copied.height == 120)
+        #expect(copied == s.engine.flattenedImage())
+        s.handle(.key(.escape, modifiers: []))
+        T.drag(s, [(70, 100), (79, 119)])
+        #expect(s.selection == IntRect(x: 70, y: 100, width: 10, height: 20), "a selection in the new bottom corner")
+        s.paste(png: png)
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.engine.flattenedImage() == copied, "the copy pasted back over itself")
+    }
 }
