@@ -8,17 +8,24 @@ enum PanelButtons {
         _ rect: IntRect, _ label: String, isDefault: Bool, scale: UIScale, painter p: inout ChromePainter,
         texts: inout [TextRun], measure: TextMeasuring
     ) {
-        p.fillRoundedRect(
-            Double(rect.x) + 0.5, Double(rect.y) + 0.5, Double(rect.width) - 1, Double(rect.height) - 1, radius: 4,
-            isDefault ? Theme.activeFill : .white)
-        p.strokeRoundedRect(
-            Double(rect.x) + 0.5, Double(rect.y) + 0.5, Double(rect.width) - 1, Double(rect.height) - 1, radius: 4,
-            lineWidth: 1, isDefault ? Theme.activeBorder : Theme.border)
+        box(
+            rect, radius: 4, fill: isDefault ? Theme.activeFill : .white,
+            border: isDefault ? Theme.activeBorder : Theme.border, painter: &p)
         let w = measure.width(of: label, bold: isDefault)
         texts.append(
             TextRun(
                 text: label, x: rect.x + (rect.width - w) / 2, baseline: rect.y + scale.px(17), color: Theme.text,
                 bold: isDefault))
+    }
+
+    /// A rounded box filling `rect`, its one-pixel border inside it.
+    static func box(_ rect: IntRect, radius: Double, fill: Color, border: Color, painter p: inout ChromePainter) {
+        p.fillRoundedRect(
+            Double(rect.x) + 0.5, Double(rect.y) + 0.5, Double(rect.width) - 1, Double(rect.height) - 1,
+            radius: radius, fill)
+        p.strokeRoundedRect(
+            Double(rect.x) + 0.5, Double(rect.y) + 0.5, Double(rect.width) - 1, Double(rect.height) - 1,
+            radius: radius, lineWidth: 1, border)
     }
 
     /// A check box at the left of `rect`, ticked or not, with its label after it.

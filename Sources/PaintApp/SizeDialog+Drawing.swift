@@ -9,19 +9,10 @@ extension SizeDialog {
         var p = ChromePainter(width: width, height: height, background: Color(r: 0xFA, g: 0xFA, b: 0xFB))
         var texts: [TextRun] = []
         p.strokeRoundedRect(0.5, 0.5, Double(width) - 1, Double(height) - 1, radius: 0, lineWidth: 1, Theme.border)
+        // The tabs look like the buttons, the chosen one like the default button.
         for k in Kind.allCases {
-            let r = tab(k)
-            let on = k == kind
-            p.fillRoundedRect(
-                Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4,
-                on ? Theme.activeFill : .white)
-            p.strokeRoundedRect(
-                Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 4,
-                lineWidth: 1, on ? Theme.activeBorder : Theme.border)
-            let w = measure.width(of: k.title, bold: on)
-            texts.append(
-                TextRun(
-                    text: k.title, x: r.x + (r.width - w) / 2, baseline: r.y + s.px(17), color: Theme.text, bold: on))
+            PanelButtons.button(
+                tab(k), k.title, isDefault: k == kind, scale: s, painter: &p, texts: &texts, measure: measure)
         }
         for field in Field.allCases {
             let l = label(field)
@@ -83,12 +74,9 @@ extension SizeDialog {
         for cell in 0..<9 {
             let r = anchorCell(cell)
             let chosen = cell == anchor
-            p.fillRoundedRect(
-                Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 3,
-                chosen ? Theme.icon : .white)
-            p.strokeRoundedRect(
-                Double(r.x) + 0.5, Double(r.y) + 0.5, Double(r.width) - 1, Double(r.height) - 1, radius: 3,
-                lineWidth: 1, chosen ? Theme.icon : Theme.border)
+            PanelButtons.box(
+                r, radius: 3, fill: chosen ? Theme.icon : .white, border: chosen ? Theme.icon : Theme.border,
+                painter: &p)
             let dx = cell % 3 - anchor % 3
             let dy = cell / 3 - anchor / 3
             guard !chosen, abs(dx) <= 1, abs(dy) <= 1 else { continue }
