@@ -232,6 +232,17 @@ extension Session {
         guard let step = history.stroke(at: point, slack: 1), history.operations.indices.contains(step),
             case .text(let style, let spec) = history.operations[step]
         else { return false }
+        // Turned, scaled, cropped or moved since, it no longer stands where its box says.
+        let since = history.operations[(step + 1)..<history.cursor]
+        if since.contains(where: {
+            switch $0 {
+            case .canvas, .orientRect, .moveRect: return true
+            default: return false
+            }
+        }) {
+            setMessage("This text was moved, turned or scaled since it was put down: it cannot be edited again")
+            return false
+        }
         // The first click of the double click opened an empty box there: it goes.
         if liveText != nil {
             endTextBox()

@@ -289,4 +289,24 @@ import Testing
         Self.doubleClick(s, 150, 90)
         #expect(s.editedText == "")
     }
+
+    /// Text put down before the picture is turned stays where it shows now for the stroke
+    /// eraser (which takes it out), but it is not opened again by a double click: its box no
+    /// longer says where it stands.
+    @Test func textAcrossATurn() {
+        let (s, _) = Self.typing(at: 20, 10)
+        Self.type(s, "I")
+        Self.click(s, 230, 115)
+        s.perform(.canvas(.orient(.rotate180)))
+        #expect(Self.ink(s) > 0)
+        // The I's stem was near (25, 30); turned half round on 240 x 120 it is near (214, 89).
+        s.select(.text)
+        Self.doubleClick(s, 214, 89)
+        #expect(s.editedText == "" || s.editedText == nil)
+        #expect(s.message.contains("cannot be edited again"))
+        s.handle(.key(.escape, modifiers: []))
+        s.select(.strokeEraser)
+        Self.click(s, 214, 89)
+        #expect(Self.ink(s) == 0)
+    }
 }
