@@ -18,10 +18,7 @@ extension Session {
     /// Turns or mirrors what is selected: the floating picture, else the selection (lifted to
     /// float, so it can be moved before it is put down, as one step), else the whole picture.
     func orient(_ orientation: Orientation) {
-        if placing == nil, let rect = selection {
-            if case .stroke = gesture { commitStroke() }
-            liftSelection(rect)
-        }
+        if placing == nil, let rect = selection { liftSelection(rect) }
         if var p = placing {
             let old = p.rect
             p.orient(orientation)
