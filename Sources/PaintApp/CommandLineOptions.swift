@@ -1,4 +1,5 @@
 import PaintCore
+import PaintIO
 
 /// What `swiftpaint` was asked to do on its command line.
 public struct CommandLineOptions: Equatable, Sendable {
@@ -7,6 +8,7 @@ public struct CommandLineOptions: Equatable, Sendable {
         Usage: swiftpaint [OPTIONS] [FILE...]
                swiftpaint --recover
                swiftpaint --export OUT IN [--quality Q]
+               swiftpaint --forget FILE | --forget-all
 
         Opens FILE (PNG, JPEG, WebP, GIF or BMP), or a blank canvas that Ctrl+S saves as FILE
         when it does not exist. Each further file opens in a window of its own.
@@ -17,12 +19,19 @@ public struct CommandLineOptions: Equatable, Sendable {
                                    picture file shown behind the paint (default white)
           --history-memory MB      memory for undo snapshots (default 256); undo has no step
                                    limit: older steps are rebuilt by replaying the log
-          --no-history             save plain PNGs, without the editing history
           --export OUT IN          convert picture IN to OUT without a window, in the format
                                    OUT's extension names (.png, .jpg, .webp); exit status 0,
                                    or 1 with the reason
           --quality Q              JPEG quality 1..100 for --export (default 90); makes WebP
                                    lossy (default lossless)
+          --history-disk MB        disk space for saved pictures' histories on this computer
+                                   (default 1024); past it the least recently used go first
+          --save-with-history      saved files carry their editing history inside (the spHS
+                                   chunk; anyone you send them to can undo what you painted
+                                   over); Ctrl+Alt+S does it for one save
+          --no-history             keep no editing history of saved pictures on this computer
+          --forget FILE            drop the history kept on this computer for FILE's picture
+          --forget-all             drop every history kept on this computer
           --recover                list drawings a crash left behind that can be restored
           --no-journal             do not keep a crash journal (for measurements)
           -h, --help               show this help
@@ -30,6 +39,9 @@ public struct CommandLineOptions: Equatable, Sendable {
 
         Unsaved work is journaled under $XDG_STATE_HOME/swiftpaint (~/.local/state/swiftpaint):
         after a crash, a kill or a lost X server the next start offers to restore it.
+        Saved files hold the picture only. Their editing history stays on this computer, under
+        $XDG_DATA_HOME/swiftpaint/history (~/.local/share/swiftpaint/history), found again by
+        the picture's pixels when you reopen the file, even renamed or moved.
 
         Keys: B brush, E eraser, L line, R rectangle, O ellipse, F fill, I picker, S select,
               X swap colors, [ ] brush width, 1..9 opacity 10..90%, 0 100%, Ctrl+Z undo,
@@ -44,6 +56,10 @@ public struct CommandLineOptions: Equatable, Sendable {
         case run, help, version, recover
         /// Convert the picture at `input` to `output` without a window.
         case export(output: String, input: String)
+        /// Drop the history kept for the picture in this file.
+        case forget(String)
+        /// Drop every history kept.
+        case forgetAll
     }
 
     public var action = Action.run
@@ -61,13 +77,22 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var backgroundFile: String?
     /// Whether to keep a crash journal.
     public var journal = true
-    /// Whether saved PNGs carry the editing history.
+    /// Whether saved pictures' histories are kept on this computer (the history store).
     public var history = true
+    /// Whether every save carries the history inside the file too (`--save-with-history`).
+    public var saveWithHistory = false
+    /// The history store's size cap in MB.
+    public var historyDiskMB = 1024
     /// The most memory undo snapshots may take, in MB; older steps are then undone by replay.
     public var historyMemoryMB = 256
 
     /// `--quality`: the JPEG (and lossy WebP) quality for `--export`; nil for the defaults.
     public var quality: Int?
+    /// The history store the options ask for: `$XDG_DATA_HOME/swiftpaint/history` with the
+    /// `--history-disk` cap; nil with `--no-history`.
+    public var historyStore: HistoryStore? {
+        history ? HistoryStore(capBytes: historyDiskMB << 20) : nil
+    }
 
     /// The largest side `--size` accepts.
     public static let maxSide = 16384
@@ -99,8 +124,18 @@ public struct CommandLineOptions: Equatable, Sendable {
                     throw OptionError("--history-memory needs a number of megabytes, 0 to 65536")
                 }
                 options.historyMemoryMB = mb
+            case "--history-disk":
+                guard let value = rest.popFirst(), let mb = Int(value), (0...1 << 20).contains(mb) else {
+                    throw OptionError("--history-disk needs a number of megabytes, 0 to \(1 << 20)")
+                }
+                options.historyDiskMB = mb
             case "--no-journal": options.journal = false
             case "--no-history": options.history = false
+            case "--save-with-history": options.saveWithHistory = true
+            case "--forget":
+                guard let value = rest.popFirst() else { throw OptionError("--forget needs a picture file") }
+                options.action = .forget(value)
+            case "--forget-all": options.action = .forgetAll
             case "--size":
                 guard let value = rest.popFirst() else { throw OptionError("--size needs a value like 1920x1080") }
                 let parts = value.lowercased().split(separator: "x")

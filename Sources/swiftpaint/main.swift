@@ -44,6 +44,14 @@ case .export(let output, let input):
         fail("swiftpaint: \(error.description)")
     }
     exit(0)
+case .forget(let file):
+    let report = HistoryForgetting.forget(file: PathDisplay.absolute(file), store: HistoryStore())
+    report.succeeded ? print(report.message) : FileSystem.printError(report.message)
+    exit(report.succeeded ? 0 : 1)
+case .forgetAll:
+    let report = HistoryForgetting.forgetAll(store: HistoryStore())
+    report.succeeded ? print(report.message) : FileSystem.printError(report.message)
+    exit(report.succeeded ? 0 : 1)
 case .run:
     break
 }

@@ -244,7 +244,7 @@ public enum HistoryStoreError: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     /// A byte count for people: "3.2 MB", "812 KB".
-    static func size(_ bytes: Int) -> String {
+    public static func size(_ bytes: Int) -> String {
         if bytes >= 1 << 20 {
             let tenths = bytes * 10 / (1 << 20)
             return "\(tenths / 10).\(tenths % 10) MB"
