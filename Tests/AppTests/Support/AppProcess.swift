@@ -3,9 +3,10 @@ import Foundation
 /// A program under test (normally `swiftpaint`) running on a test's X server.
 ///
 /// Its environment is this process's environment without DISPLAY/XAUTHORITY/WAYLAND_DISPLAY/
-/// SWIFTPAINT_*, plus `DISPLAY`, plus `HOME` and `XDG_STATE_HOME` pointing into a private
-/// temporary directory (`home`), plus `environment` (which wins). stdout and stderr are captured
-/// to files and readable at any time through `stdout` / `stderr`. `deinit` SIGKILLs and reaps the
+/// SWIFTPAINT_*, plus `DISPLAY`, plus `HOME`, `XDG_STATE_HOME`, `XDG_CONFIG_HOME` and
+/// `XDG_DATA_HOME` (the history store) pointing into a private temporary directory (`home`), plus
+/// `environment` (which wins). stdout and stderr are captured to files and readable at any time
+/// through `stdout` / `stderr`. `deinit` SIGKILLs and reaps the
 /// program if it is still running.
 ///
 /// ```swift
@@ -22,7 +23,8 @@ final class AppProcess {
     let arguments: [String]
     /// The complete environment it was given.
     let environment: [String: String]
-    /// The private directory that is `HOME`; `XDG_STATE_HOME` is `home/.local/state`.
+    /// The private directory that is `HOME`; `XDG_STATE_HOME` is `home/.local/state`,
+    /// `XDG_DATA_HOME` is `home/.local/share`.
     /// Owned by the caller when passed in, else created here and deleted with this object.
     let home: String
     /// Where stdout goes.
@@ -62,6 +64,7 @@ final class AppProcess {
         env["XDG_STATE_HOME"] = state
         // The settings file too, so no test reads or writes the settings of whoever runs it.
         env["XDG_CONFIG_HOME"] = "\(home)/.config"
+        env["XDG_DATA_HOME"] = "\(home)/.local/share"
         env.merge(environment) { _, new in new }
         self.environment = env
         process = try ChildProcess(
