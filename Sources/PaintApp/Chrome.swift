@@ -278,14 +278,16 @@ extension Session {
         switch mode {
         case .normal:
             var x = s.px(10)
-            func add(_ text: String, _ color: Color = Theme.dimText, bold: Bool = false) {
+            func add(_ text: String, _ color: Color = Theme.dimText, bold: Bool = false, gap: Double = 22) {
                 texts.append(TextRun(text: text, x: x, baseline: baseline, color: color, bold: bold))
-                x += measure.width(of: text, bold: bold) + s.px(22)
+                x += measure.width(of: text, bold: bold) + s.px(gap)
             }
             add(pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", Theme.text)
             add("\(engine.width) × \(engine.height)")
             add(layout.zoomText)
-            add(displayName + (isModified ? " (unsaved)" : ""), Theme.text, bold: true)
+            add(displayName + (isModified ? " (unsaved)" : ""), Theme.text, bold: true, gap: carriesHistory ? 8 : 22)
+            // A file that carries its editing history says so wherever its name shows.
+            if carriesHistory { add("with history", Theme.cautionText) }
             if !message.isEmpty {
                 let failed = message.hasPrefix("Cannot")
                 let w = measure.width(of: message, bold: false)

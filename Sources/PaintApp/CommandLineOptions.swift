@@ -77,22 +77,22 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var backgroundFile: String?
     /// Whether to keep a crash journal.
     public var journal = true
-    /// Whether saved pictures' histories are kept on this computer (the history store).
+    /// Whether saved pictures' histories are kept on this computer (`--no-history` turns it off).
     public var history = true
     /// Whether every save carries the history inside the file too (`--save-with-history`).
     public var saveWithHistory = false
     /// The history store's size cap in MB.
     public var historyDiskMB = 1024
+    /// Where saved pictures' histories are kept and found: set by `parse` (the user's
+    /// `$XDG_DATA_HOME/swiftpaint/history` with the `--history-disk` cap, nil with
+    /// `--no-history`). Options made with `init()` have none, so a test never touches the
+    /// user's store unless it names one.
+    public var historyStore: HistoryStore?
     /// The most memory undo snapshots may take, in MB; older steps are then undone by replay.
     public var historyMemoryMB = 256
 
     /// `--quality`: the JPEG (and lossy WebP) quality for `--export`; nil for the defaults.
     public var quality: Int?
-    /// The history store the options ask for: `$XDG_DATA_HOME/swiftpaint/history` with the
-    /// `--history-disk` cap; nil with `--no-history`.
-    public var historyStore: HistoryStore? {
-        history ? HistoryStore(capBytes: historyDiskMB << 20) : nil
-    }
 
     /// The largest side `--size` accepts.
     public static let maxSide = 16384
@@ -167,6 +167,7 @@ public struct CommandLineOptions: Equatable, Sendable {
             }
             options.optionArguments += arguments[start..<rest.startIndex]
         }
+        options.historyStore = options.history ? HistoryStore(capBytes: options.historyDiskMB << 20) : nil
         return options
     }
 

@@ -29,11 +29,15 @@ public struct Document {
     /// The formats this document was saved in whose losses (transparency, the editing history)
     /// the status bar has already told: it says so once, not at every Ctrl+S.
     public var toldLosses: Set<ImageFormat> = []
+    /// Whether the file carries its editing history inside (an `spHS` chunk, from "Save with
+    /// history" or an older SwiftPaint): the title and the status bar say so until a plain save
+    /// drops it.
+    public var carriesHistory: Bool
 
     /// A document; by default untitled, on its saved step, with nothing to journal.
     public init(
         engine: StrokeEngine, history: History, path: String? = nil, savedStep: Int? = 0, baseBytes: [UInt8]? = nil,
-        log: [Operation] = [], format: ImageFormat? = nil
+        log: [Operation] = [], format: ImageFormat? = nil, carriesHistory: Bool = false
     ) {
         self.engine = engine
         self.history = history
@@ -42,6 +46,7 @@ public struct Document {
         self.baseBytes = baseBytes
         self.log = log
         self.format = format
+        self.carriesHistory = carriesHistory
     }
 
     /// Whether there are changes since the last save: the history is not on the saved step.

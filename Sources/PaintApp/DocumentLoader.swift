@@ -1,8 +1,9 @@
 import PaintCore
 import PaintIO
 
-/// Reading documents: a picture in any format SwiftPaint opens (a PNG with its saved history
-/// when it carries one that matches its pixels), or a blank canvas; and the archive a save embeds.
+/// Reading documents: a picture in any format SwiftPaint opens, with its editing history from
+/// this computer's history store or (a PNG) from the file itself, when it replays to the picture
+/// the file was saved from; or a blank canvas. And the archive a save keeps.
 public enum DocumentLoader {
     /// Opens `path` (absolute) or starts a blank canvas per `options`, with what the status bar
     /// says first. A file that cannot be read opens as an untitled blank canvas, so a save can
@@ -29,9 +30,10 @@ public enum DocumentLoader {
             history: History(base: nil, memoryCap: options.historyMemoryMB << 20))
     }
 
-    /// The picture at `path` (absolute), in any format SwiftPaint opens, with its saved history
-    /// when it is a PNG that carries one matching its pixels, and what to tell the user; throws
-    /// when the file cannot be read as a picture.
+    /// The picture at `path` (absolute), in any format SwiftPaint opens, with its editing history
+    /// when this computer's history store keeps one for its pixels or (a PNG) the file carries
+    /// one inside, and the history replays to the picture the file was saved from; and what to
+    /// tell the user. Throws when the file cannot be read as a picture.
     ///
     /// A picture whose file stores transparency opens as paint over a transparent background
     /// (shown over a checkerboard, erased to transparency, saved with alpha); any other keeps the
@@ -42,48 +44,121 @@ public enum DocumentLoader {
         let memoryCap = options.historyMemoryMB << 20
         let opened = try ImageFile.open(path: path)
         let picture = opened.picture
+        let shown = picture.image
         let said = "Opened \(PathDisplay.abbreviatingHome(path))"
-        // Without its history: the file's pixels are the starting picture.
-        func plain(_ message: String) -> (document: Document, message: String) {
-            let background = picture.hasAlpha ? .transparent : options.background
-            let engine = StrokeEngine(image: picture.image, background: background)
-            // The history shares the engine's tiles of the opened picture: no second copy.
-            let document = Document(
-                engine: engine, history: History(startingFrom: engine, memoryCap: memoryCap), path: path,
-                baseBytes: opened.bytes, format: picture.format)
-            return (document, message)
+        let inFile = picture.format == .png ? HistoryChunk.extract(from: opened.bytes) : .none
+        let carries = inFile != .none
+        var notes: [String] = []
+        // This computer's store first: it holds the latest history saved here for these pixels.
+        if let store = options.historyStore {
+            switch store.find(HistoryKey(of: shown)) {
+            case .entry(let archive, let named):
+                // The replay must give the picture that was encoded into this file: the file's
+                // own pixels, or (a lossy format) the picture the entry names.
+                let trusted = { (engine: StrokeEngine) -> Bool in
+                    let replayed = engine.flattenedImage()
+                    return replayed == shown || HistoryKey(of: replayed) == named
+                }
+                switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted) {
+                case .success(var document):
+                    document.format = picture.format
+                    document.carriesHistory = carries
+                    let restored = "\(said) — history restored (\(steps(document.history.cursor)))"
+                    return (document, restored + (carries ? "; the file carries it inside too" : ""))
+                case .failure(let problem): notes.append("its kept history was left out: \(problem.reason)")
+                }
+            case .rejected(let reason): notes.append("its kept history was left out: \(reason)")
+            case .none: break
+            }
         }
-        guard picture.format == .png else { return plain(said) }
-        switch HistoryChunk.extract(from: opened.bytes) {
+        switch inFile {
         case .archive(let archive):
-            guard archive.matches(picture.image) else {
-                return plain("\(said); its editing history was left out: another program changed the picture")
-            }
-            do {
-                // The history may start on another canvas than the saved picture's (a crop, a
-                // scale or a turn since).
-                let start = archive.startingCanvas ?? IntRect(x: 0, y: 0, width: archive.width, height: archive.height)
-                var document = try Document.replaying(
-                    archive.operations.map(JournalRecord.operation), width: start.width, height: start.height,
-                    background: archive.background, baseBytes: archive.baseImage, path: path, memoryCap: memoryCap,
-                    source: "history")
-                document.savedStep = document.history.cursor
-                document.log = archive.operations
+            let trusted = { (engine: StrokeEngine) in showsExactly(engine, shown) }
+            switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted) {
+            case .success(var document):
                 document.format = .png
-                return (document, "\(said) with its history (\(document.history.cursor) steps to undo)")
-            } catch {
-                return plain("\(said); its editing history could not be read (\(error.description))")
+                document.carriesHistory = true
+                return (
+                    document,
+                    "\(said) — the file carries its editing history inside (\(steps(document.history.cursor)));"
+                        + " Ctrl+S saves it without"
+                )
+            case .failure(let problem): notes.append("its editing history was left out: \(problem.reason)")
             }
-        case .rejected(let reason):
-            return plain("\(said); its editing history was left out: \(reason)")
-        case .none:
-            return plain(said)
+        case .rejected(let reason): notes.append("its editing history was left out: \(reason)")
+        case .none: break
+        }
+        // Without its history: the file's pixels are the starting picture.
+        let background = picture.hasAlpha ? .transparent : options.background
+        let engine = StrokeEngine(image: shown, background: background)
+        // The history shares the engine's tiles of the opened picture: no second copy.
+        let document = Document(
+            engine: engine, history: History(startingFrom: engine, memoryCap: memoryCap), path: path,
+            baseBytes: opened.bytes, format: picture.format, carriesHistory: carries)
+        return (document, ([said] + notes).joined(separator: "; "))
+    }
+
+    /// "1 step", "12 steps".
+    static func steps(_ n: Int) -> String { n == 1 ? "1 step" : "\(n) steps" }
+
+    /// Why a history read back was not used, in words.
+    struct Distrust: Error {
+        let reason: String
+    }
+
+    /// The document `archive` describes, on its saved step, but only when its replay is what
+    /// `trusted` accepts (the picture the file `shown` was saved from): the one path every
+    /// history read back takes, from the store or from the file.
+    static func restore(
+        _ archive: DocumentArchive, shows shown: PixelImage, path: String, memoryCap: Int,
+        trusting trusted: (StrokeEngine) -> Bool
+    ) -> Result<Document, Distrust> {
+        // Cheap checks first: a history of another size or other pixels is not replayed at all.
+        guard archive.matches(shown) else { return .failure(Distrust(reason: "another program changed the picture")) }
+        var document: Document
+        do {
+            // The history may start on another canvas than the saved picture's (a crop, a scale
+            // or a turn since).
+            let start = archive.startingCanvas ?? IntRect(x: 0, y: 0, width: archive.width, height: archive.height)
+            document = try Document.replaying(
+                archive.operations.map(JournalRecord.operation), width: start.width, height: start.height,
+                background: archive.background, baseBytes: archive.baseImage, path: path, memoryCap: memoryCap,
+                source: "history")
+        } catch {
+            return .failure(Distrust(reason: "it cannot be read (\(error.description))"))
+        }
+        guard trusted(document.engine) else {
+            return .failure(Distrust(reason: "replaying it does not give the picture the file shows"))
+        }
+        document.savedStep = document.history.cursor
+        document.log = archive.operations
+        return .success(document)
+    }
+
+    /// Whether `engine`'s picture, saved as a PNG and read back, is exactly `shown`: a save
+    /// writes the flattened picture as RGBA with straight alpha on a transparent background
+    /// (read back premultiplied again), else as RGB (read back opaque).
+    static func showsExactly(_ engine: StrokeEngine, _ shown: PixelImage) -> Bool {
+        guard shown.width == engine.width, shown.height == engine.height else { return false }
+        let flattened = engine.flattenedImage()
+        let withAlpha = engine.background == .transparent
+        return flattened.pixels.withUnsafeBufferPointer { mine in
+            shown.pixels.withUnsafeBufferPointer { theirs in
+                for i in 0..<mine.count {
+                    let p = mine[i]
+                    if (withAlpha ? Pixel.premultiply(Pixel.unpremultiply(p)) : p | 0xFF00_0000) != theirs[i] {
+                        return false
+                    }
+                }
+                return true
+            }
         }
     }
 
-    /// The archive to save with the picture: the starting picture, every step (undone ones
-    /// too, followed by the undos), and the hash of `saved`, the pixels a reader will decode.
-    public static func archive(for document: Document, saved: PixelImage) -> DocumentArchive {
+    /// The archive to keep with the saved picture: the starting picture and every step (undone
+    /// ones too, followed by the undos). Its pixel hash is filled in by the save, from the
+    /// pixels a reader decodes.
+    public static func archive(for document: Document) -> DocumentArchive {
         let history = document.history
         var operations = history.operations
         operations.append(contentsOf: Array(repeating: Operation.undo, count: history.count - history.cursor))
@@ -91,7 +166,7 @@ public enum DocumentLoader {
         return DocumentArchive(
             width: document.engine.width, height: document.engine.height,
             background: DocumentJournal.journalBackground(document.engine.background), baseImage: document.baseBytes,
-            operations: operations, pixelHash: DocumentArchive.hash(saved),
+            operations: operations, pixelHash: 0,
             startingCanvas: start == nil || start == document.engine.bounds ? nil : start)
     }
 }

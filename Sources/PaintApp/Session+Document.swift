@@ -14,7 +14,12 @@ extension Session {
 
     /// Saves to the document's file (asking what only the user can say, see `saveAsking`), or
     /// asks for a name when it has none.
-    public func save() {
+    public func save() { save(historyInside: false) }
+
+    /// Saves as `save()` does; with `historyInside` ("Save with history", Ctrl+Alt+S) the file
+    /// carries the editing history inside, to be taken to another computer.
+    public func save(historyInside: Bool) {
+        historyInsideNextSave = historyInside
         guard let path else {
             promptSaveAs(then: nil)
             return
@@ -76,6 +81,7 @@ extension Session {
     /// Save / Discard / Cancel.
     public func requestLeave(to leaving: Leaving) {
         commitStroke()
+        historyInsideNextSave = false
         if isModified {
             setMode(.confirmLeave(leaving))
         } else {

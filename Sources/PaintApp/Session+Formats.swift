@@ -71,7 +71,9 @@ extension Session {
 
     // MARK: Writing
 
-    /// Writes the picture to `target` as `format`, atomically; reports success (and, once per
+    /// Writes the picture to `target` as `format`, atomically, and keeps its editing history in
+    /// this computer's history store; the file carries the history inside only for "Save with
+    /// history" (or `--save-with-history`), and only a PNG can. Reports success (and, once per
     /// format, what the format cannot keep) or the reason in the status bar. The document stays
     /// modified when it fails.
     @discardableResult
@@ -79,15 +81,18 @@ extension Session {
         commitStroke()
         let transparent = engine.background == .transparent
         let options = SaveOptions(format: format, quality: settings.jpegQuality)
-        // Only a PNG carries the history (in its spHS chunk); the hash in it covers what a
-        // reader decodes from the file, so reopening checks exactly that.
-        let picture = engine.flattenedImage()
-        let carried =
-            savesHistory && format.keepsHistory
-            ? SavedHistory(archive: DocumentLoader.archive(for: document, saved: picture), store: nil, portable: true)
-            : nil
+        let inside = historyInsideNextSave || opener.options.saveWithHistory
+        historyInsideNextSave = false
+        let store = opener.options.historyStore
+        // The entry is named by what a reader decodes from the file, whatever the format does to
+        // the pixels (SavedHistory).
+        let kept =
+            store != nil || inside
+            ? SavedHistory(archive: DocumentLoader.archive(for: document), store: store, portable: inside) : nil
+        let outcome: SavedHistory.Outcome
         do {
-            try ImageFile.save(picture, to: target, options: options, withAlpha: transparent, history: carried)
+            outcome = try ImageFile.save(
+                engine.flattenedImage(), to: target, options: options, withAlpha: transparent, history: kept)
         } catch {
             setMessage(error.description)
             return false
@@ -97,14 +102,14 @@ extension Session {
         lastFolder = FileSystem.parentFolder(target)
         document.format = format
         document.savedStep = history.cursor
+        document.carriesHistory = outcome.carried
         var message = "Saved to \(PathDisplay.abbreviatingHome(target))"
-        var lost: [String] = []
-        if transparent && !format.keepsTransparency { lost.append("transparency (flattened onto white)") }
-        if savesHistory && !format.keepsHistory && history.count > 0 { lost.append("editing history") }
-        if !lost.isEmpty && !document.toldLosses.contains(format) {
+        if outcome.carried { message += " with its editing history inside" }
+        if transparent && !format.keepsTransparency && !document.toldLosses.contains(format) {
             document.toldLosses.insert(format)
-            message += "; a \(format.name) file keeps no " + lost.joined(separator: " and no ")
+            message += "; a \(format.name) file keeps no transparency (flattened onto white)"
         }
+        if let problem = outcome.problem { message += "; " + problem }
         setMessage(message)
         return true
     }

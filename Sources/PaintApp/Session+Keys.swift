@@ -80,7 +80,13 @@ extension Session {
                 return { self.run(command) }
             }
             switch letter {
-            case "s": return { modifiers.contains(.shift) ? self.promptSaveAs(then: nil) : self.save() }
+            case "s":
+                if modifiers.contains(.alt) { return { self.save(historyInside: true) } }
+                return {
+                    guard modifiers.contains(.shift) else { return self.save() }
+                    self.historyInsideNextSave = false
+                    self.promptSaveAs(then: nil)
+                }
             case "q", "w": return requestClose
             case "n": return { self.requestLeave(to: .newDocument) }
             case "o": return promptOpen

@@ -17,8 +17,9 @@ public final class Session {
     public internal(set) var layout: Layout
     /// The tool, the colors, width, opacity and the toggles.
     public internal(set) var settings = Settings()
-    /// Whether saves carry the editing history in the PNG (`--no-history` turns it off).
-    public var savesHistory = true
+    /// Whether the save being asked for carries the history inside the file (Ctrl+Alt+S). Every
+    /// way of asking for a save sets it; a save uses it up.
+    var historyInsideNextSave = false
     /// The last message for the status bar ("Saved to …", an error).
     public internal(set) var message = ""
     /// What the status bar is doing: showing the status, or asking something.
@@ -45,6 +46,7 @@ public final class Session {
     private struct TitleKey: Equatable {
         var modified: Bool
         var path: String?
+        var carriesHistory: Bool
     }
     /// The pointer shape the window was last told.
     private var shownPointer: PointerShape?
@@ -129,9 +131,13 @@ public final class Session {
     /// Whether there are changes since the last save.
     public var isModified: Bool { document.isModified }
 
-    /// The window title: `name.png — SwiftPaint`, with a leading `*` while modified.
+    /// Whether the open file carries its editing history inside (the document's).
+    public var carriesHistory: Bool { document.carriesHistory }
+
+    /// The window title: `name.png — SwiftPaint`, with a leading `*` while modified and
+    /// `(with history)` after the name while the file carries its editing history inside.
     public var title: String {
-        (isModified ? "*" : "") + displayName + " — SwiftPaint"
+        (isModified ? "*" : "") + displayName + (carriesHistory ? " (with history)" : "") + " — SwiftPaint"
     }
 
     /// The document's file name, or "Untitled".
@@ -176,7 +182,7 @@ public final class Session {
     /// What the window is asked to do since it last took it; the session starts collecting
     /// afresh. The title and pointer are included when they changed.
     public func takeEffects() -> Effects {
-        let titleKey = TitleKey(modified: isModified, path: path)
+        let titleKey = TitleKey(modified: isModified, path: path, carriesHistory: carriesHistory)
         if titleKey != shownTitle {
             shownTitle = titleKey
             effects.title = title
@@ -281,7 +287,7 @@ public final class Session {
         case .background:
             return "Background: left click primary color, right click secondary (Ctrl+B: image or transparent)"
         case .clear: return "Clear the canvas"
-        case .save: return "Save (Ctrl+S), Save as (Ctrl+Shift+S)"
+        case .save: return "Save (Ctrl+S), Save as (Ctrl+Shift+S), Save with history (Ctrl+Alt+S)"
         case .newDocument: return "New picture (Ctrl+N)"
         case .open: return "Open a picture (Ctrl+O)"
         case nil: return nil

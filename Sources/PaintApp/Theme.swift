@@ -30,4 +30,6 @@ public enum Theme {
     public static let text = Color(r: 0x24, g: 0x26, b: 0x2A)
     public static let dimText = Color(r: 0x5E, g: 0x62, b: 0x68)
     public static let errorText = Color(r: 0xB0, g: 0x20, b: 0x20)
+    /// "with history" next to the name of a file that carries its editing history inside.
+    public static let cautionText = Color(r: 0x9A, g: 0x5B, b: 0x00)
 }

@@ -66,7 +66,7 @@ public enum ImageFile {
             bytes = try ImageEncoder.encode(
                 keepsAlpha ? image : ImageEncoder.flattened(image, onto: Color.white.pixel), options: options,
                 withAlpha: keepsAlpha)
-            if let history { (bytes, outcome) = try history.attach(to: bytes, name: path) }
+            if let history { (bytes, outcome) = try history.attach(to: bytes, picture: image, name: path) }
         } catch {
             // The codec does not know the file name; put it into the message.
             throw error.withPath(path)

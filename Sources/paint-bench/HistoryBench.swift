@@ -5,7 +5,7 @@
 // every undo back to step 0 and every redo forward again, and the stroke eraser
 // (removeStroke) under >= 200 later strokes. --samples caps how many slow (> 5 ms)
 // undos are timed before the undo walk stops; --budget-s caps the undo walk's wall time.
-// --save-png writes the built document as the program saves it (picture + history chunk), to
+// --save-png writes the built document as "Save with history" does (picture + history chunk), to
 // measure the program itself opening and undoing a long history.
 
 import Glibc
@@ -67,7 +67,7 @@ func drawLive(_ stroke: RecordedStroke, _ file: StrokeFile, _ engine: StrokeEngi
     return op
 }
 
-/// Writes the document as the program saves it: the flattened picture with the history chunk.
+/// Writes the document as "Save with history" does: the flattened picture with the history chunk.
 private func saveWithHistory(_ engine: StrokeEngine, _ history: History, to path: String) {
     do {
         let png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: false)

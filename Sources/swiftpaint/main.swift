@@ -65,7 +65,6 @@ if notStarted > 0 {
 let (document, message) = DocumentLoader.open(options.path.map(PathDisplay.absolute), options: options)
 let path = document.path
 let session = Session(document: document, windowWidth: 1280, windowHeight: 900, message: message)
-session.savesHistory = options.history
 // What the last run remembered: the tool, colors, width, opacity, toggles, window size, folder.
 let settingsPath = SettingsFile.defaultPath
 let (stored, settingsProblem) = StoredSettings.load(from: settingsPath)

@@ -67,30 +67,35 @@ import Testing
         #expect(restored.engine.width == 80 && restored.engine.height == 60)
     }
 
-    /// A blank canvas drawn on, cropped or turned, saved with its history: the history starts
-    /// on the blank canvas's size, not the saved picture's, and undo goes all the way back.
+    /// A blank canvas drawn on, cropped or turned, saved with its history (kept on this
+    /// computer, and inside the file): the history starts on the blank canvas's size, not the
+    /// saved picture's, and undo goes all the way back, from either.
     @Test(arguments: changes)
     func aSavedHistoryReopensOnTheCanvasItStartedFrom(change: CanvasChange) throws {
         let ops = Self.operations(change)
         let (engine, history) = Self.live(ops)
         let document = Document(engine: engine, history: history, path: nil)
-        let png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: false)
-        let saved = try PNGCodec.decode(png, name: "saved")
-        let archive = DocumentLoader.archive(for: document, saved: saved)
+        let archive = DocumentLoader.archive(for: document)
         let start = change.size(width: 80, height: 60) == (80, 60) ? nil : IntRect(x: 0, y: 0, width: 80, height: 60)
         #expect(archive.startingCanvas == start)
         let folder = NSTemporaryDirectory() + "swiftpaint-canvas-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = folder + "/changed.png"
-        try Data(try HistoryChunk.embed(archive, into: png)).write(to: URL(fileURLWithPath: file))
-        let reopened = try DocumentLoader.load(file, options: CommandLineOptions())
-        #expect(reopened.message.contains("with its history"), "\(reopened.message)")
-        let e = reopened.document.engine
-        #expect(Self.state(e) == Self.state(engine))
-        while reopened.document.history.canUndo { reopened.document.history.undo(engine: e) }
-        let blank = StrokeEngine(width: 80, height: 60, background: .color(.white))
-        #expect(Self.state(e) == Self.state(blank))
+        var options = CommandLineOptions()
+        options.historyStore = HistoryStore(folder: folder + "/store")
+        try ImageFile.save(
+            engine.flattenedImage(), to: file, withAlpha: false,
+            history: SavedHistory(archive: archive, store: options.historyStore, portable: true))
+        for (options, says) in [(options, "history restored"), (CommandLineOptions(), "carries its editing history")] {
+            let reopened = try DocumentLoader.load(file, options: options)
+            #expect(reopened.message.contains(says), "\(reopened.message)")
+            let e = reopened.document.engine
+            #expect(Self.state(e) == Self.state(engine))
+            while reopened.document.history.canUndo { reopened.document.history.undo(engine: e) }
+            let blank = StrokeEngine(width: 80, height: 60, background: .color(.white))
+            #expect(Self.state(e) == Self.state(blank))
+        }
     }
 
     @Test func aLogAskingForAnImpossibleStartingCanvasIsRefusedBeforeAllocating() throws {

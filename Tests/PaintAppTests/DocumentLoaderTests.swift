@@ -5,28 +5,44 @@ import Testing
 
 @testable import PaintApp
 
-/// PNGs that remember: a saved file reopens with its whole history; anything doubtful opens as a
-/// plain picture and says why.
+/// Files hold what they show; their histories stay in this computer's history store and come
+/// back when the file is reopened here. Anything doubtful opens as a plain picture and says why.
 @Suite struct DocumentLoaderTests {
     typealias T = SessionTests
 
-    /// A session on `path` as the program starts it.
-    static func open(_ path: String, _ options: CommandLineOptions = CommandLineOptions()) -> Session {
-        let (document, message) = DocumentLoader.open(path, options: options)
-        return Session(document: document, windowWidth: 1000, windowHeight: 400, message: message)
+    /// Options for an 80 x 60 canvas (or `width` x `height`) whose history store ("this
+    /// computer") is `store` inside `dir`.
+    static func options(_ dir: String, store: String = "store", width: Int = 80, height: Int = 60) -> CommandLineOptions
+    {
+        var options = CommandLineOptions()
+        options.width = width
+        options.height = height
+        options.historyStore = HistoryStore(folder: dir + "/" + store + "/swiftpaint/history")
+        return options
     }
 
-    /// An 80 x 60 drawing with one stroke, saved (with its history) as `name` in `dir`.
-    static func savedDrawing(in dir: String, named name: String) -> (Session, String, CommandLineOptions) {
+    /// A session on `path` as the program starts it.
+    static func open(_ path: String?, _ options: CommandLineOptions = CommandLineOptions()) -> Session {
+        let (document, message) = DocumentLoader.open(path, options: options)
+        let session = Session(document: document, windowWidth: 1000, windowHeight: 400, message: message)
+        session.opener = DocumentOpener(options: options, journalFolder: nil)
+        return session
+    }
+
+    /// An 80 x 60 drawing with one stroke, saved as `name` in `dir` (Ctrl+S, or Ctrl+Alt+S for
+    /// `inside`).
+    static func savedDrawing(in dir: String, named name: String, inside: Bool = false) -> (
+        Session, String, CommandLineOptions
+    ) {
         let file = dir + "/" + name
-        var options = CommandLineOptions()
-        options.width = 80
-        options.height = 60
+        let options = options(dir)
         let s = open(file, options)
         T.drag(s, [(10, 10), (70, 50)])
-        T.key(s, "s", .control)
+        T.key(s, "s", inside ? [.control, .alt] : .control)
         return (s, file, options)
     }
+
+    static func bytes(_ file: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) }
 
     static func drawSome(_ s: Session) {
         T.key(s, "5")
@@ -45,9 +61,7 @@ import Testing
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = dir + "/h.png"
-        var options = CommandLineOptions()
-        options.width = 200
-        options.height = 100
+        let options = Self.options(dir, width: 200, height: 100)
         let s = Self.open(file, options)
         var steps = [Array(s.engine.viewPixels)]
         T.drag(s, [(10, 10), (60, 40), (150, 20)])
@@ -56,9 +70,14 @@ import Testing
         steps.append(Array(s.engine.viewPixels))
         T.key(s, "s", .control)
         #expect(!s.isModified)
+        #expect(s.message == "Saved to \(PathDisplay.abbreviatingHome(file))", "\(s.message)")
+        // The file holds the picture only.
+        #expect(HistoryChunk.extract(from: try Self.bytes(file)) == .none)
+        #expect(!s.carriesHistory && !s.title.contains("(with history)"))
 
         let reopened = Self.open(file, options)
-        #expect(reopened.message.contains("with its history"), "\(reopened.message)")
+        #expect(
+            reopened.message.hasSuffix("history restored (\(s.history.cursor) steps)"), "\(reopened.message)")
         #expect(Array(reopened.engine.viewPixels) == steps.last)
         #expect(!reopened.isModified && reopened.history.cursor == s.history.cursor)
         while reopened.history.canUndo { T.key(reopened, "z", .control) }
@@ -68,6 +87,34 @@ import Testing
         #expect(!reopened.isModified, "back on the saved step")
     }
 
+    @Test func anotherComputerOrNoStoreOpensTheFilePlain() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (s, file, _) = Self.savedDrawing(in: dir, named: "plain.png")
+        for options in [Self.options(dir, store: "other computer"), CommandLineOptions()] {
+            let reopened = Self.open(file, options)
+            #expect(reopened.message == "Opened \(PathDisplay.abbreviatingHome(file))", "\(reopened.message)")
+            #expect(!reopened.history.canUndo)
+            #expect(Array(reopened.engine.viewPixels) == Array(s.engine.viewPixels))
+        }
+    }
+
+    @Test func aTransparentDrawingComesBackWithItsHistory() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = Self.options(dir)
+        options.background = .transparent
+        let file = dir + "/glass.png"
+        let s = Self.open(file, options)
+        T.key(s, "5")
+        T.drag(s, [(10, 10), (60, 40)])
+        T.key(s, "s", .control)
+        let reopened = Self.open(file, options)
+        #expect(reopened.message.hasSuffix("history restored (1 step)"), "\(reopened.message)")
+        T.key(reopened, "z", .control)
+        #expect(reopened.engine.paintImage() == PixelImage(width: 80, height: 60))
+    }
+
     @Test func aReopenedFileOpenedFromAPictureKeepsThatPictureAsTheStart() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -75,20 +122,69 @@ import Testing
         var picture = PixelImage(width: 120, height: 60, fill: Color(r: 30, g: 140, b: 200).pixel)
         for x in 0..<120 { picture[x, 30] = Color(r: UInt8(x * 2), g: 0, b: 0).pixel }
         try ImageFile.save(picture, to: file, withAlpha: false)
-        let s = Self.open(file)
+        let options = Self.options(dir)
+        let s = Self.open(file, options)
         T.drag(s, [(10, 10), (100, 50)])
         T.key(s, "s", .control)
-        let reopened = Self.open(file)
+        let reopened = Self.open(file, options)
         T.key(reopened, "z", .control)
         #expect(reopened.engine.paintImage() == picture)
+    }
+
+    @Test func saveWithHistoryCarriesItInsideAndAPlainSaveElsewhereMovesItToThatStore() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (s, file, _) = Self.savedDrawing(in: dir, named: "portable.png", inside: true)
+        #expect(s.carriesHistory && s.title == "portable.png (with history) — SwiftPaint", "\(s.title)")
+        #expect(s.message.hasSuffix("with its editing history inside"), "\(s.message)")
+        guard case .archive = HistoryChunk.extract(from: try Self.bytes(file)) else {
+            Issue.record("Ctrl+Alt+S wrote no history into the file")
+            return
+        }
+        // Another computer: the history comes from the file, which says so.
+        let other = Self.options(dir, store: "other computer")
+        let reopened = Self.open(file, other)
+        #expect(
+            reopened.message.contains("the file carries its editing history inside (1 step)"), "\(reopened.message)")
+        #expect(reopened.title.contains("(with history)"))
+        #expect(reopened.history.canUndo)
+        // Ctrl+S there writes it plain; its history moves to that computer's store.
+        T.key(reopened, "s", .control)
+        #expect(!reopened.carriesHistory && !reopened.title.contains("(with history)"))
+        #expect(HistoryChunk.extract(from: try Self.bytes(file)) == .none)
+        let again = Self.open(file, other)
+        #expect(again.message.hasSuffix("history restored (1 step)"), "\(again.message)")
+        #expect(!again.carriesHistory)
+    }
+
+    @Test func aCancelledSaveWithHistoryDoesNotLeakIntoTheNextSave() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // An untitled document: Ctrl+Alt+S asks for a name; Escape cancels.
+        let untitled = Self.open(nil, Self.options(dir))
+        T.drag(untitled, [(5, 5), (30, 30)])
+        T.key(untitled, "s", [.control, .alt])
+        guard case .savePrompt = untitled.mode else {
+            Issue.record("no save prompt for an untitled document")
+            return
+        }
+        untitled.handle(.key(.escape, modifiers: []))
+        // Then the user saves as usual, to a name: the file is plain.
+        T.key(untitled, "s", .control)
+        for _ in 0..<200 { untitled.handle(.key(.backspace, modifiers: [])) }
+        for c in dir + "/named.png" { untitled.handle(.key(.character(c), modifiers: [])) }
+        untitled.handle(.key(.enter, modifiers: []))
+        #expect(FileManager.default.fileExists(atPath: dir + "/named.png"), "\(untitled.message)")
+        #expect(HistoryChunk.extract(from: try Self.bytes(dir + "/named.png")) == .none)
+        #expect(!untitled.carriesHistory)
     }
 
     @Test func aFileChangedByAnotherProgramOpensAsAPlainPicture() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (_, file, options) = Self.savedDrawing(in: dir, named: "edited.png")
+        let (_, file, options) = Self.savedDrawing(in: dir, named: "edited.png", inside: true)
         // Another editor repaints a pixel and keeps our unsafe-to-copy chunk (a careless one).
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        let bytes = try Self.bytes(file)
         guard case .archive(let archive) = HistoryChunk.extract(from: bytes) else {
             Issue.record("no history chunk in the saved file")
             return
@@ -106,8 +202,13 @@ import Testing
     @Test func aDamagedHistoryOpensAsAPlainPictureAndSaysWhy() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (s, file, options) = Self.savedDrawing(in: dir, named: "damaged.png")
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        var options = Self.options(dir)
+        options.historyStore = nil
+        let file = dir + "/damaged.png"
+        let s = Self.open(file, options)
+        T.drag(s, [(10, 10), (70, 50)])
+        T.key(s, "s", [.control, .alt])
+        var bytes = try Self.bytes(file)
         // Flip a byte inside the history chunk's data (just before IEND's 12 bytes and its CRC).
         bytes[bytes.count - 12 - 4 - 10] ^= 0x5A
         try Data(bytes).write(to: URL(fileURLWithPath: file))
@@ -116,15 +217,69 @@ import Testing
         #expect(Array(reopened.engine.viewPixels) == Array(s.engine.viewPixels))
     }
 
-    @Test func noHistorySavesAPlainPNG() throws {
+    @Test func aKeptHistoryThatDoesNotReplayToTheFileIsLeftOut() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (s, file, options) = Self.savedDrawing(in: dir, named: "forged.png")
+        let shown = try ImageFile.load(path: file)
+        // An entry under the file's key with the file's pixel hash, whose steps paint something
+        // else: only replaying it can tell.
+        let forged = DocumentArchive(
+            width: 80, height: 60, background: .color(.white), operations: [.clear, .clear],
+            pixelHash: DocumentArchive.hash(shown))
+        try options.historyStore?.keep(forged, for: HistoryKey(of: shown))
+        let reopened = Self.open(file, options)
+        #expect(
+            reopened.message.contains("its kept history was left out: replaying it does not give the picture"),
+            "\(reopened.message)")
+        #expect(!reopened.history.canUndo)
+        #expect(Array(reopened.engine.viewPixels) == Array(s.engine.viewPixels))
+    }
+
+    @Test func noHistoryKeepsNothingAnywhere() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = dir + "/plain.png"
-        let s = Self.open(file)
-        s.savesHistory = false
+        var options = Self.options(dir)
+        options.historyStore = nil
+        let s = Self.open(file, options)
         T.drag(s, [(10, 10)])
         T.key(s, "s", .control)
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        #expect(HistoryChunk.extract(from: bytes) == .none)
+        #expect(HistoryChunk.extract(from: try Self.bytes(file)) == .none)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/store"))
+    }
+
+    @Test func aJPEGReopensWithItsHistoryAsItWasPaintedAndAChangedOneOpensPlain() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let options = Self.options(dir)
+        let file = dir + "/photo.jpg"
+        let s = Self.open(file, options)
+        T.drag(s, [(10, 10), (70, 50)])
+        T.drag(s, [(70, 10), (10, 50)])
+        T.key(s, "s", .control)
+        // A new JPEG asks its quality first.
+        FormatsTests.answerPrompt(s, "85")
+        #expect(s.message == "Saved to \(PathDisplay.abbreviatingHome(file))", "\(s.message)")
+        let drawn = s.engine.flattenedImage()
+        let shown = try ImageFile.open(path: file).picture
+        #expect(shown.format == .jpeg && (shown.image == drawn) == false, "JPEG kept every pixel")
+
+        // The history is found by the JPEG's decoded pixels and trusted because its replay is
+        // the picture that was encoded: the canvas is that picture, as it was painted.
+        let reopened = Self.open(file, options)
+        #expect(reopened.message.hasSuffix("history restored (2 steps)"), "\(reopened.message)")
+        #expect(reopened.engine.flattenedImage() == drawn)
+        T.key(reopened, "z", .control)
+        T.key(reopened, "z", .control)
+        #expect(reopened.engine.flattenedImage() == PixelImage(width: 80, height: 60, fill: Color.white.pixel))
+
+        // The same JPEG re-encoded by another program: other pixels, no history.
+        let other = dir + "/resaved.jpg"
+        try ImageFile.save(
+            shown.image, to: other, options: SaveOptions(format: .jpeg, quality: 60), withAlpha: false)
+        let plain = Self.open(other, options)
+        #expect(plain.message == "Opened \(PathDisplay.abbreviatingHome(other))", "\(plain.message)")
+        #expect(!plain.history.canUndo)
     }
 }

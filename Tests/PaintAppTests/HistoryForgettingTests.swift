@@ -45,7 +45,7 @@ import Testing
         // The same picture under another name and place finds the same entry.
         let copy = f.folder + "/renamed.png"
         try FileManager.default.copyItem(atPath: f.file, toPath: copy)
-        guard case .archive = f.store.find(f.key) else {
+        guard case .entry = f.store.find(f.key) else {
             Issue.record("the save kept no history")
             return
         }

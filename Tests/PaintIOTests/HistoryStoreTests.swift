@@ -30,7 +30,7 @@ import Testing
         let key = Self.picture(1).key
         #expect(store.find(key) == .none)
         let kept = try store.keep(archive, for: key)
-        #expect(store.find(key) == .archive(archive))
+        #expect(store.find(key) == .entry(archive: archive, picture: key))
         #expect(kept.dropped == 0)
         #expect(kept.bytes == Support.get(store.path(for: key))?.count)
         // Another picture has nothing.
@@ -38,7 +38,7 @@ import Testing
         // Keeping again replaces the entry.
         let newer = try Self.archive(1, strokes: 3)
         try store.keep(newer, for: key)
-        #expect(store.find(key) == .archive(newer))
+        #expect(store.find(key) == .entry(archive: newer, picture: key))
         #expect(store.entries().count == 1)
         #expect(folder.entries("data/swiftpaint/history") == [key.hex + ".sphist"])
     }
@@ -133,7 +133,7 @@ import Testing
         #expect(Set(store.entries().map(\.key)) == [b, c])
         #expect(store.find(a) == .none)
         // Opening b makes it the most recently used: d pushes c out, not b.
-        guard case .archive = store.find(b) else {
+        guard case .entry = store.find(b) else {
             Issue.record("b was not found")
             return
         }
@@ -218,7 +218,7 @@ import Testing
         }
         // Whole again, it is found again.
         Support.put(good, store.path(for: key))
-        #expect(store.find(key) == .archive(archive))
+        #expect(store.find(key) == .entry(archive: archive, picture: key))
     }
 
     @Test func anEntryUnderAnotherPicturesNameIsRefused() throws {
@@ -262,7 +262,7 @@ import Testing
         let body = Zlib.compress([UInt8](repeating: 0, count: 1000)) ?? []
         let sealed = [DocumentArchive.formatVersion] + [0, 0, 0, 0, 1, 0, 0, 0] + body
         try FileManager.default.createDirectory(atPath: store.folder, withIntermediateDirectories: true)
-        Support.put(StoreEntry.encode(key: key, sealed: sealed), store.path(for: key))
+        Support.put(StoreEntry.encode(key: key, picture: key, sealed: sealed), store.path(for: key))
         guard case .rejected(let reason) = store.find(key) else {
             Issue.record("a 4 GB history was accepted")
             return

@@ -6,8 +6,8 @@ import Testing
 @testable import PaintIO
 
 @Suite struct SavedHistoryTests {
-    /// A partly transparent picture: saved without alpha (RGB), it reads back opaque, so only a
-    /// key of the decoded pixels finds the entry.
+    /// A partly transparent picture: saved without alpha (RGB), it is flattened onto white and
+    /// reads back opaque, so only a key of the decoded pixels finds the entry, as for a JPEG.
     static func translucent() -> PixelImage {
         var image = Support.opaqueImage(width: 31, height: 17)
         for i in image.pixels.indices where i % 3 == 0 {
@@ -50,7 +50,9 @@ import Testing
         #expect((store.find(HistoryKey(of: picture)) == .none) == true)
         var expected = history.archive
         expected.pixelHash = DocumentArchive.hash(reread)
-        #expect(store.find(HistoryKey(of: reread)) == .archive(expected))
+        // The file's pixels are not the picture's (it was flattened onto white to go without
+        // alpha): the entry names the picture, which replaying the history gives.
+        #expect(store.find(HistoryKey(of: reread)) == .entry(archive: expected, picture: HistoryKey(of: picture)))
         #expect(outcome.kept?.bytes == Support.get(store.path(for: HistoryKey(of: reread)))?.count)
     }
 
@@ -65,7 +67,7 @@ import Testing
         var expected = history.archive
         expected.pixelHash = DocumentArchive.hash(picture)
         #expect(HistoryChunk.extract(from: try #require(Support.get(folder.file("a.png")))) == .archive(expected))
-        #expect(store.find(HistoryKey(of: picture)) == .archive(expected))
+        #expect(store.find(HistoryKey(of: picture)) == .entry(archive: expected, picture: HistoryKey(of: picture)))
         // The pixels are the picture's, chunk or not.
         #expect(try ImageFile.load(path: folder.file("a.png")) == picture)
     }
@@ -80,7 +82,9 @@ import Testing
         let outcome = try ImageFile.save(
             picture, to: folder.file("a.png"), withAlpha: false, history: try Self.history(store, portable: false))
         #expect(outcome.kept == nil)
-        #expect(outcome.problem?.contains("history store") == true, "\(outcome.problem ?? "")")
+        #expect(
+            outcome.problem?.hasPrefix("its history was not kept: the history store") == true,
+            "\(outcome.problem ?? "")")
         #expect(try ImageFile.load(path: folder.file("a.png")) == picture)
     }
 
@@ -95,5 +99,30 @@ import Testing
             #expect(!Self.chunkTypes(folder.file("a.png")).contains("spHS"))
         }
         #expect(folder.entries() == ["a.png"])
+    }
+
+    @Test func aJPEGSaveKeepsTheHistoryUnderItsDecodedPixelsNamingThePictureItWasMadeFrom() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let store = HistoryStore(folder: folder.file("h"))
+        let picture = Support.opaqueImage(width: 31, height: 17)
+        let history = try Self.history(store, portable: true)
+        let outcome = try ImageFile.save(
+            picture, to: folder.file("a.jpg"), options: SaveOptions(format: .jpeg), withAlpha: false,
+            history: history)
+        // A JPEG has no place for the history: kept on this computer only, and the save says so.
+        #expect(!outcome.carried)
+        #expect(
+            outcome.problem == "only a PNG file can carry its history inside; it is kept on this computer",
+            "\(outcome.problem ?? "")")
+        let shown = try ImageFile.load(path: folder.file("a.jpg"))
+        #expect((shown == picture) == false, "JPEG changed no pixel")
+        guard case .entry(let archive, let named) = store.find(HistoryKey(of: shown)) else {
+            Issue.record("no entry under the JPEG's decoded pixels")
+            return
+        }
+        #expect(named == HistoryKey(of: picture))
+        #expect(archive.matches(shown))
+        #expect(store.find(HistoryKey(of: picture)) == .none)
     }
 }

@@ -27,7 +27,15 @@ public enum HistoryChunk {
     public static let maxCompressionRatio = SealedArchive.maxCompressionRatio
 
     /// What a PNG said about its history.
-    public typealias ExtractResult = FoundHistory
+    public enum ExtractResult: Sendable, Equatable {
+        /// The PNG carries no history chunk.
+        case none
+        /// The history, read and checked as far as bytes go (it is still to be replayed and
+        /// compared with the picture before it is trusted).
+        case archive(DocumentArchive)
+        /// There is a history chunk but it cannot be used; the reason is in words.
+        case rejected(String)
+    }
 
     /// Why `embed` failed.
     public enum EmbedError: Error, Equatable, Sendable {

@@ -51,18 +51,22 @@ public struct HistoryStore: Sendable, Equatable {
         public var dropped: Int
     }
 
-    /// Keeps `archive` as the history of the picture whose pixels have `key`, replacing what was
+    /// Keeps `archive` as the history of the file whose pixels have `key`, replacing what was
     /// kept for it, and then drops the least recently used other entries until the store fits
-    /// its cap. An entry larger than the whole cap is not written.
+    /// its cap. `picture` names the picture that was encoded into the file, which replaying the
+    /// archive gives (the same as `key` unless the format changed the pixels). An entry larger
+    /// than the whole cap is not written.
     @discardableResult
-    public func keep(_ archive: DocumentArchive, for key: HistoryKey) throws(HistoryStoreError) -> Kept {
+    public func keep(_ archive: DocumentArchive, for key: HistoryKey, picture: HistoryKey? = nil)
+        throws(HistoryStoreError) -> Kept
+    {
         let sealed: [UInt8]
         do {
             sealed = try SealedArchive.seal(archive)
         } catch {
             throw .cannotSeal(error.reason)
         }
-        let entry = StoreEntry.encode(key: key, sealed: sealed)
+        let entry = StoreEntry.encode(key: key, picture: picture ?? key, sealed: sealed)
         guard entry.count <= capBytes else { throw .largerThanCap(bytes: entry.count, cap: capBytes) }
         try makeFolder()
         do {
@@ -76,11 +80,22 @@ public struct HistoryStore: Sendable, Equatable {
 
     // MARK: Finding
 
-    /// The history kept for the picture whose pixels have `key`. The entry is read like any
+    /// What the store keeps for a file's pixels.
+    public enum Found: Sendable, Equatable {
+        /// Nothing.
+        case none
+        /// The history, read and checked as far as bytes go, and the picture its replay must
+        /// give before it is trusted.
+        case entry(archive: DocumentArchive, picture: HistoryKey)
+        /// There is an entry but it cannot be used; the reason is in words.
+        case rejected(String)
+    }
+
+    /// The history kept for the file whose pixels have `key`. The entry is read like any
     /// file from elsewhere: its size is checked before it is read, its frame and checksum before
     /// it is opened, and the archive is decoded within the same limits as a PNG history chunk.
     /// A usable entry becomes the most recently used.
-    public func find(_ key: HistoryKey) -> FoundHistory {
+    public func find(_ key: HistoryKey) -> Found {
         let bytes: [UInt8]
         do {
             bytes = try ImageFile.readAll(path(for: key), limit: StoreEntry.maxLength)
@@ -94,7 +109,7 @@ public struct HistoryStore: Sendable, Equatable {
             return .rejected("its entry in the history store cannot be read (\(error.description))")
         }
         let found = StoreEntry.decode(bytes, key: key)
-        if case .archive = found { markUsed(key) }
+        if case .entry = found { markUsed(key) }
         return found
     }
 

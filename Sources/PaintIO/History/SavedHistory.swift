@@ -23,8 +23,9 @@ public struct SavedHistory: Sendable {
         public var kept: HistoryStore.Kept?
         /// Whether the file carries the history in its `spHS` chunk.
         public var carried = false
-        /// Why the history was not kept or not carried as asked, in words; the picture itself
-        /// was saved all the same.
+        /// Why the history was not kept or not carried as asked, as a clause for the status bar
+        /// after "Saved to …; " ("its history was not kept: the disk is full"); the picture
+        /// itself was saved all the same.
         public var problem: String?
 
         public init(kept: HistoryStore.Kept? = nil, carried: Bool = false, problem: String? = nil) {
@@ -41,16 +42,24 @@ public struct SavedHistory: Sendable {
     /// picture in memory, so reopening the file finds it whatever the format does to pixels.
     /// It is written, durably, before the file, so a crash never leaves a saved file whose
     /// history is missing. A history that cannot be kept leaves the save plain, never failed.
-    func attach(to encoded: [UInt8], name: String) throws(ImageFileError) -> (bytes: [UInt8], outcome: Outcome) {
+    ///
+    /// `picture` is what was encoded: replaying the history gives it. Where the format keeps
+    /// pixels as they are (PNG) it is what a reader decodes and the entry's key names it too;
+    /// where it does not (JPEG, lossy WebP) the entry also names it by its own digest.
+    func attach(to encoded: [UInt8], picture: PixelImage, name: String) throws(ImageFileError) -> (
+        bytes: [UInt8], outcome: Outcome
+    ) {
         var outcome = Outcome()
         let saved = try ImageDecoder.decode(encoded, name: name).image
         var archive = self.archive
         archive.pixelHash = DocumentArchive.hash(saved)
         if let store, store.capBytes > 0 {
+            let key = HistoryKey(of: saved)
             do {
-                outcome.kept = try store.keep(archive, for: HistoryKey(of: saved))
+                outcome.kept = try store.keep(
+                    archive, for: key, picture: saved == picture ? key : HistoryKey(of: picture))
             } catch {
-                outcome.problem = error.description
+                outcome.problem = "its history was not kept: \(error.description)"
             }
         }
         guard portable else { return (encoded, outcome) }
@@ -59,10 +68,13 @@ public struct SavedHistory: Sendable {
             outcome.carried = true
             return (carrying, outcome)
         } catch {
+            let carrying: String
             switch error {
-            case .archiveTooLarge(let reason), .notPNG(let reason):
-                outcome.problem = "the history cannot go into the file: \(reason)"
+            case .notPNG: carrying = "only a PNG file can carry its history inside"
+            case .archiveTooLarge(let reason): carrying = "its history is too large to go inside the file (\(reason))"
             }
+            outcome.problem = [carrying, outcome.kept != nil ? "it is kept on this computer" : nil, outcome.problem]
+                .compactMap { $0 }.joined(separator: "; ")
             return (encoded, outcome)
         }
     }
