@@ -296,4 +296,62 @@ struct HistoryStoreEndToEndTests: CanvasChecks {
             $0.image != before.image
         }
     }
+
+    // MARK: 4. --forget and --forget-all
+
+    /// Runs `swiftpaint` with `arguments` on `computer` (no window); its exit status and output.
+    func run(_ arguments: [String], on computer: Computer) throws -> (ExitStatus?, String, String) {
+        var env = ChildProcess.cleanEnvironment()
+        env["HOME"] = computer.home.path
+        env["XDG_DATA_HOME"] = computer.home.path + "/.local/share"
+        let out = computer.home.file("out-\(UUID().uuidString)")
+        let err = computer.home.file("err-\(UUID().uuidString)")
+        let child = try ChildProcess(
+            executable: try SwiftPaintBinary.locate(), arguments: arguments, environment: env, stdoutPath: out,
+            stderrPath: err)
+        let status = child.waitForExit()
+        if status == nil { child.killAndReap() }
+        let text = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        return (status, text(out), text(err))
+    }
+
+    @Test("swiftpaint --forget FILE drops that picture's history (the file stays), --forget-all drops every one")
+    func forgetFromTheCommandLine() throws {
+        let dir = try scratchFolder()
+        let mine = try Computer()
+        // Two pictures saved with their histories kept on this computer.
+        var files: [String] = []
+        for (i, color) in [Palette.colors[3], Palette.colors[7]].enumerated() {
+            let file = dir.file("picture-\(i).png")
+            let picture = PixelImage(width: 40, height: 30, fill: color.pixel)
+            let archive = DocumentArchive(
+                width: 40, height: 30, background: .color(.white), operations: [.clear], pixelHash: 0)
+            try ImageFile.save(
+                picture, to: file, withAlpha: false,
+                history: SavedHistory(archive: archive, store: mine.store, portable: false))
+            files.append(file)
+        }
+        #expect(mine.entries.count == 2)
+
+        let (forgot, out, err) = try run(["--forget", files[0]], on: mine)
+        #expect(forgot == .exited(0), "\(err)")
+        #expect(out.hasPrefix("Forgot the editing history of "), "\(out)")
+        #expect(mine.entries.count == 1)
+        #expect(FileManager.default.fileExists(atPath: files[0]), "--forget removed the picture")
+        guard case .none = mine.store.find(HistoryKey(of: try load(files[0]))) else {
+            Issue.record("the forgotten history is still found")
+            return
+        }
+        let (again, out2, _) = try run(["--forget", files[0]], on: mine)
+        #expect(again == .exited(0))
+        #expect(out2.hasPrefix("No editing history of "), "\(out2)")
+        let (missing, _, err3) = try run(["--forget", dir.file("nothing.png")], on: mine)
+        #expect(missing == .exited(1))
+        #expect(err3.hasPrefix("swiftpaint: cannot forget: "), "\(err3)")
+
+        let (all, out4, err4) = try run(["--forget-all"], on: mine)
+        #expect(all == .exited(0), "\(err4)")
+        #expect(out4.contains(": 1 picture, "), "\(out4)")
+        #expect(mine.entries.isEmpty)
+    }
 }
