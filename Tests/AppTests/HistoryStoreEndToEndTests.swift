@@ -61,15 +61,19 @@ struct HistoryStoreEndToEndTests: CanvasChecks {
         try paint.click(.swatch(0))
         try paint.key("bracketright", times: 3)
         try paint.drag(image: Self.secretPath)
+        // The whole line: its last sample shows only once every motion before it was drawn.
         let secret = try paint.waitForCapture(image: Self.whole, "the secret line") {
-            $0.color(x: Self.onSecret.0, y: Self.onSecret.1).brightest < 60
+            $0.color(x: Self.onSecret.0, y: Self.onSecret.1).brightest < 60 && $0.color(x: 223, y: 86).brightest < 60
         }
         try paint.key("r")
         try paint.click(.filledToggle)
         try paint.click(.swatch(8))
         try paint.drag(image: line(from: Self.cover.from, to: Self.cover.to, step: 6))
+        // The whole rectangle: its far corner comes with the last motion only.
         let covered = try paint.waitForCapture(image: Self.whole, "the cover") {
             $0.shows(Self.indigo, x: Self.onSecret.0, y: Self.onSecret.1, tolerance: 0)
+                && $0.shows(Self.indigo, x: Self.cover.to.0 - 3, y: Self.cover.to.1 - 3, tolerance: 0)
+                && !$0.shows(Self.indigo, x: Self.cover.to.0 + 3, y: Self.cover.to.1 + 3, tolerance: 0)
         }
         return (secret, covered)
     }
