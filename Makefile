@@ -2,14 +2,14 @@
 # Both install the Debian packages they need first (as root, or through sudo).
 
 SWIFT ?= swift
-# Build: Xlib, Xext (MIT-SHM), Xft, Xi (XInput 2), libspng, libjpeg-turbo, libwebp, giflib, lcms2, zlib, pixman
+# Build: Xlib, Xext (MIT-SHM), Xft, Xrender, Xi (XInput 2), Xcursor, libspng, libjpeg-turbo, libwebp, giflib, lcms2, zlib, pixman
 # (scaling), the text libraries. Tests: libpng and python3-pil (reference decoders), time (GNU time
 # measures a child's peak memory). Tests and benchmarks: XTest, Xvfb, fonts, and
 # xclip (the other program in the clipboard tests), x11-apps (xlogo, the harness tests' known-good client),
 # x11-utils (xprop reads the window icon), desktop-file-utils (desktop-file-validate), groff-base
 # (the man page is checked for warnings) and make itself (a test installs into a DESTDIR);
 # x11-xkb-utils and xkb-data (setxkbmap and its layouts: the keyboard tests type on de, ru and fr).
-DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxi-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
+DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxrender-dev libxi-dev libxcursor-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
         libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev python3-pil \
         xvfb xauth fonts-dejavu-core xclip x11-apps libharfbuzz-bin \
@@ -52,6 +52,7 @@ bench: deps
 	$(SWIFT) build -c release
 	@for f in $(BENCH_DIR)/strokes-1080p.jsonl $(BENCH_DIR)/strokes-4k.jsonl; do \
 	  echo "== engine: $$f (and the least of 3 replays per event)"; .build/release/paint-bench $$f --best-of 3 || exit 1; \
+	  echo "== engine, curves through the samples (the window's default): $$f"; .build/release/paint-bench $$f --curves --best-of 3 || exit 1; \
 	done
 	@echo "== memory with a picture open (1080p, 4K, 4K noise, 8192 x 8192), window 1280 x 800, one stroke"; .build/release/paint-bench memory --app .build/release/swiftpaint
 	@echo "== window under Xvfb, MIT-SHM"; .build/release/paint-bench x11 --app .build/release/swiftpaint

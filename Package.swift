@@ -16,8 +16,10 @@ let package = Package(
     targets: [
         // System libraries: Debian's -dev packages, found through pkg-config. Nothing is fetched.
         .systemLibrary(
-            name: "CX11", pkgConfig: "x11 xext xft xi",
-            providers: [.apt(["libx11-dev", "libxext-dev", "libxft-dev", "libxi-dev"])]),
+            name: "CX11", pkgConfig: "x11 xext xft xrender xi xcursor",
+            providers: [
+                .apt(["libx11-dev", "libxext-dev", "libxft-dev", "libxrender-dev", "libxi-dev", "libxcursor-dev"])
+            ]),
         .systemLibrary(
             name: "CXTest", pkgConfig: "xtst",
             providers: [.apt(["libxtst-dev"])]),

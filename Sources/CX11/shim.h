@@ -12,6 +12,8 @@
 #include <X11/Xft/Xft.h>
 #include <X11/XKBlib.h>
 #include <X11/extensions/XInput2.h>
+#include <X11/extensions/Xrender.h>
+#include <X11/Xcursor/Xcursor.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 

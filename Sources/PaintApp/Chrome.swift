@@ -110,6 +110,13 @@ extension Session {
                 Icons.draw(toggle, in: layout.rect(of: toggle), painter: &p)
             }
         }
+        for (toggle, on) in [
+            (ToolbarItem.pressureWidthToggle, settings.pressureWidth),
+            (.pressureOpacityToggle, settings.pressureOpacity),
+        ] {
+            buttonState(toggle, selected: on, p: &p)
+            Icons.draw(toggle, in: layout.rect(of: toggle), painter: &p)
+        }
 
         // Current colors: secondary behind, primary in front, as in every paint program.
         // Designed in a 40 x 40 box, drawn at the button's size.
@@ -275,16 +282,34 @@ extension Session {
         let s = layout.ui
         let baseline = bar.y + (bar.height + s.px(10)) / 2
         promptView = nil
+        stabilizerField = nil
         switch mode {
         case .normal:
             var x = s.px(10)
-            func add(_ text: String, _ color: Color = Theme.dimText, bold: Bool = false, gap: Double = 22) {
+            // Fields of a fixed width, as wide as their widest value: moving the pointer or
+            // zooming does not make the ones after them jump.
+            func add(
+                _ text: String, _ color: Color = Theme.dimText, bold: Bool = false, width: Int? = nil, gap: Double = 22
+            ) {
                 texts.append(TextRun(text: text, x: x, baseline: baseline, color: color, bold: bold))
-                x += measure.width(of: text, bold: bold) + s.px(gap)
+                x += max(width ?? 0, measure.width(of: text, bold: bold)) + s.px(gap)
             }
-            add(pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", Theme.text)
+            let widest = String(repeating: "8", count: String(max(engine.width, engine.height) - 1).count)
+            add(
+                pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", Theme.text,
+                width: measure.width(of: "\(widest), \(widest)", bold: false))
             add("\(engine.width) × \(engine.height)")
-            add(layout.zoomText)
+            add(layout.zoomText, width: measure.width(of: "1600%", bold: false))
+            // The stabilizer, a field that reads as a button: a click steps it.
+            let stabilizer = settings.stabilizer == 0 ? "Stabilizer off" : "Stabilizer \(settings.stabilizer)"
+            let fieldWidth = measure.width(of: "Stabilizer 16", bold: false) + s.px(12)
+            let field = IntRect(x: x - s.px(6), y: bar.y + s.px(4), width: fieldWidth, height: bar.height - s.px(8))
+            p.strokeRoundedRect(
+                Double(field.x) + 0.5, Double(field.y) + 0.5, Double(field.width) - 1, Double(field.height) - 1,
+                radius: 3,
+                lineWidth: 1, Theme.border)
+            stabilizerField = field
+            add(stabilizer, settings.stabilizer == 0 ? Theme.dimText : Theme.text, width: fieldWidth - s.px(12))
             add(displayName + (isModified ? " (unsaved)" : ""), Theme.text, bold: true, gap: carriesHistory ? 8 : 22)
             // A file that carries its editing history says so wherever its name shows.
             if carriesHistory { add("with history", Theme.cautionText) }

@@ -21,8 +21,11 @@ public struct Effects: Equatable, Sendable {
     public var canvas = IntRect.empty
     /// The toolbar must be redrawn (a setting, hover or press changed).
     public var toolbar = false
-    /// The status bar must be redrawn (message, pointer position, file name, a question).
+    /// The status bar must be redrawn (message, file name, a question, a prompt's text).
     public var status = false
+    /// The pointer position in the status bar changed: a redraw that can wait a little (the
+    /// window draws these at most about 30 times a second).
+    public var pointerPosition = false
     /// The whole window must be redrawn: its size, the zoom, the scroll offset or the picture
     /// changed.
     public var layout = false
@@ -46,6 +49,7 @@ public struct Effects: Equatable, Sendable {
         canvas = canvas.union(later.canvas)
         toolbar = toolbar || later.toolbar
         status = status || later.status
+        pointerPosition = pointerPosition || later.pointerPosition
         layout = layout || later.layout
         editor = editor || later.editor
         title = later.title ?? title

@@ -37,6 +37,8 @@ enum Gesture {
         var button: PointerButton
         var style: StrokeStyle
         var points: [Point]
+        /// The pen's pressure at each point, as stored (empty for a mouse).
+        var pressure: [UInt16]
     }
 
     /// A shape in progress: the button, its style, where the drag started and the shape drawn

@@ -107,6 +107,24 @@ enum Icons {
             p.strokeRoundedRect(x + 6, y + 9, 17, 15, radius: 1, lineWidth: 2, Theme.icon)
             p.fillCircle(x + 25, y + 25, radius: 9, Color(r: 0xF2, g: 0xB3, b: 0x4A))
             p.strokeCircle(x + 25, y + 25, radius: 9, lineWidth: 2, Theme.icon)
+        case .pressureWidthToggle:
+            // A pen's stroke swelling where it is pressed harder: thin, wide, thin.
+            let spine = (0...20).map { i -> (Double, Double, Double) in
+                let t = Double(i) / 20
+                return (x + 7 + 26 * t, y + 27 - 12 * t, 0.8 + 4.2 * sin(Double.pi * t))
+            }
+            p.fillPolygon(
+                spine.map { ($0.0 + $0.2 * 0.42, $0.1 + $0.2 * 0.91) }
+                    + spine.reversed().map { ($0.0 - $0.2 * 0.42, $0.1 - $0.2 * 0.91) }, Theme.icon)
+            p.fillPolygon([(x + 29, y + 6), (x + 34, y + 11), (x + 31, y + 13), (x + 27, y + 9)], Theme.iconAccent)
+        case .pressureOpacityToggle:
+            // A stroke of one width fading where it is pressed lightly.
+            for i in 0..<7 {
+                let t = Double(i) / 6
+                p.fillCircle(
+                    x + 8 + 24 * t, y + 27 - 12 * t, radius: 3.4, Theme.icon, alpha: 0.15 + 0.85 * sin(Double.pi * t))
+            }
+            p.fillPolygon([(x + 29, y + 6), (x + 34, y + 11), (x + 31, y + 13), (x + 27, y + 9)], Theme.iconAccent)
         case .dashedToggle:
             // The line tool's diagonal, dashed.
             for k in 0..<3 {

@@ -31,12 +31,20 @@ public struct PointerSample: Sendable, Equatable {
     public var y: Double
     /// How hard a pen presses, 0...1; nil for a device without pressure (a mouse).
     public var pressure: Double?
+    /// The stylus's eraser end (it selects the eraser while it is used).
+    public var eraser: Bool
 
     /// Makes a sample.
-    public init(x: Double, y: Double, pressure: Double? = nil) {
+    public init(x: Double, y: Double, pressure: Double? = nil, eraser: Bool = false) {
         self.x = x
         self.y = y
         self.pressure = pressure
+        self.eraser = eraser
+    }
+
+    /// The pressure as strokes store it, 0...65535; nil without one.
+    public var storedPressure: UInt16? {
+        pressure.map { UInt16((min(max($0.isFinite ? $0 : 1, 0), 1) * 65535).rounded()) }
     }
 }
 
@@ -73,4 +81,8 @@ public enum PointerShape: Sendable, Equatable {
     case move
     /// Over the text being typed: an I-beam.
     case text
+    /// Over a canvas that waits for a question's answer.
+    case notAllowed
+    /// The brush's outline, this many window pixels across (brush and eraser over the picture).
+    case brush(diameter: Int)
 }

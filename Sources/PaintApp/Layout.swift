@@ -11,6 +11,9 @@ public enum ToolbarItem: Sendable, Equatable, Hashable {
     /// Shape style toggles: rectangles and ellipses filled, lines dashed.
     case filledToggle
     case dashedToggle
+    /// Pen toggles: a tablet pen's pressure sets the width, the opacity.
+    case pressureWidthToggle
+    case pressureOpacityToggle
     case widthSlider
     case opacitySlider
     case undo

@@ -50,12 +50,15 @@ extension Session {
             closeFontChooser(accepting: true)
             return
         }
-        if !mode.answers.isEmpty {
+        if mode.blocksCanvas {
             if let chosen = answerButtons().first(where: { $0.1.contains(x, y) })?.0 { answer(chosen) }
             return
         }
         if pressPromptField(x, y, modifiers) { return }
-        if case .savePrompt = mode { return }
+        if mode == .normal, button == .left || button == .right, let field = stabilizerField, field.contains(x, y) {
+            stepStabilizer(back: button == .right)
+            return
+        }
         // One gesture at a time: another button pressed meanwhile does nothing.
         guard case .idle = gesture else { return }
         if let p = placing, layout.canvasArea.contains(x, y), button == .left || button == .right {
@@ -85,6 +88,7 @@ extension Session {
             pickColor(at: point, into: button)
             return
         }
+        followStylusEnd(sample)
         let style = settings.strokeStyle(for: button)
         switch settings.tool {
         case .select:
@@ -100,25 +104,31 @@ extension Session {
         case .text:
             if button == .left || button == .right { pressText(at: point, windowX: x, y: y) }
         case .brush, .eraser:
+            let pressure = sample?.storedPressure
+            let freehand = settings.freehandStyle(for: button, pressure: pressure != nil)
             if modifiers.contains(.shift), let from = lastPaintPoint {
                 // Shift+click: a straight stroke from the last painted point (GIMP, Krita).
-                beginStroke(style, button: button, at: from)
-                extendStroke(to: point)
+                beginStroke(freehand, button: button, at: from, pressure: pressure)
+                extendStroke(to: point, pressure: pressure)
             } else {
-                beginStroke(style, button: button, at: point)
+                beginStroke(freehand, button: button, at: point, pressure: pressure)
             }
         }
     }
 
     func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers, _ sample: PointerSample? = nil) {
         lastPointer = (x, y)
+        // A question blocks the canvas: the pointer changes nothing, so nothing is redrawn
+        // (only the pointer's shape, where it crosses into or out of the canvas).
+        if mode.blocksCanvas, case .idle = gesture { return }
         switch gesture {
         case .stroke:
-            extendStroke(to: imagePoint(x, y, sample))
-        // The status bar's pointer position waits for the release: nothing but the canvas
-        // redraws per pointer event while painting.
+            extendStroke(to: imagePoint(x, y, sample), pressure: sample?.storedPressure)
+            // The position in the status bar follows (its redraws are throttled).
+            updatePointerPixel(x, y)
         case .shape(let live):
             updateShape(from: live.from, to: imagePoint(x, y, sample), modifiers: modifiers)
+            updatePointerPixel(x, y)
         case .slider(let item):
             setSlider(item, x: x)
         case .pan(let startX, let startY, let scrollX, let scrollY):
@@ -183,13 +193,28 @@ extension Session {
         }
     }
 
+    /// A stylus's eraser end selects the eraser, as turning a pencil over does; the pen's tip
+    /// selects again the tool it had.
+    func followStylusEnd(_ sample: PointerSample?) {
+        guard let sample, sample.pressure != nil else { return }
+        if sample.eraser {
+            guard settings.tool != .eraser else { return }
+            toolBeforeEraser = settings.tool
+            select(.eraser)
+        } else if let tool = toolBeforeEraser {
+            toolBeforeEraser = nil
+            select(tool)
+        }
+    }
+
     func updatePointerPixel(_ x: Int, _ y: Int) {
         let p = layout.imagePoint(windowX: x, windowY: y)
         let pixel = (x: Int(p.x.rounded(.down)), y: Int(p.y.rounded(.down)))
         let new: (x: Int, y: Int)? = layout.visibleImage.contains(x, y) ? pixel : nil
         if new?.x != pointerPixel?.x || new?.y != pointerPixel?.y {
             pointerPixel = new
-            effects.status = true
+            // Shown only in the plain status bar; the window throttles these redraws.
+            if mode == .normal { effects.pointerPosition = true }
         }
     }
 
@@ -217,6 +242,10 @@ extension Session {
         case .font:
             guard settings.tool == .text else { return }
             if fontChooser != nil { closeFontChooser(accepting: true) } else { openFontChooser() }
+        case .pressureWidthToggle:
+            changeSettings { $0.pressureWidth.toggle() }
+        case .pressureOpacityToggle:
+            changeSettings { $0.pressureOpacity.toggle() }
         case .widthSlider, .opacitySlider:
             gesture = .slider(item)
             effects.toolbar = true

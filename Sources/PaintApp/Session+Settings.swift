@@ -36,6 +36,19 @@ extension Session {
     /// Sets the primary color.
     public func setPrimary(_ c: Color) { changeSettings { $0.primary = c } }
 
+    /// The stabilizer's next step (off, 4, 8, 16 samples), or the one before.
+    public func stepStabilizer(back: Bool = false) {
+        let steps = Settings.stabilizerSteps
+        let i = steps.firstIndex(of: settings.stabilizer) ?? 0
+        let next = steps[(i + (back ? steps.count - 1 : 1)) % steps.count]
+        changeSettings { $0.setStabilizer(next) }
+        effects.status = true
+        setMessage(
+            next == 0
+                ? "Stabilizer off"
+                : "Stabilizer: each point is the mean of the last \(next); the line lags by at most that")
+    }
+
     /// Swaps primary and secondary colors.
     public func swapColors() { changeSettings { swap(&$0.primary, &$0.secondary) } }
 

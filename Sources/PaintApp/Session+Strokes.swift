@@ -4,19 +4,23 @@ import PaintCore
 /// Painting: strokes and shapes drawn live while the button is held, fills, and every change
 /// committed as one step of the history (`perform`, `record`), undo and redo.
 extension Session {
-    /// Starts a stroke in the engine and starts recording its samples.
-    func beginStroke(_ style: StrokeStyle, button: PointerButton, at point: Point) {
-        redraw(engine.begin(style, at: point))
-        gesture = .stroke(Gesture.LiveStroke(button: button, style: style, points: [point]))
+    /// Starts a stroke in the engine and starts recording its samples; `pressure` is a pen's
+    /// (as stored), nil for a mouse.
+    func beginStroke(_ style: StrokeStyle, button: PointerButton, at point: Point, pressure: UInt16? = nil) {
+        let stored = pressure.map { [$0] } ?? []
+        redraw(engine.begin(style, at: point, pressure: Operation.pressure(stored, 0)))
+        gesture = .stroke(Gesture.LiveStroke(button: button, style: style, points: [point], pressure: stored))
         lastPaintPoint = point
     }
 
-    /// Feeds one more pointer sample to the stroke in progress.
-    func extendStroke(to point: Point) {
+    /// Feeds one more pointer sample to the stroke in progress (a pen's sample without
+    /// pressure keeps the last one).
+    func extendStroke(to point: Point, pressure: UInt16? = nil) {
         guard case .stroke(var live) = gesture, engine.isStroking else { return }
         // Out of the gesture while it grows, so the samples are appended in place, not copied.
         gesture = .idle
-        redraw(engine.move(to: point))
+        if let last = live.pressure.last { live.pressure.append(pressure ?? last) }
+        redraw(engine.move(to: point, pressure: Operation.pressure(live.pressure, live.points.count)))
         live.points.append(point)
         gesture = .stroke(live)
         lastPaintPoint = point
@@ -79,7 +83,9 @@ extension Session {
         let operation: Operation
         switch live {
         case .stroke(let stroke):
-            operation = .stroke(stroke.style, points: stroke.points)
+            // What the release adds (a stabilized line drawn on to its end) is shown first.
+            redraw(engine.finishPath())
+            operation = .stroke(stroke.style, points: stroke.points, pressure: stroke.pressure)
         case .shape(let shape):
             guard let spec = shape.spec else { return cancelStroke() }
             operation = .shape(shape.style, spec)
@@ -120,8 +126,11 @@ extension Session {
     /// A committed change: the document notes it, the toolbar shows it (undo, recent colors)
     /// and the journal hears of it.
     func record(_ operation: Operation) {
+        // A message says what happened last: the next change to the picture takes it away
+        // (whatever announces this change sets its own message after it).
+        if !message.isEmpty { setMessage("") }
         switch operation {
-        case .stroke(let style, _), .shape(let style, _), .fill(let style, _, _), .text(let style, _):
+        case .stroke(let style, _, _), .shape(let style, _), .fill(let style, _, _), .text(let style, _):
             if style.tool == .brush { changeSettings { $0.remember(style.color) } }
         default: break
         }

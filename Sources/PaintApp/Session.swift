@@ -23,7 +23,12 @@ public final class Session {
     /// The last message for the status bar ("Saved to …", an error).
     public internal(set) var message = ""
     /// What the status bar is doing: showing the status, or asking something.
-    public internal(set) var mode: SessionMode = .normal
+    public internal(set) var mode: SessionMode = .normal {
+        didSet {
+            // The canvas is shown dimmed while a question blocks it.
+            if oldValue.blocksCanvas != mode.blocksCanvas { redraw(engine.bounds) }
+        }
+    }
     /// The toolbar item under the pointer.
     public internal(set) var hovered: ToolbarItem?
     /// What the pointer is doing: made by a press, ended by its release.
@@ -78,6 +83,10 @@ public final class Session {
                     zoom: layout.zoom, ui: newValue))
         }
     }
+    /// The tool a stylus's eraser end replaced, selected again when the pen's tip comes back.
+    var toolBeforeEraser: Tool?
+    /// The stabilizer's field in the status bar as last drawn (a click steps it).
+    var stabilizerField: IntRect?
 
     // MARK: State of the parts in Session+*.swift
 
@@ -150,16 +159,24 @@ public final class Session {
     public var pointerShape: PointerShape {
         switch gesture {
         case .pan, .dragFloating, .textBox(_, _, _, _, true): return .move
-        case .stroke, .shape: return .crosshair
+        case .stroke: return brushOutline
+        case .shape: return .crosshair
         default: break
         }
         guard let p = lastPointer, panelFrame?.contains(p.x, p.y) != true else { return .arrow }
+        if mode.blocksCanvas { return layout.canvasArea.contains(p.x, p.y) ? .notAllowed : .arrow }
         if let shape = textPointerShape(atWindowX: p.x, y: p.y) { return shape }
         if let rect = placing?.rect, layout.windowRect(forImageRect: rect).contains(p.x, p.y) { return .move }
         if settings.tool == .select, let rect = selection, layout.windowRect(forImageRect: rect).contains(p.x, p.y) {
             return .move
         }
-        return layout.visibleImage.contains(p.x, p.y) ? .crosshair : .arrow
+        guard layout.visibleImage.contains(p.x, p.y) else { return .arrow }
+        return settings.tool == .brush || settings.tool == .eraser ? brushOutline : .crosshair
+    }
+
+    /// The brush's circle at the current zoom.
+    var brushOutline: PointerShape {
+        .brush(diameter: max(1, Int((settings.brushWidth * layout.zoom.factor).rounded())))
     }
 
     /// The toolbar item shown pressed (a held button or a dragged slider).
@@ -219,7 +236,7 @@ public final class Session {
             setHovered(nil)
             if pointerPixel != nil {
                 pointerPixel = nil
-                effects.status = true
+                if mode == .normal { effects.pointerPosition = true }
             }
         case .pasted(let png):
             paste(png: png)
@@ -281,6 +298,10 @@ public final class Session {
             return settings.tool == .text ? "Font: \(settings.textFont.family) — click to choose another" : nil
         case .filledToggle: return "Filled rectangles and ellipses: " + (settings.shapeFilled ? "on" : "off")
         case .dashedToggle: return "Dashed lines: " + (settings.lineDashed ? "on" : "off")
+        case .pressureWidthToggle:
+            return "Pen pressure sets the brush width: " + (settings.pressureWidth ? "on" : "off") + " (tablets)"
+        case .pressureOpacityToggle:
+            return "Pen pressure sets the opacity: " + (settings.pressureOpacity ? "on" : "off") + " (tablets)"
         case .opacitySlider: return "Opacity \(settings.opacityPercent)% (1…9 = 10…90%, 0 = 100%)"
         case .undo: return "Undo (Ctrl+Z)"
         case .redo: return "Redo (Ctrl+Shift+Z, Ctrl+Y)"

@@ -35,6 +35,11 @@ public enum SessionMode: Sendable, Equatable {
     /// the save prompt.
     case qualityPrompt(TextField, target: String, then: Leaving?)
 
+    /// Whether the canvas waits for the answer: a question with answer buttons must be answered
+    /// first (the canvas is dimmed and shows a not-allowed pointer); a prompt with a text field
+    /// lets drawing go on while it waits.
+    public var blocksCanvas: Bool { !answers.isEmpty }
+
     /// The answers offered in the status bar, default first.
     public var answers: [Answer] {
         switch self {

@@ -20,6 +20,16 @@ public struct Settings: Equatable, Sendable {
     public var lineDashed = false
     /// The text tool's font: family, size, bold and italic.
     public var textFont = TextFont.standard
+    /// A pen's pressure sets the brush width (toolbar toggle; a mouse has no pressure).
+    public var pressureWidth = true
+    /// A pen's pressure sets the stroke's strength (toolbar toggle).
+    public var pressureOpacity = false
+    /// Freehand strokes are curves through the pointer's samples, not straight pieces.
+    public var roundStrokes = true
+    /// The stabilizer's window in samples (0: off); see `StrokeDynamics.stabilizer`.
+    public private(set) var stabilizer = 0
+    /// The stabilizer's steps, off first (the status bar's field goes through them).
+    public static let stabilizerSteps = [0, 4, 8, 16]
     /// The last colors used, most recent first (at most `Layout.recentCount`).
     public private(set) var recentColors: [Color] = []
     /// The JPEG quality last chosen, 1...100: what the quality question offers next.
@@ -33,6 +43,26 @@ public struct Settings: Equatable, Sendable {
         StrokeStyle(
             tool: tool.strokeTool, color: button == .right ? secondary : primary,
             opacity: Double(opacityPercent) / 100, width: brushWidth)
+    }
+
+    /// The style of a freehand stroke with `button`: the stroke style with the curves, the
+    /// stabilizer, and (for a pen, `pressure`) the pressure toggles.
+    public func freehandStyle(for button: PointerButton, pressure: Bool) -> StrokeStyle {
+        var style = strokeStyle(for: button)
+        style.dynamics = StrokeDynamics(
+            curves: roundStrokes, stabilizer: stabilizer, pressureWidth: pressure && pressureWidth,
+            pressureOpacity: pressure && pressureOpacity)
+        return style
+    }
+
+    /// Sets the stabilizer's window (clamped to `StrokeDynamics.stabilizerRange`); whether it
+    /// changed.
+    @discardableResult
+    public mutating func setStabilizer(_ window: Int) -> Bool {
+        let clamped = StrokeDynamics(stabilizer: window).stabilizer
+        guard clamped != stabilizer else { return false }
+        stabilizer = clamped
+        return true
     }
 
     /// Sets the brush width (rounded, clamped to 1...200); whether it changed.

@@ -19,6 +19,10 @@ import PaintIO
 /// text-size = 32
 /// bold = no
 /// italic = no
+/// pressure-width = yes
+/// pressure-opacity = no
+/// round-strokes = yes
+/// stabilizer = 0
 /// window = 1024x700
 /// folder = /home/ana/Pictures
 /// fit-large-pictures = yes
@@ -60,7 +64,8 @@ public struct StoredSettings: Equatable, Sendable {
     /// The keys this version reads and writes.
     static let keys: Set<String> = [
         "tool", "primary", "secondary", "recent", "width", "opacity", "tolerance", "filled", "dashed", "window",
-        "folder", "fit-large-pictures", "font", "text-size", "bold", "italic",
+        "folder", "fit-large-pictures", "font", "text-size", "bold", "italic", "pressure-width", "pressure-opacity",
+        "round-strokes", "stabilizer",
     ]
 
     /// Reads the settings from `file`; every value that does not read is left at its default and
@@ -143,6 +148,18 @@ public struct StoredSettings: Equatable, Sendable {
                 if let on = yesNo(key, value) { stored.settings.textFont.bold = on }
             case "italic":
                 if let on = yesNo(key, value) { stored.settings.textFont.italic = on }
+            case "pressure-width":
+                if let on = yesNo(key, value) { stored.settings.pressureWidth = on }
+            case "pressure-opacity":
+                if let on = yesNo(key, value) { stored.settings.pressureOpacity = on }
+            case "round-strokes":
+                if let on = yesNo(key, value) { stored.settings.roundStrokes = on }
+            case "stabilizer":
+                guard let n = Int(value), StrokeDynamics.stabilizerRange.contains(n) else {
+                    reject(key, value, "expected a window of 0 (off) to 32 samples")
+                    continue
+                }
+                stored.settings.setStabilizer(n)
             case "fit-large-pictures":
                 if let on = yesNo(key, value) { stored.fitLargePictures = on }
             case "window":
@@ -177,7 +194,9 @@ public struct StoredSettings: Equatable, Sendable {
             ("width", String(Int(s.brushWidth))), ("opacity", String(s.opacityPercent)),
             ("tolerance", String(s.fillTolerance)), ("filled", yesNo(s.shapeFilled)), ("dashed", yesNo(s.lineDashed)),
             ("font", s.textFont.family), ("text-size", String(s.textFont.size)), ("bold", yesNo(s.textFont.bold)),
-            ("italic", yesNo(s.textFont.italic)), ("fit-large-pictures", yesNo(fitLargePictures)),
+            ("italic", yesNo(s.textFont.italic)), ("pressure-width", yesNo(s.pressureWidth)),
+            ("pressure-opacity", yesNo(s.pressureOpacity)), ("round-strokes", yesNo(s.roundStrokes)),
+            ("stabilizer", String(s.stabilizer)), ("fit-large-pictures", yesNo(fitLargePictures)),
         ]
         if let window { entries.append(("window", "\(window.width)x\(window.height)")) }
         if let folder { entries.append(("folder", folder)) }

@@ -2,7 +2,7 @@ import PaintCore
 
 /// Where every toolbar control sits for a window width and an interface scale.
 ///
-/// The toolbar is five groups: tools (with the shape toggles), colors (current colors, palette,
+/// The toolbar is five groups: tools (with the shape toggles and the pen toggles), colors (current colors, palette,
 /// recent colors), width, opacity, and the actions (undo, redo, background, clear, new, open,
 /// save). They stand in one row when the window is wide enough; otherwise in two (tools and
 /// colors above, width, opacity and the actions below), and in a window narrower still each
@@ -29,7 +29,7 @@ public struct ToolbarLayout: Sendable, Equatable {
     static let rowHeight = 64.0
     static let margin = 10.0
     /// Between two groups (a separator stands in the middle).
-    static let groupGap = 16.0
+    static let groupGap = 14.0
     static let smallButton = 28.0
     static let smallGap = 2.0
     /// The tools stand in two rows.
@@ -39,7 +39,7 @@ public struct ToolbarLayout: Sendable, Equatable {
     static let swatchGap = 2.0
     static let recentColumns = 4
     static let previewSize = 34.0
-    static let sliderWidth = 90.0
+    static let sliderWidth = 84.0
     static let sliderHeight = 22.0
     static let actionButton = 36.0
 
@@ -138,7 +138,9 @@ public struct ToolbarLayout: Sendable, Equatable {
 
     /// Every toolbar item, in drawing order.
     public static let allItems: [ToolbarItem] =
-        Tool.allCases.map { .tool($0) } + [.filledToggle, .dashedToggle, .currentColors]
+        Tool.allCases.map { .tool($0) } + [
+            .filledToggle, .dashedToggle, .pressureWidthToggle, .pressureOpacityToggle, .currentColors,
+        ]
         + Palette.colors.indices.map { .swatch($0) } + (0..<Layout.recentCount).map { .recent($0) }
         + [.font, .widthSlider, .opacitySlider] + [.undo, .redo, .background, .clear, .newDocument, .open, .save]
 
@@ -154,11 +156,13 @@ public struct ToolbarLayout: Sendable, Equatable {
     static func width(of group: Group, _ s: UIScale) -> Int {
         switch group {
         case .tools:
+            // The tools, the shape toggles' column and the pen toggles' column.
             return toolColumns * s.px(smallButton + smallGap) - s.px(smallGap) + s.px(8) + s.px(smallButton)
+                + s.px(smallGap) + s.px(smallButton)
         case .colors:
             let palette = Palette.columns * s.px(swatch + swatchGap) - s.px(swatchGap)
             let recent = recentColumns * s.px(swatch + swatchGap) - s.px(swatchGap)
-            return s.px(colorsButton) + s.px(12) + palette + s.px(10) + recent
+            return s.px(colorsButton) + s.px(8) + palette + s.px(8) + recent
         case .width:
             return s.px(previewSize) + s.px(8) + s.px(sliderWidth)
         case .opacity:
@@ -188,19 +192,22 @@ public struct ToolbarLayout: Sendable, Equatable {
             let togglesX = x + toolColumns * smallPitch - s.px(smallGap) + s.px(8)
             rects[.filledToggle] = IntRect(x: togglesX, y: gridY, width: small, height: small)
             rects[.dashedToggle] = IntRect(x: togglesX, y: gridY + smallPitch, width: small, height: small)
+            let penX = togglesX + smallPitch
+            rects[.pressureWidthToggle] = IntRect(x: penX, y: gridY, width: small, height: small)
+            rects[.pressureOpacityToggle] = IntRect(x: penX, y: gridY + smallPitch, width: small, height: small)
         case .colors:
             let button = s.px(colorsButton)
             rects[.currentColors] = IntRect(x: x, y: rowTop + (rowHeight - button) / 2, width: button, height: button)
             let side = s.px(swatch)
             let pitch = s.px(swatch + swatchGap)
             let top = rowTop + (rowHeight - side - pitch) / 2
-            let paletteX = x + button + s.px(12)
+            let paletteX = x + button + s.px(8)
             for index in Palette.colors.indices {
                 rects[.swatch(index)] = IntRect(
                     x: paletteX + (index % Palette.columns) * pitch, y: top + (index / Palette.columns) * pitch,
                     width: side, height: side)
             }
-            let recentX = paletteX + Palette.columns * pitch - s.px(swatchGap) + s.px(10)
+            let recentX = paletteX + Palette.columns * pitch - s.px(swatchGap) + s.px(8)
             for index in 0..<Layout.recentCount {
                 rects[.recent(index)] = IntRect(
                     x: recentX + (index % recentColumns) * pitch, y: top + (index / recentColumns) * pitch,

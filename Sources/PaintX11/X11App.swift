@@ -31,8 +31,10 @@ public final class X11App {
     private let utf8String: Atom
     private var tooltip: Tooltip
     private let clipboard: Clipboard
-    /// Font cursors (X11/cursorfont.h): left_ptr, crosshair, fleur, xterm.
-    private let cursors: [PointerShape: Cursor]
+    /// The pointer shapes: font cursors, the brush outline, the not-allowed sign.
+    private let cursors: Cursors
+    /// The window as an XRender picture: a canvas that waits for an answer is dimmed with it.
+    private let windowPicture: Picture
     /// What the session has asked for and the window has not done yet: a status bar redraw
     /// waits here while pointer-position updates are throttled.
     private var owed = Effects()
@@ -122,10 +124,8 @@ public final class X11App {
         XSetGraphicsExposures(display, chromeGC, 0)
         tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
         clipboard = Clipboard(display: display, window: window)
-        cursors = [
-            .arrow: XCreateFontCursor(display, 68), .crosshair: XCreateFontCursor(display, 34),
-            .move: XCreateFontCursor(display, 52), .text: XCreateFontCursor(display, 152),
-        ]
+        cursors = Cursors(display: display, window: window)
+        windowPicture = XRenderCreatePicture(display, window, XRenderFindVisualFormat(display, visual), 0, nil)
         keyboard = KeyboardMap(display: display)
         owed.merge(session.handle(.resize(width: size.width, height: size.height)))
         try blitter.resize(width: size.width, height: size.height)
@@ -268,7 +268,7 @@ public final class X11App {
     /// Sleep until an event, a throttled status-bar redraw, or a pending tooltip is due.
     private func pollTimeout() -> Int32 {
         var due = Double.infinity
-        if owed.status { due = lastStatusDraw + Self.statusInterval }
+        if owed.pointerPosition { due = lastStatusDraw + Self.statusInterval }
         if session.hovered != nil, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }
         guard due.isFinite else { return -1 }
         return Int32(max(1, ((due - now()) * 1000).rounded(.up)))
@@ -483,7 +483,7 @@ public final class X11App {
             }
             if owed.toolbar { drawToolbar(layout) }
             // Pointer-position updates are throttled; questions and messages show at once.
-            if owed.status && (session.mode != .normal || now() >= lastStatusDraw + Self.statusInterval) {
+            if owed.status || (owed.pointerPosition && now() >= lastStatusDraw + Self.statusInterval) {
                 drawStatus(layout)
             }
         }
@@ -493,7 +493,7 @@ public final class X11App {
             owed.title = nil
         }
         if let shape = owed.pointer {
-            if let cursor = cursors[shape] { XDefineCursor(display, window, cursor) }
+            XDefineCursor(display, window, cursors.cursor(for: shape))
             owed.pointer = nil
         }
         XFlush(display)
@@ -509,11 +509,13 @@ public final class X11App {
             if engine.viewIsInCallerStorage {
                 // The engine composited these pixels into the image itself.
                 blitter.show(target)
+                dimIfBlocked(target)
                 return
             }
             engine.withViewPixels(in: shown) { pixels, stride in
                 blitter.put(pixels: pixels, stride: stride, size: shown, atX: target.x, y: target.y)
             }
+            dimIfBlocked(target)
             return
         }
         // In bands, so a zoomed-out view of a huge picture never composites more than a few
@@ -536,6 +538,7 @@ public final class X11App {
             }
             y += band.height
         }
+        dimIfBlocked(target)
     }
 
     /// Tells the engine which part of the picture the window shows, so it keeps the view for
@@ -561,6 +564,17 @@ public final class X11App {
         } else {
             engine.showRegion(region)
         }
+    }
+
+    /// A canvas that waits for a question's answer is shown dimmed: a translucent gray laid
+    /// over it by the server (XRender), the picture itself untouched.
+    private func dimIfBlocked(_ target: IntRect) {
+        guard session.mode.blocksCanvas, !target.isEmpty else { return }
+        // After the image in the request stream, so the server lays it over the new pixels.
+        var shade = XRenderColor(red: 0x2000, green: 0x2200, blue: 0x2600, alpha: 0x6000)
+        XRenderFillRectangle(
+            display, PictOpOver, windowPicture, &shade, Int32(target.x), Int32(target.y), UInt32(target.width),
+            UInt32(target.height))
     }
 
     /// The stroke a stroke-eraser click would remove, outlined over the window (never into the
@@ -669,6 +683,7 @@ public final class X11App {
         drawStrip(session.renderStatus(measure: text), at: layout.statusBar)
         lastStatusDraw = now()
         owed.status = false
+        owed.pointerPosition = false
         // An input method that draws its own preedit shows it at the field's cursor.
         if let cursor = session.textCursor { input.setSpot(x: cursor.x, y: cursor.maxY) }
     }

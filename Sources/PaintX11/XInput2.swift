@@ -73,17 +73,18 @@ final class XInput2 {
         let known = axes[source] ?? DeviceAxes.query(display, device: source)
         axes[source] = known
         if let p = known.pressure(in: device.valuators) { lastPressure[source] = p }
-        return Self.inputEvent(device, pressure: known.pressure == nil ? nil : lastPressure[source])
-            .map { ($0, device.time) }
+        return Self.inputEvent(
+            device, pressure: known.pressure == nil ? nil : lastPressure[source], eraser: known.isEraser
+        ).map { ($0, device.time) }
     }
 
     /// A device event as the session's input event: whole pixels for hit-testing, the exact
     /// position as the sample (pixel centres at +0.5, as core positions are taken), with the
-    /// pen's pressure when the device has one.
-    static func inputEvent(_ e: XIDeviceEvent, pressure: Double? = nil) -> InputEvent? {
+    /// pen's pressure when the device has one, and whether it is a stylus's eraser end.
+    static func inputEvent(_ e: XIDeviceEvent, pressure: Double? = nil, eraser: Bool = false) -> InputEvent? {
         let x = Int(e.event_x.rounded(.down))
         let y = Int(e.event_y.rounded(.down))
-        let sample = PointerSample(x: e.event_x + 0.5, y: e.event_y + 0.5, pressure: pressure)
+        let sample = PointerSample(x: e.event_x + 0.5, y: e.event_y + 0.5, pressure: pressure, eraser: eraser)
         let modifiers = EventTranslator.modifiers(UInt32(bitPattern: e.mods.effective))
         switch e.evtype {
         case XI_Motion:

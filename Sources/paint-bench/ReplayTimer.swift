@@ -136,7 +136,9 @@ final class ReplayTimer {
                                 }
 
                                 start = monotonicNanoseconds()
-                                let released = engine.move(to: points[last])
+                                // The release: the last sample, and what finishing the line adds
+                                // (the stabilizer drawn on to the end).
+                                let released = engine.move(to: points[last]).union(engine.finishPath())
                                 // `end` returns the stroke's bounds for undo; the view already
                                 // shows the merged pixels, so only the move's rectangle is blitted.
                                 let bounds = engine.end()

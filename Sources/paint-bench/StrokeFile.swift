@@ -3,7 +3,7 @@ import PaintCore
 
 /// One recorded stroke: its style and where its points sit in `StrokeFile.points`.
 struct RecordedStroke {
-    let style: StrokeStyle
+    var style: StrokeStyle
     /// Indices into `StrokeFile.points`; never empty (a click is one point).
     let points: Range<Int>
 }
@@ -24,7 +24,7 @@ struct StrokeFile {
 
     let canvasWidth: Int
     let canvasHeight: Int
-    let strokes: [RecordedStroke]
+    var strokes: [RecordedStroke]
     let points: [Point]
 
     /// One event per point: press, moves, and the release folded into the last point's event.

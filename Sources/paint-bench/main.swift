@@ -8,6 +8,9 @@
 // append-to-durable latencies printed, and the journal deleted.
 // --compare-journal DIR: N runs without and N with the journal (default 3), interleaved, each on
 // a fresh engine, then the ratio of the medians.
+// --curves: the strokes are drawn as the window draws them by default, as curves through their
+// samples (without it, straight segments between them, as before curves existed);
+// --stabilizer N: and smoothed by the stabilizer with a window of N samples.
 // --stroke-gap-ms MS: an untimed pause after every release (default 0: strokes back to back),
 // the time between a person's strokes, in which the journal's thread writes and syncs.
 //
@@ -34,10 +37,13 @@ struct Options {
     var strokeGap: UInt32 = 0
     /// Replays on fresh engines, each event's time the least of them (0: one replay).
     var bestOf = 0
+    /// How the strokes turn samples into lines (`--curves`, `--stabilizer N`).
+    var dynamics = StrokeDynamics.straight
 
     static let usage =
         "usage: paint-bench STROKES.jsonl [--out OUT.png] [--repeat N] [--json]"
-        + " [--journal DIR | --compare-journal DIR [--runs N]] [--stroke-gap-ms MS] [--best-of N]"
+        + " [--journal DIR | --compare-journal DIR [--runs N]] [--stroke-gap-ms MS] [--best-of N] [--curves]"
+        + " [--stabilizer N]"
 
     /// Accepts `--out X`, `--out=X`, `--repeat N`, `--repeat=N`, `--json`, and one input path.
     init(arguments: [String]) throws {
@@ -72,6 +78,14 @@ struct Options {
                     throw ParseError(message: "--best-of needs a whole number from 1 to 100, got \"\(text)\"")
                 }
                 bestOf = n
+            case "--curves":
+                dynamics.curves = true
+            case "--stabilizer":
+                let text = try value()
+                guard let n = Int(text), StrokeDynamics.stabilizerRange.contains(n) else {
+                    throw ParseError(message: "--stabilizer needs a window of 0 to 32 samples, got \"\(text)\"")
+                }
+                dynamics.stabilizer = n
             case "--journal":
                 journal = try value()
             case "--compare-journal":
@@ -177,7 +191,9 @@ do {
 
 let strokeFile: StrokeFile
 do {
-    strokeFile = try StrokeFile(path: options.input)
+    var file = try StrokeFile(path: options.input)
+    for i in file.strokes.indices { file.strokes[i].style.dynamics = options.dynamics }
+    strokeFile = file
 } catch let error as ParseError {
     fail(error.message, code: 2)
 } catch {

@@ -24,7 +24,7 @@ struct PointerEndToEndTests {
     /// The stroke of the journal's single operation.
     func strokePoints(_ home: TemporaryDirectory) throws -> [Point] {
         let journal = try RecoveryTests.waitForJournal(home, operations: 1, "the stroke")
-        guard case .stroke(_, let points) = journal.contents.operations.first else {
+        guard case .stroke(_, let points, _) = journal.contents.operations.first else {
             throw HarnessError.xRequestFailed("the journal holds no stroke: \(journal.contents.operations)")
         }
         return points

@@ -379,7 +379,7 @@ extension RecoveryTests {
         #expect(
             contents.operations.count == 3, "the stroke in progress was not journaled: \(contents.operations.count)")
         #expect(contents.droppedTail == nil, "\(contents.droppedTail ?? "")")
-        if case .stroke(_, let points)? = contents.operations.last, let last = points.last {
+        if case .stroke(_, let points, _)? = contents.operations.last, let last = points.last {
             let end = inProgress.last!
             #expect(
                 abs(last.x - (Double(end.0) + 0.5)) <= 1 && abs(last.y - (Double(end.1) + 0.5)) <= 1,

@@ -9,7 +9,8 @@ import Testing
     /// toolbar itself).
     static let iconItems: [ToolbarItem] =
         Tool.allCases.map { .tool($0) } + [
-            .filledToggle, .dashedToggle, .undo, .redo, .background, .clear, .newDocument, .open, .save,
+            .filledToggle, .dashedToggle, .pressureWidthToggle, .pressureOpacityToggle, .undo, .redo, .background,
+            .clear, .newDocument, .open, .save,
         ]
 
     static func render(_ item: ToolbarItem, side: Int = 28) -> PixelImage {

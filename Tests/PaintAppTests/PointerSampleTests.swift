@@ -29,7 +29,7 @@ import Testing
         let oy = Double(o.y)
         // 1/3 px is not on any binary grid: it is rounded to 1/64.
         Self.stroke(s, [(ox + 10.25, oy + 20.5), (ox + 30 + 1.0 / 3, oy + 24.75), (ox + 60.015625, oy + 40)])
-        guard case .stroke(_, let points)? = sink.operations.last else {
+        guard case .stroke(_, let points, _)? = sink.operations.last else {
             Issue.record("no stroke: \(sink.operations)")
             return
         }

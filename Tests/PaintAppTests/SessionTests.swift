@@ -280,11 +280,19 @@ import Testing
         #expect(s.settings.opacityPercent == 100, "Ctrl+0 is not the opacity key")
     }
 
-    @Test func thePointerIsACrosshairOverThePictureAndAHandWhilePanning() {
+    @Test func thePointerIsTheBrushOutlineOrACrosshairOverThePictureAndAHandWhilePanning() {
         let s = Self.makeSession(width: 200, height: 100)
         #expect(s.pointerShape == .arrow)
         let (x, y) = Self.window(s, 50, 50)
         s.handle(.motion(x: x, y: y, modifiers: []))
+        // The brush's circle at the brush's width, at the zoom.
+        #expect(s.pointerShape == .brush(diameter: 5))
+        Self.key(s, "]")
+        Self.key(s, "=", .control)
+        #expect(s.pointerShape == .brush(diameter: Int((s.settings.brushWidth * s.layout.zoom.factor).rounded())))
+        #expect(s.handle(.key(.character("]"), modifiers: [])).pointer != nil, "a new width changes the pointer")
+        Self.key(s, "0", .control)
+        Self.key(s, "r")
         #expect(s.pointerShape == .crosshair)
         let tool = s.layout.rect(of: .tool(.brush))
         s.handle(.motion(x: tool.x + 2, y: tool.y + 2, modifiers: []))
@@ -293,6 +301,8 @@ import Testing
         #expect(s.pointerShape == .move)
         s.handle(.release(x: x, y: y, button: .middle, modifiers: []))
         #expect(s.pointerShape == .crosshair)
+        Self.key(s, "b")
+        #expect(s.pointerShape == .brush(diameter: Int(s.settings.brushWidth)))
         s.handle(.leave)
         #expect(s.pointerShape == .arrow)
     }

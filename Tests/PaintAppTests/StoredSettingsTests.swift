@@ -28,6 +28,10 @@ import Testing
         stored.settings.shapeFilled = true
         stored.settings.lineDashed = true
         stored.settings.textFont = TextFont(family: "DejaVu Serif Condensed", size: 72, bold: true, italic: true)
+        stored.settings.pressureWidth = false
+        stored.settings.pressureOpacity = true
+        stored.settings.roundStrokes = false
+        stored.settings.setStabilizer(8)
         stored.window = .init(width: 900, height: 640)
         stored.folder = "/home/ana/Pictures/with = sign"
         stored.fitLargePictures = true
@@ -38,6 +42,8 @@ import Testing
         #expect(text.contains("recent = #ff0000 #000000\n"), "most recent first")
         #expect(text.contains("tool = ellipse\n") && text.contains("width = 37\n") && text.contains("filled = yes\n"))
         #expect(text.contains("font = DejaVu Serif Condensed\n") && text.contains("text-size = 72\n"))
+        #expect(text.contains("pressure-opacity = yes\n") && text.contains("stabilizer = 8\n"))
+        #expect(text.contains("round-strokes = no\n"))
     }
 
     @Test("values that do not read are reported and left at their defaults; the good ones are kept")

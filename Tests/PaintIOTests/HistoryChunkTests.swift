@@ -421,7 +421,7 @@ import Testing
         let (ops, source) = try Self.benchmarkLog()
         #expect(ops.count == 400)
         let snapped = ops.map { op -> PaintCore.Operation in
-            guard case .stroke(let style, let points) = op else { return op }
+            guard case .stroke(let style, let points, _) = op else { return op }
             return .stroke(
                 style, points: points.map { Point(x: $0.x.rounded(.down) + 0.5, y: $0.y.rounded(.down) + 0.5) })
         }
@@ -440,7 +440,7 @@ import Testing
             #expect(HistoryChunk.extract(from: embedded) == .archive(archive))
             let extractTime = ContinuousClock.now - start2
             let samples = log.reduce(0) { n, op in
-                if case .stroke(_, let points) = op { return n + points.count }
+                if case .stroke(_, let points, _) = op { return n + points.count }
                 return n
             }
             sizes.append(c.length)

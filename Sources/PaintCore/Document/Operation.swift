@@ -3,8 +3,9 @@
 ///
 /// The journal appends these as they are committed; the history work builds on the same log.
 public enum Operation: Equatable, Sendable {
-    /// A brush or eraser stroke: its style and every pointer sample the engine received.
-    case stroke(StrokeStyle, points: [Point])
+    /// A brush or eraser stroke: its style and every pointer sample the engine received, with
+    /// the pen's pressure at each (0...65535; empty for a device without pressure).
+    case stroke(StrokeStyle, points: [Point], pressure: [UInt16] = [])
     /// A line, dashed line, rectangle or ellipse, drawn with the style's width and opacity.
     case shape(StrokeStyle, ShapeSpec)
     /// A flood fill of the region under `at` (colors within `tolerance`), in the style's color.
@@ -48,10 +49,13 @@ public enum Operation: Equatable, Sendable {
     @discardableResult
     public func apply(to engine: StrokeEngine) -> IntRect {
         switch self {
-        case .stroke(let style, let points):
+        case .stroke(let style, let points, let pressure):
             guard let first = points.first else { return .empty }
-            var dirty = engine.begin(style, at: first)
-            for p in points.dropFirst() { dirty = dirty.union(engine.move(to: p)) }
+            var dirty = engine.begin(style, at: first, pressure: Self.pressure(pressure, 0))
+            for i in points.indices.dropFirst() {
+                dirty = dirty.union(engine.move(to: points[i], pressure: Self.pressure(pressure, i)))
+            }
+            dirty = dirty.union(engine.finishPath())
             engine.end()
             return dirty
         case .shape(let style, let spec):
@@ -87,14 +91,20 @@ public enum Operation: Equatable, Sendable {
         }
     }
 
+    /// Sample `i`'s pressure as the engine takes it: stored as 0...65535, 1 when none is.
+    public static func pressure(_ pressure: [UInt16], _ i: Int) -> Double {
+        i < pressure.count ? Double(pressure[i]) / 65535 : 1
+    }
+
     /// Draws the operation into the stroke image and leaves it unmerged, as the live session
     /// does before the button is released; false for operations that are not drawn this way.
     func drawLive(into engine: StrokeEngine) -> Bool {
         switch self {
-        case .stroke(let style, let points):
+        case .stroke(let style, let points, let pressure):
             guard let first = points.first else { return false }
-            engine.begin(style, at: first)
-            for p in points.dropFirst() { engine.move(to: p) }
+            engine.begin(style, at: first, pressure: Self.pressure(pressure, 0))
+            for i in points.indices.dropFirst() { engine.move(to: points[i], pressure: Self.pressure(pressure, i)) }
+            engine.finishPath()
         case .shape(let style, let spec):
             engine.beginShape(style)
             engine.updateShape(spec)
@@ -113,7 +123,7 @@ public enum Operation: Equatable, Sendable {
     /// before-snapshot): a stroke's samples grown by its radius and the anti-aliasing pixel.
     public func region(in engine: StrokeEngine) -> IntRect {
         switch self {
-        case .stroke(let style, let points):
+        case .stroke(let style, let points, _):
             guard let first = points.first else { return .empty }
             var minX = first.x
             var maxX = first.x

@@ -30,6 +30,8 @@ extension Operation {
         /// x, y, width, height, dx, dy as Int32, then the orientation's code.
         case orientRect = 15
         case text = 16
+        /// A stroke with dynamics (curves, stabilizer, pressure) or pressure samples.
+        case dynamicStroke = 17
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,
@@ -42,26 +44,43 @@ extension Operation {
     public func encoded() -> [UInt8] {
         var out = ByteWriter()
         switch self {
-        case .stroke(let style, let points):
+        case .stroke(let style, let points, let pressure) where style.dynamics != .straight || !pressure.isEmpty:
+            // The dynamics, then the points on their grid (shift 0: as doubles), then the
+            // pressure as differences.
+            out.byte(Tag.dynamicStroke.rawValue)
+            Self.encode(style, into: &out)
+            let d = style.dynamics
+            let hasPressure = !pressure.isEmpty && pressure.count == points.count
+            out.byte(
+                (d.curves ? 1 : 0) | (d.pressureWidth ? 2 : 0) | (d.pressureOpacity ? 4 : 0) | (hasPressure ? 8 : 0))
+            out.byte(UInt8(d.stabilizer))
+            out.uint32(UInt32(points.count))
+            if let grid = Self.grid(points) {
+                out.byte(UInt8(grid.shift))
+                Self.encodeDifferences(grid.units, into: &out)
+            } else {
+                out.byte(0)
+                Self.encodeDoubles(points, into: &out)
+            }
+            if hasPressure {
+                var previous: Int64 = 0
+                for q in pressure {
+                    out.zigzag(Int64(q) - previous)
+                    previous = Int64(q)
+                }
+            }
+        case .stroke(let style, let points, _):
             if let grid = Self.grid(points) {
                 out.byte(Tag.gridStroke.rawValue)
                 Self.encode(style, into: &out)
                 out.byte(UInt8(grid.shift))
                 out.uint32(UInt32(points.count))
-                var previous = (x: Int64(0), y: Int64(0))
-                for h in grid.units {
-                    out.zigzag(h.x - previous.x)
-                    out.zigzag(h.y - previous.y)
-                    previous = h
-                }
+                Self.encodeDifferences(grid.units, into: &out)
             } else {
                 out.byte(Tag.stroke.rawValue)
                 Self.encode(style, into: &out)
                 out.uint32(UInt32(points.count))
-                for p in points {
-                    out.double(p.x)
-                    out.double(p.y)
-                }
+                Self.encodeDoubles(points, into: &out)
             }
         case .shape(let style, let spec):
             out.byte(Tag.shape.rawValue)
@@ -211,21 +230,7 @@ extension Operation {
             guard let style = Self.decodeStyle(&input), let shift = input.byte(), (1...6).contains(shift),
                 let count = input.uint32(), Int(count) * 2 <= input.remaining
             else { return nil }
-            let unit = Double(1 << shift)
-            var points: [Point] = []
-            points.reserveCapacity(Int(count))
-            var x: Int64 = 0
-            var y: Int64 = 0
-            for _ in 0..<count {
-                // Bounded before adding: a hostile varint can decode to Int64.min.
-                let step: ClosedRange<Int64> = -0x8000_0000...0x8000_0000
-                guard let dx = input.zigzag(), let dy = input.zigzag(), step.contains(dx), step.contains(dy)
-                else { return nil }
-                x += dx
-                y += dy
-                guard abs(x) <= 0x4000_0000, abs(y) <= 0x4000_0000 else { return nil }
-                points.append(Point(x: Double(x) / unit, y: Double(y) / unit))
-            }
+            guard let points = Self.decodeGrid(&input, count: Int(count), shift: Int(shift)) else { return nil }
             guard input.isAtEnd else { return nil }
             self = .stroke(style, points: points)
         case .text:
@@ -233,6 +238,42 @@ extension Operation {
                 return nil
             }
             self = .text(style, spec)
+        case .dynamicStroke:
+            guard var style = Self.decodeStyle(&input), let flags = input.byte(), flags < 16,
+                let window = input.byte(), StrokeDynamics.stabilizerRange.contains(Int(window)),
+                let count = input.uint32(), let shift = input.byte(), shift <= 6,
+                Int(count) * (shift == 0 ? 16 : 2) <= input.remaining
+            else { return nil }
+            style.dynamics = StrokeDynamics(
+                curves: flags & 1 != 0, stabilizer: Int(window), pressureWidth: flags & 2 != 0,
+                pressureOpacity: flags & 4 != 0)
+            var points: [Point] = []
+            points.reserveCapacity(Int(count))
+            if shift == 0 {
+                for _ in 0..<count {
+                    guard let x = input.double(), let y = input.double() else { return nil }
+                    points.append(Point(x: x, y: y))
+                }
+            } else {
+                guard let decoded = Self.decodeGrid(&input, count: Int(count), shift: Int(shift)) else { return nil }
+                points = decoded
+            }
+            var pressure: [UInt16] = []
+            if flags & 8 != 0 {
+                // Each value takes at least a byte.
+                guard Int(count) <= input.remaining else { return nil }
+                pressure.reserveCapacity(Int(count))
+                var q: Int64 = 0
+                for _ in 0..<count {
+                    guard let d = input.zigzag(), (-65535...65535).contains(d), (0...65535).contains(q + d) else {
+                        return nil
+                    }
+                    q += d
+                    pressure.append(UInt16(q))
+                }
+            }
+            guard input.isAtEnd else { return nil }
+            self = .stroke(style, points: points, pressure: pressure)
         case .stroke:
             guard let style = Self.decodeStyle(&input), let count = input.uint32(), Int(count) * 16 == input.remaining
             else { return nil }
@@ -254,6 +295,45 @@ extension Operation {
             values.append(Int(Int32(bitPattern: u)))
         }
         return values
+    }
+
+    /// Points in grid units as the differences between successive ones (zigzag varints).
+    private static func encodeDifferences(_ units: [(x: Int64, y: Int64)], into out: inout ByteWriter) {
+        var previous = (x: Int64(0), y: Int64(0))
+        for h in units {
+            out.zigzag(h.x - previous.x)
+            out.zigzag(h.y - previous.y)
+            previous = h
+        }
+    }
+
+    /// Points as IEEE doubles.
+    private static func encodeDoubles(_ points: [Point], into out: inout ByteWriter) {
+        for p in points {
+            out.double(p.x)
+            out.double(p.y)
+        }
+    }
+
+    /// `count` points on the grid of 1/2^shift pixel, as differences (zigzag varints).
+    private static func decodeGrid(_ input: inout ByteReader, count: Int, shift: Int) -> [Point]? {
+        let unit = Double(1 << shift)
+        var points: [Point] = []
+        points.reserveCapacity(count)
+        var x: Int64 = 0
+        var y: Int64 = 0
+        for _ in 0..<count {
+            // Bounded before adding: a hostile varint can decode to Int64.min.
+            let step: ClosedRange<Int64> = -0x8000_0000...0x8000_0000
+            guard let dx = input.zigzag(), let dy = input.zigzag(), step.contains(dx), step.contains(dy) else {
+                return nil
+            }
+            x += dx
+            y += dy
+            guard abs(x) <= 0x4000_0000, abs(y) <= 0x4000_0000 else { return nil }
+            points.append(Point(x: Double(x) / unit, y: Double(y) / unit))
+        }
+        return points
     }
 
     /// The coarsest grid of 1/2^shift pixel (shift 1...6) that holds every coordinate exactly

@@ -1,11 +1,12 @@
 extension StrokeEngine {
     /// Adds a capsule's coverage to the stroke image (max-combined) and recomposites the pixels
-    /// whose coverage grew.
+    /// whose coverage grew. `level` is the coverage of its inside (255: full; less for a pen
+    /// pressed lightly with pressure on opacity).
     ///
     /// With `fullDiscAtStart`, the disc around the capsule's start was already stamped (it ended
     /// the previous segment), so its fully covered inside is skipped: a wide brush moving a few
     /// pixels then only visits the thin crescent it adds, not its whole width on every row.
-    func stamp(_ capsule: Capsule, fullDiscAtStart: Bool) -> IntRect {
+    func stamp(_ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8 = 255) -> IntRect {
         let box = capsule.bounds(margin: 0.5)
         let y0 = max(clip.y, Int(clamping: box.minY - 0.5, .up))
         let y1 = min(clip.maxY - 1, Int(clamping: box.maxY - 0.5, .down))
@@ -93,10 +94,17 @@ extension StrokeEngine {
                     let tile = claim(t)
                     let run = raise(
                         x, through, capsule: capsule, outerRadius: outerRadius, cy: cy,
-                        coverage: tile + r * Tile.size, origin: origin, insideFrom: ia, insideThrough: ib)
+                        coverage: tile + r * Tile.size, origin: origin, insideFrom: ia, insideThrough: ib, level: level)
                     if run.first <= run.last {
                         CoverageLayer.mark(tile, row: r, from: run.first - origin, through: run.last - origin)
-                        if !defersComposite { compositeRow(y, run.first, run.last, fullFrom: ia, fullThrough: ib) }
+                        if !defersComposite {
+                            // Only a full inside takes the constant-alpha path.
+                            if level == 255 {
+                                compositeRow(y, run.first, run.last, fullFrom: ia, fullThrough: ib)
+                            } else {
+                                compositeRow(y, run.first, run.last)
+                            }
+                        }
                         rowFirst = min(rowFirst, run.first)
                         rowLast = max(rowLast, run.last)
                     }
@@ -125,14 +133,14 @@ extension StrokeEngine {
     func raise(
         _ pa: Int, _ pb: Int, capsule: Capsule, outerRadius: Double, cy: Double,
         coverage row: UnsafeMutablePointer<UInt8>,
-        origin: Int, insideFrom ia: Int, insideThrough ib: Int
+        origin: Int, insideFrom ia: Int, insideThrough ib: Int, level: UInt8
     ) -> (first: Int, last: Int) {
         var first = Int.max
         var last = Int.min
         var x = pa
         let leftRimEnd = min(pb, ia - 1)
         while x <= leftRimEnd {
-            if raiseRim(capsule, outerRadius, x, cy, row, origin) {
+            if raiseRim(capsule, outerRadius, x, cy, row, origin, level) {
                 if first == Int.max { first = x }
                 last = x
             }
@@ -140,13 +148,17 @@ extension StrokeEngine {
         }
         let insideFrom = max(pa, ia)
         let insideThrough = min(pb, ib)
-        if insideFrom <= insideThrough, let run = Self.raiseToFull(row, insideFrom - origin, insideThrough - origin) {
+        if insideFrom <= insideThrough,
+            let run = level == 255
+                ? Self.raiseToFull(row, insideFrom - origin, insideThrough - origin)
+                : Self.raiseToLevel(row, insideFrom - origin, insideThrough - origin, level)
+        {
             first = min(first, run.first + origin)
             last = run.last + origin
         }
         x = max(pa, ib + 1, leftRimEnd + 1)
         while x <= pb {
-            if raiseRim(capsule, outerRadius, x, cy, row, origin) {
+            if raiseRim(capsule, outerRadius, x, cy, row, origin, level) {
                 if first == Int.max { first = x }
                 last = x
             }
@@ -155,19 +167,35 @@ extension StrokeEngine {
         return (first, last)
     }
 
-    /// Raises one anti-aliased rim pixel's coverage (falling from 1 to 0 across one pixel);
-    /// returns whether it grew.
+    /// Raises one anti-aliased rim pixel's coverage (falling from `level` to 0 across one
+    /// pixel); returns whether it grew.
     @inline(__always)
     func raiseRim(
         _ capsule: Capsule, _ outerRadius: Double, _ x: Int, _ cy: Double, _ row: UnsafeMutablePointer<UInt8>,
-        _ origin: Int
+        _ origin: Int, _ level: UInt8
     ) -> Bool {
         let c = outerRadius - capsule.distance(Double(x) + 0.5, cy)
         guard c > 0 else { return false }
-        let m: UInt8 = c >= 1 ? 255 : UInt8(c * 255 + 0.5)
+        let m: UInt8 = c >= 1 ? level : UInt8(c * Double(level) + 0.5)
         guard m > row[x - origin] else { return false }
         row[x - origin] = m
         return true
+    }
+
+    /// Raises coverage i0...i1 of `row` to at least `level`; returns the first and last index
+    /// that grew.
+    @inline(__always)
+    static func raiseToLevel(_ row: UnsafeMutablePointer<UInt8>, _ i0: Int, _ i1: Int, _ level: UInt8) -> (
+        first: Int, last: Int
+    )? {
+        var first = Int.max
+        var last = Int.min
+        for i in i0...i1 where row[i] < level {
+            row[i] = level
+            if first == Int.max { first = i }
+            last = i
+        }
+        return first <= last ? (first, last) : nil
     }
 
     /// Sets coverage i0...i1 of `row` to full; returns the first and last index that were not

@@ -50,6 +50,10 @@ public final class StrokeEngine {
     var viewIsWholeCanvas = true
 
     var style = StrokeStyle()
+    /// The freehand stroke's samples turned into pieces (curves, stabilizer, pressure).
+    var path = StrokePath()
+    /// The stroke image under the provisional pieces, as it was before they were stamped.
+    var provisional = SavedCoverage()
     var source: UInt32 = 0
     var alpha: UInt32 = 255
     /// The serial of the stroke in progress (or of the next one): its coverage tiles carry it.
@@ -116,15 +120,18 @@ public final class StrokeEngine {
     // MARK: Strokes
 
     /// Starts a stroke at `point`, stamping a disc there; returns the changed view rectangle.
+    /// `pressure` (0...1) is the pen's, 1 for a mouse; it matters when the style's dynamics
+    /// ask for it.
     ///
     /// A stroke already in progress is merged first, so no paint is ever dropped.
     @discardableResult
-    public func begin(_ style: StrokeStyle, at point: Point) -> IntRect {
+    public func begin(_ style: StrokeStyle, at point: Point, pressure: Double = 1) -> IntRect {
         var dirty = IntRect.empty
         if isStroking { dirty = end() }
-        guard point.isFinite else { return dirty }
+        guard point.isFinite, pressure.isFinite else { return dirty }
         start(.stroke, style, at: point)
-        return dirty.union(stamp(Capsule(from: point, to: point, width: style.width), fullDiscAtStart: false))
+        path.begin(style, at: StrokePath.Sample(point: point, pressure: pressure))
+        return dirty.union(stampPath())
     }
 
     /// Starts `activity` with `style`: the one place a stroke, shape or fill sets up the
@@ -138,13 +145,26 @@ public final class StrokeEngine {
         strokeBounds = .empty
     }
 
-    /// Extends the stroke with a round-capped segment to `point`; returns the changed view
-    /// rectangle (empty when nothing new is covered).
+    /// Extends the stroke to `point` (a round-capped segment, or the curve through the samples
+    /// with the style's dynamics); returns the changed view rectangle (empty when nothing new is
+    /// covered).
     @discardableResult
-    public func move(to point: Point) -> IntRect {
-        guard activity == .stroke, let last = lastPoint, point.isFinite else { return .empty }
+    public func move(to point: Point, pressure: Double = 1) -> IntRect {
+        guard activity == .stroke, lastPoint != nil, point.isFinite, pressure.isFinite else { return .empty }
         lastPoint = point
-        return stamp(Capsule(from: last, to: point, width: style.width), fullDiscAtStart: true)
+        path.add(StrokePath.Sample(point: point, pressure: pressure))
+        return stampPath()
+    }
+
+    /// Draws what the release adds to a freehand stroke (a stabilized line drawn on to where
+    /// the pointer let go); returns the changed view rectangle. `end` does it too: call it
+    /// first to show those pixels before the merge.
+    @discardableResult
+    public func finishPath() -> IntRect {
+        guard activity == .stroke else { return .empty }
+        defer { provisional.discard() }
+        guard path.finish() else { return .empty }
+        return stampPath()
     }
 
     /// Ends the stroke: it is merged into the paint layer at its opacity, and the stroke image
@@ -157,6 +177,7 @@ public final class StrokeEngine {
     @discardableResult
     public func end() -> IntRect {
         guard isStroking else { return .empty }
+        finishPath()
         coverage.pending.append(contentsOf: coverage.active)
         coverage.active.removeAll(keepingCapacity: true)
         serial = serial == UInt32.max ? 1 : serial + 1
@@ -183,6 +204,7 @@ public final class StrokeEngine {
     @discardableResult
     public func cancel() -> IntRect {
         guard isStroking else { return .empty }
+        provisional.discard()
         clearStrokeTiles()
         return finishStroke()
     }

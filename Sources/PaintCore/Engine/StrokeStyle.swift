@@ -6,6 +6,39 @@ public enum StrokeTool: String, Sendable, Hashable, Codable {
     case eraser
 }
 
+/// How a stroke turns its pointer samples into a line.
+///
+/// `straight` (all off) is how strokes were drawn before curves and pressure: round-capped
+/// segments between the samples. Operations decoded from older journals and histories carry
+/// it, so they replay to the same pixels.
+public struct StrokeDynamics: Hashable, Sendable {
+    /// A curve through the samples (quadratic pieces through the midpoints between them), so
+    /// samples tens of pixels apart still make a round line.
+    public var curves: Bool
+    /// Stabilizer window in samples (0 or 1: off): each sample is replaced by the mean of the
+    /// last `stabilizer` samples, so the line lags the pointer by at most that many; the
+    /// release draws it on to where the pointer let go.
+    public var stabilizer: Int
+    /// Pen pressure sets the width (full pressure: the style's width).
+    public var pressureWidth: Bool
+    /// Pen pressure sets the strength (full pressure: the style's opacity).
+    public var pressureOpacity: Bool
+
+    /// The largest stabilizer window.
+    public static let stabilizerRange = 0...32
+
+    /// Round-capped segments between the samples, no pressure.
+    public static let straight = StrokeDynamics()
+
+    /// Makes dynamics; the stabilizer window is clamped to `stabilizerRange`.
+    public init(curves: Bool = false, stabilizer: Int = 0, pressureWidth: Bool = false, pressureOpacity: Bool = false) {
+        self.curves = curves
+        self.stabilizer = min(max(stabilizer, Self.stabilizerRange.lowerBound), Self.stabilizerRange.upperBound)
+        self.pressureWidth = pressureWidth
+        self.pressureOpacity = pressureOpacity
+    }
+}
+
 /// Everything about a stroke except its points.
 public struct StrokeStyle: Hashable, Sendable {
     /// Brush or eraser.
@@ -16,13 +49,19 @@ public struct StrokeStyle: Hashable, Sendable {
     public var opacity: Double
     /// Diameter in image pixels, at least 1.
     public var width: Double
+    /// Curves, stabilizer and pressure (freehand strokes only).
+    public var dynamics: StrokeDynamics
 
     /// Makes a style; opacity is clamped to [1/255, 1] and width to [1, 1000].
-    public init(tool: StrokeTool = .brush, color: Color = .black, opacity: Double = 1, width: Double = 5) {
+    public init(
+        tool: StrokeTool = .brush, color: Color = .black, opacity: Double = 1, width: Double = 5,
+        dynamics: StrokeDynamics = .straight
+    ) {
         self.tool = tool
         self.color = color
         self.opacity = opacity.isFinite ? min(max(opacity, 1.0 / 255), 1) : 1
         self.width = width.isFinite ? min(max(width, 1), 1000) : 1
+        self.dynamics = dynamics
     }
 
     /// Opacity as the 8-bit alpha the compositor uses.

@@ -105,6 +105,8 @@ public final class History {
     }
 
     private func commitStroke(_ operation: Operation, engine: StrokeEngine, atOnce: Bool) -> IntRect {
+        // What the release adds (a stabilized line drawn on to its end) belongs to the step.
+        engine.finishPath()
         let region = engine.strokeBoundsSoFar
         let before = PackedPixels(tiles: engine.snapshotFootprint(), coversRect: false)
         let bounds = engine.end()
@@ -212,7 +214,7 @@ public final class History {
             case .canvas(let change) where entries[index].changedCanvas:
                 let canvas = entries[index].canvasBefore
                 point = change.unmap(point, width: canvas.width, height: canvas.height)
-            case .stroke(let style, let points):
+            case .stroke(let style, let points, _):
                 let reach = style.width / 2 + slack
                 if points.count == 1 {
                     if Capsule(from: points[0], to: points[0], width: 0).distance(point.x, point.y) <= reach {
@@ -239,7 +241,7 @@ public final class History {
         guard entries.indices.contains(step) else { return nil }
         var found: (style: StrokeStyle, points: [Point])
         switch entries[step].operation {
-        case .stroke(let style, let points):
+        case .stroke(let style, let points, _):
             found = (style, points)
         case .shape(let style, let spec):
             found = (style, spec.outline)

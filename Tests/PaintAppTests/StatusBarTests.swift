@@ -1,0 +1,62 @@
+import PaintCore
+import Testing
+
+@testable import PaintApp
+
+/// The status bar: fields that keep their place, and the stabilizer's field.
+@Suite struct StatusBarTests {
+    typealias T = SessionTests
+
+    /// Where the run showing `text` starts.
+    static func x(of text: String, in s: Session) -> Int? {
+        s.renderStatus().texts.first { $0.text == text }?.x
+    }
+
+    @Test func fieldsDoNotJumpWhenThePositionOrZoomChanges() {
+        let s = T.makeSession(width: 2000, height: 1000)
+        var places: Set<Int> = []
+        for (ix, iy) in [(1, 1), (1234, 987), (55, 4)] {
+            let (x, y) = T.window(s, ix, iy)
+            s.handle(.motion(x: x, y: y, modifiers: []))
+            places.insert(Self.x(of: "2000 × 1000", in: s) ?? -1)
+        }
+        #expect(places.count == 1, "the size field moved: \(places)")
+        let name = Self.x(of: s.displayName, in: s)
+        s.zoom(by: -2)
+        #expect(Self.x(of: s.displayName, in: s) == name, "the name moved with the zoom's text")
+    }
+
+    @Test func aClickOnTheStabilizerFieldStepsIt() {
+        let (s, sink) = T.recordingSession(width: 200, height: 100)
+        _ = s.renderStatus()
+        guard let field = s.stabilizerField else {
+            Issue.record("no stabilizer field")
+            return
+        }
+        #expect(s.renderStatus().texts.contains { $0.text == "Stabilizer off" })
+        let click: [InputEvent] = [
+            .press(x: field.x + 5, y: field.y + 5, button: .left, modifiers: []),
+            .release(x: field.x + 5, y: field.y + 5, button: .left, modifiers: []),
+        ]
+        s.handle(click)
+        #expect(s.settings.stabilizer == 4)
+        s.handle(click)
+        #expect(s.settings.stabilizer == 8 && s.renderStatus().texts.contains { $0.text == "Stabilizer 8" })
+        T.drag(s, [(10, 10), (60, 10), (90, 40)])
+        guard case .stroke(let style, _, _)? = sink.operations.last else {
+            Issue.record("no stroke")
+            return
+        }
+        #expect(style.dynamics.stabilizer == 8 && style.dynamics.curves)
+        // Right click steps back; past off it wraps.
+        s.handle(
+            click.map {
+                switch $0 {
+                case .press(let x, let y, _, let m, _): return .press(x: x, y: y, button: .right, modifiers: m)
+                case .release(let x, let y, _, let m, _): return .release(x: x, y: y, button: .right, modifiers: m)
+                default: return $0
+                }
+            })
+        #expect(s.settings.stabilizer == 4)
+    }
+}
