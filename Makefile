@@ -59,6 +59,7 @@ bench: deps
 	@echo "== window under Xvfb, XPutImage"; .build/release/paint-bench x11 --app .build/release/swiftpaint --no-shm
 	@echo "== window under Xvfb, MIT-SHM, no journal"; .build/release/paint-bench x11 --app .build/release/swiftpaint --app-args --no-journal
 	@echo "== window CPU per motion event, XInput 2 against core events, interleaved"; .build/release/paint-bench x11 --app .build/release/swiftpaint --compare-pointer 5
+	@echo "== window CPU per motion event a question makes the canvas ignore, against painting"; .build/release/paint-bench x11 --app .build/release/swiftpaint --question-cpu 3
 	@echo "== crash journal on vs off, strokes back to back"; mkdir -p .build/bench-journal && .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5
 	@echo "== crash journal on vs off, 30 ms between strokes"; .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5 --stroke-gap-ms 30
 	@echo "== shape previews against brush events of the same area"; .build/release/paint-bench shapes $(BENCH_DIR)/strokes-1080p.jsonl

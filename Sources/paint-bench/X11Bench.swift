@@ -3,9 +3,12 @@
 //
 //   paint-bench x11 --app PATH_TO_swiftpaint [--app-args "ARGS"] [--samples 200] [--no-shm]
 //   paint-bench x11 --app PATH_TO_swiftpaint --compare-pointer PAIRS
+//   paint-bench x11 --app PATH_TO_swiftpaint --question-cpu RUNS
 //
 // --compare-pointer measures only the CPU per motion event, alternating launches with core
 // pointer events (SWIFTPAINT_NO_XI2=1) and with XInput 2, PAIRS times each.
+// --question-cpu measures only the CPU per motion event while a question in the status bar
+// blocks the canvas (a drag and a hover, both ignored), against a drag that paints, RUNS launches.
 //
 // --app-args passes extra arguments to every launch of the program (split on spaces), e.g.
 // `--app-args --no-journal`. The program runs with HOME and XDG_STATE_HOME in a temporary
@@ -131,136 +134,6 @@ func x11Fixed(_ v: Double, _ digits: Int) -> String {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
-/// A connection to the benchmark's X server, with screen readers.
-final class X11Probe {
-    let display: OpaquePointer
-    let screen: Int32
-    let root: Window
-    var shmImage: UnsafeMutablePointer<XImage>?
-    var shmInfo: UnsafeMutablePointer<XShmSegmentInfo>?
-    let usesShm: Bool
-
-    init(display: OpaquePointer, tryShm: Bool) {
-        self.display = display
-        screen = XDefaultScreen(display)
-        root = XRootWindow(display, screen)
-        var ok = false
-        if tryShm && XShmQueryExtension(display) != 0 {
-            let info = UnsafeMutablePointer<XShmSegmentInfo>.allocate(capacity: 1)
-            info.initialize(to: XShmSegmentInfo())
-            if let image = XShmCreateImage(
-                display, XDefaultVisual(display, screen), UInt32(XDefaultDepth(display, screen)), ZPixmap, nil, info, 3,
-                3)
-            {
-                let size = Int(image.pointee.bytes_per_line) * Int(image.pointee.height)
-                let id = shmget(0, size, IPC_CREAT | 0o600)
-                if id >= 0, let address = shmat(id, nil, 0), cx_shmat_failed(address) == 0 {
-                    info.pointee.shmid = id
-                    info.pointee.shmaddr = address.assumingMemoryBound(to: CChar.self)
-                    info.pointee.readOnly = 0
-                    image.pointee.data = info.pointee.shmaddr
-                    if XShmAttach(display, info) != 0 {
-                        XSync(display, 0)
-                        shmctl(id, IPC_RMID, nil)
-                        shmImage = image
-                        shmInfo = info
-                        ok = true
-                    }
-                }
-            }
-        }
-        usesShm = ok
-    }
-
-    /// The pixel at root (x, y) read through a 3x3 box (centre pixel), as 0xRRGGBB.
-    func pixel(x: Int, y: Int) -> UInt32? {
-        if let image = shmImage {
-            guard XShmGetImage(display, root, image, Int32(x - 1), Int32(y - 1), UInt.max) != 0 else { return nil }
-            return UInt32(truncatingIfNeeded: cx_get_pixel(image, 1, 1)) & 0xFFFFFF
-        }
-        guard let image = XGetImage(display, root, Int32(x - 1), Int32(y - 1), 3, 3, UInt.max, ZPixmap) else {
-            return nil
-        }
-        defer { _ = cx_destroy_image(image) }
-        return UInt32(truncatingIfNeeded: cx_get_pixel(image, 1, 1)) & 0xFFFFFF
-    }
-
-    /// True when every pixel of a 5x5 box centred on root (x, y) is white.
-    func boxWhite(x: Int, y: Int) -> Bool {
-        guard let image = XGetImage(display, root, Int32(x - 2), Int32(y - 2), 5, 5, UInt.max, ZPixmap) else {
-            return false
-        }
-        defer { _ = cx_destroy_image(image) }
-        for j in 0..<5 {
-            for i in 0..<5
-            where UInt32(truncatingIfNeeded: cx_get_pixel(image, Int32(i), Int32(j))) & 0xFFFFFF != 0xFFFFFF {
-                return false
-            }
-        }
-        return true
-    }
-
-    /// Top-level window whose _NET_WM_PID is `pid`.
-    func findWindow(pid: pid_t) -> Window? {
-        let atom = XInternAtom(display, "_NET_WM_PID", 1)
-        if atom == 0 { return nil }
-        var rootReturn: Window = 0
-        var parent: Window = 0
-        var children: UnsafeMutablePointer<Window>?
-        var count: UInt32 = 0
-        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return nil }
-        defer { XFree(children) }
-        for i in 0..<Int(count) {
-            let w = children[i]
-            var type: Atom = 0
-            var format: Int32 = 0
-            var items: UInt = 0
-            var after: UInt = 0
-            var data: UnsafeMutablePointer<UInt8>?
-            if XGetWindowProperty(display, w, atom, 0, 1, 0, 6, &type, &format, &items, &after, &data) == 0, let data {
-                defer { XFree(data) }
-                if items >= 1 && format == 32 {
-                    let value = data.withMemoryRebound(to: UInt.self, capacity: 1) { $0.pointee }
-                    if pid_t(truncatingIfNeeded: value) == pid { return w }
-                }
-            }
-        }
-        return nil
-    }
-
-    /// The window's root position, size and map state.
-    func geometry(_ window: Window) -> (x: Int, y: Int, width: Int, height: Int, viewable: Bool)? {
-        var attributes = XWindowAttributes()
-        guard XGetWindowAttributes(display, window, &attributes) != 0 else { return nil }
-        var rx: Int32 = 0
-        var ry: Int32 = 0
-        var child: Window = 0
-        XTranslateCoordinates(display, window, root, 0, 0, &rx, &ry, &child)
-        return (Int(rx), Int(ry), Int(attributes.width), Int(attributes.height), attributes.map_state == IsViewable)
-    }
-
-    func move(_ x: Int, _ y: Int) {
-        XTestFakeMotionEvent(display, screen, Int32(x), Int32(y), 0)
-        XFlush(display)
-    }
-
-    func button(_ down: Bool) {
-        XTestFakeButtonEvent(display, 1, down ? 1 : 0, 0)
-        XFlush(display)
-    }
-
-    func key(_ keysym: Int32, _ down: Bool) {
-        let code = XKeysymToKeycode(display, KeySym(keysym))
-        XTestFakeKeyEvent(display, UInt32(code), down ? 1 : 0, 0)
-        XFlush(display)
-    }
-
-    func tap(_ keysym: Int32) {
-        key(keysym, true)
-        key(keysym, false)
-    }
-}
-
 /// Where image pixel (0, 0) sits in root coordinates, from the window geometry.
 func x11ImageOrigin(
     window: (x: Int, y: Int, width: Int, height: Int, viewable: Bool), imageWidth: Int, imageHeight: Int
@@ -308,53 +181,9 @@ struct X11Options {
     /// Instead of the full run: this many interleaved pairs of CPU-per-event measurements with
     /// core pointer events (SWIFTPAINT_NO_XI2=1) and with XInput 2.
     var comparePointer = 0
-}
-
-/// The program's and the X server's CPU time per motion event: 5,000 events at 1 kHz, a zigzag
-/// in image rows 110..210 with x bouncing across the width in 4 px steps, the last event to a
-/// fresh point at (640, 240) that must get painted.
-func x11MotionCPU(probe: X11Probe, display: OpaquePointer, xvfb: pid_t, app: X11Instance, imageWidth: Int) -> (
-    app: Double, xserver: Double, events: Int, wallMs: Double, endPainted: Bool
-) {
-    let o = app.origin
-    func root(_ ix: Int, _ iy: Int) -> (Int, Int) { (o.x + ix, o.y + iy) }
-    let cpuEvents = 5000
-    var cpuPoints: [(Int, Int)] = []
-    var cx = 20
-    var dir = 4
-    for i in 0..<(cpuEvents - 1) {
-        cpuPoints.append((cx, i % 2 == 0 ? 110 : 210))
-        cx += dir
-        if cx > imageWidth - 20 || cx < 20 {
-            dir = -dir
-            cx += 2 * dir
-        }
-    }
-    cpuPoints.append((640, 240))
-    let (c0x, c0y) = root(cpuPoints[0].0, cpuPoints[0].1)
-    probe.move(c0x, c0y)
-    probe.button(true)
-    XSync(display, 0)
-    usleep(100_000)
-    let appCPU0 = x11CPUTime(app.pid)
-    let xCPU0 = x11CPUTime(xvfb)
-    let start = x11Now() + 1_000_000
-    for (i, p) in cpuPoints.enumerated() {
-        x11SleepUntil(start + UInt64(i) * 1_000_000)
-        let (rx, ry) = root(p.0, p.1)
-        probe.move(rx, ry)
-    }
-    let (ex, ey) = root(640, 240)
-    let cpuEnd = x11Wait { x11IsDark(probe.pixel(x: ex, y: ey)) }
-    let appCPU1 = x11CPUTime(app.pid)
-    let xCPU1 = x11CPUTime(xvfb)
-    let elapsed = x11Now() - start
-    probe.button(false)
-    XSync(display, 0)
-    return (
-        Double(appCPU1 &- appCPU0) / 1000 / Double(cpuEvents), Double(xCPU1 &- xCPU0) / 1000 / Double(cpuEvents),
-        cpuEvents, Double(elapsed) / 1e6, cpuEnd != nil
-    )
+    /// Instead of the full run: this many launches measuring the CPU of motion events a
+    /// question in the status bar makes the canvas ignore, against painting ones.
+    var questionRuns = 0
 }
 
 /// One instance of the program: spawn, find window, wait for white canvas.
@@ -470,9 +299,10 @@ func runX11Bench(arguments: [String]) -> Never {
         case "--no-shm": options.noShm = true
         case "--skip-every": options.skipEvery = Int(rest.popFirst() ?? "") ?? 0
         case "--compare-pointer": options.comparePointer = Int(rest.popFirst() ?? "") ?? 3
+        case "--question-cpu": options.questionRuns = Int(rest.popFirst() ?? "") ?? 3
         default:
             x11Warn(
-                "unknown argument \(a)\nusage: paint-bench x11 --app PATH [--app-args \"ARGS\"] [--samples 200] [--no-shm] [--compare-pointer PAIRS]"
+                "unknown argument \(a)\nusage: paint-bench x11 --app PATH [--app-args \"ARGS\"] [--samples 200] [--no-shm] [--compare-pointer PAIRS] [--question-cpu RUNS]"
             )
             exit(2)
         }
@@ -527,6 +357,12 @@ func runX11Bench(arguments: [String]) -> Never {
     let imageH = 800
     if options.comparePointer > 0 {
         let code = x11ComparePointer(probe: probe, options: options, display: displayName, xvfb: xvfb)
+        XCloseDisplay(display)
+        x11Kill(xvfb)
+        finish(code)
+    }
+    if options.questionRuns > 0 {
+        let code = x11QuestionCPU(probe: probe, options: options, display: displayName, xvfb: xvfb)
         XCloseDisplay(display)
         x11Kill(xvfb)
         finish(code)

@@ -42,3 +42,59 @@ func x11ComparePointer(probe: X11Probe, options: X11Options, display: String, xv
     }
     return 0
 }
+
+/// The zigzag the CPU figures drive: 5,000 points in image rows 110..210 with x bouncing across
+/// the width in 4 px steps, the last one a fresh point at (640, 240).
+func x11Zigzag(imageWidth: Int) -> [(Int, Int)] {
+    let events = 5000
+    var points: [(Int, Int)] = []
+    var cx = 20
+    var dir = 4
+    for i in 0..<(events - 1) {
+        points.append((cx, i % 2 == 0 ? 110 : 210))
+        cx += dir
+        if cx > imageWidth - 20 || cx < 20 {
+            dir = -dir
+            cx += 2 * dir
+        }
+    }
+    points.append((640, 240))
+    return points
+}
+
+/// Moves the pointer through `points` (image coordinates of `app`) at 1 kHz.
+func x11SendAt1kHz(probe: X11Probe, app: X11Instance, _ points: [(Int, Int)]) {
+    let start = x11Now() + 1_000_000
+    for (i, p) in points.enumerated() {
+        x11SleepUntil(start + UInt64(i) * 1_000_000)
+        probe.move(app.origin.x + p.0, app.origin.y + p.1)
+    }
+}
+
+/// The program's and the X server's CPU time per motion event: the zigzag at 1 kHz with the
+/// button held, its last point (a fresh one) waited for until it is painted.
+func x11MotionCPU(probe: X11Probe, display: OpaquePointer, xvfb: pid_t, app: X11Instance, imageWidth: Int) -> (
+    app: Double, xserver: Double, events: Int, wallMs: Double, endPainted: Bool
+) {
+    let points = x11Zigzag(imageWidth: imageWidth)
+    probe.move(app.origin.x + points[0].0, app.origin.y + points[0].1)
+    probe.button(true)
+    XSync(display, 0)
+    usleep(100_000)
+    let appCPU0 = x11CPUTime(app.pid)
+    let xCPU0 = x11CPUTime(xvfb)
+    let start = x11Now()
+    x11SendAt1kHz(probe: probe, app: app, points)
+    let (ex, ey) = (app.origin.x + 640, app.origin.y + 240)
+    let cpuEnd = x11Wait { x11IsDark(probe.pixel(x: ex, y: ey)) }
+    let appCPU1 = x11CPUTime(app.pid)
+    let xCPU1 = x11CPUTime(xvfb)
+    let elapsed = x11Now() - start
+    probe.button(false)
+    XSync(display, 0)
+    return (
+        Double(appCPU1 &- appCPU0) / 1000 / Double(points.count),
+        Double(xCPU1 &- xCPU0) / 1000 / Double(points.count),
+        points.count, Double(elapsed) / 1e6, cpuEnd != nil
+    )
+}
