@@ -49,6 +49,12 @@ public struct Document {
         self.carriesHistory = carriesHistory
     }
 
+    /// The background its history starts on, as a journal or a saved history records it (not
+    /// the one in effect now, which a later step may have set).
+    public var startingBackground: JournalBackground {
+        DocumentJournal.journalBackground(history.startingBackground(engine: engine))
+    }
+
     /// Whether there are changes since the last save: the history is not on the saved step.
     public var isModified: Bool { savedStep != history.cursor }
 

@@ -165,7 +165,7 @@ public enum DocumentLoader {
         let start = history.startingCanvas
         return DocumentArchive(
             width: document.engine.width, height: document.engine.height,
-            background: DocumentJournal.journalBackground(document.engine.background), baseImage: document.baseBytes,
+            background: document.startingBackground, baseImage: document.baseBytes,
             operations: operations, pixelHash: 0,
             startingCanvas: start == nil || start == document.engine.bounds ? nil : start)
     }

@@ -31,7 +31,7 @@ public struct DocumentOpener {
         let start = document.history.startingCanvas ?? document.engine.bounds
         let header = JournalHeader(
             documentPath: document.path, width: start.width, height: start.height,
-            background: DocumentJournal.journalBackground(document.engine.background), baseImage: document.baseBytes)
+            background: document.startingBackground, baseImage: document.baseBytes)
         do {
             let writer = try JournalWriter.create(in: folder, header: header)
             for operation in document.log { writer.append(operation) }

@@ -44,6 +44,15 @@ import Testing
 
     static func bytes(_ file: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))) }
 
+    /// Whether `engine` shows `picture` flattened (takes the engine, so a failure does not
+    /// print every pixel).
+    static func shows(_ engine: StrokeEngine, _ picture: PixelImage) -> Bool { engine.flattenedImage() == picture }
+
+    /// Whether `engine` shows nothing but `color`.
+    static func shows(_ engine: StrokeEngine, only color: Color) -> Bool {
+        engine.flattenedImage() == PixelImage(width: engine.width, height: engine.height, fill: color.pixel)
+    }
+
     static func drawSome(_ s: Session) {
         T.key(s, "5")
         T.drag(s, [(10, 10), (60, 40), (150, 20)])
@@ -129,6 +138,52 @@ import Testing
         let reopened = Self.open(file, options)
         T.key(reopened, "z", .control)
         #expect(reopened.engine.paintImage() == picture)
+    }
+
+    /// Started on white, the background changed to red, then a stroke: every way the history
+    /// comes back (this computer's store, the file's own chunk elsewhere, the journal the
+    /// reopened document starts) undoes to the white it started on, not to the red it was saved
+    /// with.
+    @Test func undoingAReopenedHistoryToItsStartShowsTheBackgroundItStartedOn() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let options = Self.options(dir)
+        let red = Color(r: 200, g: 30, b: 40)
+        for inside in [false, true] {
+            let file = dir + (inside ? "/portable.png" : "/plain.png")
+            let s = Self.open(file, options)
+            #expect(Self.shows(s.engine, only: .white))
+            s.setBackground(.color(red))
+            T.drag(s, [(10, 10), (70, 50)])
+            let saved = s.engine.flattenedImage()
+            T.key(s, "s", inside ? [.control, .alt] : .control)
+            #expect(!s.isModified, "\(s.message)")
+            // Here (from the store), and for the portable file another computer (from the file).
+            var reopenings = [("this computer", Self.open(file, options))]
+            if inside { reopenings.append(("another computer", Self.open(file, Self.options(dir, store: "other")))) }
+            for (computer, reopened) in reopenings {
+                #expect(reopened.history.cursor == 2, "\(computer): \(reopened.message)")
+                #expect(Self.shows(reopened.engine, saved), "\(computer): the saved picture")
+                T.key(reopened, "z", .control)
+                T.key(reopened, "z", .control)
+                #expect(reopened.engine.background == .color(.white), "\(computer): \(reopened.engine.background)")
+                #expect(Self.shows(reopened.engine, only: .white), "\(computer): undone to the start")
+            }
+        }
+        // The journal a reopened document starts replays from the same white start.
+        let folder = dir + "/journals"
+        let s = NewAndOpenTests.session(journalingInto: folder, options: options)
+        T.key(s, "o", .control)
+        NewAndOpenTests.type(s, dir + "/plain.png")
+        #expect(s.history.cursor == 2, "\(s.message)")
+        s.sink?.flush()
+        let journals = NewAndOpenTests.journals(folder)
+        let contents = try JournalReader.read(path: folder + "/" + (journals.last ?? ""))
+        let restored = try DocumentJournal.rebuild(contents)
+        #expect(Self.shows(restored.engine, s.engine.flattenedImage()))
+        restored.history.undo(engine: restored.engine)
+        restored.history.undo(engine: restored.engine)
+        #expect(Self.shows(restored.engine, only: .white), "the journal's start")
     }
 
     @Test func saveWithHistoryCarriesItInsideAndAPlainSaveElsewhereMovesItToThatStore() throws {

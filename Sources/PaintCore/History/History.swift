@@ -90,6 +90,13 @@ public final class History {
         base?.rect ?? entries.first?.canvasBefore
     }
 
+    /// The background the history starts on (`engine` being the one it records): the one the
+    /// first step that changed the background found, else the engine's own. A saved history and
+    /// a journal start their replay on it, so undoing to the start shows it again.
+    public func startingBackground(engine: StrokeEngine) -> Background {
+        background(atStep: 0, engine: engine)
+    }
+
     /// Every recorded operation, applied and undone, oldest first.
     public var operations: [Operation] { entries.map(\.operation) }
 
