@@ -29,6 +29,8 @@ public enum Theme {
     /// Text colors.
     public static let text = Color(r: 0x24, g: 0x26, b: 0x2A)
     public static let dimText = Color(r: 0x5E, g: 0x62, b: 0x68)
+    /// A menu item that cannot be chosen now.
+    static let disabledText = Color(r: 0xA4, g: 0xA8, b: 0xAE)
     public static let errorText = Color(r: 0xB0, g: 0x20, b: 0x20)
     /// "with history" next to the name of a file that carries its editing history inside.
     public static let cautionText = Color(r: 0x9A, g: 0x5B, b: 0x00)
