@@ -245,6 +245,23 @@ extension Session {
         texts.append(TextRun(text: value, x: r.maxX - valueWidth, baseline: baseline, color: Theme.text, bold: false))
     }
 
+    /// The zoom in a box with a small arrow: a click opens the zoom presets.
+    private func drawZoomField(
+        _ field: IntRect, open: Bool, _ p: inout ChromePainter, _ texts: inout [TextRun], _ measure: TextMeasuring,
+        baseline: Int
+    ) {
+        let s = layout.ui
+        let b = outline(field)
+        p.fillRoundedRect(b.x, b.y, b.w, b.h, radius: s.d(4), open ? Theme.activeFill : .white)
+        p.strokeRoundedRect(
+            b.x, b.y, b.w, b.h, radius: s.d(4), lineWidth: b.line, open ? Theme.activeBorder : Theme.border)
+        texts.append(
+            TextRun(text: layout.zoomText, x: field.x + s.px(8), baseline: baseline, color: Theme.text, bold: false))
+        let ax = Double(field.maxX) - s.d(12)
+        let ay = Double(field.y) + Double(field.height) / 2
+        p.fillPolygon([(ax - s.d(4), ay - s.d(2)), (ax + s.d(4), ay - s.d(2)), (ax, ay + s.d(2.5))], Theme.dimText)
+    }
+
     /// The part of a prompt's text that fits `width` pixels, with the cursor in it: the end of
     /// a long path (the file name matters most), or from the cursor on when it was moved left.
     /// Cut-off ends show as "…". Returns the text to draw, the cursor's index in it, and the
@@ -285,34 +302,48 @@ extension Session {
         stabilizerField = nil
         switch mode {
         case .normal:
-            var x = s.px(10)
-            // Fields of a fixed width, as wide as their widest value: moving the pointer or
-            // zooming does not make the ones after them jump.
-            func add(
-                _ text: String, _ color: Color = Theme.dimText, bold: Bool = false, width: Int? = nil, gap: Double = 22
-            ) {
-                texts.append(TextRun(text: text, x: x, baseline: baseline, color: color, bold: bold))
-                x += max(width ?? 0, measure.width(of: text, bold: bold)) + s.px(gap)
-            }
-            let widest = String(repeating: "8", count: String(max(engine.width, engine.height) - 1).count)
-            add(
-                pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", Theme.text,
-                width: measure.width(of: "\(widest), \(widest)", bold: false))
-            add("\(engine.width) × \(engine.height)")
-            add(layout.zoomText, width: measure.width(of: "1600%", bold: false))
+            textMeasure = measure
+            // The pointer position and the size in slots as wide as they get, so the zoom and
+            // stabilizer fields after them stay put; then the file name.
+            let gap = s.px(22)
+            let x0 = s.px(10)
+            texts.append(
+                TextRun(
+                    text: pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", x: x0, baseline: baseline, color: Theme.text,
+                    bold: false))
+            let sizeX = x0 + measure.width(of: "00000, 00000", bold: false) + gap
+            texts.append(
+                TextRun(
+                    text: "\(engine.width) × \(engine.height)", x: sizeX, baseline: baseline, color: Theme.dimText,
+                    bold: false))
+            let zoom = zoomField
+            drawZoomField(zoom, open: zoomMenu.isOpen, &p, &texts, measure, baseline: baseline)
             // The stabilizer, a field that reads as a button: a click steps it.
             let stabilizer = settings.stabilizer == 0 ? "Stabilizer off" : "Stabilizer \(settings.stabilizer)"
-            let fieldWidth = measure.width(of: "Stabilizer 16", bold: false) + s.px(12)
-            let field = IntRect(x: x - s.px(6), y: bar.y + s.px(4), width: fieldWidth, height: bar.height - s.px(8))
-            p.strokeRoundedRect(
-                Double(field.x) + 0.5, Double(field.y) + 0.5, Double(field.width) - 1, Double(field.height) - 1,
-                radius: 3,
-                lineWidth: 1, Theme.border)
+            let field = IntRect(
+                x: zoom.maxX + s.px(8), y: zoom.y, width: measure.width(of: "Stabilizer 16", bold: false) + s.px(16),
+                height: zoom.height)
+            let b = outline(field)
+            p.strokeRoundedRect(b.x, b.y, b.w, b.h, radius: s.d(4), lineWidth: b.line, Theme.border)
             stabilizerField = field
-            add(stabilizer, settings.stabilizer == 0 ? Theme.dimText : Theme.text, width: fieldWidth - s.px(12))
-            add(displayName + (isModified ? " (unsaved)" : ""), Theme.text, bold: true, gap: carriesHistory ? 8 : 22)
+            texts.append(
+                TextRun(
+                    text: stabilizer, x: field.x + s.px(8), baseline: baseline,
+                    color: settings.stabilizer == 0 ? Theme.dimText : Theme.text, bold: false))
+            var x = field.maxX + gap
+            texts.append(
+                TextRun(
+                    text: displayName + (isModified ? " (unsaved)" : ""), x: x, baseline: baseline, color: Theme.text,
+                    bold: true))
+            x += measure.width(of: displayName + (isModified ? " (unsaved)" : ""), bold: true)
             // A file that carries its editing history says so wherever its name shows.
-            if carriesHistory { add("with history", Theme.cautionText) }
+            if carriesHistory {
+                x += s.px(8)
+                texts.append(
+                    TextRun(text: "with history", x: x, baseline: baseline, color: Theme.cautionText, bold: false))
+                x += measure.width(of: "with history", bold: false)
+            }
+            x += gap
             if !message.isEmpty {
                 let failed = message.hasPrefix("Cannot")
                 let w = measure.width(of: message, bold: false)

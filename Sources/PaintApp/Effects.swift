@@ -29,7 +29,8 @@ public struct Effects: Equatable, Sendable {
     /// The whole window must be redrawn: its size, the zoom, the scroll offset or the picture
     /// changed.
     public var layout = false
-    /// The color editor panel opened, changed or closed.
+    /// A popup over the canvas opened, changed or closed: the panel (the color editor, the font
+    /// list, the size dialog), a menu, the zoom presets, the keys or About panel.
     public var editor = false
     /// The window title to show, when it changed.
     public var title: String?

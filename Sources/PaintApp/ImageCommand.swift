@@ -33,34 +33,18 @@ public enum ImageCommand: CaseIterable, Sendable {
         }
     }
 
-    /// The key, as a menu shows it.
-    public var keys: String {
+    /// The key that runs it (the menu shows it; `Command.all` matches it).
+    var chord: KeyChord {
         switch self {
-        case .cropToSelection: return "Ctrl+Shift+X"
-        case .autocrop: return "Ctrl+U"
-        case .scale: return "Ctrl+R"
-        case .canvasSize: return "Ctrl+Shift+R"
-        case .rotateRight: return "Ctrl+H"
-        case .rotateLeft: return "Ctrl+G"
-        case .rotate180: return "Ctrl+J"
-        case .flipHorizontal: return "Ctrl+M"
-        case .flipVertical: return "Ctrl+Shift+M"
-        }
-    }
-
-    /// The command a Ctrl key runs (the letter in lower case; `shift` held or not), or nil.
-    static func bound(to letter: Character, shift: Bool) -> ImageCommand? {
-        switch (letter, shift) {
-        case ("x", true): return .cropToSelection
-        case ("u", false): return .autocrop
-        case ("r", false): return .scale
-        case ("r", true): return .canvasSize
-        case ("h", false): return .rotateRight
-        case ("g", false): return .rotateLeft
-        case ("j", false): return .rotate180
-        case ("m", false): return .flipHorizontal
-        case ("m", true): return .flipVertical
-        default: return nil
+        case .cropToSelection: return .ctrlShift("x")
+        case .autocrop: return .ctrl("u")
+        case .scale: return .ctrl("r")
+        case .canvasSize: return .ctrlShift("r")
+        case .rotateRight: return .ctrl("h")
+        case .rotateLeft: return .ctrl("g")
+        case .rotate180: return .ctrl("j")
+        case .flipHorizontal: return .ctrl("m")
+        case .flipVertical: return .ctrlShift("m")
         }
     }
 

@@ -41,6 +41,7 @@ public struct Layout: Sendable, Equatable {
     /// Recent colors: two rows of four after the palette.
     static let recentCount = 8
     /// 96-dpi heights and widths.
+    static let menuBarHeight = 26.0
     static let statusBarHeight = 28.0
     static let scrollbarThickness = 14.0
 
@@ -70,7 +71,7 @@ public struct Layout: Sendable, Equatable {
         windowWidth: Int, windowHeight: Int, imageWidth: Int, imageHeight: Int, scrollX: Int = 0, scrollY: Int = 0,
         zoom: Zoom = .actualSize, ui: UIScale = .one
     ) {
-        let controls = ToolbarLayout(width: max(1, windowWidth), scale: ui)
+        let controls = ToolbarLayout(width: max(1, windowWidth), scale: ui, top: ui.px(Self.menuBarHeight))
         self.init(
             windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
             scrollX: scrollX, scrollY: scrollY, zoom: zoom, ui: ui, controls: controls)
@@ -126,7 +127,8 @@ public struct Layout: Sendable, Equatable {
         Layout(
             windowWidth: width, windowHeight: height, imageWidth: imageWidth, imageHeight: imageHeight,
             scrollX: scrollX, scrollY: scrollY, zoom: zoom, ui: ui,
-            controls: width == windowWidth ? controls : ToolbarLayout(width: max(1, width), scale: ui))
+            controls: width == windowWidth
+                ? controls : ToolbarLayout(width: max(1, width), scale: ui, top: ui.px(Self.menuBarHeight)))
     }
 
     /// The same layout scrolled to a new offset (clamped).
@@ -194,7 +196,7 @@ public struct Layout: Sendable, Equatable {
         // A margin to the screen's edges, unless that would break the toolbar into two rows.
         let room = max(screenWidth - ui.px(40), min(oneRow, screenWidth))
         let width = max(min(wanted, room), min(minimum.width, screenWidth))
-        let bars = ToolbarLayout(width: width, scale: ui).frame.height + ui.px(statusBarHeight)
+        let bars = ui.px(menuBarHeight) + ToolbarLayout(width: width, scale: ui).frame.height + ui.px(statusBarHeight)
         let height = max(
             min(max(imageHeight, ui.px(240)) + bars, screenHeight - ui.px(60)), min(minimum.height, screenHeight))
         return (width, height)
@@ -202,7 +204,10 @@ public struct Layout: Sendable, Equatable {
 
     // MARK: Regions
 
-    /// The toolbar strip at the top.
+    /// The menu bar strip at the top.
+    public var menuBar: IntRect { IntRect(x: 0, y: 0, width: windowWidth, height: ui.px(Self.menuBarHeight)) }
+
+    /// The toolbar strip below the menu bar.
     public var toolbar: IntRect { controls.frame }
 
     /// The status bar strip at the bottom.

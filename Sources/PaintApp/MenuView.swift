@@ -15,14 +15,15 @@ public struct MenuGeometry: Sendable, Equatable {
     let scale: UIScale
 
     /// 96-dpi metrics.
-    static let barHeight = 26.0
     static let itemHeight = 26.0
     static let groupGap = 9.0
 
-    /// The bar across a window `windowWidth` wide at `top`, with text measured by `measure`.
-    public init(menus: [Menu], windowWidth: Int, top: Int = 0, scale: UIScale, measure: TextMeasuring) {
+    /// The titles in `bar` (the window's width), with text measured by `measure`.
+    public init(menus: [Menu], bar: IntRect, scale: UIScale, measure: TextMeasuring) {
         self.scale = scale
-        bar = IntRect(x: 0, y: top, width: windowWidth, height: scale.px(Self.barHeight))
+        self.bar = bar
+        let top = bar.y
+        let windowWidth = bar.width
         var x = scale.px(4)
         var titles: [IntRect] = []
         for menu in menus {
@@ -31,31 +32,55 @@ public struct MenuGeometry: Sendable, Equatable {
             x += w
         }
         self.titles = titles
-        var dropDowns: [IntRect] = []
-        var items: [[IntRect]] = []
-        var columns: [Int] = []
-        let itemHeight = scale.px(Self.itemHeight)
-        for (index, menu) in menus.enumerated() {
-            let labels = menu.items.map { measure.width(of: $0.label.text, bold: false) }.max() ?? 0
-            let keys = menu.items.map { measure.width(of: $0.shortcut, bold: false) }.max() ?? 0
-            // Check mark column, label, a gap, the shortcut, a margin.
-            let column = scale.px(28) + labels + scale.px(36)
-            let width = max(titles[index].width, column + keys + scale.px(14))
-            let left = max(0, min(titles[index].x, windowWidth - width))
-            var y = bar.maxY + scale.px(4)
-            var rects: [IntRect] = []
-            for item in menu.items {
-                if item.startsGroup && !rects.isEmpty { y += scale.px(Self.groupGap) }
-                rects.append(IntRect(x: left + 1, y: y, width: width - 2, height: itemHeight))
-                y += itemHeight
-            }
-            dropDowns.append(IntRect(x: left, y: bar.maxY, width: width, height: y + scale.px(4) - bar.maxY))
-            items.append(rects)
-            columns.append(column)
+        let panels = menus.indices.map { index in
+            Self.dropDown(
+                menus[index], left: titles[index].x, top: bar.maxY, minimumWidth: titles[index].width,
+                windowWidth: windowWidth, scale: scale, measure: measure)
         }
-        self.dropDowns = dropDowns
-        self.items = items
-        shortcutColumn = columns
+        dropDowns = panels.map(\.frame)
+        items = panels.map(\.items)
+        shortcutColumn = panels.map(\.column)
+    }
+
+    /// One menu opening from `anchor` (the status bar's zoom field): above it when `above`, kept
+    /// inside the window.
+    public init(
+        popup menu: Menu, anchor: IntRect, above: Bool, windowWidth: Int, scale: UIScale, measure: TextMeasuring
+    ) {
+        self.scale = scale
+        bar = .empty
+        titles = [anchor]
+        var panel = Self.dropDown(
+            menu, left: anchor.x, top: 0, minimumWidth: anchor.width, windowWidth: windowWidth, scale: scale,
+            measure: measure)
+        let top = above ? anchor.y - panel.frame.height : anchor.maxY
+        panel.frame = IntRect(x: panel.frame.x, y: top, width: panel.frame.width, height: panel.frame.height)
+        panel.items = panel.items.map { IntRect(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) }
+        dropDowns = [panel.frame]
+        items = [panel.items]
+        shortcutColumn = [panel.column]
+    }
+
+    /// A drop-down for `menu` with its left edge at `left` (moved left where the window ends)
+    /// and its top at `top`: its frame, its items' rectangles and where shortcuts start.
+    private static func dropDown(
+        _ menu: Menu, left: Int, top: Int, minimumWidth: Int, windowWidth: Int, scale: UIScale, measure: TextMeasuring
+    ) -> (frame: IntRect, items: [IntRect], column: Int) {
+        let itemHeight = scale.px(Self.itemHeight)
+        let labels = menu.items.map { measure.width(of: $0.label.text, bold: false) }.max() ?? 0
+        let keys = menu.items.map { measure.width(of: $0.shortcut, bold: false) }.max() ?? 0
+        // Check mark column, label, a gap, the shortcut, a margin.
+        let column = scale.px(28) + labels + scale.px(36)
+        let width = max(minimumWidth, column + keys + scale.px(14))
+        let x = max(0, min(left, windowWidth - width))
+        var y = top + scale.px(4)
+        var rects: [IntRect] = []
+        for item in menu.items {
+            if item.startsGroup && !rects.isEmpty { y += scale.px(Self.groupGap) }
+            rects.append(IntRect(x: x + 1, y: y, width: width - 2, height: itemHeight))
+            y += itemHeight
+        }
+        return (IntRect(x: x, y: top, width: width, height: y + scale.px(4) - top), rects, column)
     }
 
     /// Menu `menu`'s drop-down panel.

@@ -73,43 +73,16 @@ extension Session {
     /// nothing. The window asks through `bindsKey` which of a key's characters on other layouts
     /// to send, so this is the one list of shortcuts.
     func shortcut(for key: Key, _ modifiers: Modifiers) -> (() -> Void)? {
-        if modifiers.contains(.control) {
-            guard case .character(let c) = key else { return nil }
-            let letter = Character(c.lowercased())
-            if let command = ImageCommand.bound(to: letter, shift: modifiers.contains(.shift)) {
-                return { self.run(command) }
-            }
-            switch letter {
-            case "s":
-                if modifiers.contains(.alt) { return { self.save(historyInside: true) } }
-                return {
-                    guard modifiers.contains(.shift) else { return self.save() }
-                    self.historyInsideNextSave = false
-                    self.promptSaveAs(then: nil)
-                }
-            case "q", "w": return requestClose
-            case "n": return { self.requestLeave(to: .newDocument) }
-            case "o": return promptOpen
-            case "c": return { if !self.copySelection() { self.copy() } }
-            case "x": return cutSelection
-            case "a": return selectAll
-            case "v": return requestPaste
-            case "=", "+": return { self.zoom(by: 1) }
-            case "-": return { self.zoom(by: -1) }
-            case "0": return resetZoom
-            case "z": return { modifiers.contains(.shift) ? self.redo() : self.undo() }
-            case "b": return promptBackground
-            case "y": return redo
-            default: return nil
-            }
-        }
+        // An open menu or panel takes every key; F10 and Alt+letter open the menus.
+        if let menus = menuShortcut(key, modifiers) { return menus }
+        // The commands of the menus, with their keys (Commands.swift).
+        if let command = Command.bound(to: key, modifiers) { return { command.run(self) } }
+        if modifiers.contains(.control) { return nil }
         switch key {
         case .escape where placing != nil:
             return dropPaste
         case .escape where selection != nil:
             return { self.setSelection(nil) }
-        case .delete where selection != nil, .backspace where selection != nil:
-            return clearSelection
         case .enter where placing != nil:
             return putDownPaste
         case .left where placing != nil, .right where placing != nil, .up where placing != nil,
@@ -141,7 +114,6 @@ extension Session {
             case "i", "I": return { self.select(.picker) }
             case "s", "S": return { self.select(.select) }
             case "t", "T": return { self.select(.text) }
-            case "x", "X": return swapColors
             case "b", "B": return { self.select(.brush) }
             case "e": return { self.select(.eraser) }
             case "E": return { self.select(.strokeEraser) }

@@ -50,6 +50,8 @@ extension Session {
             closeFontChooser(accepting: true)
             return
         }
+        // An open menu or panel, the menu bar, the status bar's zoom field.
+        if case .idle = gesture, pressMenus(x, y, button) { return }
         if mode.blocksCanvas {
             if let chosen = answerButtons().first(where: { $0.1.contains(x, y) })?.0 { answer(chosen) }
             return
@@ -118,6 +120,7 @@ extension Session {
 
     func handleMotion(_ x: Int, _ y: Int, _ modifiers: Modifiers, _ sample: PointerSample? = nil) {
         lastPointer = (x, y)
+        if popupOpen && moveInMenus(x, y) { return }
         // A question blocks the canvas: the pointer changes nothing, so nothing is redrawn
         // (only the pointer's shape, where it crosses into or out of the canvas).
         if mode.blocksCanvas, case .idle = gesture { return }
@@ -157,6 +160,7 @@ extension Session {
     }
 
     func handleRelease(_ x: Int, _ y: Int, _ button: PointerButton) {
+        if popupOpen, case .idle = gesture, releaseInMenus(x, y) { return }
         switch gesture {
         case .stroke, .shape:
             guard gesture.paintingButton == button else { return }

@@ -90,6 +90,16 @@ public final class Session {
 
     // MARK: State of the parts in Session+*.swift
 
+    /// The menu bar and its open menu (Session+Menus.swift).
+    public internal(set) var menuBar = MenuBar(menus: [])
+    /// The zoom presets, opened from the status bar's zoom field: a menu of one.
+    public internal(set) var zoomMenu = MenuBar(menus: [])
+    /// The keys or About panel, while it is shown.
+    public internal(set) var infoPanel: InfoPanel?
+    /// Measures text as the window draws it (the window's font once it has drawn the chrome):
+    /// where menu titles and the zoom field sit depends on it.
+    var textMeasure: TextMeasuring = FixedWidthMeasurer()
+
     /// The color editor while it is open.
     public internal(set) var colorEditor: ColorEditor?
     /// The picture size dialog while it is open (Ctrl+R, Ctrl+Shift+R).

@@ -30,6 +30,8 @@ public final class X11App {
     private let netWMName: Atom
     private let utf8String: Atom
     private var tooltip: Tooltip
+    /// The color editor, menus and panels over the canvas.
+    private let popups: PopupWindows
     private let clipboard: Clipboard
     /// The pointer shapes: font cursors, the brush outline, the not-allowed sign.
     private let cursors: Cursors
@@ -123,6 +125,7 @@ public final class X11App {
         // Chrome is copied from pixmaps we always draw in full: no NoExpose event per copy.
         XSetGraphicsExposures(display, chromeGC, 0)
         tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
+        popups = PopupWindows(display: display, parent: window, visual: visual, depth: depth)
         clipboard = Clipboard(display: display, window: window)
         cursors = Cursors(display: display, window: window)
         windowPicture = XRenderCreatePicture(display, window, XRenderFindVisualFormat(display, visual), 0, nil)
@@ -158,32 +161,12 @@ public final class X11App {
         XCloseDisplay(display)
     }
 
+    /// The window manager's properties, set once before the window is mapped.
     private func setProperties() {
         var protocols = [wmDeleteWindow]
         XSetWMProtocols(display, window, &protocols, 1)
-        // WM_CLASS: instance and class name, for window managers and task bars.
-        let classHint = XAllocClassHint()
-        let instance = strdup("swiftpaint")
-        let className = strdup("SwiftPaint")
-        classHint?.pointee.res_name = instance
-        classHint?.pointee.res_class = className
-        XSetClassHint(display, window, classHint)
-        XFree(classHint)
-        free(instance)
-        free(className)
-        var pid = UInt(getpid())
-        let pidAtom = XInternAtom(display, "_NET_WM_PID", 0)
-        _ = withUnsafeBytes(of: &pid) {
-            XChangeProperty(
-                display, window, pidAtom, XA_CARDINAL, 32, PropModeReplace, $0.bindMemory(to: UInt8.self).baseAddress, 1
-            )
-        }
-        var hints = XSizeHints()
-        hints.flags = PMinSize
-        let minimum = Layout.minimumSize(session.uiScale)
-        hints.min_width = Int32(minimum.width)
-        hints.min_height = Int32(minimum.height)
-        XSetWMNormalHints(display, window, &hints)
+        WindowProperties.setClassAndPID(display: display, window: window)
+        WindowProperties.setMinimumSize(Layout.minimumSize(session.uiScale), display: display, window: window)
         WindowIcon.set(on: window, display: display)
     }
 
@@ -301,10 +284,7 @@ public final class X11App {
         // The input method sees every event first: it may take a key that starts or continues
         // a composition, and its own messages.
         if input.filter(&event) { return }
-        if editorWindow != 0 && event.xany.window == editorWindow {
-            translateEditor(&event, into: &batch)
-            return
-        }
+        if event.xany.window != window, popups.translate(&event, into: &batch) { return }
         switch event.type {
         case KeyPress:
             lastEventTime = event.xkey.time
@@ -470,7 +450,7 @@ public final class X11App {
                     drawHoverOutline(layout)
                     drawTextOverlay(layout)
                 }
-                if !exposed.intersection(layout.toolbar).isEmpty { drawToolbar(layout) }
+                if !exposed.intersection(layout.toolbar.union(layout.menuBar)).isEmpty { drawToolbar(layout) }
                 drawScrollbars(layout)
                 if !exposed.intersection(layout.statusBar).isEmpty { drawStatus(layout) }
                 exposed = .empty
@@ -487,7 +467,12 @@ public final class X11App {
                 drawStatus(layout)
             }
         }
-        if owed.editor || editorExposed { presentEditor() }
+        if owed.editor || popups.owesDrawing {
+            popups.present(session, redraw: owed.editor, measure: text) { strip, rect, target in
+                drawStrip(strip, at: rect, on: target, textsInWindowCoordinates: false)
+            }
+            owed.editor = false
+        }
         if let title = owed.title {
             setTitle(title)
             owed.title = nil
@@ -664,7 +649,9 @@ public final class X11App {
         }
     }
 
+    /// The menu bar and the toolbar below it.
     private func drawToolbar(_ layout: Layout) {
+        drawStrip(session.renderMenuBar(measure: text), at: layout.menuBar)
         drawStrip(session.renderToolbar(measure: text), at: layout.toolbar)
         owed.toolbar = false
     }
@@ -708,71 +695,5 @@ public final class X11App {
             display, pixmap, target, chromeGC, 0, 0, UInt32(rect.width), UInt32(rect.height), Int32(rect.x),
             Int32(rect.y))
         XFreePixmap(display, pixmap)
-    }
-
-    // MARK: Panel (the color editor or the font list)
-
-    private var editorWindow: Window = 0
-    /// Where the panel window sits (a new panel somewhere else gets a new window).
-    private var editorFrame = IntRect.empty
-    /// The editor panel was uncovered and must be drawn again.
-    private var editorExposed = false
-
-    /// Shows, redraws or removes the session's panel (the color editor or the font list), a
-    /// child window under the toolbar.
-    private func presentEditor() {
-        owed.editor = false
-        editorExposed = false
-        guard let frame = session.panelFrame, let strip = session.renderPanel(measure: text) else {
-            if editorWindow != 0 {
-                XDestroyWindow(display, editorWindow)
-                editorWindow = 0
-            }
-            return
-        }
-        if editorWindow != 0 && frame != editorFrame {
-            XDestroyWindow(display, editorWindow)
-            editorWindow = 0
-        }
-        if editorWindow == 0 {
-            var attributes = XSetWindowAttributes()
-            attributes.background_pixmap = 0
-            attributes.event_mask =
-                ExposureMask | ButtonPressMask | ButtonReleaseMask | ButtonMotionMask | PointerMotionMask
-            editorWindow = XCreateWindow(
-                display, window, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height), 0, depth,
-                UInt32(InputOutput), visual, UInt(CWBackPixmap | CWEventMask), &attributes)
-            editorFrame = frame
-            XMapRaised(display, editorWindow)
-        }
-        drawStrip(
-            strip, at: IntRect(x: 0, y: 0, width: frame.width, height: frame.height), on: editorWindow,
-            textsInWindowCoordinates: false)
-    }
-
-    /// Input in the panel goes to the session like any other, in window coordinates (the
-    /// session knows where the panel is).
-    private func translateEditor(_ event: inout XEvent, into batch: inout [InputEvent]) {
-        let frame = editorFrame
-        switch event.type {
-        case ButtonPress, ButtonRelease:
-            guard let button = EventTranslator.button(event.xbutton.button) else { return }
-            let x = frame.x + Int(event.xbutton.x)
-            let y = frame.y + Int(event.xbutton.y)
-            let modifiers = EventTranslator.modifiers(event.xbutton.state)
-            batch.append(
-                event.type == ButtonPress
-                    ? .press(x: x, y: y, button: button, modifiers: modifiers)
-                    : .release(x: x, y: y, button: button, modifiers: modifiers))
-        case MotionNotify:
-            batch.append(
-                .motion(
-                    x: frame.x + Int(event.xmotion.x), y: frame.y + Int(event.xmotion.y),
-                    modifiers: EventTranslator.modifiers(event.xmotion.state)))
-        case Expose:
-            editorExposed = true
-        default:
-            break
-        }
     }
 }

@@ -273,7 +273,7 @@ struct BackgroundAndColorsEndToEndTests {
         let paint = try start([file])
         defer { paint.stop() }
         let f = editorFrame(paint)
-        #expect(f.x == paint.layout.rect(of: .currentColors).x && f.y == 66)
+        #expect(f.x == paint.layout.rect(of: .currentColors).x && f.y == paint.layout.toolbar.maxY + 2)
         #expect(f.width == 300 && f.height == 250)
         try waitForPanel(paint, shown: false, "before the click")
         try paint.click(.currentColors)

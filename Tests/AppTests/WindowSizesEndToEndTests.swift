@@ -29,7 +29,7 @@ struct WindowSizesEndToEndTests {
     /// the scrollbars and the status bar.
     static func overlaps(_ layout: Layout) -> [String] {
         var regions = layout.controls.items.map { ("\($0)", layout.controls.hitRect(of: $0)) }
-        regions += [("canvas", layout.canvasArea), ("status bar", layout.statusBar)]
+        regions += [("menu bar", layout.menuBar), ("canvas", layout.canvasArea), ("status bar", layout.statusBar)]
         if let bar = layout.horizontalScrollbar { regions.append(("horizontal scrollbar", bar.track)) }
         if let bar = layout.verticalScrollbar { regions.append(("vertical scrollbar", bar.track)) }
         var found: [String] = []

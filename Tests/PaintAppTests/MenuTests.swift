@@ -71,7 +71,8 @@ import Testing
         for scale in [1.0, 1.5, 2.0] {
             let s = UIScale(scale)
             let g = MenuGeometry(
-                menus: Self.menus, windowWidth: Int(200 * scale), scale: s, measure: FixedWidthMeasurer())
+                menus: Self.menus, bar: IntRect(x: 0, y: 0, width: Int(200 * scale), height: s.px(26)), scale: s,
+                measure: FixedWidthMeasurer())
             for (a, b) in zip(g.titles, g.titles.dropFirst()) { #expect(a.maxX <= b.x) }
             for (index, menu) in Self.menus.enumerated() {
                 let d = g.dropDown(index)
@@ -87,7 +88,9 @@ import Testing
         "clicking a title opens it, moving over another switches, releasing on an item runs it, clicking outside closes"
     )
     func pointer() {
-        let g = MenuGeometry(menus: Self.menus, windowWidth: 800, scale: .one, measure: FixedWidthMeasurer())
+        let g = MenuGeometry(
+            menus: Self.menus, bar: IntRect(x: 0, y: 0, width: 800, height: 26), scale: .one,
+            measure: FixedWidthMeasurer())
         var bar = MenuBar(menus: Self.menus)
         let file = g.titles[0]
         let edit = g.titles[1]
@@ -107,7 +110,9 @@ import Testing
 
     @Test("the drop-down draws its items' names and shortcuts, the disabled one gray")
     func drawing() {
-        let g = MenuGeometry(menus: Self.menus, windowWidth: 800, scale: .one, measure: FixedWidthMeasurer())
+        let g = MenuGeometry(
+            menus: Self.menus, bar: IntRect(x: 0, y: 0, width: 800, height: 26), scale: .one,
+            measure: FixedWidthMeasurer())
         var bar = MenuBar(menus: Self.menus)
         bar.openMenu(1)
         let strip = MenuView.renderDropDown(bar, 1, g, measure: FixedWidthMeasurer())

@@ -44,12 +44,8 @@ import Testing
 
 /// The scrollbars in a session: a press on the track pages, the thumb drags, nothing is painted.
 @Suite struct ScrollbarSessionTests {
-    /// A 1100 x 700 window on a blank picture of the given size.
     static func session(width: Int, height: Int) -> Session {
-        Session(
-            document: Document(
-                engine: StrokeEngine(width: width, height: height), history: History(base: nil), path: nil),
-            windowWidth: 1100, windowHeight: 700)
+        SessionTests.makeSession(width: width, height: height, windowWidth: 1100, windowHeight: 700)
     }
 
     @Test("a picture larger than the window gets both scrollbars; they page and drag, and never paint")

@@ -7,11 +7,13 @@ import Testing
 
 /// The session's behaviour without a window: events in, engine pixels and state out.
 @Suite struct SessionTests {
-    static func makeSession(path: String? = nil, width: Int = 200, height: Int = 100) -> Session {
+    static func makeSession(
+        path: String? = nil, width: Int = 200, height: Int = 100, windowWidth: Int = 1400, windowHeight: Int = 400
+    ) -> Session {
         Session(
             document: Document(
                 engine: StrokeEngine(width: width, height: height), history: History(base: nil), path: path),
-            windowWidth: 1400, windowHeight: 400)
+            windowWidth: windowWidth, windowHeight: windowHeight)
     }
 
     /// A session whose committed operations a `RecordingSink` collects.
@@ -466,6 +468,7 @@ import Testing
                 var regions: [(String, IntRect)] = layout.controls.items.map {
                     ("\($0)", layout.controls.hitRect(of: $0))
                 }
+                regions.append(("menu bar", layout.menuBar))
                 regions.append(("canvas", layout.canvasArea))
                 regions.append(("status bar", layout.statusBar))
                 if let bar = layout.horizontalScrollbar { regions.append(("horizontal scrollbar", bar.track)) }
@@ -480,6 +483,17 @@ import Testing
                 #expect(layout.canvasArea.height >= ui.px(200), "\(w) x \(h) at \(ui): the canvas keeps room")
                 #expect((layout.horizontalScrollbar != nil) == (image.0 > 1000))
                 if w >= 1024 { #expect(layout.controls.rows == 1, "\(w) x \(h) at \(ui)") }
+                // In the menu bar its titles, side by side; in the status bar the zoom field.
+                let session = Session(
+                    document: Document(
+                        engine: StrokeEngine(width: image.0, height: image.1), history: History(base: nil), path: nil),
+                    windowWidth: layout.windowWidth, windowHeight: layout.windowHeight)
+                session.uiScale = ui
+                _ = session.renderMenuBar(measure: FixedWidthMeasurer())
+                let titles = session.menuGeometry.titles
+                #expect(titles.allSatisfy { layout.menuBar.intersection($0) == $0 }, "\(titles)")
+                #expect(zip(titles, titles.dropFirst()).allSatisfy { $0.maxX <= $1.x })
+                #expect(layout.statusBar.intersection(session.zoomField) == session.zoomField)
             }
         }
     }

@@ -8,10 +8,7 @@ import Testing
 /// session.
 @Suite struct StoredSettingsTests {
     static func session(width: Int = 200, height: Int = 100) -> Session {
-        Session(
-            document: Document(
-                engine: StrokeEngine(width: width, height: height), history: History(base: nil), path: nil),
-            windowWidth: 1400, windowHeight: 600)
+        SessionTests.makeSession(width: width, height: height, windowWidth: 1400, windowHeight: 600)
     }
 
     @Test("every setting survives a trip through the file's text")
