@@ -66,48 +66,16 @@ public struct Document {
         }
     }
 
-    /// A document rebuilt from a log: its starting picture (`baseBytes`, or a blank canvas of
-    /// `width` x `height`) on `background`, with every record replayed through a history so undo
-    /// works on the replayed steps. A save mark makes its step the saved one and its path the
-    /// document's.
-    ///
-    /// The replay composites once, at the end: nothing is shown before the whole log is done.
+    /// A document rebuilt from a log read back (a crash journal, a saved history) through
+    /// `HistoryReplay`: its starting picture with every record replayed through a history so
+    /// undo works on the replayed steps, checked against the image limits and the replay budget
+    /// first. A save mark makes its step the saved one and its path the document's.
     static func replaying(
-        _ records: [JournalRecord], width: Int, height: Int, background: JournalBackground, baseBytes: [UInt8]?,
-        path: String?, memoryCap: Int, source: String
-    ) throws(ImageFileError) -> Document {
-        let start: Background
-        switch background {
-        case .color(let c): start = .color(c)
-        case .transparent: start = .transparent
-        }
-        let engine: StrokeEngine
-        var base: PixelImage?
-        if let baseBytes {
-            let image = try ImageDecoder.decode(baseBytes, name: source).image
-            engine = StrokeEngine(image: image, background: start)
-            base = image
-        } else {
-            // A journal's or a history's word for the size, checked before anything is made.
-            guard ImageLimits.default.allows(width: width, height: height) else {
-                throw .tooLarge(path: source, width: width, height: height, limits: .default)
-            }
-            engine = StrokeEngine(width: width, height: height, background: start)
-        }
-        var document = Document(
-            engine: engine, history: History(base: base, memoryCap: memoryCap), path: path, savedStep: nil,
-            baseBytes: baseBytes)
-        engine.defersComposite = true
-        for record in records {
-            switch record {
-            case .operation(let operation):
-                document.history.perform(operation, engine: engine)
-            case .saved(let path):
-                document.savedStep = document.history.cursor
-                document.path = path
-            }
-        }
-        engine.defersComposite = false
-        return document
+        _ records: [JournalRecord], from start: HistoryReplay.Start, path: String?, memoryCap: Int
+    ) throws(HistoryReplay.Refusal) -> Document {
+        let replay = try HistoryReplay.replay(start, records: records, memoryCap: memoryCap)
+        return Document(
+            engine: replay.engine, history: replay.history, path: replay.savedPath ?? path,
+            savedStep: replay.savedStep, baseBytes: start.baseImage)
     }
 }

@@ -52,13 +52,14 @@ public final class DocumentJournal: OperationSink {
 
     /// The document a journal holds: its starting picture (or a blank canvas) with every
     /// recorded change replayed through a history, so undo works on the restored steps; the
-    /// last save mark gives the saved step and the path.
-    public static func rebuild(_ contents: JournalContents) throws(ImageFileError) -> Document {
+    /// last save mark gives the saved step and the path. Refused, with the reason, when the
+    /// journal describes a canvas larger than the image limits, its starting picture does not
+    /// fit it, or it is over its replay budget.
+    public static func rebuild(_ contents: JournalContents) throws(HistoryReplay.Refusal) -> Document {
         let header = contents.header
         return try Document.replaying(
-            contents.records, width: header.width, height: header.height, background: header.background,
-            baseBytes: header.baseImage, path: header.documentPath, memoryCap: History.defaultMemoryCap,
-            source: "journal")
+            contents.records, from: HistoryReplay.Start(header), path: header.documentPath,
+            memoryCap: History.defaultMemoryCap)
     }
 
     /// "14:32" in local time, for the restore question.

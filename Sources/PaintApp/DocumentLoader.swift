@@ -54,10 +54,10 @@ public enum DocumentLoader {
             switch store.find(HistoryKey(of: shown)) {
             case .entry(let archive, let named):
                 // The replay must give the picture that was encoded into this file: the file's
-                // own pixels, or (a lossy format) the picture the entry names.
+                // own pixels (as a chunk's replay must), or (a lossy format) the picture the
+                // entry names.
                 let trusted = { (engine: StrokeEngine) -> Bool in
-                    let replayed = engine.flattenedImage()
-                    return replayed == shown || HistoryKey(of: replayed) == named
+                    HistoryReplay.verify(engine, shows: shown) || HistoryKey(of: engine.flattenedImage()) == named
                 }
                 switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted) {
                 case .success(var document):
@@ -73,7 +73,7 @@ public enum DocumentLoader {
         }
         switch inFile {
         case .archive(let archive):
-            let trusted = { (engine: StrokeEngine) in showsExactly(engine, shown) }
+            let trusted = { (engine: StrokeEngine) in HistoryReplay.verify(engine, shows: shown) }
             switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted) {
             case .success(var document):
                 document.format = .png
@@ -117,43 +117,23 @@ public enum DocumentLoader {
         guard archive.matches(shown) else { return .failure(Distrust(reason: "another program changed the picture")) }
         var document: Document
         do {
-            // The history may start on another canvas than the saved picture's (a crop, a scale
-            // or a turn since).
-            let start = archive.startingCanvas ?? IntRect(x: 0, y: 0, width: archive.width, height: archive.height)
+            // Within the image limits and the replay budget, on the canvas the history starts on.
             document = try Document.replaying(
-                archive.operations.map(JournalRecord.operation), width: start.width, height: start.height,
-                background: archive.background, baseBytes: archive.baseImage, path: path, memoryCap: memoryCap,
-                source: "history")
+                archive.operations.map(JournalRecord.operation), from: HistoryReplay.Start(archive), path: path,
+                memoryCap: memoryCap)
         } catch {
-            return .failure(Distrust(reason: "it cannot be read (\(error.description))"))
+            return .failure(Distrust(reason: error.description))
         }
+        // The stored hash can be forged with the picture: only the replay itself says whether
+        // the history describes what the file shows.
         guard trusted(document.engine) else {
-            return .failure(Distrust(reason: "replaying it does not give the picture the file shows"))
+            return .failure(Distrust(reason: HistoryReplay.Refusal.picturesDiffer.description))
         }
         document.savedStep = document.history.cursor
         document.log = archive.operations
         return .success(document)
     }
 
-    /// Whether `engine`'s picture, saved as a PNG and read back, is exactly `shown`: a save
-    /// writes the flattened picture as RGBA with straight alpha on a transparent background
-    /// (read back premultiplied again), else as RGB (read back opaque).
-    static func showsExactly(_ engine: StrokeEngine, _ shown: PixelImage) -> Bool {
-        guard shown.width == engine.width, shown.height == engine.height else { return false }
-        let flattened = engine.flattenedImage()
-        let withAlpha = engine.background == .transparent
-        return flattened.pixels.withUnsafeBufferPointer { mine in
-            shown.pixels.withUnsafeBufferPointer { theirs in
-                for i in 0..<mine.count {
-                    let p = mine[i]
-                    if (withAlpha ? Pixel.premultiply(Pixel.unpremultiply(p)) : p | 0xFF00_0000) != theirs[i] {
-                        return false
-                    }
-                }
-                return true
-            }
-        }
-    }
 
     /// The archive to keep with the saved picture: the starting picture and every step (undone
     /// ones too, followed by the undos). Its pixel hash is filled in by the save, from the

@@ -91,7 +91,7 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
     }
 
     /// The part after the colon.
-    private var reason: String {
+    var reason: String {
         switch self {
         case .cannotRead(_, let e):
             return Self.words(forErrno: e, saving: false)

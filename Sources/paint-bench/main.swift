@@ -157,6 +157,9 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "x11" {
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "shapes" {
     runShapeBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "replay" {
+    runReplayBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "history" {
     runHistoryBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }

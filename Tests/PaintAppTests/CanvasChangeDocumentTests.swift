@@ -99,10 +99,11 @@ import Testing
     }
 
     @Test func aLogAskingForAnImpossibleStartingCanvasIsRefusedBeforeAllocating() throws {
-        #expect(throws: ImageFileError.self) {
+        #expect(throws: HistoryReplay.Refusal.canvasTooLarge(width: 1 << 30, height: 1 << 30)) {
             try Document.replaying(
-                [.operation(.clear)], width: 1 << 30, height: 1 << 30, background: .color(.white), baseBytes: nil,
-                path: nil, memoryCap: 1 << 20, source: "history")
+                [.operation(.clear)],
+                from: HistoryReplay.Start(width: 1 << 30, height: 1 << 30, background: .color(.white), baseImage: nil),
+                path: nil, memoryCap: 1 << 20)
         }
     }
 }

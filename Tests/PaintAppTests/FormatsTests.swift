@@ -207,8 +207,9 @@ import Testing
         let jpeg = try ImageEncoder.encode(
             PixelImage(width: 16, height: 16, fill: Self.red), options: SaveOptions(format: .jpeg), withAlpha: false)
         let document = try Document.replaying(
-            [.operation(.clear)], width: 16, height: 16, background: .color(.white), baseBytes: jpeg, path: nil,
-            memoryCap: 1 << 20, source: "journal")
+            [.operation(.clear)],
+            from: HistoryReplay.Start(width: 16, height: 16, background: .color(.white), baseImage: jpeg), path: nil,
+            memoryCap: 1 << 20)
         #expect(document.history.cursor == 1)
         document.history.undo(engine: document.engine)
         #expect(document.engine.flattenedImage() == (try ImageDecoder.decode(jpeg, name: "j").image))

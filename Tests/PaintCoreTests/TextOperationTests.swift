@@ -131,4 +131,20 @@ import Testing
         history.undo(engine: engine)
         #expect(engine.flattenedImage() == with)
     }
+
+    /// Removing a stroke beneath a text renders the stroke's region again with every step above
+    /// it: the text is one of them (it was skipped, and the removal erased its letters there).
+    @Test func removingAStrokeBeneathTextKeepsTheText() {
+        let engine = StrokeEngine(width: 30, height: 16)
+        let history = History(base: nil)
+        let under = Operation.stroke(
+            StrokeStyle(color: .black, width: 3), points: [Point(x: 0, y: 8), Point(x: 30, y: 8)])
+        let text = Operation.text(Self.style, Self.spec())
+        history.perform(under, engine: engine)
+        history.perform(text, engine: engine)
+        history.removeStroke(at: 0, engine: engine)
+        let onlyText = StrokeEngine(width: 30, height: 16)
+        text.apply(to: onlyText)
+        #expect(engine.flattenedImage() == onlyText.flattenedImage())
+    }
 }

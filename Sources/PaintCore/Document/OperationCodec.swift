@@ -287,6 +287,50 @@ extension Operation {
         }
     }
 
+    /// Decodes one operation of a log read back from disk, within `budget`: what its bytes
+    /// declare (a stroke's point count, a text mask's or a picture's size) is checked before
+    /// anything is reserved for it, then the decoded operation is counted. Throws the overrun
+    /// once the log is over budget; nil for malformed bytes.
+    public static func decoding(
+        _ bytes: [UInt8], within budget: inout ReplayBudget
+    ) throws(ReplayBudget.Overrun) -> Operation? {
+        if let declared = declaredSize(bytes) {
+            if let overrun = budget.admit(pointCount: declared.points) { throw overrun }
+            if let overrun = budget.admit(decodedBytes: declared.bytes) { throw overrun }
+        }
+        guard let operation = Operation(decoding: bytes) else { return nil }
+        if let overrun = budget.add(operation) { throw overrun }
+        return operation
+    }
+
+    /// The points and the bytes an encoded operation will hold once decoded, read from its
+    /// first bytes without decoding the rest; nil for an operation that holds nothing sizable,
+    /// or bytes too short to say.
+    static func declaredSize(_ bytes: [UInt8]) -> (points: Int, bytes: Int)? {
+        var input = ByteReader(bytes)
+        guard let raw = input.byte(), let tag = Tag(rawValue: raw) else { return nil }
+        switch tag {
+        case .stroke, .gridStroke:
+            guard decodeStyle(&input) != nil, tag == .stroke || input.byte() != nil, let count = input.uint32()
+            else { return nil }
+            return (Int(count), Int(count) * MemoryLayout<Point>.stride)
+        case .text:
+            guard decodeStyle(&input) != nil, int32s(4, &input) != nil, let w = input.uint32(), let h = input.uint32()
+            else { return nil }
+            return (0, Int(w) * Int(h))
+        case .paste, .background:
+            if tag == .paste {
+                guard input.uint32() != nil, input.uint32() != nil else { return nil }
+            } else {
+                guard input.byte() == 2 else { return nil }
+            }
+            guard let w = input.uint32(), let h = input.uint32() else { return nil }
+            return (0, Int(w) * Int(h) * 4)
+        default:
+            return nil
+        }
+    }
+
     /// `count` signed 32-bit values, or nil when cut short.
     private static func int32s(_ count: Int, _ input: inout ByteReader) -> [Int]? {
         var values: [Int] = []

@@ -36,6 +36,26 @@ public final class History {
         /// For a canvas change: whether the engine carried it out (a replayed journal asking
         /// for a size beyond the limits is refused and changes nothing).
         var changedCanvas = false
+        /// How a re-render treats the step, and the step a removal targets (-1 for none): kept
+        /// beside the operation so a re-render's scans read plain fields, not the payload.
+        let replay: Replay
+        let removesStep: Int
+
+        enum Replay { case regional, always, background, never }
+
+        init(operation: Operation, region: IntRect, before: PackedPixels?) {
+            self.operation = operation
+            self.region = region
+            self.before = before
+            switch operation {
+            case .stroke, .shape, .text: replay = .regional
+            case .fill, .clear, .clearRect, .paste, .moveRect, .orientRect: replay = .always
+            case .background: replay = .background
+            // A re-render stays on one canvas: a canvas change starts the stretch it renders.
+            case .canvas, .undo, .redo, .removeStroke: replay = .never
+            }
+            if case .removeStroke(let step) = operation { removesStep = step } else { removesStep = -1 }
+        }
     }
 
     var entries: [Entry] = []
@@ -276,7 +296,7 @@ public final class History {
         if engine.isStroking { engine.end() }
         // A stroke drawn before the canvas changed lies elsewhere now, perhaps scaled: the whole
         // picture is rendered again (see `History+Canvas.swift`).
-        let crossesCanvasChange = entries[step..<cursor].contains { $0.changedCanvas }
+        let crossesCanvasChange = lastCanvasChange(before: cursor).map { $0 >= step } ?? false
         let region = crossesCanvasChange ? engine.bounds : entries[step].region
         let before = engine.packPaint(region)
         entries[step].removed = true
@@ -292,23 +312,19 @@ public final class History {
         // A fill floods what the whole picture shows, and a move carries paint from elsewhere,
         // so a replay that includes either cannot be clipped to a region: it renders the whole
         // canvas.
-        let hasFill = entries[0..<end].contains {
-            switch $0.operation {
-            case .fill, .moveRect, .orientRect: return true
-            default: return false
-            }
-        }
+        let hasFill = firstWholeCanvasStep.map { $0 < end } ?? false
         let region = hasFill ? engine.bounds : requested
         // Start from the latest step whose before-snapshot covers the region and is still
         // true: a snapshot taken before a stroke that a later step removed still shows that
         // stroke, so it is usable only when every removal from there on targets a step at or
         // above it. Else start from the starting picture. Only snapshots on the canvas as it
         // is now count: past a canvas change, the whole picture is rendered instead.
-        let canvasStart = (entries[0..<end].lastIndex { $0.changedCanvas }).map { $0 + 1 } ?? 0
+        let canvasStart = lastCanvasChange(before: end).map { $0 + 1 } ?? 0
         var start = 0
         var startPixels: PackedPixels?
         var lowestRemovedAbove = removing ?? Int.max
         for index in stride(from: end, through: canvasStart, by: -1) {
+            scannedEntries += 1
             // The paint before step `index`: its own snapshot (for its region) or a keyframe.
             if lowestRemovedAbove >= index {
                 if index < end, let before = entries[index].before, before.coversRect,
@@ -324,8 +340,8 @@ public final class History {
                     break
                 }
             }
-            if index > 0, case .removeStroke(let target) = entries[index - 1].operation {
-                lowestRemovedAbove = min(lowestRemovedAbove, target)
+            if index > 0, entries[index - 1].removesStep >= 0 {
+                lowestRemovedAbove = min(lowestRemovedAbove, entries[index - 1].removesStep)
             }
         }
         if startPixels == nil && canvasStart > 0 {
@@ -348,14 +364,15 @@ public final class History {
         } else {
             engine.clearPaint()
         }
-        for entry in entries[start..<end] where !entry.removed {
-            switch entry.operation {
+        scannedEntries += end - start
+        for index in start..<end where !entries[index].removed {
+            switch entries[index].replay {
             // A stroke or shape changes nothing outside its region: most of a long history
             // misses a small region and costs nothing to skip.
-            case .stroke, .shape:
-                if !entry.region.intersection(region).isEmpty { entry.operation.apply(to: engine) }
-            case .fill, .clear, .clearRect, .paste, .moveRect, .orientRect: entry.operation.apply(to: engine)
-            case .background where hasFill: entry.operation.apply(to: engine)
+            case .regional:
+                if !entries[index].region.intersection(region).isEmpty { entries[index].operation.apply(to: engine) }
+            case .always: entries[index].operation.apply(to: engine)
+            case .background where hasFill: entries[index].operation.apply(to: engine)
             default: continue
             }
         }
@@ -390,6 +407,10 @@ public final class History {
         return (deflated, dropped)
     }
 
+    /// Entries a re-render looked at (found a starting point among, or replayed), for tests:
+    /// removing a stroke costs a visit per step above it, never a scan of the whole history.
+    var scannedEntries = 0
+
     /// Tests turn this off to exercise the keyframe path without tuning a cap.
     var keepsRegionSnapshots = true
 
@@ -398,18 +419,28 @@ public final class History {
         if !keepsRegionSnapshots { entry.before = nil }
         if entry.canvasBefore.isEmpty { entry.canvasBefore = engine.bounds }
         // A new step after undos forgets the undone ones, as every editor does.
-        for dropped in entries[cursor...] { snapshotBytes -= dropped.before?.byteCount ?? 0 }
-        for key in keyframes.keys where key > cursor { dropKeyframe(key) }
-        entries.removeSubrange(cursor...)
-        forgetPacking(after: cursor)
+        if cursor < entries.count {
+            for dropped in entries[cursor...] { snapshotBytes -= dropped.before?.byteCount ?? 0 }
+            for key in keyframes.keys where key > cursor { dropKeyframe(key) }
+            entries.removeSubrange(cursor...)
+            forgetPacking(after: cursor)
+            if let first = firstWholeCanvasStep, first >= cursor { firstWholeCanvasStep = nil }
+            while let last = canvasChanges.last, last >= cursor { canvasChanges.removeLast() }
+        }
+        if firstWholeCanvasStep == nil {
+            switch entry.operation {
+            case .fill, .moveRect, .orientRect: firstWholeCanvasStep = entries.count
+            default: break
+            }
+        }
+        if entry.changedCanvas { canvasChanges.append(entries.count) }
         oldestSnapshot = min(oldestSnapshot, entries.count)
         oldestWarm = min(oldestWarm, entries.count)
         entry.before = entry.before.map { adopt($0, as: .step(entries.count), atOnce: atOnce) }
         entries.append(entry)
         cursor = entries.count
         snapshotBytes += entry.before?.byteCount ?? 0
-        let lastKeyframe = keyframes.keys.max() ?? 0
-        if cursor - lastKeyframe >= keyframeInterval {
+        if cursor - newestKeyframe >= keyframeInterval {
             if engine.hasPendingMerges || engine.isStroking {
                 keyframeDue = true
             } else {
@@ -426,12 +457,14 @@ public final class History {
         let snapshot = PackedPixels(tiles: engine.snapshotPaint(engine.bounds), coversRect: true)
         let keyframe = adopt(snapshot, as: .keyframe(cursor), atOnce: atOnce)
         keyframes[cursor] = keyframe
+        newestKeyframe = max(newestKeyframe, cursor)
         keyframeBytes += keyframe.byteCount
         snapshotBytes += keyframe.byteCount
     }
 
     func dropKeyframe(_ key: Int) {
         guard let keyframe = keyframes.removeValue(forKey: key) else { return }
+        if key == newestKeyframe { newestKeyframe = keyframes.keys.max() ?? 0 }
         keyframeBytes -= keyframe.byteCount
         snapshotBytes -= keyframe.byteCount
     }
@@ -470,6 +503,27 @@ public final class History {
         while snapshotBytes > memoryCap, let oldest = keyframes.keys.min() { dropKeyframe(oldest) }
     }
 
+    /// The step of the newest keyframe (0 when there is none): the next one is due
+    /// `keyframeInterval` steps after it.
+    private var newestKeyframe = 0
+    /// The first step that is a fill, a move or a turned selection: a re-render that includes it
+    /// cannot be clipped to a region. Kept up to date on every push, so a removal does not scan
+    /// the history.
+    private var firstWholeCanvasStep: Int?
+    /// The steps that changed the canvas, in order (kept on every push, for the same reason).
+    private var canvasChanges: [Int] = []
+
+    /// The last step below `end` that changed the canvas, if any.
+    private func lastCanvasChange(before end: Int) -> Int? {
+        // Binary search: a log read back may hold many canvas changes.
+        var low = 0
+        var high = canvasChanges.count
+        while low < high {
+            let mid = (low + high) / 2
+            if canvasChanges[mid] < end { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 ? canvasChanges[low - 1] : nil
+    }
     /// Entries below this index hold no region snapshot any more.
     private var oldestSnapshot = 0
     /// Entries below this index hold their region snapshot deflated, or none.

@@ -105,8 +105,12 @@ public struct DocumentArchive: Sendable, Equatable {
         return out.bytes
     }
 
-    /// Decodes `payload()`; the error is a reason in words.
-    static func decodePayload(_ bytes: [UInt8]) -> Result<DocumentArchive, PayloadProblem> {
+    /// Decodes `payload()`; the error is a reason in words. The log is measured against a
+    /// `ReplayBudget` for its canvas as it is decoded: a count, or a stroke's points, over
+    /// `limits` stops the decoding before anything is reserved for them.
+    static func decodePayload(
+        _ bytes: [UInt8], limits: ReplayBudget.Limits = .default
+    ) -> Result<DocumentArchive, PayloadProblem> {
         var input = ByteReader(bytes)
         guard let flags = input.byte() else { return .failure(PayloadProblem("it is empty")) }
         guard flags & ~3 == 0 else { return .failure(PayloadProblem("it has unknown flags")) }
@@ -140,13 +144,23 @@ public struct DocumentArchive: Sendable, Equatable {
         guard Int(count) <= input.remaining / 5 else {
             return .failure(PayloadProblem("it claims more operations than it holds"))
         }
+        // Measured on the canvas the history starts on, which its canvas changes then change.
+        var budget = ReplayBudget(
+            width: start?.width ?? Int(width), height: start?.height ?? Int(height), limits: limits)
+        if let overrun = budget.admit(operationCount: Int(count)) { return .failure(PayloadProblem(overrun)) }
         var operations: [Operation] = []
         operations.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
             guard let n = input.uint32(), let bytes = input.take(Int(n)) else {
                 return .failure(PayloadProblem("operation \(index + 1) is cut short"))
             }
-            guard let op = Operation(decoding: bytes) else {
+            let decoded: Operation?
+            do {
+                decoded = try Operation.decoding(bytes, within: &budget)
+            } catch {
+                return .failure(PayloadProblem(error))
+            }
+            guard let op = decoded else {
                 return .failure(PayloadProblem("operation \(index + 1) cannot be read"))
             }
             operations.append(op)
@@ -161,6 +175,12 @@ public struct DocumentArchive: Sendable, Equatable {
     /// Why a payload could not be decoded, in words.
     struct PayloadProblem: Error, Equatable {
         let reason: String
+        /// Set when the log is well formed but over its replay budget.
+        var overrun: ReplayBudget.Overrun?
         init(_ reason: String) { self.reason = reason }
+        init(_ overrun: ReplayBudget.Overrun) {
+            reason = overrun.description
+            self.overrun = overrun
+        }
     }
 }

@@ -75,9 +75,10 @@ public enum HistoryChunk {
     }
 
     /// The history stored in `png`, if any. Never traps on any input: every length is checked
-    /// before it is used, the CRC is verified, unknown versions are refused, and decompression
-    /// is bounded by the declared size (itself bounded).
-    public static func extract(from png: [UInt8]) -> ExtractResult {
+    /// before it is used, the CRC is verified, unknown versions are refused, decompression
+    /// is bounded by the declared size (itself bounded), and a log over its replay budget
+    /// (`limits`) is refused while it is decoded.
+    public static func extract(from png: [UInt8], limits: ReplayBudget.Limits = .default) -> ExtractResult {
         var found: [PNGChunks.Chunk] = []
         switch PNGChunks.walk(png) {
         case .notPNG:
@@ -99,7 +100,7 @@ public enum HistoryChunk {
         guard PNGChunks.crcMatches(chunk, in: png) else {
             return .rejected("the history chunk is damaged (checksum mismatch)")
         }
-        switch SealedArchive.open(Array(png[chunk.dataStart..<(chunk.dataStart + chunk.length)])) {
+        switch SealedArchive.open(Array(png[chunk.dataStart..<(chunk.dataStart + chunk.length)]), limits: limits) {
         case .success(let archive): return .archive(archive)
         case .failure(.refused(let sentence)): return .rejected(sentence)
         case .failure(.damaged(let reason)): return .rejected("the history chunk is damaged (\(reason))")

@@ -58,8 +58,9 @@ enum SealedArchive {
 
     /// Opens sealed bytes. Never traps on any input: unknown versions are refused, the declared
     /// size is bounded (absolutely and by the compression ratio) before anything is allocated,
-    /// and decompression never writes past the declared size.
-    static func open(_ data: [UInt8]) -> Result<DocumentArchive, Refusal> {
+    /// decompression never writes past the declared size, and a log over its replay budget
+    /// (`limits`) is refused while it is decoded, before a stroke's points are allocated.
+    static func open(_ data: [UInt8], limits: ReplayBudget.Limits = .default) -> Result<DocumentArchive, Refusal> {
         guard data.count <= maxLength else {
             return .failure(.refused("the history is too large (\(data.count) bytes, the limit is \(maxLength))"))
         }
@@ -90,8 +91,9 @@ enum SealedArchive {
         case .tooShort: return .failure(.damaged("it decompresses to less than it declares"))
         case .damaged: return .failure(.damaged("the compressed data is invalid"))
         }
-        switch DocumentArchive.decodePayload(inflated.bytes ?? []) {
+        switch DocumentArchive.decodePayload(inflated.bytes ?? [], limits: limits) {
         case .success(let archive): return .success(archive)
+        case .failure(let problem) where problem.overrun != nil: return .failure(.refused(problem.reason))
         case .failure(let problem): return .failure(.damaged(problem.reason))
         }
     }
