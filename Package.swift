@@ -97,6 +97,8 @@ let package = Package(
         .testTarget(name: "PaintX11Tests", dependencies: ["PaintX11", "PaintApp", "CX11"]),
         .testTarget(
             name: "AppTests",
-            dependencies: ["PaintCore", "PaintIO", "PaintText", "PaintApp", "CX11", "CXTest", "TestSupport"]),
+            dependencies: [
+                "PaintCore", "PaintIO", "PaintText", "PaintApp", "PaintX11", "CX11", "CXTest", "TestSupport",
+            ]),
     ]
 )

@@ -155,6 +155,10 @@ public struct CommandLineOptions: Equatable, Sendable {
                 default:
                     if let color = Color(hex: value) {
                         options.background = .color(color)
+                    } else if value.hasPrefix("#") && !FileSystem.exists(value) {
+                        throw OptionError(
+                            "--background \(value): not a color (use #rrggbb, white, black or transparent) "
+                                + "nor a picture file")
                     } else {
                         // Anything else names a picture to put behind the paint.
                         options.backgroundFile = value

@@ -3,30 +3,35 @@ import PaintCore
 import PaintIO
 
 /// Finding and offering the drawings that crashed or killed sessions left in journals.
+///
+/// A journal is deleted only when the user says so (Discard), and only while no other
+/// SwiftPaint holds it; the one exception is a journal that is whole and holds nothing unsaved
+/// (a session that was killed right after a save), which a start tidies away.
 public enum Recovery {
     /// A journal left by a process that is gone, with unsaved work in it.
     public struct Candidate {
         public var summary: JournalSummary
-        /// The file the document saves to (its last save, else where it started).
+        /// The file the document saves to (its last save, else where it started); nil when
+        /// untitled, or when the journal named an unusable path.
         public var documentPath: String?
         /// Strokes recorded.
         public var strokeCount: Int
     }
 
-    /// Every orphan journal with unsaved work, newest first. Journals with nothing unsaved
-    /// (opened then killed, or saved before the crash) are deleted: they have nothing to give.
-    public static func candidates(in folder: String) -> [Candidate] {
+    /// Every orphan journal with unsaved work that can be restored, newest first. With `tidy`,
+    /// whole journals with nothing unsaved are deleted on the way (never a damaged one).
+    public static func candidates(in folder: String, tidy: Bool = false) -> [Candidate] {
         var found: [Candidate] = []
         for orphan in JournalReader.orphans(in: folder) {
-            guard let contents = try? JournalReader.read(path: orphan.path) else { continue }
-            guard contents.records.hasUnsavedWork else {
-                JournalReader.deleteOrphan(path: orphan.path)
+            guard orphan.hasUnsavedWork else {
+                if tidy, orphan.droppedTail == nil, orphan.refusal == nil, orphan.unusablePath == nil {
+                    try? JournalReader.delete(path: orphan.path)
+                }
                 continue
             }
-            var path = contents.header.documentPath
-            for case .saved(let savedPath) in contents.records { path = savedPath }
-            found.append(
-                Candidate(summary: orphan, documentPath: path, strokeCount: strokes(contents.operations)))
+            // Over its replay budget: it cannot be restored; `--recover` says why.
+            guard orphan.refusal == nil else { continue }
+            found.append(Candidate(summary: orphan, documentPath: orphan.documentPath, strokeCount: orphan.strokeCount))
         }
         return found
     }
@@ -34,7 +39,7 @@ public enum Recovery {
     /// The journal a new start should offer: for a file, the newest orphan for that file; with no
     /// file, the newest orphan of all.
     public static func candidate(for path: String?, in folder: String) -> Candidate? {
-        let all = candidates(in: folder)
+        let all = candidates(in: folder, tidy: true)
         guard let path else { return all.first }
         return all.first { $0.documentPath == path }
     }
@@ -44,19 +49,39 @@ public enum Recovery {
 
     static func strokes(_ operations: [Operation]) -> Int {
         operations.reduce(0) { n, op in
-            if case .stroke = op { return n + 1 }
+            if case .stroke(_, let points) = op, !points.isEmpty { return n + 1 }
             return n
         }
     }
 
-    /// The offer for `candidate`: Restore rebuilds the drawing and continues its journal;
-    /// Discard deletes it.
+    /// A path read from a journal, for a question or a listing: in full (home as `~`), with any
+    /// control character shown as `?` so it cannot disturb the terminal or the status bar.
+    static func shown(_ path: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                PathDisplay.abbreviatingHome(path).unicodeScalars.map {
+                    $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0
+                }))
+    }
+
+    /// The drawing's name in a question: its full path, or "Untitled" (saying so when the
+    /// journal named a path that cannot be used).
+    static func name(_ candidate: Candidate) -> String {
+        if let path = candidate.documentPath { return "“\(shown(path))”" }
+        if let bad = candidate.summary.unusablePath {
+            return "“Untitled” (its journal names “\(shown(bad))”, which is not a usable file name)"
+        }
+        return "“Untitled”"
+    }
+
+    /// The offer for `candidate`: Restore adopts the journal (locking it, so no other window can
+    /// take or delete it), rebuilds the drawing and continues the journal; Discard deletes it,
+    /// unless another running SwiftPaint holds it.
     public static func offer(_ candidate: Candidate) -> RestoreOffer {
         let when = DocumentJournal.clockTime(candidate.summary.modifiedAt)
-        let name = candidate.documentPath.map(FileSystem.lastComponent) ?? "Untitled"
         let path = candidate.summary.path
         return RestoreOffer(
-            question: "Restore the drawing “\(name)” from \(when) (\(count(candidate.strokeCount)))?",
+            question: "Restore the drawing \(name(candidate)) from \(when) (\(count(candidate.strokeCount)))?",
             restore: {
                 do {
                     let writer = try JournalWriter.adopt(path: path)
@@ -64,28 +89,45 @@ public enum Recovery {
                     let document = try DocumentJournal.rebuild(contents)
                     var message = "Restored \(count(strokes(contents.operations))) from \(when)"
                     if let dropped = contents.droppedTail { message += "; \(dropped)" }
+                    if let bad = contents.unusablePath {
+                        message += "; it was untitled: its journal named “\(shown(bad))”, not a usable file"
+                    }
                     return .restored(document, journal: DocumentJournal(writer: writer), message: message)
                 } catch let error as JournalError {
                     return .failed("Cannot restore: \(error.description)")
                 } catch {
-                    return .failed("Cannot restore: \(error)")
+                    return .failed("Cannot restore the drawing: \(error)")
                 }
             },
-            discard: { JournalReader.deleteOrphan(path: path) })
+            discard: { try? JournalReader.delete(path: path) })
     }
 
-    /// The listing `swiftpaint --recover` prints.
+    /// The listing `swiftpaint --recover` prints. It reads every journal and deletes none.
     public static func listing(in folder: String) -> String {
-        let found = candidates(in: folder)
-        guard !found.isEmpty else { return "Nothing to restore (\(folder) holds no journal of a stopped SwiftPaint)." }
-        var lines = ["Drawings that can be restored (start swiftpaint on the file, or with no file, to restore):"]
-        for c in found {
-            let name = c.documentPath.map(PathDisplay.abbreviatingHome) ?? "Untitled"
-            let header = c.summary.header
+        let (orphans, problems) = JournalReader.orphansAndProblems(in: folder)
+        let found = orphans.filter { $0.hasUnsavedWork }
+        guard !found.isEmpty || !problems.isEmpty else {
+            return "Nothing to restore (\(folder) holds no journal of a stopped SwiftPaint)."
+        }
+        var lines: [String] = []
+        if !found.isEmpty {
+            lines.append("Drawings that can be restored (start swiftpaint on the file, or with no file, to restore):")
+        }
+        for summary in found {
+            let name =
+                summary.documentPath.map(shown)
+                ?? (summary.unusablePath.map { "Untitled (its journal names “\(shown($0))”)" } ?? "Untitled")
+            let header = summary.header
             var line =
-                "  \(name) — \(DocumentJournal.clockTime(c.summary.modifiedAt)), \(count(c.strokeCount)), \(header.width) × \(header.height)"
-            if let dropped = c.summary.droppedTail { line += " (\(dropped))" }
+                "  \(name) — \(DocumentJournal.clockTime(summary.modifiedAt)), \(count(summary.strokeCount)), "
+                + "\(header.width) × \(header.height)"
+            if let dropped = summary.droppedTail { line += " (\(dropped))" }
+            if let refusal = summary.refusal { line += " — cannot be restored: \(refusal)" }
             lines.append(line)
+        }
+        if !problems.isEmpty {
+            lines.append("Journals that cannot be read (left as they are):")
+            for problem in problems { lines.append("  \(problem.description)") }
         }
         return lines.joined(separator: "\n")
     }

@@ -46,7 +46,12 @@ public enum AtomicFile {
         template += name.utf8CString.dropLast().prefix(200)
         template += Array(".XXXXXX.tmp".utf8CString)  // keeps the terminating NUL
         let fd = mkstemps(&template, 4)
-        guard fd >= 0 else { throw .cannotWrite(path: path, errno: errno) }
+        guard fd >= 0 else {
+            // The folder was just resolved, so it exists: ENOENT here means it takes no new
+            // files (procfs, sysfs), not that it is missing.
+            if errno == ENOENT { throw .folderRefusesFiles(path: path, folder: folder) }
+            throw .cannotWrite(path: path, errno: errno)
+        }
         // mkostemps (which takes O_CLOEXEC) is not visible through Glibc; set it right after.
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temp = template

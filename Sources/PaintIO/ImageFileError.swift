@@ -36,6 +36,9 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
     case cannotSave(path: String, format: String)
     /// The file name's extension `ext` names no format SwiftPaint writes.
     case unknownExtension(path: String, ext: String)
+    /// The folder exists but refuses new files (a system folder such as /proc): the temporary
+    /// file an atomic save writes first cannot be made there.
+    case folderRefusesFiles(path: String, folder: String)
 
     /// The path the person asked to open or save (empty when encoding without a file).
     public var path: String {
@@ -44,7 +47,7 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
             .emptyFile(let path), .notPNG(let path), .unknownFormat(let path), .damaged(let path, _),
             .cutShort(let path, _), .metadataTooLarge(let path, _), .tooLarge(let path, _, _, _),
             .cannotEncode(let path, _), .cannotWrite(let path, _), .cannotSave(let path, _),
-            .unknownExtension(let path, _):
+            .unknownExtension(let path, _), .folderRefusesFiles(let path, _):
             return path
         }
     }
@@ -52,7 +55,7 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
     /// Whether the error happened while saving (as opposed to opening).
     public var isSaveError: Bool {
         switch self {
-        case .cannotEncode, .cannotWrite, .cannotSave, .unknownExtension: return true
+        case .cannotEncode, .cannotWrite, .cannotSave, .unknownExtension, .folderRefusesFiles: return true
         case .notAFile(_, let saving): return saving
         default: return false
         }
@@ -62,7 +65,8 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
     public var message: String {
         let verb = isSaveError ? "save" : "open"
         // An encode error has no file yet; name the image instead of printing empty quotes.
-        let subject = path.isEmpty ? "the image" : "“\(path)”"
+        // A long path is shortened in the middle, so the reason after it stays in view.
+        let subject = path.isEmpty ? "the image" : "“\(Self.shortened(path))”"
         return "Cannot \(verb) \(subject): \(reason)"
     }
 
@@ -87,6 +91,7 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
         case .cannotWrite(_, let e): return .cannotWrite(path: newPath, errno: e)
         case .cannotSave(_, let format): return .cannotSave(path: newPath, format: format)
         case .unknownExtension(_, let ext): return .unknownExtension(path: newPath, ext: ext)
+        case .folderRefusesFiles(_, let folder): return .folderRefusesFiles(path: newPath, folder: folder)
         }
     }
 
@@ -123,6 +128,8 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
             return "SwiftPaint opens \(format) pictures but does not write them; save as .png, .jpg or .webp"
         case .unknownExtension(_, let ext):
             return "“.\(ext)” is not a picture format SwiftPaint writes (.png, .jpg, .webp)"
+        case .folderRefusesFiles(_, let folder):
+            return "the folder “\(Self.shortened(folder))” does not accept new files"
         }
     }
 
@@ -147,6 +154,14 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
             let text = String(cString: c)
             return text.prefix(1).lowercased() + text.dropFirst()
         }
+    }
+
+    /// `path` cut to at most `limit` characters by an ellipsis in the middle: its start (the
+    /// folder it is in) and its end (the file name's end and extension) stay.
+    public static func shortened(_ path: String, limit: Int = 120) -> String {
+        guard path.count > limit else { return path }
+        let head = (limit - 1) / 3
+        return path.prefix(head) + "…" + path.suffix(limit - 1 - head)
     }
 
     /// 268435456 -> "268 million"; smaller counts are written out.

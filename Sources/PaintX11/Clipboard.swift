@@ -1,5 +1,6 @@
 import CX11
 import Glibc
+import PaintIO
 
 /// The desktop clipboard (the CLIPBOARD selection, ICCCM §2) for one window: offering a PNG of
 /// the picture, and fetching a PNG (or, for a text field, UTF-8 text) from whichever program
@@ -40,17 +41,27 @@ final class Clipboard {
     }
     private var outgoing: [Outgoing] = []
 
-    /// A fetch in progress; `incoming` collects INCR chunks.
+    /// A fetch in progress; `incoming` collects INCR chunks (appended in place: amortized
+    /// linear however many chunks an owner sends).
     private var fetching = false
     /// What the fetch asked for: `png` or `utf8String`.
     private var fetchTarget: Atom = 0
     private var incoming: [UInt8]?
-    /// No clipboard owner sends more than this; a lie stops the transfer.
-    private static let fetchLimit = 256 << 20
+    /// No picture worth pasting is larger than this (the largest PNG file SwiftPaint opens):
+    /// an owner that sends more, or announces more, stops the transfer.
+    private let fetchLimit: Int
+    /// Seconds an owner may stay silent (no answer, no chunk) before the paste is abandoned.
+    private let patience: Double
+    /// CLOCK_MONOTONIC seconds of the last sign of life from the owner during a fetch.
+    private var lastProgress: Double = 0
 
-    init(display: OpaquePointer, window: Window) {
+    init(
+        display: OpaquePointer, window: Window, fetchLimit: Int = ImageFile.maxFileBytes, patience: Double = 10
+    ) {
         self.display = display
         self.window = window
+        self.fetchLimit = fetchLimit
+        self.patience = patience
         clipboard = XInternAtom(display, "CLIPBOARD", 0)
         targets = XInternAtom(display, "TARGETS", 0)
         timestamp = XInternAtom(display, "TIMESTAMP", 0)
@@ -170,6 +181,7 @@ final class Clipboard {
         fetching = true
         fetchTarget = text ? utf8String : png
         incoming = nil
+        lastProgress = Self.now()
         XDeleteProperty(display, window, property)
         XConvertSelection(display, clipboard, fetchTarget, property, window, time)
         return nil
@@ -188,6 +200,36 @@ final class Clipboard {
         .nothing(fetchTarget == utf8String ? "The clipboard holds no text" : "The clipboard holds no picture")
     }
 
+    /// When a fetch in progress will be given up unless the owner shows life (monotonic
+    /// seconds), for the event loop's poll time-out; nil when nothing is being fetched.
+    var deadline: Double? { fetching ? lastProgress + patience : nil }
+
+    /// Gives up a fetch whose owner has been silent for longer than the patience allows;
+    /// returns why, once.
+    func expire(now: Double = Clipboard.now()) -> Fetched? {
+        guard let deadline, now >= deadline else { return nil }
+        return abandon(
+            "The program holding the clipboard stopped answering; the paste was abandoned after "
+                + "\(Int(patience)) s")
+    }
+
+    /// Ends the fetch in progress and says why.
+    private func abandon(_ why: String) -> Fetched {
+        fetching = false
+        incoming = nil
+        XDeleteProperty(display, window, property)
+        return .nothing(why)
+    }
+
+    /// CLOCK_MONOTONIC in seconds.
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private var tooLarge: String { "The clipboard's picture is larger than \(fetchLimit >> 20) MB; nothing was pasted" }
+
     /// Reads and deletes our property; nil and type 0 when it is missing.
     private func takeProperty() -> (type: Atom, bytes: [UInt8])? {
         var type: Atom = 0
@@ -198,7 +240,7 @@ final class Clipboard {
         // The length is in 4-byte units; ask for everything (owners never send more than the
         // fetch limit, which is checked by the caller).
         let status = XGetWindowProperty(
-            display, window, property, 0, Int(Self.fetchLimit / 4), 1, Atom(AnyPropertyType), &type, &format, &count,
+            display, window, property, 0, fetchLimit / 4, 1, Atom(AnyPropertyType), &type, &format, &count,
             &after, &data)
         defer { if let data { XFree(data) } }
         guard status == Success, type != 0 else { return nil }
@@ -229,9 +271,18 @@ final class Clipboard {
                 fetching = false
                 return missing
             }
+            lastProgress = Self.now()
             if taken.type == incr {
+                // The announced size (a lower bound, ICCCM §2.7.2) is refused before anything
+                // arrives when it is already too much.
+                var announced = 0
+                for (i, byte) in taken.bytes.prefix(MemoryLayout<UInt>.size).enumerated() {
+                    announced |= Int(byte) << (8 * i)
+                }
+                if announced > fetchLimit { return abandon(tooLarge) }
                 // Chunks follow, each announced by PropertyNotify (NewValue) on our property.
                 incoming = []
+                incoming?.reserveCapacity(announced)
                 return nil
             }
             fetching = false
@@ -242,22 +293,20 @@ final class Clipboard {
                 continueSending(e)
                 return nil
             }
-            guard fetching, e.atom == property, e.state == PropertyNewValue, var collected = incoming else {
+            guard fetching, e.atom == property, e.state == PropertyNewValue, let received = incoming?.count else {
                 return nil
             }
             guard let (type, bytes) = takeProperty() else { return nil }
+            lastProgress = Self.now()
             if bytes.isEmpty {
+                let collected = incoming ?? []
                 fetching = false
                 incoming = nil
                 return fetched(collected, type: type)
             }
-            collected += bytes
-            if collected.count > Self.fetchLimit {
-                fetching = false
-                incoming = nil
-                return .nothing("The clipboard's content is larger than \(Self.fetchLimit >> 20) MB")
-            }
-            incoming = collected
+            if received + bytes.count > fetchLimit { return abandon(tooLarge) }
+            // In place: `incoming` is the only reference, so no chunk copies what came before.
+            incoming?.append(contentsOf: bytes)
         default:
             break
         }

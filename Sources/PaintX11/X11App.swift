@@ -206,6 +206,8 @@ public final class X11App {
                     translate(&event, into: &batch)
                 } while XEventsQueued(display, QueuedAlready) > 0
             }
+            // A paste whose owner went silent is given up, with a message.
+            if let expired = clipboard.expire() { batch.append(Self.input(expired)) }
             hand(&batch)
             serveClipboard()
             present()
@@ -253,6 +255,8 @@ public final class X11App {
         var due = Double.infinity
         if owed.pointerPosition { due = lastStatusDraw + Self.statusInterval }
         if session.hovered != nil, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }
+        // A paste waiting on another program is given up when it stays silent.
+        if let deadline = clipboard.deadline { due = min(due, deadline) }
         guard due.isFinite else { return -1 }
         return Int32(max(1, ((due - now()) * 1000).rounded(.up)))
     }

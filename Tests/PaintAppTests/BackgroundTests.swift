@@ -73,6 +73,19 @@ import Testing
         #expect(Operation(decoding: Operation.background(.image(image)).encoded()) == .background(.image(image)))
     }
 
+    @Test func aBackgroundThatLooksLikeABadColorSaysItIsNotAColor() throws {
+        #expect(
+            throws: OptionError(
+                "--background #zzzzzz: not a color (use #rrggbb, white, black or transparent) nor a picture file")
+        ) {
+            try CommandLineOptions.parse(["--background", "#zzzzzz"])
+        }
+        #expect(throws: OptionError.self) { try CommandLineOptions.parse(["--background", "#12345"]) }
+        #expect(
+            try CommandLineOptions.parse(["--background", "#123456"]).background
+                == .color(Color(r: 0x12, g: 0x34, b: 0x56)))
+    }
+
     /// `--background FILE`: a step the journal hears of, that leaves a document not on disk
     /// unmodified (an existing one modified); a file that cannot be read says why and changes
     /// nothing.

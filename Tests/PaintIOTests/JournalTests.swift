@@ -52,8 +52,15 @@ import Testing
     static func abandonedJournal(in folder: TempFolder, _ ops: [PaintCore.Operation], header: JournalHeader = header())
         throws -> String
     {
+        try abandonedJournal(in: folder, records: ops.map(JournalRecord.operation), header: header)
+    }
+
+    /// The same with save marks among the changes.
+    static func abandonedJournal(in folder: TempFolder, records: [JournalRecord], header: JournalHeader = header())
+        throws -> String
+    {
         let writer = try JournalWriter.create(in: folder.path, header: header)
-        for op in ops { writer.append(op) }
+        for record in records { writer.append(record) }
         #expect(writer.flush())
         let path = writer.path
         writer.abandonForTesting()
@@ -121,12 +128,16 @@ import Testing
         let writer = try JournalWriter.create(in: folder.path, header: Self.header())
         writer.append(.clear)
         #expect(writer.flush())
-        #expect(!JournalReader.deleteOrphan(path: writer.path), "its owner is running")
+        #expect(throws: JournalError.inUse(path: writer.path), "its owner is running") {
+            try JournalReader.delete(path: writer.path)
+        }
         #expect(FileSystem.exists(writer.path))
         writer.abandonForTesting()
-        #expect(JournalReader.deleteOrphan(path: writer.path))
+        try JournalReader.delete(path: writer.path)
         #expect(!FileSystem.exists(writer.path) && Self.journalFiles(folder).isEmpty)
-        #expect(!JournalReader.deleteOrphan(path: writer.path), "already gone")
+        #expect(throws: JournalError.cannotOpen(path: writer.path, errno: ENOENT), "already gone") {
+            try JournalReader.delete(path: writer.path)
+        }
     }
 
     @Test func untitledTransparentHeaderRoundTrips() throws {
@@ -243,7 +254,7 @@ import Testing
         let ops = Self.operations(3, seed: 5)
         let path = try Self.abandonedJournal(in: folder, ops)
         let full = try #require(Support.get(path))
-        let lastStart = full.count - 8 - ops[2].encoded().count
+        let lastStart = full.count - JournalFormat.recordOverhead - ops[2].encoded().count
 
         // Cut exactly between records: nothing is torn.
         Support.put(Array(full[..<lastStart]), path)
@@ -258,7 +269,7 @@ import Testing
             let dropped = cut - lastStart
             #expect(
                 contents.droppedTail
-                    == "the last record was cut short (\(dropped == 1 ? "1 byte" : "\(dropped) bytes") dropped)",
+                    == "the last change was cut short (\(dropped == 1 ? "1 byte" : "\(dropped) bytes") dropped)",
                 "cut at \(cut)")
         }
 
@@ -277,23 +288,23 @@ import Testing
         writer.discard()
     }
 
-    @Test func aFlippedByteInTheMiddleRecordFailsItsChecksum() throws {
+    @Test func aFlippedByteInTheMiddleRecordLosesOnlyThatRecord() throws {
         let folder = TempFolder()
         defer { folder.remove() }
         let ops = Self.operations(3, seed: 6)
         let path = try Self.abandonedJournal(in: folder, ops)
         var bytes = try #require(Support.get(path))
-        let lastSize = 8 + ops[2].encoded().count
-        let middleSize = 8 + ops[1].encoded().count
+        let overhead = JournalFormat.recordOverhead
+        let lastSize = overhead + ops[2].encoded().count
+        let middleSize = overhead + ops[1].encoded().count
         let middleStart = bytes.count - lastSize - middleSize
-        bytes[middleStart + 8 + (middleSize - 8) / 2] ^= 0x10
+        bytes[middleStart + overhead + (middleSize - overhead) / 2] ^= 0x10
         Support.put(bytes, path)
 
         let contents = try JournalReader.read(path: path)
-        #expect(contents.operations == [ops[0]])
-        let tail = try #require(contents.droppedTail)
-        #expect(tail.contains("change 2 is damaged (checksum mismatch)"))
-        #expect(tail.contains("(\(middleSize + lastSize) bytes)"))
+        // The lost change keeps its step (an empty stroke), so later step numbers line up.
+        #expect(contents.records == [.operation(ops[0]), JournalParser.lost, .operation(ops[2])])
+        #expect(contents.droppedTail == "1 damaged change was left out (\(middleSize) bytes)")
     }
 
     @Test func garbageThrowsAndNeverCrashes() throws {
@@ -317,10 +328,10 @@ import Testing
         Support.put(Array("SPJOURNAL".utf8) + [99], path)
         #expect(throws: JournalError.unsupportedVersion(path: path, version: 99)) { try JournalReader.read(path: path) }
         // A valid record whose payload is not a header.
-        Support.put(prefix + JournalFormat.record([1, 2, 3]), path)
+        Support.put(prefix + JournalFormat.record([1, 2, 3], sequence: 0), path)
         #expect(throws: JournalError.self) { try JournalReader.read(path: path) }
         // A valid header followed by random garbage: the header survives, the rest is dropped.
-        let headerRecord = JournalFormat.record(Self.header().encoded())
+        let headerRecord = JournalFormat.record(Self.header().encoded(), sequence: 0)
         for _ in 0..<200 {
             let length = Int(noise.next() % 300)
             Support.put(prefix + headerRecord + (0..<length).map { _ in UInt8(truncatingIfNeeded: noise.next()) }, path)
@@ -342,12 +353,17 @@ import Testing
         defer { folder.remove() }
         let path = folder.file("big.spj")
         let prefix = JournalFormat.filePrefix
-        let headerRecord = JournalFormat.record(Self.header().encoded())
-        let op = JournalFormat.record(PaintCore.Operation.clear.encoded())
-        var claim = ByteWriter()
-        claim.uint32(0xFFFF_FFFF)
-        claim.uint32(0)
-        Support.put(prefix + headerRecord + op + claim.bytes + [1, 2, 3, 4], path)
+        let headerRecord = JournalFormat.record(Self.header().encoded(), sequence: 0)
+        let op = JournalFormat.record(PaintCore.Operation.clear.encoded(), sequence: 1)
+        func frame(claiming length: UInt32) -> [UInt8] {
+            var claim = ByteWriter()
+            claim.append(JournalFormat.marker)
+            claim.uint32(2)
+            claim.uint32(length)
+            claim.uint32(0)
+            return claim.bytes
+        }
+        Support.put(prefix + headerRecord + op + frame(claiming: 0xFFFF_FFFF) + [1, 2, 3, 4], path)
 
         let contents = try JournalReader.read(path: path)
         #expect(contents.operations == [.clear])
@@ -355,14 +371,11 @@ import Testing
 
         // Over the limit but the claim is checked first; under the limit but beyond the file:
         // cut short.
-        var short = ByteWriter()
-        short.uint32(1 << 20)
-        short.uint32(0)
-        Support.put(prefix + headerRecord + short.bytes + [1, 2, 3], path)
-        #expect(try JournalReader.read(path: path).droppedTail == "the last record was cut short (11 bytes dropped)")
+        Support.put(prefix + headerRecord + frame(claiming: 1 << 20) + [1, 2, 3], path)
+        #expect(try JournalReader.read(path: path).droppedTail == "the last change was cut short (19 bytes dropped)")
 
         // The header record itself claiming 4 GiB: the journal cannot be used at all.
-        Support.put(prefix + claim.bytes + [0, 0], path)
+        Support.put(prefix + frame(claiming: 0xFFFF_FFFF) + [0, 0], path)
         #expect(throws: JournalError.self) { try JournalReader.read(path: path) }
     }
 

@@ -149,7 +149,8 @@ public enum HistoryReplay {
                 history.perform(operation, engine: engine)
             case .saved(let path):
                 result.savedStep = history.cursor
-                result.savedPath = path
+                // A path read back becomes a save target only when it is a sane one.
+                if JournalHeader.isUsable(path) { result.savedPath = path }
             }
         }
         engine.defersComposite = false

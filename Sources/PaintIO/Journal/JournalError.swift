@@ -19,6 +19,9 @@ public enum JournalError: Error, CustomStringConvertible, Equatable, Sendable {
     case unsupportedVersion(path: String, version: Int)
     /// The journal's first record (the document description) is cut short or damaged.
     case damagedHeader(path: String, reason: String)
+    /// The journal file holds `bytes` bytes, more than SwiftPaint reads (`limit`); it is left
+    /// alone. A writer reports the same when its journal reaches the limit.
+    case tooLarge(path: String, bytes: Int, limit: Int)
     /// A record of `bytes` bytes exceeds what a journal record may hold.
     case recordTooLarge(bytes: Int, limit: Int)
     /// The writer was discarded; nothing more can be written to it.
@@ -44,6 +47,9 @@ public enum JournalError: Error, CustomStringConvertible, Equatable, Sendable {
             return "The recovery journal “\(path)” was written by a newer SwiftPaint (format \(version))"
         case .damagedHeader(let path, let reason):
             return "The recovery journal “\(path)” is damaged at its start (\(reason)); it cannot be restored"
+        case .tooLarge(let path, let bytes, let limit):
+            return "The recovery journal “\(path)” is \(bytes / (1 << 20)) MB, more than SwiftPaint reads "
+                + "(at most \(limit / (1 << 20)) MB)"
         case .recordTooLarge(let bytes, let limit):
             return "A change of \(bytes / (1 << 20)) MB is too large for the recovery journal "
                 + "(at most \(limit / (1 << 20)) MB)"

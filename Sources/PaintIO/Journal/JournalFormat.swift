@@ -7,22 +7,37 @@ import PaintCore
 /// A journal file is
 ///
 ///     "SPJOURNAL"  9 bytes of ASCII
-///     version      UInt8 (= JournalFormat.version)
-///     record*      UInt32 payload length (LE), UInt32 zlib CRC-32 of the payload (LE), payload
+///     version      UInt8 (= JournalFormat.version, 2; version 1 files are still read)
+///     record*      the marker F0 53 50 52 ("\u{F0}SPR"), UInt32 sequence number (the header
+///                  0, then 1, 2, ... one per operation), UInt32 payload length, UInt32 zlib
+///                  CRC-32 of the sequence number, the length and the payload; then the payload
+///                  (all little-endian)
+///
+/// Version 1 records were a length, a CRC of the payload and the payload, with no marker and no
+/// sequence number.
 ///
 /// The first record's payload is the `JournalHeader`; every later one is a
-/// `JournalRecord.encoded()`. Records are appended and synced one batch at a time, so only the
-/// last record can be incomplete after a crash; reading stops at the first record that is cut
-/// short or fails its checksum and keeps everything before it.
+/// `JournalRecord.encoded()`. Records are appended and synced one batch at a time, so normally
+/// only the last record can be incomplete after a crash. A record damaged anywhere else (a bad
+/// sector, a flipped bit) loses only itself: the reader finds the next marker whose record
+/// checks out and goes on, and the sequence numbers say how many records the damage took
+/// (`JournalParser`).
 enum JournalFormat {
     static let magic: [UInt8] = Array("SPJOURNAL".utf8)
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
     /// Bytes before the first record.
     static let prefixSize = magic.count + 1
-    /// Length and CRC in front of every payload.
-    static let recordOverhead = 8
+    /// What starts every version 2 record.
+    static let marker: [UInt8] = [0xF0, 0x53, 0x50, 0x52]
+    /// Marker, sequence number, length and CRC in front of every version 2 payload.
+    static let recordOverhead = 16
+    /// Length and CRC in front of every version 1 payload.
+    static let versionOneOverhead = 8
     /// No record may claim more than this (512 MiB), so garbage never allocates huge buffers.
     static let maxRecordBytes = 512 << 20
+    /// No journal is read past this size (2 GiB): its size is checked before a byte is read,
+    /// and the writer stops (and says so) rather than write a journal that would be refused.
+    static let maxJournalBytes = 2 << 30
     /// The extension of journal files.
     static let fileExtension = ".spj"
 
@@ -33,150 +48,34 @@ enum JournalFormat {
         Zlib.crc32(bytes)
     }
 
-    /// One framed record: length, CRC, payload.
-    static func record(_ payload: [UInt8]) -> [UInt8] {
+    /// The CRC a version 2 record carries: over its sequence number, its length and its payload.
+    static func recordCRC(sequence: UInt32, payload: [UInt8]) -> UInt32 {
+        var fields = ByteWriter()
+        fields.uint32(sequence)
+        fields.uint32(UInt32(payload.count))
+        let head = Zlib.crc32(fields.bytes)
+        return payload.withUnsafeBytes { Zlib.crc32($0, continuing: head) }
+    }
+
+    /// One framed record in the file's `version`: (marker, sequence number,) length, CRC,
+    /// payload.
+    static func record(_ payload: [UInt8], sequence: Int, version: UInt8 = version) -> [UInt8] {
         var out = ByteWriter()
-        out.uint32(UInt32(payload.count))
-        out.uint32(crc(payload))
+        if version == 1 {
+            out.uint32(UInt32(payload.count))
+            out.uint32(crc(payload))
+        } else {
+            let number = UInt32(truncatingIfNeeded: sequence)
+            out.append(marker)
+            out.uint32(number)
+            out.uint32(UInt32(payload.count))
+            out.uint32(recordCRC(sequence: number, payload: payload))
+        }
         out.append(payload)
         return out.bytes
     }
 
-    /// The parsed contents of a journal file plus where its last complete record ends.
-    struct Parsed {
-        var header: JournalHeader
-        var records: [JournalRecord]
-        var droppedTail: String?
-        /// The byte offset just past the last complete, valid record.
-        var validEnd: Int
-    }
-
-    /// Parses a whole journal file; throws only when the file is not a journal or its header is
-    /// unusable. Trouble after the header ends the reading and is described in `droppedTail`.
-    static func parse(_ bytes: [UInt8], path: String) throws(JournalError) -> Parsed {
-        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
-            throw .notAJournal(path: path)
-        }
-        guard bytes.count > magic.count else { throw .damagedHeader(path: path, reason: "the file is cut short") }
-        let fileVersion = bytes[magic.count]
-        guard fileVersion == version else { throw .unsupportedVersion(path: path, version: Int(fileVersion)) }
-
-        var offset = prefixSize
-        // The header record.
-        let header: JournalHeader
-        switch frame(bytes, at: offset) {
-        case .payload(let payload, let next):
-            do {
-                header = try JournalHeader.decode(payload)
-            } catch {
-                switch error {
-                case .unsupportedVersion(let v): throw .unsupportedVersion(path: path, version: Int(v))
-                case .malformed(let why): throw .damagedHeader(path: path, reason: "the document description: \(why)")
-                }
-            }
-            offset = next
-        case .end: throw .damagedHeader(path: path, reason: "the document description is missing")
-        case .cutShort: throw .damagedHeader(path: path, reason: "the document description is cut short")
-        case .tooLong(let claimed):
-            throw .damagedHeader(path: path, reason: "the document description claims \(claimed) bytes")
-        case .checksumMismatch: throw .damagedHeader(path: path, reason: "the document description fails its checksum")
-        }
-
-        var records: [JournalRecord] = []
-        var dropped: String? = nil
-        loop: while true {
-            let left = bytes.count - offset
-            let number = records.count + 1
-            switch frame(bytes, at: offset) {
-            case .end:
-                break loop
-            case .payload(let payload, let next):
-                guard let record = JournalRecord(decoding: payload) else {
-                    dropped =
-                        "change \(number) could not be understood; it and everything after it "
-                        + "were dropped (\(byteCount(left)))"
-                    break loop
-                }
-                records.append(record)
-                offset = next
-            case .cutShort:
-                dropped = "the last record was cut short (\(byteCount(left)) dropped)"
-                break loop
-            case .tooLong(let claimed):
-                dropped =
-                    "change \(number) claims \(claimed) bytes, more than a record may hold; "
-                    + "it and everything after it were dropped (\(byteCount(left)))"
-                break loop
-            case .checksumMismatch:
-                dropped =
-                    "change \(number) is damaged (checksum mismatch); it and everything after it "
-                    + "were dropped (\(byteCount(left)))"
-                break loop
-            }
-        }
-        return Parsed(header: header, records: records, droppedTail: dropped, validEnd: offset)
-    }
-
-    /// "1 byte" / "42 bytes".
-    private static func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(n) bytes" }
-
-    private enum Frame {
-        case end
-        case payload([UInt8], next: Int)
-        case cutShort
-        case tooLong(claimed: Int)
-        case checksumMismatch
-    }
-
-    /// The record starting at `offset`, checked against the bytes that are really there.
-    private static func frame(_ bytes: [UInt8], at offset: Int) -> Frame {
-        let left = bytes.count - offset
-        if left == 0 { return .end }
-        if left < recordOverhead { return .cutShort }
-        var reader = ByteReader(Array(bytes[offset..<(offset + recordOverhead)]))
-        let length = Int(reader.uint32()!)
-        let expected = reader.uint32()!
-        // Checked before anything is allocated: the claim must fit the limit and the file.
-        if length > maxRecordBytes { return .tooLong(claimed: length) }
-        if length > left - recordOverhead { return .cutShort }
-        let start = offset + recordOverhead
-        let payload = Array(bytes[start..<(start + length)])
-        guard crc(payload) == expected else { return .checksumMismatch }
-        return .payload(payload, next: start + length)
-    }
-
     // MARK: File helpers
-
-    /// Reads the whole file open at `fd` from its start; returns the bytes or an errno.
-    static func readAll(_ fd: Int32) -> Result<[UInt8], Errno> {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(Errno(errno)) }
-        if info.st_mode & S_IFMT == S_IFDIR { return .failure(Errno(EISDIR)) }
-        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
-        var filled = 0
-        while true {
-            if filled == bytes.count {
-                bytes += [UInt8](repeating: 0, count: max(bytes.count, 1 << 16))
-            }
-            let n = bytes.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + filled, raw.count - filled, off_t(filled))
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(Errno(errno))
-            }
-            if n == 0 { break }
-            filled += n
-        }
-        bytes.removeLast(bytes.count - filled)
-        return .success(bytes)
-    }
-
-    /// An errno as an Error, for `Result`.
-    struct Errno: Error {
-        let code: Int32
-        init(_ code: Int32) { self.code = code }
-    }
 
     /// Writes every byte at `offset`, looping over partial writes and EINTR; returns 0 or an errno.
     static func writeAll(_ bytes: [UInt8], to fd: Int32, at offset: Int) -> Int32 {
@@ -229,6 +128,15 @@ enum JournalFormat {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { return 0 }
             if errno != EINTR { return errno }
         }
+    }
+
+    /// Whether `path` still names the file open at `fd` (same device and inode): a journal
+    /// locked by its path may have been deleted or replaced by another process meanwhile.
+    static func sameFile(_ fd: Int32, _ path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     /// Creates `path` and any missing parents (mode 0700 for the ones created); the journal

@@ -70,6 +70,18 @@ public struct JournalHeader: Equatable, Sendable {
         return Int64(ts.tv_sec)
     }
 
+    /// Whether `path` may be where a restored document saves: absolute, without empty, `.` or
+    /// `..` components, without control characters, and at most PATH_MAX bytes. A journal is
+    /// data from disk: a path like `../../etc/passwd` in it must never become a save target.
+    public static func isUsable(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), path.utf8.count < Int(PATH_MAX) else { return false }
+        guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            return false
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        return !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+
     // MARK: Binary form
     //
     //   version           UInt8 (= formatVersion)

@@ -4,11 +4,16 @@ import PaintCore
 /// Everything a journal holds: the starting document and the records to replay on it.
 public struct JournalContents: Equatable, Sendable {
     public var header: JournalHeader
-    /// The changes and save marks, in order.
+    /// The changes and save marks, in order (a damaged record's step kept as an empty stroke).
     public var records: [JournalRecord]
-    /// What was dropped from the end (a record cut short by a crash, or damaged), as a sentence;
-    /// nil when every record was complete.
+    /// What was lost (damaged records left out, a record cut short by a crash), as a sentence;
+    /// nil when every record was good.
     public var droppedTail: String?
+    /// Why the journal cannot be replayed (over its replay budget), as words after "because";
+    /// nil when it can.
+    public var refusal: String?
+    /// The header's document path when it was not a usable one (then `header` holds none).
+    public var unusablePath: String?
 
     /// The changes, without the save marks.
     public var operations: [Operation] { records.operations }
@@ -22,7 +27,18 @@ public struct JournalSummary: Equatable, Sendable {
     public var recordCount: Int
     /// The file's modification time (unix seconds): when the last change was written.
     public var modifiedAt: Int64
+    /// What was lost, as in `JournalContents`.
     public var droppedTail: String?
+    /// Strokes recorded (with points).
+    public var strokeCount: Int = 0
+    /// Whether some change follows the last save marker.
+    public var hasUnsavedWork: Bool = false
+    /// Where the document saves to: the last usable save marker's path, else the header's.
+    public var documentPath: String?
+    /// The header's path when it was unusable (relative, `..`, control characters).
+    public var unusablePath: String?
+    /// Why it cannot be restored, if so.
+    public var refusal: String?
 }
 
 /// Reads journals back, for restoring after a crash.
@@ -42,27 +58,27 @@ public enum JournalReader {
     }
 
     static func read(fd: Int32, path: String) throws(JournalError) -> JournalContents {
-        let parsed = try parse(fd: fd, path: path)
-        return JournalContents(header: parsed.header, records: parsed.records, droppedTail: parsed.droppedTail)
-    }
-
-    static func parse(fd: Int32, path: String) throws(JournalError) -> JournalFormat.Parsed {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAJournal(path: path) }
-        switch JournalFormat.readAll(fd) {
-        case .failure(let e): throw .cannotRead(path: path, errno: e.code)
-        case .success(let bytes): return try JournalFormat.parse(bytes, path: path)
-        }
+        let parsed = try JournalParser.parse(fd: fd, path: path, collect: true)
+        return JournalContents(
+            header: parsed.header, records: parsed.records, droppedTail: parsed.damage, refusal: parsed.refusal,
+            unusablePath: parsed.unusablePath)
     }
 
     /// The journals in `folder` whose writer is gone (their lock can be taken right now),
-    /// newest first. Files that are not readable journals are left out. The locks taken to test
-    /// are released before returning.
+    /// newest first, read without keeping their operations. Files that are not journals, or
+    /// whose start is unusable, are left out (and left alone). The locks taken to test are
+    /// released before returning.
     public static func orphans(in folder: String) -> [JournalSummary] {
-        guard let names = FileSystem.names(inFolder: folder) else { return [] }
+        orphansAndProblems(in: folder).orphans
+    }
+
+    /// `orphans(in:)`, plus the journals that cannot be read at all, each with its reason (for
+    /// `--recover`, which lists them so nothing is silently ignored).
+    public static func orphansAndProblems(in folder: String) -> (orphans: [JournalSummary], problems: [JournalError]) {
+        guard let names = FileSystem.names(inFolder: folder) else { return ([], []) }
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         var found: [JournalSummary] = []
+        var problems: [JournalError] = []
         for name in names where name.hasSuffix(JournalFormat.fileExtension) && !name.hasPrefix(".") {
             let path = base + "/" + name
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -70,27 +86,38 @@ public enum JournalReader {
             defer { _ = close(fd) }  // closing releases the lock
             guard JournalFormat.tryLock(fd) == 0 else { continue }
             var info = stat()
-            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-                let parsed = try? parse(fd: fd, path: path)
-            else { continue }
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            let parsed: JournalParser.Parsed
+            do {
+                parsed = try JournalParser.parse(fd: fd, path: path, collect: false)
+            } catch {
+                if case .notAJournal = error { continue }
+                problems.append(error)
+                continue
+            }
             found.append(
                 JournalSummary(
-                    path: path, header: parsed.header, recordCount: parsed.records.count,
-                    modifiedAt: Int64(info.st_mtim.tv_sec), droppedTail: parsed.droppedTail))
+                    path: path, header: parsed.header, recordCount: parsed.operationCount,
+                    modifiedAt: Int64(info.st_mtim.tv_sec), droppedTail: parsed.damage,
+                    strokeCount: parsed.strokeCount, hasUnsavedWork: parsed.hasUnsavedWork,
+                    documentPath: parsed.documentPath, unusablePath: parsed.unusablePath, refusal: parsed.refusal))
         }
-        return found.sorted { ($0.modifiedAt, $0.path) > ($1.modifiedAt, $1.path) }
+        return (found.sorted { ($0.modifiedAt, $0.path) > ($1.modifiedAt, $1.path) }, problems)
     }
 
-    /// Deletes the journal at `path` left by a program that is gone (the user discarded it, or
-    /// it holds nothing unsaved). A journal whose owner is running (its lock is held) stays;
-    /// returns whether it was deleted.
-    @discardableResult
-    public static func deleteOrphan(path: String) -> Bool {
+    /// Deletes the journal at `path` if no running SwiftPaint holds it: it is locked first (a
+    /// writer holds its lock for life, so a journal another window adopted or writes is never
+    /// deleted), and deleted only if the path still names the file that was locked.
+    public static func delete(path: String) throws(JournalError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return false }
-        defer { _ = close(fd) }  // after the unlink: no scan sees it unlocked
-        guard JournalFormat.tryLock(fd) == 0, unlink(path) == 0 else { return false }
-        _ = JournalFormat.syncFolder(FileSystem.parentFolder(path))
-        return true
+        guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+        defer { _ = close(fd) }
+        let e = JournalFormat.tryLock(fd)
+        if e == EWOULDBLOCK { throw .inUse(path: path) }
+        guard e == 0 else { throw .cannotOpen(path: path, errno: e) }
+        guard JournalFormat.sameFile(fd, path) else { throw .inUse(path: path) }
+        guard unlink(path) == 0 else { throw .cannotWrite(path: path, errno: errno) }
+        let folder = FileSystem.parentFolder(path)
+        _ = JournalFormat.syncFolder(folder)
     }
 }

@@ -112,7 +112,12 @@ public final class JournalWriter: @unchecked Sendable {
             guard tries < 10 else { throw .inUse(path: path) }
             usleep(20_000)
         }
-        let parsed = try JournalReader.parse(fd: fd, path: path)
+        // Locked by its path: make sure the path still names this file (another window may
+        // have deleted it after answering Discard), so no one ever writes to a deleted journal.
+        guard JournalFormat.sameFile(fd, path) else { throw .cannotOpen(path: path, errno: ENOENT) }
+        let parsed = try JournalParser.parse(fd: fd, path: path, collect: false)
+        // Over its budget it could not be restored, and appending to it would only make it worse.
+        if let refusal = parsed.refusal { throw .damagedHeader(path: path, reason: refusal) }
         let folder = path.lastIndex(of: "/").map { i in i == path.startIndex ? "/" : String(path[..<i]) } ?? "."
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
@@ -125,7 +130,7 @@ public final class JournalWriter: @unchecked Sendable {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let core = Core(
             fd: fd, path: path, folder: folder, header: parsed.header, fileEnd: parsed.validEnd,
-            recordCount: parsed.records.count)
+            recordCount: parsed.operationCount, version: parsed.version)
         ok = true
         return try JournalWriter(core: core)
     }
@@ -159,8 +164,10 @@ public final class JournalWriter: @unchecked Sendable {
         core.locked {
             guard !core.closed else { return }
             core.appended += 1
-            core.queue.append(Pending(record: record, appendedAt: now, sequence: core.appended))
             core.recordCount += 1
+            core.queue.append(
+                Pending(
+                    record: record, appendedAt: now, sequence: core.appended, recordNumber: core.recordCount))
             pthread_cond_broadcast(core.condition)
         }
     }
@@ -233,7 +240,7 @@ public final class JournalWriter: @unchecked Sendable {
         guard payload.count <= JournalFormat.maxRecordBytes else {
             throw .recordTooLarge(bytes: payload.count, limit: JournalFormat.maxRecordBytes)
         }
-        return JournalFormat.record(payload)
+        return JournalFormat.record(payload, sequence: 0)
     }
 
     private static func join(_ folder: String, _ name: String) -> String {
@@ -241,7 +248,7 @@ public final class JournalWriter: @unchecked Sendable {
     }
 }
 
-/// One record waiting to be written: the operation, framed by the writer's thread.
+/// One record waiting to be written: a change or a save mark, framed by the writer's thread.
 struct Pending {
     let record: JournalRecord
     /// The framed record; nil until the thread has encoded it, empty when it was too large to
@@ -251,6 +258,8 @@ struct Pending {
     let appendedAt: Double
     /// 1 for the first record appended by this writer, and so on.
     let sequence: Int
+    /// Its sequence number in the journal file (the header is 0).
+    let recordNumber: Int
 }
 
 /// The state shared by a writer and its thread. Everything but the two pthread objects is
@@ -269,6 +278,8 @@ final class Core: @unchecked Sendable {
     /// The offset just past the last durable record.
     var fileEnd: Int
     var recordCount: Int
+    /// The file's format version: an adopted version 1 journal goes on in version 1.
+    var version: UInt8
 
     /// Appended, not yet taken by the thread.
     var queue: [Pending] = []
@@ -294,7 +305,11 @@ final class Core: @unchecked Sendable {
 
     enum StopMode { case drain, drop }
 
-    init(fd: Int32, path: String, folder: String, header: JournalHeader, fileEnd: Int, recordCount: Int) {
+    init(
+        fd: Int32, path: String, folder: String, header: JournalHeader, fileEnd: Int, recordCount: Int,
+        version: UInt8 = JournalFormat.version
+    ) {
+        self.version = version
         self.fd = fd
         self.path = path
         self.folder = folder
@@ -365,7 +380,13 @@ final class Core: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         while true {
             while queue.isEmpty && !(retryRequested && !backlog.isEmpty) && stopMode == nil {
-                pthread_cond_wait(condition, mutex)
+                if backlog.isEmpty {
+                    pthread_cond_wait(condition, mutex)
+                } else if waitTimedOut(seconds: Self.retryInterval) {
+                    // Records wait on a disk error: try again now and then, so crash protection
+                    // resumes by itself once there is room, even when nothing new is drawn.
+                    retryRequested = true
+                }
             }
             if stopMode != nil {
                 // Draining makes one last attempt with whatever is waiting.
@@ -380,13 +401,14 @@ final class Core: @unchecked Sendable {
             let fd = self.fd
             let offset = fileEnd
             let path = self.path
+            let version = self.version
             pthread_mutex_unlock(mutex)
 
             var tooLarge: JournalError?
             for i in batch.indices where batch[i].bytes == nil {
                 let payload = batch[i].record.encoded()
                 if payload.count <= JournalFormat.maxRecordBytes {
-                    batch[i].bytes = JournalFormat.record(payload)
+                    batch[i].bytes = JournalFormat.record(payload, sequence: batch[i].recordNumber, version: version)
                 } else {
                     batch[i].bytes = []
                     tooLarge = .recordTooLarge(bytes: payload.count, limit: JournalFormat.maxRecordBytes)
@@ -395,7 +417,11 @@ final class Core: @unchecked Sendable {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(batch.reduce(0) { $0 + ($1.bytes?.count ?? 0) })
             for record in batch { bytes += record.bytes ?? [] }
-            let (written, writeError) = JournalFormat.writeCounting(bytes, to: fd, at: offset)
+            // A journal past its size limit would not be read back: stop and say so (a save
+            // starts a new one).
+            let overLimit = offset + bytes.count > JournalFormat.maxJournalBytes
+            let (written, writeError) =
+                overLimit ? (0, EFBIG) : JournalFormat.writeCounting(bytes, to: fd, at: offset)
             var e = writeError
             // How many records made it to the file whole.
             var whole = batch.count
@@ -438,7 +464,10 @@ final class Core: @unchecked Sendable {
                 for record in batch[..<whole] { noteLatency(now - record.appendedAt) }
             }
             if e != 0 {
-                lastError = .cannotWrite(path: path, errno: e)
+                lastError =
+                    overLimit
+                    ? .tooLarge(path: path, bytes: offset + bytes.count, limit: JournalFormat.maxJournalBytes)
+                    : .cannotWrite(path: path, errno: e)
                 // Unless a close superseded them meanwhile, they wait for a retry.
                 if !closed && stopMode != .drop { backlog = Array(batch[whole...]) }
             }
@@ -451,6 +480,19 @@ final class Core: @unchecked Sendable {
     }
 
     private var attemptsSinceStop = 0
+
+    /// Seconds between retries while records wait on a disk error.
+    static let retryInterval = 2.0
+
+    /// Waits on `condition` (the mutex held) for at most `seconds`; true when the time ran out.
+    private func waitTimedOut(seconds: Double) -> Bool {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let end = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 + seconds
+        ts.tv_sec = time_t(end)
+        ts.tv_nsec = Int((end - Double(ts.tv_sec)) * 1e9)
+        return pthread_cond_timedwait(condition, mutex, &ts) == ETIMEDOUT
+    }
 
     private func noteLatency(_ seconds: Double) {
         if latencies.count < Self.latencyCapacity {

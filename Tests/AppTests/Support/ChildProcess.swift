@@ -74,15 +74,20 @@ final class ChildProcess {
 
     deinit { killAndReap() }
 
+    /// The child's peak resident memory (ru_maxrss, in KiB), once it has been reaped.
+    private(set) var peakResidentKilobytes: Int?
+
     /// Reaps the child without blocking if it has exited; returns its status if so.
     @discardableResult
     func poll() -> ExitStatus? {
         if let status { return status }
         var raw: Int32 = 0
         var rc: pid_t
-        repeat { rc = waitpid(pid, &raw, WNOHANG) } while rc < 0 && errno == EINTR
+        var usage = rusage()
+        repeat { rc = wait4(pid, &raw, WNOHANG, &usage) } while rc < 0 && errno == EINTR
         if rc == pid {
             status = ExitStatus(waitStatus: raw)
+            peakResidentKilobytes = usage.ru_maxrss
         } else if rc < 0 {
             // ECHILD: someone else reaped it; we cannot know how it ended.
             status = .unknown

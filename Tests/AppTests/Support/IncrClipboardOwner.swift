@@ -3,7 +3,12 @@ import CX11
 /// Another program on the display that owns the CLIPBOARD with a PNG and hands it out only in
 /// INCR chunks (ICCCM §2.7.2), as GTK and Qt programs send large pictures. It has its own
 /// connection; `serve` answers whatever has arrived, so call it while waiting.
+///
+/// A hostile or hung owner is one `behaviour` away: `.endless` never sends the empty chunk that
+/// ends a transfer (it sends its bytes over and over), `.silent` never answers at all.
 final class IncrClipboardOwner {
+    enum Behaviour { case honest, endless, silent }
+    private let behaviour: Behaviour
     private let display: OpaquePointer
     private let window: Window
     private let bytes: [UInt8]
@@ -16,8 +21,9 @@ final class IncrClipboardOwner {
     /// How many chunks went out (the empty one that ends a transfer included).
     private(set) var chunksSent = 0
 
-    init(displayName: String, png bytes: [UInt8], chunk: Int = 64 << 10) throws {
+    init(displayName: String, png bytes: [UInt8], chunk: Int = 64 << 10, behaviour: Behaviour = .honest) throws {
         guard let display = XOpenDisplay(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
+        self.behaviour = behaviour
         self.display = display
         self.bytes = bytes
         self.chunk = chunk
@@ -40,6 +46,7 @@ final class IncrClipboardOwner {
         while XPending(display) > 0 {
             var event = XEvent()
             XNextEvent(display, &event)
+            if behaviour == .silent { continue }
             switch event.type {
             case SelectionRequest:
                 let request = event.xselectionrequest
@@ -70,6 +77,8 @@ final class IncrClipboardOwner {
                 guard let k = transfers.firstIndex(where: { $0.requestor == e.window && $0.property == e.atom }) else {
                     continue
                 }
+                // The endless owner starts over instead of ending.
+                if behaviour == .endless && transfers[k].offset == bytes.count { transfers[k].offset = 0 }
                 let start = transfers[k].offset
                 let end = min(bytes.count, start + chunk)
                 _ = bytes[start..<end].withUnsafeBufferPointer {

@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import PaintCore
+import TestSupport
+import Testing
+
+@testable import PaintIO
+
+/// Seeded mutation loops (fixed seed and count, a few seconds) over the journal reader and the
+/// replay budget: no input crashes them, allocates what it claims, or gets past the budget.
+@Suite struct JournalFuzzTests {
+    typealias J = JournalTests
+
+    @Test func mutatedJournalsNeverCrashTheReaderAndKeepOnlyRealRecords() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let records =
+            (J.operations(24, seed: 31, maxPoints: 12) + [.clear, .undo, .redo]).map(JournalRecord.operation)
+            + [.saved(path: "/a/b.png")]
+        let path = try J.abandonedJournal(in: folder, records: records)
+        let valid = try #require(Support.get(path))
+        let headerEnd = JournalFormat.prefixSize + JournalFormat.recordOverhead + J.header().encoded().count
+        var rng = SplitMix(seed: 0x4A0F)
+        var outcomes: [String: Int] = [:]
+        for _ in 0..<1500 {
+            var bytes = valid
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let at = Int(rng.next() % UInt64(bytes.count))
+                switch rng.next() % 6 {
+                case 0: bytes[at] ^= UInt8(1 << (rng.next() % 8))
+                case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(rng.next() % 40)))
+                case 2:
+                    bytes.insert(
+                        contentsOf: (0..<Int(rng.next() % 30)).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
+                        at: at)
+                case 3:
+                    // A length field claiming a huge record.
+                    if at + 4 <= bytes.count { bytes.replaceSubrange(at..<(at + 4), with: [0xFF, 0xFF, 0xFF, 0x7F]) }
+                case 4: bytes.removeSubrange(at...)
+                default:
+                    // A record copied elsewhere (an out-of-order sequence number).
+                    let from = Int(rng.next() % UInt64(bytes.count))
+                    let piece = Array(bytes[from..<min(bytes.count, from + 60)])
+                    bytes.insert(contentsOf: piece, at: at)
+                }
+                if bytes.isEmpty { bytes = [0] }
+            }
+            Support.put(bytes, path)
+            do {
+                let contents = try JournalReader.read(path: path)
+                // Whatever was kept is real: each operation is one that was written, or the
+                // empty stand-in for a lost one, and never more than were written.
+                #expect(contents.records.count <= records.count)
+                for record in contents.records { #expect(record == JournalParser.lost || records.contains(record)) }
+                if bytes.count >= headerEnd, Array(bytes[..<headerEnd]) == Array(valid[..<headerEnd]) {
+                    #expect(contents.header == J.header())
+                }
+                outcomes[contents.droppedTail == nil ? "whole" : "damaged", default: 0] += 1
+            } catch {
+                outcomes["refused", default: 0] += 1
+            }
+            _ = JournalReader.orphans(in: folder.path)
+        }
+        print("journal fuzz: \(outcomes)")
+        #expect(outcomes["damaged", default: 0] > 100)
+    }
+
+    /// A random operation, including hostile values: huge or non-finite coordinates, huge
+    /// widths, removals of any step, undo and redo, canvas changes, turned selections, texts.
+    static func randomOperation(_ rng: inout SplitMix) -> PaintCore.Operation {
+        func coordinate() -> Double {
+            switch rng.next() % 8 {
+            case 0: return [Double.nan, .infinity, -.infinity, 1e300, -1e300][Int(rng.next() % 5)]
+            default: return rng.unit() * 300 - 50
+            }
+        }
+        let style = StrokeStyle(width: rng.next() % 5 == 0 ? 1000 : 1 + rng.unit() * 30)
+        switch rng.next() % 13 {
+        case 0, 1, 2:
+            return .stroke(
+                style, points: (0..<Int(rng.next() % 20)).map { _ in Point(x: coordinate(), y: coordinate()) })
+        case 3: return .fill(style, at: Point(x: coordinate(), y: coordinate()), tolerance: Int(rng.next() % 256))
+        case 4: return .removeStroke(step: Int(rng.next() % 40))
+        case 5: return rng.next() % 2 == 0 ? .undo : .redo
+        case 6:
+            return .shape(
+                style,
+                ShapeSpec(
+                    kind: .ellipse, from: Point(x: coordinate(), y: coordinate()),
+                    to: Point(x: coordinate(), y: coordinate()), filled: rng.next() % 2 == 0))
+        case 7:
+            return .moveRect(
+                IntRect(x: Int(rng.next() % 300) - 50, y: 0, width: Int(rng.next() % 200), height: 50),
+                dx: Int(rng.next() % 100), dy: -3)
+        case 8:
+            return .canvas(.scale(width: 1 + Int(rng.next() % 400), height: 1 + Int(rng.next() % 300)))
+        case 9:
+            let orientation = Orientation.all[Int(rng.next() % 8)]
+            return rng.next() % 2 == 0
+                ? .canvas(.orient(orientation))
+                : .orientRect(
+                    IntRect(x: Int(rng.next() % 200) - 20, y: 5, width: Int(rng.next() % 90), height: 40), orientation,
+                    dx: 4, dy: Int(rng.next() % 30))
+        case 10:
+            return .canvas(
+                .resize(
+                    IntRect(
+                        x: Int(rng.next() % 100) - 50, y: -3, width: 1 + Int(rng.next() % 500),
+                        height: 1 + Int(rng.next() % 300))))
+        case 11:
+            let (w, h) = (1 + Int(rng.next() % 300), 1 + Int(rng.next() % 60))
+            let mask = CoverageMask(
+                x: Int(rng.next() % 200) - 20, y: 3, width: w, height: h,
+                bytes: (0..<(w * h)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+            guard let mask else { return .clear }
+            return .text(
+                style, TextSpec(mask: mask, text: "fuzz", font: TextFont(family: "DejaVu Sans", size: 12), x: 0, y: 0))
+        default: return .clear
+        }
+    }
+
+    @Test func randomLogsStayWithinTheBudgetThatAdmittedThem() {
+        var rng = SplitMix(seed: 0xB0D6E7)
+        let limits = ReplayBudget.Limits(operations: 60, points: 400, fills: 3, work: 1e8)
+        var admitted = 0
+        var refused = 0
+        for _ in 0..<300 {
+            let ops = (0..<Int(1 + rng.next() % 60)).map { _ in Self.randomOperation(&rng) }
+            var budget = ReplayBudget(width: 200, height: 120, limits: limits)
+            var overrun: ReplayBudget.Overrun?
+            for op in ops where overrun == nil { overrun = budget.add(op) }
+            #expect(budget.work.isFinite && budget.work >= 0)
+            #expect(ReplayBudget.check(ops, width: 200, height: 120, limits: limits) == overrun)
+            guard overrun == nil else {
+                refused += 1
+                continue
+            }
+            admitted += 1
+            // What the budget admitted replays without trouble, and every prefix is admitted too.
+            #expect(budget.points <= limits.points && budget.fills <= limits.fills)
+            let replayed = try? HistoryReplay.replay(
+                HistoryReplay.Start(width: 200, height: 120, background: .color(.white), baseImage: nil), ops,
+                limits: limits)
+            #expect(replayed != nil)
+            #expect(
+                ReplayBudget.check(Array(ops.prefix(ops.count / 2)), width: 200, height: 120, limits: limits) == nil)
+        }
+        print("replay budget fuzz: \(admitted) admitted, \(refused) refused")
+        #expect(admitted > 50 && refused > 50)
+    }
+}
