@@ -134,7 +134,6 @@ public enum DocumentLoader {
         return .success(document)
     }
 
-
     /// The archive to keep with the saved picture: the starting picture and every step (undone
     /// ones too, followed by the undos). Its pixel hash is filled in by the save, from the
     /// pixels a reader decodes.

@@ -75,6 +75,26 @@ import Testing
             "it holds 10,001 flood fills, more than the 10,000 SwiftPaint replays")
     }
 
+    @Test func aKeptHistoryOverItsBudgetIsLeftOutBeforeItIsReplayed() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (s, file, options) = DocumentLoaderTests.savedDrawing(in: dir, named: "fills.png")
+        let shown = try ImageFile.load(path: file)
+        // This computer's store reads its entries through the same bounded decoder as a chunk.
+        let fill = PaintCore.Operation.fill(StrokeStyle(), at: Point(x: 1, y: 1), tolerance: 0)
+        let flood = DocumentArchive(
+            width: 80, height: 60, background: .color(.white), operations: Array(repeating: fill, count: 10_001),
+            pixelHash: DocumentArchive.hash(shown))
+        try options.historyStore?.keep(flood, for: HistoryKey(of: shown))
+        let reopened = DocumentLoaderTests.open(file, options)
+        #expect(
+            reopened.message.contains(
+                "its kept history was left out: it holds 10,001 flood fills, more than the 10,000 SwiftPaint replays"),
+            "\(reopened.message)")
+        #expect(!reopened.history.canUndo)
+        #expect(Array(reopened.engine.viewPixels) == Array(s.engine.viewPixels))
+    }
+
     @Test func anHonestHistoryStillOpensWithItsSteps() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
