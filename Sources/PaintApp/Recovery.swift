@@ -49,7 +49,7 @@ public enum Recovery {
 
     static func strokes(_ operations: [Operation]) -> Int {
         operations.reduce(0) { n, op in
-            if case .stroke(_, let points) = op, !points.isEmpty { return n + 1 }
+            if case .stroke(_, let points, _) = op, !points.isEmpty { return n + 1 }
             return n
         }
     }

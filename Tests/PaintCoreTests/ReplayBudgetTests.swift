@@ -35,6 +35,22 @@ import Testing
         #expect(PaintCore.Operation.declaredSize(odd.encoded())?.points == 2)
         #expect(PaintCore.Operation.declaredSize(PaintCore.Operation.clear.encoded())?.points == nil)
         #expect(PaintCore.Operation.declaredSize([11])?.points == nil)
+        // A curved stroke with pen pressure declares its points (and their pressure) the same way.
+        var pen = Self.dot
+        pen.dynamics = StrokeDynamics(curves: true, stabilizer: 8, pressureWidth: true)
+        let pressed = PaintCore.Operation.stroke(
+            pen, points: (0..<777).map { Point(x: Double($0), y: 3) }, pressure: (0..<777).map { UInt16($0 * 80) })
+        let declared = PaintCore.Operation.declaredSize(pressed.encoded())
+        #expect(declared?.points == 777)
+        #expect(declared?.bytes == 777 * (MemoryLayout<Point>.stride + 2))
+        // Claiming 17 M points in a few bytes is refused before any point is read.
+        // (The tag, the style's 20 bytes, the flags and the window, then the count, little-endian.)
+        let claim = Array(pressed.encoded()[..<23]) + [0x00, 0x00, 0x10, 0x01, 1]
+        var small = ReplayBudget(width: 640, height: 480)
+        #expect(PaintCore.Operation.declaredSize(claim)?.points == 0x0110_0000)
+        #expect(throws: ReplayBudget.Overrun.points(count: 0x0110_0000, limit: 16 << 20)) {
+            _ = try PaintCore.Operation.decoding(claim, within: &small)
+        }
     }
 
     @Test func fillsAreLimitedByCountAndByWorkOnTheCanvas() {

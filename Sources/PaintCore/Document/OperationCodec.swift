@@ -314,6 +314,13 @@ extension Operation {
             guard decodeStyle(&input) != nil, tag == .stroke || input.byte() != nil, let count = input.uint32()
             else { return nil }
             return (Int(count), Int(count) * MemoryLayout<Point>.stride)
+        case .dynamicStroke:
+            // Style, dynamics flags, stabilizer window, then the count; pressure (flag 8) adds a
+            // value per point.
+            guard decodeStyle(&input) != nil, let flags = input.byte(), input.byte() != nil, let count = input.uint32()
+            else { return nil }
+            let perPoint = MemoryLayout<Point>.stride + (flags & 8 != 0 ? MemoryLayout<UInt16>.stride : 0)
+            return (Int(count), Int(count) * perPoint)
         case .text:
             guard decodeStyle(&input) != nil, int32s(4, &input) != nil, let w = input.uint32(), let h = input.uint32()
             else { return nil }

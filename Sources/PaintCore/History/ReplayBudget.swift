@@ -219,7 +219,7 @@ public struct ReplayBudget: Sendable {
             // A removal is skipped when a later removal re-renders across it.
             push(cost: 0)
         default:
-            if case .stroke(_, let samples) = operation {
+            if case .stroke(_, let samples, _) = operation {
                 points += samples.count
                 if points > limits.points {
                     overrun = .points(count: points, limit: limits.points)
@@ -279,7 +279,8 @@ public struct ReplayBudget: Sendable {
     /// The bytes an operation holds once decoded beyond its fixed size.
     static func heldBytes(_ operation: Operation) -> Int {
         switch operation {
-        case .stroke(_, let samples): return samples.count * MemoryLayout<Point>.stride
+        case .stroke(_, let samples, let pressure):
+            return samples.count * MemoryLayout<Point>.stride + pressure.count * MemoryLayout<UInt16>.stride
         case .paste(let image, _, _), .background(.image(let image)): return image.pixels.count * 4
         case .text(_, let spec): return spec.mask.bytes.count
         default: return 0
@@ -289,7 +290,7 @@ public struct ReplayBudget: Sendable {
     /// Pixels one drawn or pixel-moving operation touches, replayed through `History`.
     func estimate(_ operation: Operation) -> Double {
         switch operation {
-        case .stroke(let style, let samples):
+        case .stroke(let style, let samples, _):
             guard let first = samples.first else { return 1 }
             let reach = style.width + 3
             // One segment's capsule box, at most the canvas.

@@ -151,7 +151,7 @@ struct JournalParser {
             parsed.operationCount += 1
             if collect { parsed.records.append(record) }
             switch record {
-            case .operation(.stroke(_, let points)) where !points.isEmpty:
+            case .operation(.stroke(_, let points, _)) where !points.isEmpty:
                 parsed.strokeCount += 1
                 parsed.hasUnsavedWork = true
             case .saved(let savedPath):
