@@ -20,7 +20,7 @@ DEPS += mount e2fsprogs
 BENCH_DIR ?= ../shared/bench
 ARGS ?=
 
-.PHONY: all deps build run test bench format lint icons install uninstall clean
+.PHONY: all deps build run test bench format lint icons screenshots install uninstall clean
 
 all: build
 
@@ -88,6 +88,12 @@ icons: deps
 	  rsvg-convert -w $$s -h $$s resources/icons/swiftpaint.svg -o resources/icons/swiftpaint-$$s.png || exit 1; \
 	done
 	resources/icons/window-icon-source.sh Sources/PaintX11/WindowIconPNGs.swift resources/icons $(WINDOW_ICON_SIZES)
+
+# The README's screenshots at 1x and 2x, taken under Xvfb from the release build (they need
+# xdotool, installed by this target only; Xvfb and python3-pil are in DEPS).
+screenshots: DEPS += xdotool
+screenshots: build
+	resources/screenshots/take.sh .build/release/swiftpaint
 
 # `make install` puts the program where desktops find it: the binary, the .desktop file, the icon
 # in every size of the hicolor theme and the man page. PREFIX and DESTDIR work as usual
