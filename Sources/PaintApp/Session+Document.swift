@@ -27,6 +27,13 @@ extension Session {
         saveAsking(to: path, then: nil)
     }
 
+    /// Ticks or clears "Save with history" in the save prompt (a click on it, Alt+H): the save
+    /// it leads to carries the editing history inside the file.
+    func toggleHistoryInside() {
+        historyInsideNextSave.toggle()
+        effects.status = true
+    }
+
     /// Opens the file-name prompt with the current name filled in; after a successful save the
     /// user goes on to `then`.
     public func promptSaveAs(then: Leaving?) {

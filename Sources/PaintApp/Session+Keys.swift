@@ -19,6 +19,9 @@ extension Session {
         if fontChooser != nil { return handleFontChooserKey(key, modifiers) }
         switch mode {
         case .savePrompt(let field, let then):
+            if case .character(let c) = key, modifiers.contains(.alt), c.lowercased() == "h" {
+                return toggleHistoryInside()
+            }
             let commit: (String) -> Void = { self.commitSaveName($0, then: then) }
             editPrompt(
                 key, modifiers, field, wrap: { .savePrompt($0, then: then) }, cancelled: "Save cancelled",

@@ -57,6 +57,10 @@ extension Session {
             return
         }
         if pressPromptField(x, y, modifiers) { return }
+        if case .savePrompt = mode, let toggle = historyToggle, toggle.contains(x, y) {
+            toggleHistoryInside()
+            return
+        }
         if mode == .normal, button == .left || button == .right, let field = stabilizerField, field.contains(x, y) {
             stepStabilizer(back: button == .right)
             return

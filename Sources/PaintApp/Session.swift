@@ -17,8 +17,9 @@ public final class Session {
     public internal(set) var layout: Layout
     /// The tool, the colors, width, opacity and the toggles.
     public internal(set) var settings = Settings()
-    /// Whether the save being asked for carries the history inside the file (Ctrl+Alt+S). Every
-    /// way of asking for a save sets it; a save uses it up.
+    /// Whether the save being asked for carries the history inside the file (Ctrl+Alt+S, or
+    /// "Save with history" ticked in the save prompt). Every way of asking for a save sets it;
+    /// a save uses it up.
     var historyInsideNextSave = false
     /// The last message for the status bar ("Saved to …", an error).
     public internal(set) var message = ""
@@ -87,6 +88,8 @@ public final class Session {
     var toolBeforeEraser: Tool?
     /// The stabilizer's field in the status bar as last drawn (a click steps it).
     var stabilizerField: IntRect?
+    /// The save prompt's "Save with history" check box as last drawn (a click ticks it).
+    var historyToggle: IntRect?
 
     // MARK: State of the parts in Session+*.swift
 
