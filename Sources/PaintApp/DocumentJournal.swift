@@ -40,6 +40,24 @@ public final class DocumentJournal: OperationSink {
         writer?.flush(timeout: 5)
     }
 
+    public var protection: CrashProtection {
+        guard let writer else { return .safe }
+        if let failure = writer.failure { return .stopped(Self.reason(failure)) }
+        return writer.isBehind ? .writing : .safe
+    }
+
+    /// Why the journal cannot be written, short enough for the status bar.
+    static func reason(_ failure: JournalError) -> String {
+        switch failure {
+        case .cannotWrite(let path, let e):
+            return "\(JournalError.words(e)) (\(PathDisplay.abbreviatingHome(FileSystem.parentFolder(path))))"
+        case .tooLarge(_, _, let limit):
+            return "its journal reached \(limit >> 20) MB, the most SwiftPaint reads back"
+        default:
+            return failure.description
+        }
+    }
+
     /// A background as the journal records it (an image background cannot be described
     /// without pixels; it is recorded as white, which is what the saved picture shows through).
     public static func journalBackground(_ background: Background) -> JournalBackground {

@@ -18,9 +18,9 @@ public struct DocumentOpener {
     /// Starts journaling `document`: its header, then the steps it was opened with, so the
     /// journal always holds the whole log from the starting picture. With `offeringLeftOver`,
     /// the newest journal a crash left for the same file (for an untitled document, the newest
-    /// of all) comes with it, to offer. Without a journal folder there is no journal and no
-    /// problem; when the journal cannot be made, `problem` says why (drawing goes on without
-    /// it).
+    /// of all) comes with it, to offer, even when this document's own journal cannot be made (a
+    /// full disk). Without a journal folder there is no journal and no problem; when the journal
+    /// cannot be made, `problem` says why (drawing goes on without it).
     public func startJournal(for document: Document, offeringLeftOver: Bool) -> (
         journal: DocumentJournal?, offer: RestoreOffer?, problem: String?
     ) {
@@ -37,7 +37,8 @@ public struct DocumentOpener {
             for operation in document.log { writer.append(operation) }
             return (DocumentJournal(writer: writer), leftOver.map(Recovery.offer), nil)
         } catch {
-            return (nil, nil, "No crash journal: \(error.description)")
+            // A drawing a crash left is offered even so: restoring it goes on in its own journal.
+            return (nil, leftOver.map(Recovery.offer), "No crash journal: \(error.description)")
         }
     }
 

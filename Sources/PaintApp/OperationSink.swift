@@ -10,4 +10,20 @@ public protocol OperationSink: AnyObject {
     func closedCleanly()
     /// Everything recorded so far must be durable before this returns.
     func flush()
+    /// Whether what is recorded is safe against a crash right now.
+    var protection: CrashProtection { get }
+}
+
+extension OperationSink {
+    public var protection: CrashProtection { .safe }
+}
+
+/// How far a document's crash journal has got.
+public enum CrashProtection: Equatable, Sendable {
+    /// Every recorded change is on disk.
+    case safe
+    /// Changes are on their way to the disk (look again soon).
+    case writing
+    /// Changes wait for the disk, and why in words ("the disk is full"); retried by itself.
+    case stopped(String)
 }

@@ -14,8 +14,8 @@ public enum Recovery {
         /// The file the document saves to (its last save, else where it started); nil when
         /// untitled, or when the journal named an unusable path.
         public var documentPath: String?
-        /// Strokes recorded.
-        public var strokeCount: Int
+        /// Steps the drawing shows (changes of every kind, less the ones undone).
+        public var stepCount: Int
     }
 
     /// Every orphan journal with unsaved work that can be restored, newest first. With `tidy`,
@@ -31,7 +31,7 @@ public enum Recovery {
             }
             // Over its replay budget: it cannot be restored; `--recover` says why.
             guard orphan.refusal == nil else { continue }
-            found.append(Candidate(summary: orphan, documentPath: orphan.documentPath, strokeCount: orphan.strokeCount))
+            found.append(Candidate(summary: orphan, documentPath: orphan.documentPath, stepCount: orphan.stepCount))
         }
         return found
     }
@@ -44,15 +44,8 @@ public enum Recovery {
         return all.first { $0.documentPath == path }
     }
 
-    /// "12 strokes", "1 stroke".
-    static func count(_ n: Int) -> String { n == 1 ? "1 stroke" : "\(n) strokes" }
-
-    static func strokes(_ operations: [Operation]) -> Int {
-        operations.reduce(0) { n, op in
-            if case .stroke(_, let points, _) = op, !points.isEmpty { return n + 1 }
-            return n
-        }
-    }
+    /// "12 steps", "1 step".
+    static func count(_ n: Int) -> String { n == 1 ? "1 step" : "\(n) steps" }
 
     /// A path read from a journal, for a question or a listing: in full (home as `~`), with any
     /// control character shown as `?` so it cannot disturb the terminal or the status bar.
@@ -81,13 +74,13 @@ public enum Recovery {
         let when = DocumentJournal.clockTime(candidate.summary.modifiedAt)
         let path = candidate.summary.path
         return RestoreOffer(
-            question: "Restore the drawing \(name(candidate)) from \(when) (\(count(candidate.strokeCount)))?",
+            question: "Restore the drawing \(name(candidate)) from \(when) (\(count(candidate.stepCount)))?",
             restore: {
                 do {
                     let writer = try JournalWriter.adopt(path: path)
                     let contents = try JournalReader.read(path: writer.path)
                     let document = try DocumentJournal.rebuild(contents)
-                    var message = "Restored \(count(strokes(contents.operations))) from \(when)"
+                    var message = "Restored \(count(StepCounter(contents.operations).steps)) from \(when)"
                     if let dropped = contents.droppedTail { message += "; \(dropped)" }
                     if let bad = contents.unusablePath {
                         message += "; it was untitled: its journal named “\(shown(bad))”, not a usable file"
@@ -99,7 +92,18 @@ public enum Recovery {
                     return .failed("Cannot restore the drawing: \(error)")
                 }
             },
-            discard: { try? JournalReader.delete(path: path) })
+            discard: {
+                do throws(JournalError) {
+                    try JournalReader.delete(path: path)
+                    return "The earlier drawing was discarded"
+                } catch .inUse {
+                    // Another window restored it meanwhile and is drawing on in it.
+                    return
+                        "The earlier drawing was not discarded: another SwiftPaint window restored it and is using it"
+                } catch {
+                    return "The earlier drawing was not discarded: \(error.description)"
+                }
+            })
     }
 
     /// The listing `swiftpaint --recover` prints. It reads every journal and deletes none.
@@ -119,7 +123,7 @@ public enum Recovery {
                 ?? (summary.unusablePath.map { "Untitled (its journal names “\(shown($0))”)" } ?? "Untitled")
             let header = summary.header
             var line =
-                "  \(name) — \(DocumentJournal.clockTime(summary.modifiedAt)), \(count(summary.strokeCount)), "
+                "  \(name) — \(DocumentJournal.clockTime(summary.modifiedAt)), \(count(summary.stepCount)), "
                 + "\(header.width) × \(header.height)"
             if let dropped = summary.droppedTail { line += " (\(dropped))" }
             if let refusal = summary.refusal { line += " — cannot be restored: \(refusal)" }
@@ -139,11 +143,11 @@ public struct RestoreOffer {
     public let question: String
     /// Rebuilds the drawing and takes over its journal.
     public let restore: () -> Restoration
-    /// Throws the journal away.
-    public let discard: () -> Void
+    /// Throws the journal away; says what happened (it is kept when another window holds it).
+    public let discard: () -> String
 
     /// Makes an offer.
-    public init(question: String, restore: @escaping () -> Restoration, discard: @escaping () -> Void) {
+    public init(question: String, restore: @escaping () -> Restoration, discard: @escaping () -> String) {
         self.question = question
         self.restore = restore
         self.discard = discard

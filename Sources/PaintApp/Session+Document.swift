@@ -127,6 +127,7 @@ extension Session {
     public func install(_ document: Document, message: String, journal: OperationSink?) {
         if journal !== sink { sink?.closedCleanly() }
         sink = journal
+        crashProtectionStopped = nil
         // A text box belonged to the picture that goes (whoever replaces it puts it down first).
         liveText = nil
         fontChooser = nil
@@ -231,9 +232,9 @@ extension Session {
                 setMessage(why)
             }
         case (.offerRestore, .discard):
-            pendingRestore?.discard()
+            let said = pendingRestore?.discard()
             pendingRestore = nil
-            setMessage("The earlier drawing was discarded")
+            setMessage(said ?? "")
         default:
             pendingOpen = nil
             setMessage("")

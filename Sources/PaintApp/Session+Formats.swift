@@ -23,6 +23,13 @@ extension Session {
     /// before replacing another file, then saves as `saveAsking` does.
     func commitSaveName(_ typed: String, then: Leaving?) {
         var target = PathDisplay.absolute(typed)
+        // A folder is not a name: the prompt stays, with the folder typed, for the name after it.
+        if typed.hasSuffix("/") || FileSystem.kind(target) == .folder {
+            let folder = typed.hasSuffix("/") ? typed : typed + "/"
+            setMode(.savePrompt(TextField(folder), then: then))
+            setMessage("“\(folder)” is a folder: type a file name after it (Esc cancels)")
+            return
+        }
         if ImageFormat.naming(of: target) == .none { target += ".png" }
         // Another picture of that name is never overwritten without asking.
         if target != path && FileSystem.exists(target) {

@@ -129,6 +129,16 @@ extension Session {
 
     /// One key in a path field in the status bar: Enter commits the text, Escape cancels, Tab
     /// completes file names, Ctrl+V pastes text, anything else edits.
+    /// What a prompt says when Enter is pressed on an empty field.
+    static func emptyAnswer(_ mode: SessionMode) -> String {
+        switch mode {
+        case .savePrompt: return "Type a file name to save to (Esc cancels)"
+        case .openPrompt: return "Type the name of a picture to open (Esc cancels)"
+        case .qualityPrompt: return "Type a quality from 1 to 100 (Esc cancels)"
+        default: return "Type an answer (Esc cancels)"
+        }
+    }
+
     func editPrompt(
         _ key: Key, _ modifiers: Modifiers, _ field: TextField, wrap: (TextField) -> SessionMode, cancelled: String,
         commit: (String) -> Void
@@ -139,9 +149,13 @@ extension Session {
         case .character(let c) where modifiers.contains(.control) && c.lowercased() == "v":
             requestTextPaste()
         case .enter:
-            setMode(.normal)
             let text = field.text.trimmingSpaces
-            guard !text.isEmpty else { return }
+            guard !text.isEmpty else {
+                // Nothing typed: the prompt stays, and says what it waits for.
+                setMessage(Self.emptyAnswer(mode))
+                return
+            }
+            setMode(.normal)
             commit(text)
         case .escape:
             setMode(.normal)

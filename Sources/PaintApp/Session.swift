@@ -62,6 +62,8 @@ public final class Session {
     /// Makes the documents New and Open switch to, and their journals.
     public var opener = DocumentOpener(options: CommandLineOptions(), journalFolder: nil)
     var pendingRestore: RestoreOffer?
+    /// Why crash protection stopped, as the status bar last said; nil while it works.
+    var crashProtectionStopped: String?
     /// The last point painted, where Shift+click draws a straight line from.
     var lastPaintPoint: Point?
     /// The folder a file was last opened from or saved to: where an untitled drawing's Open

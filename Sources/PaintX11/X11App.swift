@@ -19,6 +19,8 @@ public final class X11App {
     lazy var text = TextRenderer(
         display: display, screen: screen, visual: visual, colormap: colormap, scale: session.uiScale)
     private var lastStatusDraw: Double = 0
+    /// When to look at the crash journal again (CLOCK_MONOTONIC seconds); nil when all is safe.
+    private var watchAgain: Double?
     /// Seconds between status-bar redraws for pointer-position changes alone.
     private static let statusInterval = 0.033
     let chromeGC: GC
@@ -209,6 +211,10 @@ public final class X11App {
             // A paste whose owner went silent is given up, with a message.
             if let expired = clipboard.expire() { batch.append(Self.input(expired)) }
             hand(&batch)
+            // The crash journal is watched between events: it may stop (a full disk) or resume
+            // while nothing is drawn.
+            watchAgain = session.watch().map { now() + $0 }
+            owed.merge(session.takeEffects())
             serveClipboard()
             present()
             if !inputStarted {
@@ -257,6 +263,7 @@ public final class X11App {
         if session.hovered != nil, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }
         // A paste waiting on another program is given up when it stays silent.
         if let deadline = clipboard.deadline { due = min(due, deadline) }
+        if let watchAgain { due = min(due, watchAgain) }
         guard due.isFinite else { return -1 }
         return Int32(max(1, ((due - now()) * 1000).rounded(.up)))
     }

@@ -78,10 +78,10 @@ import Testing
         #expect(peakMB < 150, "peak memory \(peakMB) MB\n\(out)")
         let lines = out.split(separator: "\n").map(String.init)
         let damagedLine = lines.first { $0.contains("/home/ana/damaged.png") } ?? "(none)"
-        #expect(damagedLine.contains("4 strokes"), "\(out)")
+        #expect(damagedLine.contains("4 steps"), "\(out)")
         #expect(damagedLine.contains("1 damaged change was left out"), "\(out)")
         let longLine = lines.first { $0.contains("/home/ana/long.png") } ?? "(none)"
-        #expect(longLine.contains("4 strokes"), "\(out)")
+        #expect(longLine.contains("4 steps"), "\(out)")
         #expect(
             out.contains("“\(huge)” is 10240 MB, more than SwiftPaint reads (at most 2048 MB)"), "\(out)")
         // Nothing was deleted or shortened.

@@ -536,7 +536,7 @@ extension RecoveryTests {
         paint.app.killAndReap()
         let (dead, deadOut, deadErr) = try Self.runCommand(["--recover"], home: home)
         #expect(dead == .exited(0), "\(dead.map(\.description) ?? "still running") \(deadErr)")
-        #expect(deadOut.contains("listed.png") && deadOut.contains("2 strokes"), "\(deadOut)")
+        #expect(deadOut.contains("listed.png") && deadOut.contains("2 steps"), "\(deadOut)")
         #expect(!deadOut.contains("Nothing to restore"), "\(deadOut)")
         // Listing is read-only: the journal is still there, still offered.
         #expect(Self.journals(home).count == 1)
@@ -579,7 +579,7 @@ extension RecoveryTests {
         // read back from the screen).
         let (status, out, err) = try Self.runCommand(["--recover"], home: home)
         #expect(status == .exited(0), "\(err)")
-        #expect(out.contains("torn.png") && out.contains("2 strokes") && out.contains(dropped), "\(out)")
+        #expect(out.contains("torn.png") && out.contains("2 steps") && out.contains(dropped), "\(out)")
 
         let paint = try start(home, [file], offer: true)
         defer { paint.stop() }

@@ -86,7 +86,11 @@ final class RecordingSink: OperationSink {
                         Document(
                             engine: restored, history: History(base: nil), path: "/tmp/restored.png", savedStep: nil),
                         journal: journal, message: "Restored 1 stroke")
-                }, discard: { discarded = true }))
+                },
+                discard: {
+                    discarded = true
+                    return "discarded"
+                }))
         T.drag(s, [(5, 5)])
         #expect(s.engine.viewPixel(x: 5, y: 5) == Color.white.pixel, "the canvas waits for the answer")
         s.handle(.key(.enter, modifiers: []))
@@ -100,15 +104,22 @@ final class RecordingSink: OperationSink {
         t.offer(
             RestoreOffer(
                 question: "Restore?", restore: { .failed("Cannot restore: the journal is gone") },
-                discard: { discarded = true }))
+                discard: {
+                    discarded = true
+                    return "The earlier drawing was discarded"
+                }))
         t.handle(.key(.escape, modifiers: []))
         #expect(!discarded && t.mode == .normal, "Escape keeps the journal for later")
         t.offer(
             RestoreOffer(
                 question: "Restore?", restore: { .failed("Cannot restore: the journal is gone") },
-                discard: { discarded = true }))
+                discard: {
+                    discarded = true
+                    return "The earlier drawing was discarded"
+                }))
         t.handle(.key(.character("d"), modifiers: []))
         #expect(discarded && t.mode == .normal && t.engine.width == 200)
+        #expect(t.message == "The earlier drawing was discarded", "Discard says what the offer did")
     }
 }
 

@@ -405,6 +405,35 @@ import Testing
                 + "append-to-durable median \(Int(sorted[500] * 1e6)) µs, max \(Int(sorted[999] * 1e6)) µs")
     }
 
+    @Test func theWriterStopsAtItsSizeLimitKeepsEveryRecordThatFitsAndSaysWhy() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let ops = Self.operations(6, seed: 23, maxPoints: 20)
+        let header = Self.header()
+        // Room for the header and exactly the first three records (the real limit is 2 GiB).
+        let headerBytes = JournalFormat.filePrefix.count + JournalFormat.record(header.encoded(), sequence: 0).count
+        let recordBytes = ops.enumerated().map { JournalFormat.record($1.encoded(), sequence: $0 + 1).count }
+        let limit = headerBytes + recordBytes[0] + recordBytes[1] + recordBytes[2]
+        let writer = try JournalWriter.create(in: folder.path, header: header, sizeLimit: limit)
+        // All six in one batch: the three that fit are written, the rest wait.
+        for op in ops { writer.append(op) }
+        #expect(writer.flush(timeout: 30) == false)
+        #expect(
+            writer.failure == .tooLarge(path: writer.path, bytes: headerBytes + recordBytes.reduce(0, +), limit: limit))
+        #expect(writer.isBehind && writer.pendingCount == 3)
+        var info = stat()
+        #expect(stat(writer.path, &info) == 0 && Int(info.st_size) == limit, "never past the limit")
+        let kept = try JournalReader.read(path: writer.path)
+        #expect(kept.droppedTail == nil)
+        #expect(kept.operations == Array(ops[..<3]))
+        // Nothing more fits: later changes wait too, and the file stays whole.
+        writer.append(ops[0])
+        #expect(writer.flush(timeout: 30) == false)
+        #expect(writer.pendingCount == 4)
+        #expect(try JournalReader.read(path: writer.path).operations == Array(ops[..<3]))
+        writer.discard()
+    }
+
     @Test(.enabled(if: Support.canMount, "mounting a 64 KiB tmpfs needs root with CAP_SYS_ADMIN"))
     func aFullDiskIsReportedNotFatalAndRecoversWhenSpaceReturns() throws {
         let folder = TempFolder()
@@ -425,6 +454,7 @@ import Testing
         #expect(error.isDiskFull)
         #expect(error.description.contains("the disk is full"))
         #expect(writer.pendingCount > 0)
+        #expect(writer.failure == error && writer.isBehind)
 
         // What is on disk is whole: every record written, none torn.
         let partial = try JournalReader.read(path: writer.path)
@@ -439,6 +469,7 @@ import Testing
         #expect(after.droppedTail == nil)
         #expect(after.operations.count == 200 - writer.pendingCount)
         #expect(after.operations.count > partial.operations.count)
+        #expect(writer.pendingCount > 0 || writer.failure == nil, "caught up: nothing to report")
         writer.discard()
     }
 

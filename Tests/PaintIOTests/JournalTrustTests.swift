@@ -72,7 +72,7 @@ import Testing
             ])
         #expect(contents.droppedTail?.hasPrefix("2 damaged changes were left out") == true)
         let summary = try #require(JournalReader.orphans(in: folder.path).first)
-        #expect(summary.strokeCount == 4)
+        #expect(summary.stepCount == 4)
         #expect(summary.hasUnsavedWork)
 
         // Adopting keeps the file whole (only a damaged tail would be cut) and goes on after it.

@@ -71,8 +71,8 @@ public enum JournalError: Error, CustomStringConvertible, Equatable, Sendable {
     /// Whether the error means the disk (or the quota) is full.
     public var isDiskFull: Bool { errno == ENOSPC || errno == EDQUOT }
 
-    /// errno in words.
-    static func words(_ e: Int32) -> String {
+    /// errno in words ("the disk is full").
+    public static func words(_ e: Int32) -> String {
         switch e {
         case ENOENT: return "the folder does not exist"
         case EACCES, EPERM: return "permission denied"

@@ -25,8 +25,8 @@ struct JournalParser {
         var records: [JournalRecord] = []
         /// Records read, lost ones included: the last sequence number.
         var operationCount = 0
-        /// Strokes with at least one point.
-        var strokeCount = 0
+        /// The steps the records show once replayed.
+        var steps = StepCounter()
         /// Whether some change follows the last save marker.
         var hasUnsavedWork = false
         /// The last usable document path: the header's, or the last save marker's.
@@ -151,8 +151,8 @@ struct JournalParser {
             parsed.operationCount += 1
             if collect { parsed.records.append(record) }
             switch record {
-            case .operation(.stroke(_, let points, _)) where !points.isEmpty:
-                parsed.strokeCount += 1
+            case .operation(let operation):
+                parsed.steps.add(operation)
                 parsed.hasUnsavedWork = true
             case .saved(let savedPath):
                 parsed.hasUnsavedWork = false

@@ -29,8 +29,9 @@ public struct JournalSummary: Equatable, Sendable {
     public var modifiedAt: Int64
     /// What was lost, as in `JournalContents`.
     public var droppedTail: String?
-    /// Strokes recorded (with points).
-    public var strokeCount: Int = 0
+    /// Steps the drawing shows once restored: every change of any kind (a stroke, a shape, a
+    /// fill, a text, a canvas change...), less the ones undone.
+    public var stepCount: Int = 0
     /// Whether some change follows the last save marker.
     public var hasUnsavedWork: Bool = false
     /// Where the document saves to: the last usable save marker's path, else the header's.
@@ -99,7 +100,7 @@ public enum JournalReader {
                 JournalSummary(
                     path: path, header: parsed.header, recordCount: parsed.operationCount,
                     modifiedAt: Int64(info.st_mtim.tv_sec), droppedTail: parsed.damage,
-                    strokeCount: parsed.strokeCount, hasUnsavedWork: parsed.hasUnsavedWork,
+                    stepCount: parsed.steps.steps, hasUnsavedWork: parsed.hasUnsavedWork,
                     documentPath: parsed.documentPath, unusablePath: parsed.unusablePath, refusal: parsed.refusal))
         }
         return (found.sorted { ($0.modifiedAt, $0.path) > ($1.modifiedAt, $1.path) }, problems)

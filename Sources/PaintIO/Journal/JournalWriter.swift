@@ -51,7 +51,12 @@ public final class JournalWriter: @unchecked Sendable {
     /// The file is named `doc-<16 hex digits of the FNV-1a hash of the document path>-<pid>.spj`,
     /// or `untitled-<pid>-<created time>.spj`, with `-2`, `-3`, ... added if that name is taken.
     /// It is locked, and holds the magic and the header, synced, before this returns.
-    public static func create(in folder: String, header: JournalHeader) throws(JournalError) -> JournalWriter {
+    ///
+    /// `sizeLimit` is the most the file may grow to (by default the most a reader reads back,
+    /// 2 GiB; smaller only in tests).
+    public static func create(
+        in folder: String, header: JournalHeader, sizeLimit: Int? = nil
+    ) throws(JournalError) -> JournalWriter {
         let headerRecord = try framedHeader(header)
         try JournalFormat.makeFolders(folder)
         let base = JournalFormat.baseName(for: header)
@@ -86,6 +91,7 @@ public final class JournalWriter: @unchecked Sendable {
                 throw .cannotWrite(path: path, errno: e)
             }
             let core = Core(fd: fd, path: path, folder: folder, header: header, fileEnd: bytes.count, recordCount: 0)
+            core.sizeLimit = sizeLimit ?? JournalFormat.maxJournalBytes
             return try JournalWriter(core: core)
         }
     }
@@ -153,6 +159,16 @@ public final class JournalWriter: @unchecked Sendable {
     /// The most recent disk error, or nil when none happened. It is not cleared by later
     /// successes; compare `pendingCount` to see whether the journal has caught up.
     public var lastError: JournalError? { core.locked { core.lastError } }
+
+    /// Why changes wait for the disk, while they do: the error of the last write attempt when
+    /// it failed and changes still wait for a retry (a full disk, the size limit); nil once the
+    /// journal has caught up. The thread retries every 2 s by itself.
+    public var failure: JournalError? {
+        core.locked { core.lastAttemptFailed && core.durableThrough < core.appended ? core.lastError : nil }
+    }
+
+    /// Changes appended and not yet durable, or a write that failed: whether to look again soon.
+    public var isBehind: Bool { core.locked { core.durableThrough < core.appended } }
 
     /// Queues `operation` to be written and made durable; returns at once. The writer's thread
     /// encodes it: the caller (the event loop, on a release) only hands over the value.
@@ -280,6 +296,8 @@ final class Core: @unchecked Sendable {
     var recordCount: Int
     /// The file's format version: an adopted version 1 journal goes on in version 1.
     var version: UInt8
+    /// The most the file may grow to.
+    var sizeLimit = JournalFormat.maxJournalBytes
 
     /// Appended, not yet taken by the thread.
     var queue: [Pending] = []
@@ -402,6 +420,7 @@ final class Core: @unchecked Sendable {
             let offset = fileEnd
             let path = self.path
             let version = self.version
+            let sizeLimit = self.sizeLimit
             pthread_mutex_unlock(mutex)
 
             var tooLarge: JournalError?
@@ -417,12 +436,23 @@ final class Core: @unchecked Sendable {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(batch.reduce(0) { $0 + ($1.bytes?.count ?? 0) })
             for record in batch { bytes += record.bytes ?? [] }
-            // A journal past its size limit would not be read back: stop and say so (a save
-            // starts a new one).
-            let overLimit = offset + bytes.count > JournalFormat.maxJournalBytes
+            // A journal past its size limit would not be read back: the records that fit are
+            // written, the rest wait as on a full disk, and `failure` says why.
+            var fitting = bytes.count
+            let overLimit = offset + bytes.count > sizeLimit
+            if overLimit {
+                fitting = 0
+                for record in batch {
+                    let n = record.bytes?.count ?? 0
+                    if offset + fitting + n > sizeLimit { break }
+                    fitting += n
+                }
+            }
             let (written, writeError) =
-                overLimit ? (0, EFBIG) : JournalFormat.writeCounting(bytes, to: fd, at: offset)
-            var e = writeError
+                overLimit
+                ? (fitting == 0 ? (0, 0) : JournalFormat.writeCounting(Array(bytes[..<fitting]), to: fd, at: offset))
+                : JournalFormat.writeCounting(bytes, to: fd, at: offset)
+            var e = writeError == 0 && overLimit ? EFBIG : writeError
             // How many records made it to the file whole.
             var whole = batch.count
             var end = offset + bytes.count
@@ -466,7 +496,7 @@ final class Core: @unchecked Sendable {
             if e != 0 {
                 lastError =
                     overLimit
-                    ? .tooLarge(path: path, bytes: offset + bytes.count, limit: JournalFormat.maxJournalBytes)
+                    ? .tooLarge(path: path, bytes: offset + bytes.count, limit: sizeLimit)
                     : .cannotWrite(path: path, errno: e)
                 // Unless a close superseded them meanwhile, they wait for a retry.
                 if !closed && stopMode != .drop { backlog = Array(batch[whole...]) }

@@ -1,0 +1,205 @@
+import Foundation
+import Glibc
+import PaintCore
+import PaintIO
+import Testing
+
+@testable import PaintApp
+
+/// Crash protection the user can see: the status bar says when the journal stops (a full disk)
+/// and when it resumes by itself; a drawing a crash left is offered even when the new window
+/// cannot make its own journal; Discard never deletes a journal another window restored; the
+/// restore question counts steps of every kind.
+@Suite(.serialized) struct CrashProtectionTests {
+    typealias T = SessionTests
+
+    /// Runs a program to its end; whether it exited 0.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN, as in the test container).
+    static let canMount: Bool = {
+        let folder = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder]) else { return false }
+        run("/usr/bin/umount", [folder])
+        return true
+    }()
+
+    /// A 64 KiB tmpfs at a new folder; the caller unmounts it.
+    static func smallDisk() throws -> String {
+        let folder = T.temporaryFolder()
+        try #require(run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder]))
+        return folder
+    }
+
+    static func unmount(_ folder: String) {
+        run("/usr/bin/umount", [folder])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Fills the disk under `folder` with `name` (as much as it takes; `limit` bytes at most).
+    static func fill(_ folder: String, name: String = "filler", limit: Int = 1 << 20) {
+        let fd = open(folder + "/" + name, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let block = [UInt8](repeating: 7, count: 1024)
+        var total = 0
+        while total < limit, write(fd, block, block.count) == block.count { total += block.count }
+    }
+
+    /// Polls `condition` every 20 ms for up to `seconds`; whether it came true.
+    static func eventually(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    func aFullDiskIsSaidInTheStatusBarAndProtectionResumesByItselfWhenThereIsRoom() throws {
+        let folder = try Self.smallDisk()
+        defer { Self.unmount(folder) }
+        // Room for a few KB of journal, then the disk is full.
+        Self.fill(folder, limit: 44 << 10)
+        let s = T.makeSession(width: 300, height: 200)
+        s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
+        #expect(s.start(s.opener.blank(width: 300, height: 200), message: "", offeringLeftOver: false) == nil)
+        #expect(s.watch() == nil, "nothing recorded yet: nothing to watch")
+        var strokes = 0
+        while strokes < 3000, s.sink?.protection == .safe || s.sink?.protection == .writing {
+            T.drag(s, (0..<40).map { (5 + $0 * 7 % 290, 5 + (strokes * 13 + $0 * 3) % 190) })
+            strokes += 1
+            s.sink?.flush()
+        }
+        #expect(s.sink?.protection == .stopped("the disk is full (\(PathDisplay.abbreviatingHome(folder)))"))
+        #expect(s.watch() == 0.5, "a stopped journal is looked at again soon")
+        #expect(
+            s.message
+                == "Crash protection stopped: the disk is full (\(PathDisplay.abbreviatingHome(folder))); new changes"
+                + " are not safe from a crash (retrying every 2 s)", "\(s.message)")
+        // Drawing goes on meanwhile; the status bar says it once, not at every look.
+        T.drag(s, [(10, 10), (200, 150)])
+        s.show("something else")
+        s.watch()
+        #expect(s.message == "something else")
+
+        // Room again: the journal's own retry (every 2 s) catches up without any new stroke.
+        unlink(folder + "/filler")
+        #expect(Self.eventually { s.watch() == nil }, "the journal caught up")
+        #expect(s.message == "Crash protection resumed: every change is safe from a crash again")
+        let path = try #require((s.sink as? DocumentJournal)?.path)
+        let contents = try JournalReader.read(path: path)
+        #expect(contents.operations.count == strokes + 1, "every stroke is in the journal")
+        #expect(contents.operations == s.history.operations)
+        s.finish()
+    }
+
+    /// A journal a crash left in `folder` for an untitled drawing: a red fill, a rectangle, a
+    /// blue fill undone (two steps shown, no freehand stroke at all).
+    static func leftOver(in folder: String) throws -> String {
+        let writer = try JournalWriter.create(
+            in: folder, header: JournalHeader(documentPath: nil, width: 120, height: 80, background: .color(.white)))
+        let red = StrokeStyle(color: Color(r: 255, g: 0, b: 0))
+        writer.append(.fill(red, at: Point(x: 1, y: 1), tolerance: 0))
+        writer.append(
+            .shape(
+                StrokeStyle(width: 3),
+                ShapeSpec(kind: .rectangle, from: Point(x: 50, y: 20), to: Point(x: 90, y: 60), filled: true)))
+        writer.append(.fill(StrokeStyle(color: Color(r: 0, g: 0, b: 255)), at: Point(x: 1, y: 1), tolerance: 0))
+        writer.append(.undo)
+        #expect(writer.flush())
+        // Dropped without discarding, as a crash leaves it.
+        return writer.path
+    }
+
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    func aDrawingACrashLeftIsOfferedEvenWhenThisWindowCannotMakeItsOwnJournal() throws {
+        let folder = try Self.smallDisk()
+        defer { Self.unmount(folder) }
+        let journal = try Self.leftOver(in: folder)
+        Self.fill(folder)
+        let s = T.makeSession(width: 300, height: 200)
+        s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
+        let problem = s.start(s.opener.blank(width: 300, height: 200), message: "", offeringLeftOver: true)
+        #expect(problem?.hasPrefix("No crash journal: ") == true && problem?.contains("the disk is full") == true)
+        guard case .offerRestore(let question) = s.mode else {
+            Issue.record("nothing offered: \(s.mode), \(s.message)")
+            return
+        }
+        #expect(question.hasPrefix("Restore the drawing “Untitled” from "), "\(question)")
+        #expect(question.hasSuffix(" (2 steps)?"), "a fill and a rectangle, the undone fill not counted: \(question)")
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.message.hasPrefix("Restored 2 steps from "), "\(s.message)")
+        #expect(s.engine.width == 120 && s.engine.height == 80)
+        #expect(s.engine.viewPixel(x: 5, y: 5) == Color(r: 255, g: 0, b: 0).pixel, "the red fill, not the undone blue")
+        #expect(s.engine.viewPixel(x: 70, y: 40) == Color.black.pixel, "the filled rectangle")
+        // The restored drawing goes on in the journal it came from.
+        #expect((s.sink as? DocumentJournal)?.path == journal)
+        s.finish()
+    }
+
+    @Test func discardInASecondWindowKeepsTheJournalTheFirstRestoredAndSaysSo() throws {
+        let folder = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = try Self.leftOver(in: folder)
+        // Two windows started together are both offered the same drawing.
+        let opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
+        let a = T.makeSession()
+        let b = T.makeSession()
+        a.opener = opener
+        b.opener = opener
+        a.start(opener.blank(width: 200, height: 100), message: "", offeringLeftOver: true)
+        b.start(opener.blank(width: 200, height: 100), message: "", offeringLeftOver: true)
+        #expect(a.mode.answers == [.restore, .discard] && b.mode.answers == [.restore, .discard])
+        a.handle(.key(.enter, modifiers: []))
+        #expect(a.message.hasPrefix("Restored 2 steps"), "\(a.message)")
+        b.handle(.key(.character("d"), modifiers: []))
+        #expect(
+            b.message == "The earlier drawing was not discarded: another SwiftPaint window restored it and is using it")
+        #expect(FileManager.default.fileExists(atPath: journal), "the journal A draws on is still there")
+        // A goes on journaling into it.
+        T.drag(a, [(10, 10), (30, 30)])
+        a.sink?.flush()
+        #expect(try JournalReader.read(path: journal).operations.count == 5)
+        a.finish()
+        b.finish()
+    }
+
+    @Test func theSavePromptSaysWhatItWaitsForInsteadOfClosingOnAnEmptyName() throws {
+        let folder = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let s = T.makeSession()
+        T.drag(s, [(10, 10), (30, 30)])
+        s.mode = .savePrompt(TextField(""), then: nil)
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.mode == .savePrompt(TextField(""), then: nil), "the prompt stays")
+        #expect(s.message == "Type a file name to save to (Esc cancels)")
+        // A folder is not a name either: the prompt keeps it, for the name after it.
+        s.mode = .savePrompt(TextField(folder), then: nil)
+        s.handle(.key(.enter, modifiers: []))
+        guard case .savePrompt(let field, nil) = s.mode else {
+            Issue.record("the prompt closed: \(s.mode)")
+            return
+        }
+        #expect(field.text == folder + "/")
+        #expect(s.message == "“\(folder)/” is a folder: type a file name after it (Esc cancels)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "nothing was written")
+        // Then a name after it saves there.
+        for c in "a.png" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.mode == .normal)
+        #expect(FileManager.default.fileExists(atPath: folder + "/a.png"), "\(s.message)")
+    }
+}
