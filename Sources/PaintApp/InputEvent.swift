@@ -54,6 +54,9 @@ public enum InputEvent: Sendable, Equatable {
     case press(x: Int, y: Int, button: PointerButton, modifiers: Modifiers, sample: PointerSample? = nil)
     case motion(x: Int, y: Int, modifiers: Modifiers, sample: PointerSample? = nil)
     case release(x: Int, y: Int, button: PointerButton, modifiers: Modifiers, sample: PointerSample? = nil)
+    /// A high-resolution wheel or a touchpad turned by `dx`, `dy` clicks of a classic wheel
+    /// (fractions too; right and down positive) with the pointer at (x, y).
+    case scroll(x: Int, y: Int, dx: Double, dy: Double, modifiers: Modifiers)
     /// The left button went down a second time, quickly and close to the first (sent after
     /// that second `press`).
     case doubleClick(x: Int, y: Int)

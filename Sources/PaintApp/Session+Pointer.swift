@@ -342,18 +342,4 @@ extension Session {
         }
         return false
     }
-
-    func scroll(_ button: PointerButton, _ modifiers: Modifiers) {
-        let step = 48
-        var dx = 0
-        var dy = 0
-        switch button {
-        case .wheelUp: if modifiers.contains(.shift) { dx = -step } else { dy = -step }
-        case .wheelDown: if modifiers.contains(.shift) { dx = step } else { dy = step }
-        case .wheelLeft: dx = -step
-        case .wheelRight: dx = step
-        default: return
-        }
-        setLayout(layout.scrolled(toX: layout.scrollX + dx, y: layout.scrollY + dy))
-    }
 }

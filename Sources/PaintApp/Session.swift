@@ -104,6 +104,11 @@ public final class Session {
     /// Measures text as the window draws it (the window's font once it has drawn the chrome):
     /// where menu titles and the zoom field sit depends on it.
     var textMeasure: TextMeasuring = FixedWidthMeasurer()
+    /// A smooth wheel's scrolling not yet a whole pixel, and its turns over a panel not yet a
+    /// whole click; the zoom its Ctrl turns follow, unrounded (Session+Wheel.swift).
+    var wheelRemainder = (x: 0.0, y: 0.0)
+    var wheelClicks = (x: 0.0, y: 0.0)
+    var smoothZoom = 1.0
 
     /// The color editor while it is open.
     public internal(set) var colorEditor: ColorEditor?
@@ -244,6 +249,8 @@ public final class Session {
             handleMotion(x, y, modifiers, sample)
         case .release(let x, let y, let button, _, _):
             handleRelease(x, y, button)
+        case .scroll(let x, let y, let dx, let dy, let modifiers):
+            handleScroll(x, y, dx: dx, dy: dy, modifiers)
         case .doubleClick(let x, let y):
             doubleClick(x, y)
         case .leave:

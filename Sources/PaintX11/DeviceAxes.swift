@@ -8,6 +8,16 @@ struct DeviceAxes: Equatable {
     var pressure: Range?
     /// Whether the device is the eraser end of a stylus.
     var isEraser = false
+    /// The scroll valuators of a high-resolution wheel or a touchpad (XI 2.1).
+    var scroll: [Scroll] = []
+
+    /// A scroll valuator: its number, its direction, and how much of it one click of a classic
+    /// wheel is (negative when the device scrolls the other way).
+    struct Scroll: Equatable {
+        let number: Int
+        let vertical: Bool
+        let increment: Double
+    }
 
     struct Range: Equatable {
         let number: Int
@@ -23,8 +33,9 @@ struct DeviceAxes: Equatable {
         let max: Double
     }
 
-    /// The axes of a device named `name` with these valuators.
-    init(name: String, valuators: [Valuator]) {
+    /// The axes of a device named `name` with these valuators, `scroll` among them.
+    init(name: String, valuators: [Valuator], scroll: [Scroll] = []) {
+        self.scroll = scroll
         isEraser = name.lowercased().contains("eraser")
         if let p = valuators.first(where: { $0.label == "Abs Pressure" }), p.max > p.min {
             pressure = Range(number: p.number, min: p.min, max: p.max)
@@ -41,8 +52,16 @@ struct DeviceAxes: Equatable {
         defer { XIFreeDeviceInfo(info) }
         let device = info.pointee
         var valuators: [Valuator] = []
+        var scroll: [Scroll] = []
         for i in 0..<Int(device.num_classes) {
-            guard let any = device.classes[i], any.pointee.type == XIValuatorClass else { continue }
+            guard let any = device.classes[i] else { continue }
+            if any.pointee.type == XIScrollClass {
+                let s = UnsafeRawPointer(any).assumingMemoryBound(to: XIScrollClassInfo.self).pointee
+                scroll.append(
+                    Scroll(
+                        number: Int(s.number), vertical: s.scroll_type == XIScrollTypeVertical, increment: s.increment))
+            }
+            guard any.pointee.type == XIValuatorClass else { continue }
             let v = UnsafeRawPointer(any).assumingMemoryBound(to: XIValuatorClassInfo.self).pointee
             var label = ""
             if v.label != 0, let name = XGetAtomName(display, v.label) {
@@ -51,7 +70,7 @@ struct DeviceAxes: Equatable {
             }
             valuators.append(Valuator(number: Int(v.number), label: label, min: v.min, max: v.max))
         }
-        return DeviceAxes(name: device.name.map { String(cString: $0) } ?? "", valuators: valuators)
+        return DeviceAxes(name: device.name.map { String(cString: $0) } ?? "", valuators: valuators, scroll: scroll)
     }
 
     /// The pressure an event reports, 0...1, or nil when it does not carry the pressure

@@ -336,6 +336,7 @@ public final class X11App {
                     x: Int(event.xmotion.x), y: Int(event.xmotion.y),
                     modifiers: EventTranslator.modifiers(event.xmotion.state)))
         case LeaveNotify:
+            pointer?.pointerLeft()
             batch.append(.leave)
         case ConfigureNotify:
             batch.append(.resize(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height)))

@@ -13,6 +13,8 @@ final class XInput2 {
     private var axes: [Int32: DeviceAxes] = [:]
     /// The last pressure each device reported: events carry only valuators that changed.
     private var lastPressure: [Int32: Double] = [:]
+    /// Where each device's scroll valuators stood: a smooth wheel's turns.
+    private var scrolls = ScrollTracker()
 
     /// Opens XInput 2.2 for `window`; nil when the server does not have it.
     init?(display: OpaquePointer, window: Window, root: Window) {
@@ -60,10 +62,12 @@ final class XInput2 {
         case XI_HierarchyChanged:
             axes = [:]
             lastPressure = [:]
+            scrolls.forget()
             return nil
         case XI_DeviceChanged:
             let changed = data.assumingMemoryBound(to: XIDeviceChangedEvent.self).pointee
             axes[changed.sourceid] = nil
+            scrolls.forget()
             return nil
         default:
             break
@@ -73,9 +77,31 @@ final class XInput2 {
         let known = axes[source] ?? DeviceAxes.query(display, device: source)
         axes[source] = known
         if let p = known.pressure(in: device.valuators) { lastPressure[source] = p }
+        switch device.evtype {
+        case XI_Motion where !known.scroll.isEmpty:
+            if let turn = scrolls.turn(source: source, axes: known.scroll, state: device.valuators) {
+                return (Self.scrollEvent(device, dx: turn.dx, dy: turn.dy), device.time)
+            }
+        case XI_ButtonPress, XI_ButtonRelease:
+            // The wheel clicks the server makes up from a turn read above.
+            if scrolls.isEmulatedWheel(source: source, button: device.detail, flags: device.flags) { return nil }
+        default:
+            break
+        }
         return Self.inputEvent(
             device, pressure: known.pressure == nil ? nil : lastPressure[source], eraser: known.isEraser
         ).map { ($0, device.time) }
+    }
+
+    /// The pointer left the window: scroll valuators go on adding up elsewhere, so the next turn
+    /// here starts afresh.
+    func pointerLeft() { scrolls.forget() }
+
+    /// A smooth turn of `dx`, `dy` clicks as the session's input event.
+    static func scrollEvent(_ e: XIDeviceEvent, dx: Double, dy: Double) -> InputEvent {
+        .scroll(
+            x: Int(e.event_x.rounded(.down)), y: Int(e.event_y.rounded(.down)), dx: dx, dy: dy,
+            modifiers: EventTranslator.modifiers(UInt32(bitPattern: e.mods.effective)))
     }
 
     /// A device event as the session's input event: whole pixels for hit-testing, the exact

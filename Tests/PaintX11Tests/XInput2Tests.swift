@@ -98,3 +98,51 @@ import Testing
         #expect(!mouse.isEraser && mouse.pressure == nil && !Self.pen.isEraser)
     }
 }
+
+/// Smooth scrolling on event data as `xinput test-xi2` prints it for a mouse with a
+/// high-resolution wheel under libinput: valuator 2 horizontal, 3 vertical, 120 per click.
+@Suite struct ScrollTrackerTests {
+    static let axes = [
+        DeviceAxes.Scroll(number: 2, vertical: false, increment: 120),
+        DeviceAxes.Scroll(number: 3, vertical: true, increment: 120),
+    ]
+
+    static func turn(_ tracker: inout ScrollTracker, _ values: [Int: Double]) -> [Double]? {
+        XInput2Tests.withEvent(XI_Motion, x: 40, y: 50, values: values) { e in
+            tracker.turn(source: e.sourceid, axes: Self.axes, state: e.valuators).map { [$0.dx, $0.dy] }
+        }
+    }
+
+    @Test func aTurnIsTheValuatorsChangeOverTheIncrement() {
+        var tracker = ScrollTracker()
+        let emulated = Int32(XIPointerEmulated)
+        // The first event only says where the valuator stands; the old wheel clicks still count.
+        #expect(Self.turn(&tracker, [3: 1200]) == nil)
+        #expect(!tracker.isEmulatedWheel(source: 11, button: 5, flags: emulated))
+        // A quarter click down (30 of 120), then one and a half up and half a click left.
+        #expect(Self.turn(&tracker, [3: 1230]) == [0, 0.25])
+        #expect(Self.turn(&tracker, [2: -600]) == nil, "the horizontal valuator's first value")
+        #expect(Self.turn(&tracker, [2: -660, 3: 1050]) == [-0.5, -1.5])
+        #expect(Self.turn(&tracker, [0: 17, 1: 4]) == nil, "motion without scrolling")
+        // Now the made-up wheel clicks are dropped; real ones and other buttons are not.
+        #expect(tracker.isEmulatedWheel(source: 11, button: 5, flags: emulated))
+        #expect(tracker.isEmulatedWheel(source: 11, button: 6, flags: emulated))
+        #expect(!tracker.isEmulatedWheel(source: 11, button: 5, flags: 0))
+        #expect(!tracker.isEmulatedWheel(source: 11, button: 1, flags: emulated))
+        #expect(!tracker.isEmulatedWheel(source: 12, button: 4, flags: emulated), "another device")
+        // A valuator that started over is not a turn of a thousand clicks.
+        #expect(Self.turn(&tracker, [3: 1050 + 120 * 1000]) == nil)
+        #expect(Self.turn(&tracker, [3: 1050 + 120 * 1000 + 60]) == [0, 0.5])
+        // After the pointer left, the next value starts afresh.
+        tracker.forget()
+        #expect(Self.turn(&tracker, [3: 0]) == nil)
+        #expect(!tracker.isEmulatedWheel(source: 11, button: 5, flags: emulated))
+    }
+
+    @Test func theEventCarriesThePointerAndModifiers() {
+        let event = XInput2Tests.withEvent(XI_Motion, x: 40.75, y: 50.25, state: Int32(ControlMask), values: [:]) {
+            XInput2.scrollEvent($0, dx: 0, dy: -0.25)
+        }
+        #expect(event == .scroll(x: 40, y: 50, dx: 0, dy: -0.25, modifiers: .control))
+    }
+}

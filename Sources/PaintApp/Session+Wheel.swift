@@ -1,0 +1,76 @@
+import Glibc
+import PaintCore
+
+/// The wheel: a click scrolls the picture a step (Shift: sideways) or, with Ctrl, zooms one
+/// zoom step about the pointer; a high-resolution wheel or a touchpad turns by fractions of a
+/// click and scrolls and zooms by as much, smoothly.
+extension Session {
+    /// Window pixels one wheel click scrolls, at 96 dpi.
+    static let wheelStep = 48.0
+    /// How much one click of Ctrl+wheel zooms on a smooth wheel: a zoom step, near enough.
+    static let wheelZoom = 1.5
+
+    /// A wheel click: scrolls a step that way.
+    func scroll(_ button: PointerButton, _ modifiers: Modifiers) {
+        switch button {
+        case .wheelUp: scroll(by: modifiers.contains(.shift) ? (-1, 0) : (0, -1))
+        case .wheelDown: scroll(by: modifiers.contains(.shift) ? (1, 0) : (0, 1))
+        case .wheelLeft: scroll(by: (-1, 0))
+        case .wheelRight: scroll(by: (1, 0))
+        default: return
+        }
+    }
+
+    /// Scrolls by `notches` clicks (fractions from a smooth wheel add up until they make a pixel).
+    private func scroll(by notches: (x: Double, y: Double)) {
+        let step = Self.wheelStep * layout.ui.factor
+        let x = wheelRemainder.x + notches.x * step
+        let y = wheelRemainder.y + notches.y * step
+        let whole = (x: Int(x.rounded(.towardZero)), y: Int(y.rounded(.towardZero)))
+        wheelRemainder = (x - Double(whole.x), y - Double(whole.y))
+        guard whole.x != 0 || whole.y != 0 else { return }
+        setLayout(layout.scrolled(toX: layout.scrollX + whole.x, y: layout.scrollY + whole.y))
+    }
+
+    /// A smooth turn of `dx`, `dy` clicks at window pixel (x, y). Over an open panel or menu
+    /// whole clicks act as wheel clicks there.
+    func handleScroll(_ x: Int, _ y: Int, dx: Double, dy: Double, _ modifiers: Modifiers) {
+        if sizeDialog != nil || colorEditor != nil || fontChooser != nil || popupOpen {
+            wheelClicks.x += dx
+            wheelClicks.y += dy
+            while abs(wheelClicks.y) >= 1 {
+                let down = wheelClicks.y > 0
+                wheelClicks.y -= down ? 1 : -1
+                handlePress(x, y, down ? .wheelDown : .wheelUp, modifiers)
+            }
+            while abs(wheelClicks.x) >= 1 {
+                let right = wheelClicks.x > 0
+                wheelClicks.x -= right ? 1 : -1
+                handlePress(x, y, right ? .wheelRight : .wheelLeft, modifiers)
+            }
+            return
+        }
+        lastPointer = (x, y)
+        if modifiers.contains(.control) {
+            // Ctrl: zoom about the pointer, by as much as the wheel turned.
+            if dy != 0 { zoomSmoothly(by: pow(Self.wheelZoom, -dy), aroundWindowX: x, y: y) }
+        } else if modifiers.contains(.shift) && dx == 0 {
+            scroll(by: (dy, 0))
+        } else {
+            scroll(by: (dx, dy))
+        }
+    }
+
+    /// Multiplies the zoom by `factor` about window pixel (x, y). The zoom followed is kept
+    /// unrounded, so many small turns add up; it shows as a zoom step when within 2 % of one, so
+    /// turning back lands on 100 % exactly.
+    private func zoomSmoothly(by factor: Double, aroundWindowX x: Int, y: Int) {
+        let shown = layout.zoom.factor
+        // Zoomed some other way meanwhile: follow from what is shown.
+        if abs(smoothZoom / shown - 1) > 0.03 { smoothZoom = shown }
+        smoothZoom = min(max(smoothZoom * factor, Zoom.minimum.factor), Zoom.maximum.factor)
+        let target =
+            Zoom.steps.first { abs($0.factor / smoothZoom - 1) <= 0.02 } ?? Zoom(approximately: smoothZoom)
+        if target != layout.zoom { zoom(to: target, aroundWindowX: x, y: y) }
+    }
+}
