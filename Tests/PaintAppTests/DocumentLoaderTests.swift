@@ -300,6 +300,45 @@ import Testing
         }
     }
 
+    /// The store's cap as a user meets it: with room for two drawings' histories, the third
+    /// save drops the one saved or opened longest ago, whose file then opens plain and says
+    /// nothing of a history; opening a file makes its history the last to go.
+    @Test func underATinyCapTheLeastRecentlyUsedHistoryGoesFirst() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = Self.options(dir)
+        let folder = dir + "/store/swiftpaint/history"
+        func draw(_ name: String, _ i: Int) -> String {
+            let file = dir + "/" + name
+            let s = Self.open(file, options)
+            T.drag(s, [(5 + i, 5), (70, 10 + 10 * i)])
+            T.key(s, "s", .control)
+            #expect(!s.isModified, "\(s.message)")
+            return file
+        }
+        func hasHistory(_ file: String) -> Bool {
+            let s = Self.open(file, options)
+            return s.history.canUndo && s.message.hasSuffix("history restored (1 step)")
+        }
+        // One entry's size, then a cap with room for two (the entries differ by a few bytes).
+        let probe = draw("probe.png", 0)
+        let size = HistoryStore(folder: folder).entries().first?.bytes ?? 0
+        #expect(size > 0)
+        try options.historyStore?.forgetAll()
+        options.historyStore = HistoryStore(folder: folder, capBytes: size * 5 / 2)
+        let (a, b) = (draw("a.png", 1), draw("b.png", 2))
+        #expect(hasHistory(b) && hasHistory(a))
+        // a was opened after b: c pushes b out, not a.
+        let c = draw("c.png", 3)
+        #expect(options.historyStore?.entries().count == 2)
+        #expect(hasHistory(a) && hasHistory(c))
+        let plain = Self.open(b, options)
+        #expect(
+            !plain.history.canUndo && plain.message == "Opened \(PathDisplay.abbreviatingHome(b))", "\(plain.message)")
+        #expect(!hasHistory(probe))
+        #expect((options.historyStore?.entries().reduce(0) { $0 + $1.bytes } ?? .max) <= size * 5 / 2)
+    }
+
     @Test func aFileChangedByAnotherProgramOpensAsAPlainPicture() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
