@@ -54,7 +54,6 @@ bench: deps
 	  echo "== engine: $$f (and the least of 3 replays per event)"; .build/release/paint-bench $$f --best-of 3 || exit 1; \
 	  echo "== engine, curves through the samples (the window's default): $$f"; .build/release/paint-bench $$f --curves --best-of 3 || exit 1; \
 	done
-	@echo "== memory with a picture open (1080p, 4K, 4K noise, 8192 x 8192), window 1280 x 800, one stroke"; .build/release/paint-bench memory --app .build/release/swiftpaint
 	@echo "== window under Xvfb, MIT-SHM"; .build/release/paint-bench x11 --app .build/release/swiftpaint
 	@echo "== window under Xvfb, XPutImage"; .build/release/paint-bench x11 --app .build/release/swiftpaint --no-shm
 	@echo "== window under Xvfb, MIT-SHM, no journal"; .build/release/paint-bench x11 --app .build/release/swiftpaint --app-args --no-journal
@@ -64,7 +63,8 @@ bench: deps
 	@echo "== crash journal on vs off, 30 ms between strokes"; .build/release/paint-bench $(BENCH_DIR)/strokes-1080p.jsonl --compare-journal .build/bench-journal --runs 5 --stroke-gap-ms 30
 	@echo "== shape previews against brush events of the same area"; .build/release/paint-bench shapes $(BENCH_DIR)/strokes-1080p.jsonl
 	@echo "== text tool: a keystroke in a growing text box"; .build/release/paint-bench text --chars 1000
-	@echo "== history: 2,000 strokes on 4K"; .build/release/paint-bench history $(BENCH_DIR)/strokes-4k.jsonl --samples 2000 --budget-s 240
+	@echo "== history: 2,000 strokes on 4K (saved as the program saves it, for the memory bench)"; .build/release/paint-bench history $(BENCH_DIR)/strokes-4k.jsonl --samples 2000 --budget-s 240 --save-png .build/bench-history-2000.png
+	@echo "== memory with a picture open (1080p, 4K, 4K noise, 8192 x 8192, the 2,000-step one), window 1280 x 800, one stroke"; .build/release/paint-bench memory --app .build/release/swiftpaint --also .build/bench-history-2000.png
 	@echo "== history: the same with a 48 MB cap (snapshots deflated, then dropped)"; .build/release/paint-bench history $(BENCH_DIR)/strokes-4k.jsonl --samples 2000 --budget-s 240 --cap-mb 48 --remove-samples 3
 	@echo "== opening a 4K photo: PNG, PNG with alpha, JPEG (time and peak memory)"; .build/release/paint-bench open --runs 5
 	@echo "== canvas changes of a 4K photo: scale 50 % and 200 %, rotate 90° (time and peak memory)"; .build/release/paint-bench geometry --size 3840x2160 --runs 3

@@ -33,6 +33,9 @@ public struct Document {
     /// history" or an older SwiftPaint): the title and the status bar say so until a plain save
     /// drops it.
     public var carriesHistory: Bool
+    /// A saved history being rebuilt in the background (see `HistoryRebuild`): until it is
+    /// ready, `history` starts from the opened picture and holds what is drawn on it meanwhile.
+    public var historyRebuild: HistoryRebuild?
 
     /// A document; by default untitled, on its saved step, with nothing to journal.
     public init(

@@ -8,7 +8,10 @@ public enum DocumentLoader {
     /// Opens `path` (absolute) or starts a blank canvas per `options`, with what the status bar
     /// says first. A file that cannot be read opens as an untitled blank canvas, so a save can
     /// never overwrite it.
-    public static func open(_ path: String?, options: CommandLineOptions) -> (document: Document, message: String) {
+    /// With `historyInBackground`, see `load`.
+    public static func open(_ path: String?, options: CommandLineOptions, historyInBackground: Bool = false) -> (
+        document: Document, message: String
+    ) {
         guard let path else { return (blank(width: options.width, height: options.height, options: options), "") }
         guard FileSystem.exists(path) else {
             var document = blank(width: options.width, height: options.height, options: options)
@@ -16,7 +19,7 @@ public enum DocumentLoader {
             return (document, "New picture; Ctrl+S saves it as \(PathDisplay.abbreviatingHome(path))")
         }
         do {
-            return try load(path, options: options)
+            return try load(path, options: options, historyInBackground: historyInBackground)
         } catch {
             FileSystem.printError("swiftpaint: " + error.description)
             return (blank(width: options.width, height: options.height, options: options), error.description)
@@ -38,21 +41,79 @@ public enum DocumentLoader {
     /// A picture whose file stores transparency opens as paint over a transparent background
     /// (shown over a checkerboard, erased to transparency, saved with alpha); any other keeps the
     /// options' background behind it, which its opaque pixels cover.
-    public static func load(_ path: String, options: CommandLineOptions) throws(ImageFileError) -> (
-        document: Document, message: String
-    ) {
-        let memoryCap = options.historyMemoryMB << 20
+    ///
+    /// With `historyInBackground` (the window) the history is not looked for here: the document
+    /// opens on the file's picture at once and carries a `HistoryRebuild` that looks for it and
+    /// replays it on a thread of its own once the document is installed (Session+HistoryRebuild).
+    public static func load(
+        _ path: String, options: CommandLineOptions, historyInBackground: Bool = false
+    ) throws(ImageFileError) -> (document: Document, message: String) {
         let opened = try ImageFile.open(path: path)
         let picture = opened.picture
-        let shown = picture.image
         let said = "Opened \(PathDisplay.abbreviatingHome(path))"
-        let inFile = picture.format == .png ? HistoryChunk.extract(from: opened.bytes) : .none
+        // Only the chunks' lengths and types: the chunk itself is read with the history.
+        let carries = picture.format == .png && HistoryChunk.isPresent(in: opened.bytes)
+        var notes: [String] = []
+        if !historyInBackground {
+            let shown = picture.image
+            switch savedHistory(
+                opened.bytes, format: picture.format, key: HistoryKey(of: shown), shows: { shown }, path: path,
+                store: options.historyStore, memoryCap: options.historyMemoryMB << 20)
+            {
+            case .found(let document, let detail): return (document, "\(said) — \(detail)")
+            case .none(let why): notes = why
+            }
+        }
+        // Without its history: the file's pixels are the starting picture.
+        let background = picture.hasAlpha ? .transparent : options.background
+        let engine = StrokeEngine(image: picture.image, background: background)
+        // The history shares the engine's tiles of the opened picture: no second copy.
+        var document = Document(
+            engine: engine, history: History(startingFrom: engine, memoryCap: options.historyMemoryMB << 20),
+            path: path, baseBytes: opened.bytes, format: picture.format, carriesHistory: carries)
+        if historyInBackground && (carries || options.historyStore != nil) {
+            let plan = HistoryRebuild.Plan(
+                fileBytes: opened.bytes, format: picture.format, picture: engine.paintSnapshot(), path: path,
+                store: options.historyStore, memoryCap: options.historyMemoryMB << 20)
+            if let rebuild = HistoryRebuild(plan) {
+                document.historyRebuild = rebuild
+                if carries { notes.append("reading the editing history it carries…") }
+            }
+        }
+        return (document, ([said] + notes).joined(separator: "; "))
+    }
+
+    /// What `savedHistory` found.
+    enum SavedHistory {
+        /// The document on its saved step, and what the status bar says of its history.
+        case found(Document, String)
+        /// No history to use; why each one found was left out.
+        case none([String])
+    }
+
+    /// The editing history of a picture whose file holds `bytes` in `format` and shows the
+    /// picture `picture` gives (asked only when there is a history to check; `key` is its
+    /// `HistoryKey`): from this computer's `store` or (a PNG) from the file itself, when it
+    /// replays to the picture the file was saved from. Safe to run on a thread of its own.
+    static func savedHistory(
+        _ bytes: [UInt8], format: ImageFormat, key: HistoryKey, shows picture: () -> PixelImage, path: String,
+        store: HistoryStore?, memoryCap: Int
+    ) -> SavedHistory {
+        let inFile = format == .png ? HistoryChunk.extract(from: bytes) : .none
         let carries = inFile != .none
         var notes: [String] = []
+        var asked: PixelImage?
+        func shownPicture() -> PixelImage {
+            if let asked { return asked }
+            let image = picture()
+            asked = image
+            return image
+        }
         // This computer's store first: it holds the latest history saved here for these pixels.
-        if let store = options.historyStore {
-            switch store.find(HistoryKey(of: shown)) {
+        if let store {
+            switch store.find(key) {
             case .entry(let archive, let named):
+                let shown = shownPicture()
                 // The replay must give the picture that was encoded into this file: the file's
                 // own pixels (as a chunk's replay must), or (a lossy format) the picture the
                 // entry names.
@@ -61,10 +122,10 @@ public enum DocumentLoader {
                 }
                 switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted) {
                 case .success(var document):
-                    document.format = picture.format
+                    document.format = format
                     document.carriesHistory = carries
-                    let restored = "\(said) — history restored (\(steps(document.history.cursor)))"
-                    return (document, restored + (carries ? "; the file carries it inside too" : ""))
+                    let restored = "history restored (\(steps(document.history.cursor)))"
+                    return .found(document, restored + (carries ? "; the file carries it inside too" : ""))
                 case .failure(let problem): notes.append("its kept history was left out: \(problem.reason)")
                 }
             case .rejected(let reason): notes.append("its kept history was left out: \(reason)")
@@ -73,29 +134,22 @@ public enum DocumentLoader {
         }
         switch inFile {
         case .archive(let archive):
+            let shown = shownPicture()
             let trusted = { (engine: StrokeEngine) in HistoryReplay.verify(engine, shows: shown) }
             switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted) {
             case .success(var document):
                 document.format = .png
                 document.carriesHistory = true
-                return (
+                return .found(
                     document,
-                    "\(said) — the file carries its editing history inside (\(steps(document.history.cursor)));"
-                        + " Ctrl+S saves it without"
-                )
+                    "the file carries its editing history inside (\(steps(document.history.cursor)));"
+                        + " Ctrl+S saves it without")
             case .failure(let problem): notes.append("its editing history was left out: \(problem.reason)")
             }
         case .rejected(let reason): notes.append("its editing history was left out: \(reason)")
         case .none: break
         }
-        // Without its history: the file's pixels are the starting picture.
-        let background = picture.hasAlpha ? .transparent : options.background
-        let engine = StrokeEngine(image: shown, background: background)
-        // The history shares the engine's tiles of the opened picture: no second copy.
-        let document = Document(
-            engine: engine, history: History(startingFrom: engine, memoryCap: memoryCap), path: path,
-            baseBytes: opened.bytes, format: picture.format, carriesHistory: carries)
-        return (document, ([said] + notes).joined(separator: "; "))
+        return .none(notes)
     }
 
     /// "1 step", "12 steps".

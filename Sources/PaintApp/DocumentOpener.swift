@@ -51,7 +51,7 @@ public struct DocumentOpener {
     /// opened.
     public func load(_ path: String) -> Result<(document: Document, message: String), ImageFileError> {
         do {
-            return .success(try DocumentLoader.load(path, options: options))
+            return .success(try DocumentLoader.load(path, options: options, historyInBackground: true))
         } catch {
             return .failure(error)
         }

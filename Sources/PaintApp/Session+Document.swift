@@ -133,6 +133,8 @@ extension Session {
         fontChooser = nil
         if case .textBox = gesture { gesture = .idle }
         self.document = document
+        // A saved history is replayed on a thread of its own while the picture is drawn on.
+        document.historyRebuild?.start()
         layout = layout.showing(imageWidth: engine.width, imageHeight: engine.height)
         if let path = document.path, FileSystem.kind(FileSystem.parentFolder(path)) == .folder {
             lastFolder = FileSystem.parentFolder(path)

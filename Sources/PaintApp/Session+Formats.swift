@@ -86,6 +86,8 @@ extension Session {
     @discardableResult
     func save(to target: String, as format: ImageFormat) -> Bool {
         commitStroke()
+        // The saved history must hold every step: a rebuild still running is waited for.
+        completeHistoryRebuild()
         let transparent = engine.background == .transparent
         let options = SaveOptions(format: format, quality: settings.jpegQuality)
         let inside = historyInsideNextSave || opener.options.saveWithHistory

@@ -9,7 +9,9 @@ extension Session {
     func updateStrokeHover(_ x: Int, _ y: Int) {
         // A paste being placed owns the outline.
         guard placing == nil else { return }
-        guard settings.tool == .strokeEraser, layout.visibleImage.contains(x, y) else { return setHoverStroke(nil) }
+        guard settings.tool == .strokeEraser, layout.visibleImage.contains(x, y), !isRebuildingHistory else {
+            return setHoverStroke(nil)
+        }
         // Three window pixels of slack at any zoom.
         setHoverStroke(history.stroke(at: layout.imagePoint(windowX: x, windowY: y), slack: 3 / layout.zoom.factor))
     }
@@ -35,6 +37,8 @@ extension Session {
 
     /// Removes the topmost stroke under `point` (the stroke eraser's click).
     func removeStroke(at point: Point) {
+        // Steps are numbered in the whole history: wait for it.
+        completeHistoryRebuild()
         guard let step = history.stroke(at: point) else { return setMessage("No stroke here to remove") }
         setHoverStroke(nil)
         perform(.removeStroke(step: step))

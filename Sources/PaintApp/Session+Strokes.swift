@@ -135,6 +135,7 @@ extension Session {
         default: break
         }
         document.noteCommitted(operation)
+        noteForHistoryRebuild(operation)
         effects.toolbar = true
         sink?.record(operation)
     }
@@ -143,6 +144,8 @@ extension Session {
     public func undo() {
         commitStroke()
         setHoverStroke(nil)
+        // Undo past what was drawn since opening reaches the saved steps: wait for them.
+        if !history.canUndo { completeHistoryRebuild() }
         guard history.canUndo else { return setMessage("Nothing to undo") }
         perform(.undo)
     }

@@ -195,6 +195,8 @@ public final class X11App {
         var fds = [
             Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+            // A reopened picture's history being rebuilt (-1: none; poll skips it).
+            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
         ]
         var batch: [InputEvent] = []
         while owed.exit == nil {
@@ -216,6 +218,11 @@ public final class X11App {
             watchAgain = session.watch().map { now() + $0 }
             owed.merge(session.takeEffects())
             serveClipboard()
+            if session.isRebuildingHistory && session.historyRebuildDescriptor == nil {
+                // Rebuilt while something was being drawn: taken over once it is put down.
+                session.checkHistoryRebuild()
+                owed.merge(session.takeEffects())
+            }
             present()
             if !inputStarted {
                 // After the first frame: opening the input method reads the Compose table.
@@ -233,10 +240,16 @@ public final class X11App {
             let idle = session.history.hasIdleWork(engine: session.engine)
             fds[0].revents = 0
             fds[1].revents = 0
-            let ready = poll(&fds, signalFD >= 0 ? 2 : 1, idle ? 0 : pollTimeout())
+            fds[2].revents = 0
+            fds[2].fd = session.historyRebuildDescriptor ?? -1
+            let ready = poll(&fds, 3, idle ? 0 : pollTimeout())
             if ready == 0 && idle {
                 session.history.idleWork(engine: session.engine)
                 continue
+            }
+            if fds[2].revents != 0 {
+                session.checkHistoryRebuild()
+                owed.merge(session.takeEffects())
             }
             if signalFD >= 0 && fds[1].revents != 0 && TerminationSignals.drain(signalFD) {
                 session.terminate()

@@ -64,6 +64,8 @@ func drawLive(_ stroke: RecordedStroke, _ file: StrokeFile, _ engine: StrokeEngi
     for p in pts.dropFirst() { engine.move(to: p) }
     let op = Operation.stroke(stroke.style, points: pts)
     history.commitLiveStroke(op, engine: engine)
+    // The window does this between strokes, in slices, while no input waits.
+    while history.idleWork(engine: engine) {}
     return op
 }
 

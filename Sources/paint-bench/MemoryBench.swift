@@ -2,7 +2,10 @@
 // them: open a PNG, the window moved to 0,0 and sized 1280 x 800, one stroke, then the peak
 // (VmHWM) and current (VmRSS) resident memory.
 //
-//   paint-bench memory --app PATH [--app PATH2] [--runs N]
+//   paint-bench memory --app PATH [--app PATH2] [--runs N] [--also FILE]
+//
+// --also FILE opens FILE too (a picture with a long saved history, say, as `paint-bench history
+// --save-png` writes it), reporting when its window shows (map_ms).
 //
 // Pictures: white 1920 x 1080, white 3840 x 2160, noise 3840 x 2160 (every pixel different, as
 // a photograph: no square shares a tile) and white 8192 x 8192. With two --app the programs
@@ -19,6 +22,8 @@ private struct MemoryPicture {
     let width: Int
     let height: Int
     let noise: Bool
+    /// An existing file to open as it is (nil: write the picture).
+    var file: String? = nil
 }
 
 /// VmRSS in MB.
@@ -69,10 +74,16 @@ private func measureOpen(
     defer { x11Kill(pid) }
     var window: Window = 0
     var ready: UInt64?
+    var mapped: UInt64?
     let deadline = t0 + 30_000_000_000
     while x11Now() < deadline {
         if window == 0, let w = probe.findWindow(pid: pid) { window = w }
         if window != 0, let g = probe.geometry(window), g.viewable {
+            if mapped == nil { mapped = x11Now() - t0 }
+            if picture.file != nil {
+                ready = mapped
+                break
+            }
             // Ready: the middle of the canvas shows the picture (white, or anything but the
             // unpainted window for noise).
             let x = g.x + g.width / 2
@@ -102,7 +113,7 @@ private func measureOpen(
     usleep(300_000)
     let peak = x11PeakRSS(pid)
     let resident = residentMegabytes(pid)
-    return "ready_ms=\(x11Fixed(Double(ready!) / 1e6, 1))"
+    return "map_ms=\(x11Fixed(Double(mapped ?? 0) / 1e6, 1)) ready_ms=\(x11Fixed(Double(ready!) / 1e6, 1))"
         + " peak_rss_mb=\(peak.map { x11Fixed($0, 1) } ?? "unknown")"
         + " rss_mb=\(resident.map { x11Fixed($0, 1) } ?? "unknown")"
         + (inked == nil ? " stroke=not-seen" : "")
@@ -111,13 +122,16 @@ private func measureOpen(
 func runMemoryBench(arguments: [String]) -> Never {
     var apps: [String] = []
     var runs = 2
+    var also: [String] = []
     var rest = arguments[...]
     while let a = rest.popFirst() {
         switch a {
         case "--app": apps.append(rest.popFirst() ?? "")
         case "--runs": runs = max(1, Int(rest.popFirst() ?? "") ?? 2)
+        case "--also": also.append(rest.popFirst() ?? "")
         default:
-            x11Warn("unknown argument \(a)\nusage: paint-bench memory --app PATH [--app PATH2] [--runs N]")
+            x11Warn(
+                "unknown argument \(a)\nusage: paint-bench memory --app PATH [--app PATH2] [--runs N] [--also FILE]")
             exit(2)
         }
     }
@@ -155,14 +169,18 @@ func runMemoryBench(arguments: [String]) -> Never {
         finish(1)
     }
     let probe = X11Probe(display: display, tryShm: true)
-    let pictures = [
+    var pictures = [
         MemoryPicture(name: "white-1920x1080", width: 1920, height: 1080, noise: false),
         MemoryPicture(name: "white-3840x2160", width: 3840, height: 2160, noise: false),
         MemoryPicture(name: "noise-3840x2160", width: 3840, height: 2160, noise: true),
         MemoryPicture(name: "white-8192x8192", width: 8192, height: 8192, noise: false),
     ]
+    for file in also where access(file, R_OK) == 0 {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        pictures.append(MemoryPicture(name: name, width: 0, height: 0, noise: false, file: file))
+    }
     for picture in pictures {
-        guard let path = writePicture(picture, in: folder) else { continue }
+        guard let path = picture.file ?? writePicture(picture, in: folder) else { continue }
         for run in 1...runs {
             for (k, app) in apps.enumerated() {
                 let line = measureOpen(
@@ -171,7 +189,7 @@ func runMemoryBench(arguments: [String]) -> Never {
                 x11Say("open picture=\(picture.name) app=\(k + 1) run=\(run) " + line)
             }
         }
-        unlink(path)
+        if picture.file == nil { unlink(path) }
     }
     XCloseDisplay(display)
     x11Kill(xvfb)

@@ -62,7 +62,9 @@ if notStarted > 0 {
     FileSystem.printError("swiftpaint: \(notStarted) of the other files could not be opened in a window of their own")
 }
 
-let (document, message) = DocumentLoader.open(options.path.map(PathDisplay.absolute), options: options)
+// A saved history is replayed in the background: the window shows the picture first.
+let (document, message) = DocumentLoader.open(
+    options.path.map(PathDisplay.absolute), options: options, historyInBackground: true)
 let path = document.path
 let session = Session(document: document, windowWidth: 1280, windowHeight: 900, message: message)
 // What the last run remembered: the tool, colors, width, opacity, toggles, window size, folder.

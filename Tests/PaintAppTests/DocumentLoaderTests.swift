@@ -175,6 +175,9 @@ import Testing
         let s = NewAndOpenTests.session(journalingInto: folder, options: options)
         T.key(s, "o", .control)
         NewAndOpenTests.type(s, dir + "/plain.png")
+        // The history comes back in the background: wait for it as the window does.
+        #expect(HistoryRebuildTests.waitForRebuild(s))
+        s.checkHistoryRebuild()
         #expect(s.history.cursor == 2, "\(s.message)")
         s.sink?.flush()
         let journals = NewAndOpenTests.journals(folder)

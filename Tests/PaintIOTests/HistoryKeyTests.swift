@@ -87,4 +87,30 @@ import Testing
         #expect(HistoryKey(hex: String(repeating: "0", count: 64)) != nil)
         #expect(HistoryKey(digest: [1, 2, 3]) == nil)
     }
+
+    /// The window hashes an opened picture from the engine's tiles, row by row: the key must be
+    /// the one of the same picture as an image, tiles shared or not, packed or not, on a canvas
+    /// that is no multiple of the tile size.
+    @Test func theKeyOfTheEnginesTilesIsTheKeyOfThePicture() {
+        var noise = Support.Noise(state: 4)
+        var image = PixelImage(width: 197, height: 131)
+        // Noise in the left part (tiles of their own), one value elsewhere (shared tiles).
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                image.pixels[y * image.width + x] = x < 70 ? UInt32(truncatingIfNeeded: noise.next()) : 0xFF10_2030
+            }
+        }
+        let engine = StrokeEngine(image: image, background: .color(.white))
+        _ = engine.begin(
+            StrokeStyle(color: Color(r: 200, g: 30, b: 60), opacity: 0.7, width: 9), at: Point(x: 90, y: 10))
+        _ = engine.move(to: Point(x: 180, y: 120))
+        _ = engine.end()
+        let painted = engine.paintImage()
+        #expect(painted != image, "the stroke changed the paint")
+        let snapshot = engine.paintSnapshot()
+        #expect(HistoryKey(of: snapshot) == HistoryKey(of: painted))
+        #expect(HistoryKey(of: snapshot.packed()) == HistoryKey(of: painted))
+        #expect(snapshot.image() == painted)
+        #expect(HistoryKey(of: snapshot) != HistoryKey(of: image))
+    }
 }

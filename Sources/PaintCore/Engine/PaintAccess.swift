@@ -103,6 +103,12 @@ extension StrokeEngine {
         return out
     }
 
+    /// The paint layer as it is now, by reference to its tiles (no pixel is copied; the engine
+    /// copies a tile before it next writes into it). Safe to read from another thread.
+    public func paintSnapshot() -> PackedPixels {
+        PackedPixels(tiles: snapshotPaint(bounds), coversRect: true)
+    }
+
     /// The paint-layer pixel at (x, y), or nil outside the canvas.
     public func paintPixel(x: Int, y: Int) -> UInt32? {
         guard bounds.contains(x, y) else { return nil }

@@ -133,6 +133,52 @@ public struct PackedPixels: Sendable {
         }
     }
 
+    /// The pixels of `rect` as an image (of a snapshot of whole rows: transparent where a
+    /// footprint holds nothing).
+    public func image() -> PixelImage {
+        var out = PixelImage(width: rect.width, height: rect.height)
+        out.pixels.withUnsafeMutableBufferPointer { pixels in
+            guard let base = pixels.baseAddress else { return }
+            visit(clip: rect) { y, x, n, run in
+                let to = base + (y - rect.y) * rect.width + (x - rect.x)
+                switch run {
+                case .value(let v): to.update(repeating: v, count: n)
+                case .pixels(let p): to.update(from: p, count: n)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Calls `body` with each row of `rect` in turn, top to bottom (transparent where a
+    /// footprint holds nothing), through one row-sized buffer: a whole picture read in order
+    /// without a second picture-sized copy.
+    public func forEachRow(_ body: (UnsafeBufferPointer<UInt32>) -> Void) {
+        guard rect.width > 0 else { return }
+        var row = [UInt32](repeating: 0, count: rect.width)
+        row.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // The spans come in row order: a row is handed on when the next one starts.
+            var y = rect.y
+            func advance(to next: Int) {
+                while y < next {
+                    body(UnsafeBufferPointer(buffer))
+                    base.update(repeating: 0, count: rect.width)
+                    y += 1
+                }
+            }
+            visit(clip: rect) { rowY, x, n, run in
+                advance(to: rowY)
+                let to = base + (x - rect.x)
+                switch run {
+                case .value(let v): to.update(repeating: v, count: n)
+                case .pixels(let p): to.update(from: p, count: n)
+                }
+            }
+            advance(to: rect.maxY)
+        }
+    }
+
     /// Writes the pixels that fall inside `clip` into a row-major buffer, `stride` pixels per
     /// row, whose first pixel is the canvas's (0, 0): a canvas being rebuilt across a change of
     /// size.

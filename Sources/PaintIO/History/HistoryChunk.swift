@@ -74,6 +74,16 @@ public enum HistoryChunk {
         return out
     }
 
+    /// Whether `png` has a history chunk at all (its chunks' lengths and types only: no
+    /// checksum, no decompression), to tell a picture with a history at once and read it later.
+    public static func isPresent(in png: [UInt8]) -> Bool {
+        switch PNGChunks.walk(png) {
+        case .notPNG: return false
+        case .complete(let chunks): return chunks.contains { $0.type == type }
+        case .broken(let chunks, let badType, _): return badType == type || chunks.contains { $0.type == type }
+        }
+    }
+
     /// The history stored in `png`, if any. Never traps on any input: every length is checked
     /// before it is used, the CRC is verified, unknown versions are refused, decompression
     /// is bounded by the declared size (itself bounded), and a log over its replay budget

@@ -14,13 +14,7 @@ public struct HistoryKey: Hashable, Sendable, CustomStringConvertible {
     /// its premultiplied pixels, each as four little-endian bytes (B, G, R, A).
     public init(of image: PixelImage) {
         var hash = SHA256()
-        var header: [UInt8] = []
-        for value in [UInt32(truncatingIfNeeded: image.width), UInt32(truncatingIfNeeded: image.height)] {
-            for shift in stride(from: 0, to: 32, by: 8) {
-                header.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
-            }
-        }
-        hash.update(header)
+        hash.update(Self.header(width: image.width, height: image.height))
         // On a little-endian host the pixel words are already in the hashed byte order: hash
         // them in place instead of copying the picture.
         if 1.littleEndian == 1 {
@@ -29,6 +23,32 @@ public struct HistoryKey: Hashable, Sendable, CustomStringConvertible {
             image.pixels.map { $0.littleEndian }.withUnsafeBytes { hash.update($0) }
         }
         digest = hash.finish()
+    }
+
+    /// The key of the picture `packed` holds (the engine's paint, by reference to its tiles),
+    /// the same as of that picture as an image, read row by row without copying it whole.
+    public init(of packed: PackedPixels) {
+        var hash = SHA256()
+        hash.update(Self.header(width: packed.rect.width, height: packed.rect.height))
+        packed.forEachRow { row in
+            if 1.littleEndian == 1 {
+                hash.update(UnsafeRawBufferPointer(row))
+            } else {
+                row.map { $0.littleEndian }.withUnsafeBytes { hash.update($0) }
+            }
+        }
+        digest = hash.finish()
+    }
+
+    /// Width and height, UInt32 little-endian each.
+    static func header(width: Int, height: Int) -> [UInt8] {
+        var header: [UInt8] = []
+        for value in [UInt32(truncatingIfNeeded: width), UInt32(truncatingIfNeeded: height)] {
+            for shift in stride(from: 0, to: 32, by: 8) {
+                header.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+            }
+        }
+        return header
     }
 
     /// A key from its 64-character lower-case hex form, or nil.

@@ -1,0 +1,154 @@
+import Glibc
+import PaintCore
+import PaintIO
+import Synchronization
+
+/// An opened picture's editing history, looked for and replayed on a thread of its own while
+/// the picture is already on screen and can be drawn on: a 4K picture with 2,000 saved steps
+/// shows in the time its file takes to decode, and undo reaches those steps a second or so
+/// later.
+///
+/// The thread runs the same search and the same checked replay as an open without a window
+/// (`DocumentLoader.savedHistory`: this computer's history store, then the file's own chunk,
+/// each trusted only when it replays to the file's pixels); it builds an engine and a history
+/// of its own and shares nothing with the window's thread but immutable values. When it is
+/// done it writes a byte to `descriptor`, which the window polls, and the session takes the
+/// result over (Session+HistoryRebuild), replaying what was drawn meanwhile on top. Made by
+/// `DocumentLoader` with the document, started when the document is installed; dropped
+/// unfinished (another document opened), its thread finishes on its own and its result is
+/// thrown away.
+public final class HistoryRebuild {
+    /// What to look for: the history of a file's picture.
+    public struct Plan: Sendable {
+        /// The file's bytes (a PNG may carry its history inside).
+        public var fileBytes: [UInt8]
+        public var format: ImageFormat
+        /// The picture as opened (the document's paint, by reference to its tiles): a history
+        /// is used only when it ends on exactly these pixels.
+        public var picture: PackedPixels
+        public var path: String
+        /// This computer's history store, if histories are kept.
+        public var store: HistoryStore?
+        public var memoryCap: Int
+
+        public init(
+            fileBytes: [UInt8], format: ImageFormat, picture: PackedPixels, path: String, store: HistoryStore?,
+            memoryCap: Int
+        ) {
+            self.fileBytes = fileBytes
+            self.format = format
+            self.picture = picture
+            self.path = path
+            self.store = store
+            self.memoryCap = memoryCap
+        }
+    }
+
+    /// Shared with the thread: the plan in, the result out, the pipe between them.
+    private final class Work: @unchecked Sendable {
+        let plan: Plan
+        /// Written by the thread before it signals; read only after joining it.
+        var result: DocumentLoader.SavedHistory?
+        let readEnd: Int32
+        let writeEnd: Int32
+
+        init(plan: Plan, readEnd: Int32, writeEnd: Int32) {
+            self.plan = plan
+            self.readEnd = readEnd
+            self.writeEnd = writeEnd
+        }
+
+        /// Closed with the last reference, the thread's or the rebuild's: a thread left to
+        /// finish on its own never writes into a closed pipe.
+        deinit {
+            close(readEnd)
+            close(writeEnd)
+        }
+
+        func run() {
+            // Drawing comes first: the replay takes what the window leaves of the CPU (on Linux
+            // the nice value of "this process" is this thread's own).
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            // The picture is hashed from the engine's tiles, and copied whole only when there is a
+            // history to check against it.
+            result = DocumentLoader.savedHistory(
+                plan.fileBytes, format: plan.format, key: HistoryKey(of: plan.picture),
+                shows: { self.plan.picture.image() },
+                path: plan.path, store: plan.store, memoryCap: plan.memoryCap)
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
+        }
+    }
+
+    private let work: Work
+    private var thread: pthread_t?
+    private var started = false
+    /// Readable once the thread is done.
+    public var descriptor: Int32 { work.readEnd }
+    /// Whether the thread has said it is done (see `checkFinished`).
+    public private(set) var isFinished = false
+    /// What was committed on the picture while the thread ran, in order: replayed on top of
+    /// the rebuilt history when it is taken over.
+    public internal(set) var liveOperations: [Operation] = []
+    /// What is being looked for.
+    public var plan: Plan { work.plan }
+
+    /// A rebuild of `plan`, not started yet; nil when no pipe could be made.
+    public init?(_ plan: Plan) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return nil }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        work = Work(plan: plan, readEnd: ends[0], writeEnd: ends[1])
+    }
+
+    /// Starts the thread (once; later calls do nothing). When no thread can be made the work
+    /// is done here and now.
+    public func start() {
+        guard !started else { return }
+        started = true
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(work).toOpaque()
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<Work>.fromOpaque(raw).takeRetainedValue().run()
+                return nil
+            }, context)
+        if rc == 0 {
+            self.thread = thread
+        } else {
+            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().run()
+        }
+    }
+
+    /// Whether the thread is done, reading its signal when there is one (the window calls this
+    /// when `descriptor` is readable).
+    @discardableResult
+    public func checkFinished() -> Bool {
+        guard !isFinished, started else { return isFinished }
+        var byte: UInt8 = 0
+        if read(work.readEnd, &byte, 1) == 1 { isFinished = true }
+        return isFinished
+    }
+
+    /// Waits for the thread (starting it first if need be) and gives what it found.
+    func finish() -> DocumentLoader.SavedHistory {
+        if !started { start() }
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+        isFinished = true
+        return work.result ?? .none([])
+    }
+
+    /// An unfinished thread is not waited for: it finishes on its own (a replay has no point to
+    /// stop at) and what it made is freed with it.
+    deinit {
+        if let thread { pthread_detach(thread) }
+    }
+}

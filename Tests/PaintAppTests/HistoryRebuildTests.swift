@@ -1,0 +1,150 @@
+import Foundation
+import Glibc
+import PaintCore
+import PaintIO
+import Testing
+
+@testable import PaintApp
+
+/// The window opens a picture before its history: the history is looked for and replayed on a
+/// thread of its own; the picture is there at once and can be drawn on; the saved steps come
+/// back under undo when the rebuild is taken over, with what was drawn meanwhile on top, and
+/// the crash journal then holds the whole history.
+@Suite struct HistoryRebuildTests {
+    typealias T = SessionTests
+    typealias D = DocumentLoaderTests
+
+    /// A session on `file` as the window opens it: the history in the background.
+    static func openInWindow(_ file: String, _ options: CommandLineOptions, journals: String? = nil) -> Session {
+        let (document, message) = DocumentLoader.open(file, options: options, historyInBackground: true)
+        let s = Session(document: document, windowWidth: 1000, windowHeight: 400, message: message)
+        s.opener = DocumentOpener(options: options, journalFolder: journals)
+        return s
+    }
+
+    /// Waits (generously) until the rebuild says it is done, as the window's poll does; false
+    /// when it never does.
+    static func waitForRebuild(_ s: Session) -> Bool {
+        guard let fd = s.historyRebuildDescriptor else { return !s.isRebuildingHistory }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 120_000) == 1
+    }
+
+    @Test func thePictureOpensFirstAndTheSavedStepsComeBackWithWhatWasDrawnMeanwhile() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/r.png"
+        let options = D.options(dir, width: 200, height: 100)
+        let author = D.open(file, options)
+        var steps = [Array(author.engine.viewPixels)]
+        T.drag(author, [(10, 10), (60, 40), (150, 20)])
+        steps.append(Array(author.engine.viewPixels))
+        D.drawSome(author)
+        steps.append(Array(author.engine.viewPixels))
+        T.key(author, "s", .control)
+        let savedSteps = author.history.cursor
+
+        let folder = dir + "/journals"
+        let s = Self.openInWindow(file, options, journals: folder)
+        #expect(s.document.historyRebuild != nil)
+        #expect(s.start(s.document, message: s.message, offeringLeftOver: false) == nil)
+        // The picture is there before its history.
+        #expect(Array(s.engine.viewPixels) == steps.last)
+        #expect(!s.isModified && s.isRebuildingHistory)
+        // Drawing on it right away is one step of its own, undoable at once.
+        T.drag(s, [(20, 90), (190, 60)])
+        let drawn = Array(s.engine.viewPixels)
+        #expect(s.isModified && s.history.canUndo)
+
+        #expect(Self.waitForRebuild(s))
+        s.checkHistoryRebuild()
+        #expect(!s.isRebuildingHistory)
+        #expect(s.message.contains("Undo is ready: history restored (\(savedSteps) steps)"), "\(s.message)")
+        #expect(s.history.cursor == savedSteps + 1, "the saved steps, then the one drawn meanwhile")
+        #expect(Array(s.engine.viewPixels) == drawn && s.isModified)
+        T.key(s, "z", .control)
+        #expect(Array(s.engine.viewPixels) == steps.last && !s.isModified, "back on the saved step")
+        while s.history.canUndo { T.key(s, "z", .control) }
+        #expect(Array(s.engine.viewPixels) == steps[0])
+        while s.history.canRedo { T.key(s, "y", .control) }
+        #expect(Array(s.engine.viewPixels) == drawn)
+
+        // The journal now starts from the history's starting picture: a restore gives back
+        // every step.
+        s.sink?.flush()
+        let journals = NewAndOpenTests.journals(folder)
+        #expect(journals.count == 1, "the journal of the picture as opened was replaced")
+        let contents = try JournalReader.read(path: folder + "/" + (journals.first ?? ""))
+        let restored = try DocumentJournal.rebuild(contents)
+        #expect(Array(restored.engine.viewPixels) == drawn)
+        #expect(restored.history.cursor == s.history.cursor)
+    }
+
+    /// A file carrying its history inside says so at once and when undo reaches it.
+    @Test func aFileCarryingItsHistorySaysItIsBeingRead() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = D.options(dir)
+        options.historyStore = nil
+        let file = dir + "/inside.png"
+        let author = D.open(file, options)
+        T.drag(author, [(10, 10), (70, 50)])
+        T.drag(author, [(70, 10), (10, 50)])
+        T.key(author, "s", [.control, .alt])
+        let s = Self.openInWindow(file, options)
+        #expect(s.message.contains("reading the editing history it carries"), "\(s.message)")
+        #expect(s.document.carriesHistory && !s.history.canUndo)
+        #expect(Self.waitForRebuild(s))
+        s.checkHistoryRebuild()
+        #expect(s.message.contains("Undo is ready: the file carries its editing history inside (2 steps)"))
+        T.key(s, "z", .control)
+        T.key(s, "z", .control)
+        let blank = StrokeEngine(width: 80, height: 60, background: .color(.white))
+        #expect(Array(s.engine.viewPixels) == Array(blank.viewPixels))
+    }
+
+    /// Undo before the rebuild is done waits for it, and opening another picture drops it.
+    @Test func undoWaitsForTheRebuildAndANewDocumentDropsIt() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (author, file, options) = D.savedDrawing(in: dir, named: "w.png")
+        let s = Self.openInWindow(file, options)
+        #expect(s.isRebuildingHistory)
+        T.key(s, "z", .control)
+        #expect(!s.isRebuildingHistory && s.history.cursor == author.history.cursor - 1)
+        let blank = StrokeEngine(width: 80, height: 60, background: .color(.white))
+        #expect(Array(s.engine.viewPixels) == Array(blank.viewPixels))
+
+        let t = Self.openInWindow(file, options)
+        #expect(t.isRebuildingHistory)
+        t.install(DocumentLoader.blank(width: 30, height: 30, options: options), message: "", journal: nil)
+        #expect(!t.isRebuildingHistory && !t.history.canUndo)
+    }
+
+    /// A history that does not replay to the file is left out in the background too, and
+    /// says so; a picture with no history says nothing more.
+    @Test func aForgedHistoryIsLeftOutAndNoHistoryIsQuiet() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (author, file, options) = D.savedDrawing(in: dir, named: "forged.png")
+        let shown = try ImageFile.load(path: file)
+        let forged = DocumentArchive(
+            width: 80, height: 60, background: .color(.white), operations: [.clear, .clear],
+            pixelHash: DocumentArchive.hash(shown))
+        try options.historyStore?.keep(forged, for: HistoryKey(of: shown))
+        let s = Self.openInWindow(file, options)
+        #expect(Self.waitForRebuild(s))
+        s.checkHistoryRebuild()
+        #expect(s.message.contains("Its kept history was left out: replaying it does not give"), "\(s.message)")
+        #expect(!s.history.canUndo && Array(s.engine.viewPixels) == Array(author.engine.viewPixels))
+
+        let other = dir + "/other.png"
+        try Data(try D.bytes(file)).write(to: URL(fileURLWithPath: other))
+        try options.historyStore?.forget(HistoryKey(of: shown))
+        let q = Self.openInWindow(other, options)
+        let said = q.message
+        #expect(Self.waitForRebuild(q))
+        q.checkHistoryRebuild()
+        #expect(!q.isRebuildingHistory && q.message == said && !q.history.canUndo)
+    }
+}
