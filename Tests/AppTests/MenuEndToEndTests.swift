@@ -93,7 +93,12 @@ struct MenuEndToEndTests {
         ) { $0.count(of: .white) > 200 }
         try paint.key("End")
         try paint.key("Return")
-        // Fitted: a whole-picture layout at the fit zoom, the surround around the picture.
+        try expectFitted(paint)
+    }
+
+    /// Waits until the window shows the picture of `start` whole at the fit zoom: the dot where
+    /// the fitted layout puts it, the gray surround past the picture's edge, no scrollbars.
+    func expectFitted(_ paint: PaintWindow) throws {
         let fitted = paint.layout.zoomed(to: paint.layout.fitZoom(), keepingWindowX: 0, y: paint.layout.canvasArea.y)
         #expect(fitted.verticalScrollbar == nil && fitted.horizontalScrollbar == nil)
         let dot = fitted.windowRect(forImageRect: IntRect(x: 400, y: 250, width: 1, height: 1))
@@ -108,5 +113,17 @@ struct MenuEndToEndTests {
         _ = try paint.client.waitForCapture(paint.window, rect: outside, "the gray around the fitted picture") {
             $0.color(x: 0, y: 0) == Theme.surround
         }
+    }
+
+    @Test("with View ▸ Open Large Pictures Fitted remembered, the next start shows a large picture whole")
+    func fittedAtStart() throws {
+        let dir = try scratchFolder()
+        try FileManager.default.createDirectory(
+            atPath: dir.path + "/.config/swiftpaint", withIntermediateDirectories: true)
+        try "fit-large-pictures = yes\n".write(
+            toFile: dir.path + "/.config/swiftpaint/settings.conf", atomically: true, encoding: .utf8)
+        let paint = try start(dir)
+        defer { paint.stop() }
+        try expectFitted(paint)
     }
 }

@@ -151,6 +151,68 @@ struct WindowSizesEndToEndTests {
         _ = try client.waitForCapture(
             window, rect: IntRect(x: area.x, y: area.y, width: 1, height: 1), "the picture scrolled by the thumb"
         ) { $0.color(x: 0, y: 0) == Self.color(x: 0, y: scrolled) }
+        // A click on the track below the thumb: a page further down; above it, a page back up.
+        let dragged = layout.scrolled(toX: 0, y: scrolled)
+        let after = try #require(dragged.verticalScrollbar)
+        try client.click(window, x: after.track.x + after.track.width / 2, y: after.track.maxY - ui.px(3))
+        let paged = min(scrolled + after.page, after.maximumOffset)
+        #expect(paged > scrolled)
+        _ = try client.waitForCapture(
+            window, rect: IntRect(x: area.x, y: area.y, width: 1, height: 1), "a page down from a click on the track"
+        ) { $0.color(x: 0, y: 0) == Self.color(x: 0, y: paged) }
+        let down = try #require(dragged.scrolled(toX: 0, y: paged).verticalScrollbar)
+        #expect(down.thumb.y > down.track.y + ui.px(3), "room above the thumb")
+        try client.click(window, x: down.track.x + down.track.width / 2, y: down.track.y + ui.px(3))
+        _ = try client.waitForCapture(
+            window, rect: IntRect(x: area.x, y: area.y, width: 1, height: 1), "a page back up"
+        ) { $0.color(x: 0, y: 0) == Self.color(x: 0, y: max(0, paged - down.page)) }
         #expect(session.app.isRunning)
+    }
+
+    /// The top-level windows on the screen that are shown and placed by their program
+    /// (override-redirect: tooltips), other than `window`.
+    static func overrideRedirectWindows(_ client: XClient, besides window: Window) -> [IntRect] {
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(client.display, client.root, &rootReturn, &parent, &children, &count) != 0, let children
+        else { return [] }
+        defer { XFree(children) }
+        return (0..<Int(count)).map { children[$0] }.filter { w in
+            w != window && client.attributes(w).map { $0.map_state == IsViewable && $0.override_redirect != 0 } ?? false
+        }.compactMap { client.geometry($0) }
+    }
+
+    @Test("a tooltip for a button at the screen's right edge stays on the screen, below the button")
+    func tooltipAtTheEdge() throws {
+        let dir = try scratchFolder()
+        let screen = (w: 1600, h: 1200)
+        let session = try AppSession(
+            arguments: ["--no-journal", "--size", "400x300"], screenWidth: screen.w, screenHeight: screen.h,
+            home: dir.path)
+        defer { session.stop() }
+        let client = session.client
+        let window = session.window
+        let size = try #require(client.geometry(window))
+        // No window manager: the window goes where it is told, flush with the right edge.
+        XMoveWindow(client.display, window, Int32(screen.w - size.width), 0)
+        client.sync()
+        try Wait.require("the window at the right edge") {
+            client.geometry(window).map { $0.x == screen.w - size.width } ?? false
+        }
+        let layout = Layout(windowWidth: size.width, windowHeight: size.height, imageWidth: 400, imageHeight: 300)
+        let save = layout.rect(of: .save)
+        #expect(save.maxX > size.width - 60, "the save button is the rightmost control")
+        client.moveMouse(toWindow: window, x: save.x + save.width / 2, y: save.y + save.height / 2)
+        var tips: [IntRect] = []
+        try Wait.require("a tooltip over the save button") {
+            tips = Self.overrideRedirectWindows(client, besides: window)
+            return !tips.isEmpty
+        }
+        let tip = try #require(tips.first)
+        #expect(tip.x >= 0 && tip.maxX <= screen.w, "the tooltip \(tip) on the \(screen.w) px screen")
+        #expect(tip.y >= save.maxY, "below the button")
+        #expect(size.width - save.x < tip.width, "put where the button starts, it would leave the screen")
     }
 }

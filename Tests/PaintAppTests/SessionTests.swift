@@ -457,7 +457,7 @@ import Testing
     @Test(
         "toolbar controls, canvas, scrollbars and status bar never overlap; the toolbar has one row at 1024",
         arguments: [1.0, 1.25, 1.5, 2.0])
-    func nothingOverlaps(scale: Double) {
+    func nothingOverlaps(scale: Double) throws {
         let ui = UIScale(scale)
         for (w, h) in Self.sizes {
             // A picture larger than the window (both scrollbars) and one that fits.
@@ -494,6 +494,29 @@ import Testing
                 #expect(titles.allSatisfy { layout.menuBar.intersection($0) == $0 }, "\(titles)")
                 #expect(zip(titles, titles.dropFirst()).allSatisfy { $0.maxX <= $1.x })
                 #expect(layout.statusBar.intersection(session.zoomField) == session.zoomField)
+                // Every menu opened, the zoom presets and the keys panel: inside the window.
+                for index in MenuName.allCases.indices {
+                    let d = session.menuGeometry.dropDown(index)
+                    #expect(window.intersection(d) == d, "menu \(index) \(d) at \(w) x \(h), \(ui)")
+                }
+                session.zoomMenu = MenuBar(menus: [session.zoomPresets])
+                let presets = session.zoomMenuGeometry.dropDown(0)
+                #expect(window.intersection(presets) == presets, "the zoom presets \(presets) at \(w) x \(h), \(ui)")
+                #expect(presets.maxY <= session.zoomField.y, "the presets stand above the field")
+                session.zoomMenu = MenuBar(menus: [])
+                for kind in [InfoPanel.Kind.keys, .about] {
+                    session.showInfo(kind)
+                    let frame = session.infoFrame
+                    #expect(window.intersection(frame) == frame, "\(kind) \(frame) at \(w) x \(h), \(ui)")
+                }
+                session.infoPanel = nil
+                // The status bar's fields side by side: the zoom, the stabilizer, then the name.
+                let status = session.renderStatus()
+                let stabilizer = try #require(session.stabilizerField)
+                #expect(
+                    session.zoomField.maxX <= stabilizer.x && layout.statusBar.intersection(stabilizer) == stabilizer)
+                let name = try #require(status.texts.first { $0.bold })
+                #expect(name.x >= stabilizer.maxX, "the file name after the fields")
             }
         }
     }
