@@ -288,8 +288,7 @@ extension Session {
         let asking: Bool
         switch mode {
         case .normal: asking = false
-        case .savePrompt, .openPrompt, .backgroundPrompt, .confirmLeave, .offerRestore, .confirmReplace,
-            .chooseFormat, .qualityPrompt:
+        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .qualityPrompt:
             asking = true
         }
         var p = ChromePainter(
@@ -300,7 +299,6 @@ extension Session {
         let baseline = bar.y + (bar.height + s.px(10)) / 2
         promptView = nil
         stabilizerField = nil
-        historyToggle = nil
         switch mode {
         case .normal:
             textMeasure = measure
@@ -353,59 +351,20 @@ extension Session {
                         text: message, x: max(x, bar.width - s.px(10) - w), baseline: baseline,
                         color: failed ? Theme.errorText : Theme.text, bold: failed))
             }
-        case .savePrompt(let field, _), .openPrompt(let field), .backgroundPrompt(let field),
-            .qualityPrompt(let field, _, _):
-            var label = "Save as:"
-            var action = "save"
-            var fieldW = max(s.px(200), bar.width / 2)
-            var completes = true
-            if case .savePrompt = mode {
-                // Room after the field for the "Save with history" box and its hint.
-                fieldW = max(s.px(200), bar.width * 2 / 5)
-            }
-            if case .qualityPrompt(_, let target, _) = mode {
-                label = "JPEG quality for “\(FileSystem.lastComponent(target))” (1–100):"
-                fieldW = s.px(64)
-                completes = false
-            }
-            if case .backgroundPrompt = mode {
-                label = "Background (a picture, #rrggbb or transparent):"
-                action = "use"
-            }
-            if case .openPrompt = mode {
-                label = "Open:"
-                action = "open"
-            }
+        case .qualityPrompt(let field, let target, _):
+            let label = "JPEG quality for “\(FileSystem.lastComponent(target))” (1–100):"
+            let fieldW = s.px(64)
             texts.append(TextRun(text: label, x: s.px(10), baseline: baseline, color: Theme.text, bold: true))
             let fieldX = s.px(18) + measure.width(of: label, bold: true)
             promptView = TextFieldView.draw(
                 field, preedit: preedit,
                 frame: IntRect(x: fieldX, y: bar.y + s.px(3), width: fieldW, height: bar.height - s.px(7)),
                 baseline: baseline, painter: &p, texts: &texts, measure: measure)
-            var keys =
-                "Enter: \(action)   Esc: cancel" + (completes ? "   Tab: complete" : "   (higher: finer, larger file)")
-            var hintX = fieldX + fieldW + s.px(14)
-            var hintColor = Theme.dimText
-            if case .savePrompt = mode {
-                // The choice to take the history along, in the dialog itself: ticked, the hint
-                // says what that gives away.
-                let label = "Save with history"
-                let toggle = IntRect(
-                    x: hintX, y: bar.y + s.px(4), width: s.px(22) + measure.width(of: label, bold: false),
-                    height: s.px(20))
-                PanelButtons.checkBox(
-                    toggle, label, checked: historyInsideNextSave, scale: s, painter: &p, texts: &texts)
-                historyToggle = toggle
-                hintX = toggle.maxX + s.px(14)
-                if historyInsideNextSave {
-                    keys = "Anyone who opens it can undo what was painted over"
-                    hintColor = Theme.cautionText
-                } else {
-                    keys += "   Alt+H: history"
-                }
-            }
+            let keys = "Enter: save   Esc: cancel   (higher: finer, larger file)"
             let hint = message.isEmpty ? keys : message
-            texts.append(TextRun(text: hint, x: hintX, baseline: baseline, color: hintColor, bold: false))
+            texts.append(
+                TextRun(
+                    text: hint, x: fieldX + fieldW + s.px(14), baseline: baseline, color: Theme.dimText, bold: false))
         case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat:
             let question: String
             switch mode {

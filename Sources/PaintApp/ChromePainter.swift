@@ -196,6 +196,19 @@ public struct ChromePainter {
         }
     }
 
+    /// Draws a premultiplied picture (a thumbnail) with its top-left at (x, y), over what is
+    /// there: its transparent parts show the chrome.
+    public mutating func draw(_ picture: PixelImage, atX x: Int, y: Int) {
+        let target = IntRect(x: x + Int(offsetX), y: y + Int(offsetY), width: picture.width, height: picture.height)
+        let r = target.intersection(IntRect(x: 0, y: 0, width: image.width, height: image.height))
+        guard !r.isEmpty else { return }
+        for py in r.y..<r.maxY {
+            for px in r.x..<r.maxX {
+                image[px, py] = Pixel.over(picture[px - target.x, py - target.y], backdrop: image[px, py])
+            }
+        }
+    }
+
     /// An 8-px checkerboard, the usual sign of transparency.
     public mutating func checkerboard(_ r: IntRect) {
         for y in 0..<r.height {

@@ -96,6 +96,9 @@ struct Command: Sendable {
     static let all: [Command] = [
         Command("new", "&New", .file, keys: [.ctrl("n")]) { $0.requestLeave(to: .newDocument) },
         Command("open", "&Open…", .file, keys: [.ctrl("o")]) { $0.promptOpen() },
+        Command(
+            "open-recent", "Open &Recent…", .file, enabled: { !$0.recentPictures.isEmpty },
+            run: { $0.promptOpenRecent() }),
         Command("save", "&Save", .file, group: true, keys: [.ctrl("s")]) { $0.save() },
         Command("save-as", "Save &As…", .file, keys: [.ctrlShift("s")]) {
             $0.historyInsideNextSave = false

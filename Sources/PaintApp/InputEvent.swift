@@ -17,7 +17,7 @@ public struct Modifiers: OptionSet, Sendable, Hashable {
 public enum Key: Sendable, Equatable {
     /// A printable character, with shift already applied (`"S"`, `"["`, `"5"`).
     case character(Character)
-    case enter, escape, tab, backspace, delete, left, right, up, down, home, end
+    case enter, escape, tab, backspace, delete, left, right, up, down, home, end, pageUp, pageDown
     /// F1 … F12.
     case function(Int)
 }

@@ -77,12 +77,6 @@ extension Session {
         perform(.background(background))
     }
 
-    /// Opens the background prompt.
-    public func promptBackground() {
-        setMode(.backgroundPrompt(TextField("")))
-        setMessage("")
-    }
-
     /// A background from what the user typed: "transparent", a color, or a PNG file. Returns
     /// why not when the file cannot be used (also shown in the status bar).
     @discardableResult

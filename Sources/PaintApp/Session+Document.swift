@@ -27,39 +27,6 @@ extension Session {
         saveAsking(to: path, then: nil)
     }
 
-    /// Ticks or clears "Save with history" in the save prompt (a click on it, Alt+H): the save
-    /// it leads to carries the editing history inside the file.
-    func toggleHistoryInside() {
-        historyInsideNextSave.toggle()
-        effects.status = true
-    }
-
-    /// Opens the file-name prompt with the current name filled in; after a successful save the
-    /// user goes on to `then`.
-    public func promptSaveAs(then: Leaving?) {
-        let suggestion = path ?? (lastFolder.map { $0 + "/untitled.png" } ?? Self.defaultSavePath())
-        mode = .savePrompt(TextField(PathDisplay.abbreviatingHome(suggestion)), then: then)
-        setMessage("")
-    }
-
-    /// Opens the prompt for a picture to open, in the current document's folder (for an
-    /// untitled one, the folder last used).
-    public func promptOpen() {
-        commitStroke()
-        let folder =
-            path.map(FileSystem.parentFolder) ?? lastFolder ?? FileSystem.parentFolder(Self.defaultSavePath())
-        mode = .openPrompt(TextField(PathDisplay.abbreviatingHome(folder) + "/"))
-        setMessage("")
-    }
-
-    /// Where an untitled drawing is offered to go: ~/Pictures when it exists, else the current
-    /// folder.
-    static func defaultSavePath() -> String {
-        let pictures = PathDisplay.expandingTilde("~/Pictures")
-        let folder = FileSystem.kind(pictures) == .folder ? pictures : FileSystem.currentFolder
-        return folder + "/untitled.png"
-    }
-
     /// Writes the picture to `target` in the format its name (or, for the document's own file,
     /// the document) asks for, PNG when neither says; see `save(to:as:)`.
     @discardableResult
@@ -115,6 +82,7 @@ extension Session {
             switch loaded {
             case .success(let opened):
                 start(opened.document, message: opened.message, offeringLeftOver: true)
+                rememberRecent(target)
             case .failure(let error):
                 setMessage(error.description)
             }

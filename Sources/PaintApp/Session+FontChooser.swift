@@ -14,7 +14,8 @@ extension Session {
 
     /// The panel floating over the window and where it sits; nil when none is open.
     public var panelFrame: IntRect? {
-        // The size dialog is modal: it comes first.
+        // The dialogs are modal: they come first.
+        if fileDialog != nil { return fileDialogFrame }
         if sizeDialog != nil { return sizeDialogFrame }
         if colorEditor != nil { return colorEditorFrame }
         if fontChooser != nil { return fontChooserFrame }
@@ -23,6 +24,7 @@ extension Session {
 
     /// The open panel drawn, in its own coordinates.
     public func renderPanel(measure: TextMeasuring) -> ChromeStrip? {
+        if fileDialog != nil { return renderFileDialog(measure: measure) }
         if let dialog = sizeDialog { return dialog.render(measure: measure) }
         if let editor = colorEditor { return editor.render(measure: measure) }
         if let chooser = fontChooser { return chooser.render(measure: measure) { familyPreview($0) } }

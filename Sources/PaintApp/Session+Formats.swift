@@ -23,11 +23,11 @@ extension Session {
     /// before replacing another file, then saves as `saveAsking` does.
     func commitSaveName(_ typed: String, then: Leaving?) {
         var target = PathDisplay.absolute(typed)
-        // A folder is not a name: the prompt stays, with the folder typed, for the name after it.
+        // A folder is not a name: Save as opens there, for the name.
         if typed.hasSuffix("/") || FileSystem.kind(target) == .folder {
-            let folder = typed.hasSuffix("/") ? typed : typed + "/"
-            setMode(.savePrompt(TextField(folder), then: then))
-            setMessage("“\(folder)” is a folder: type a file name after it (Esc cancels)")
+            promptSaveAs(then: then)
+            fileDialog?.go(to: target)
+            fileDialog?.report("“\(PathDisplay.abbreviatingHome(target))” is a folder: type a file name")
             return
         }
         if ImageFormat.naming(of: target) == .none { target += ".png" }
@@ -109,6 +109,7 @@ extension Session {
         sink?.saved(path: target)
         document.path = target
         lastFolder = FileSystem.parentFolder(target)
+        rememberRecent(target)
         document.format = format
         document.savedStep = history.cursor
         document.carriesHistory = outcome.carried

@@ -7,6 +7,7 @@ extension Session {
     // MARK: Keys
 
     func handleKey(_ key: Key, _ modifiers: Modifiers) {
+        if fileDialog != nil { return keyFileDialog(key, modifiers) }
         if sizeDialog != nil { return keySizeDialog(key, modifiers) }
         if var editor = colorEditor {
             if key == .character("v") && modifiers.contains(.control) { return requestTextPaste() }
@@ -18,30 +19,11 @@ extension Session {
         }
         if fontChooser != nil { return handleFontChooserKey(key, modifiers) }
         switch mode {
-        case .savePrompt(let field, let then):
-            if case .character(let c) = key, modifiers.contains(.alt), c.lowercased() == "h" {
-                return toggleHistoryInside()
-            }
-            let commit: (String) -> Void = { self.commitSaveName($0, then: then) }
-            editPrompt(
-                key, modifiers, field, wrap: { .savePrompt($0, then: then) }, cancelled: "Save cancelled",
-                commit: commit)
-            return
         case .qualityPrompt(let field, let target, let then):
             let commit: (String) -> Void = { self.commitQuality($0, target: target, then: then) }
             editPrompt(
                 key, modifiers, field, wrap: { .qualityPrompt($0, target: target, then: then) },
                 cancelled: "Save cancelled", commit: commit)
-            return
-        case .openPrompt(let field):
-            let commit: (String) -> Void = { self.open(PathDisplay.absolute($0)) }
-            editPrompt(key, modifiers, field, wrap: { .openPrompt($0) }, cancelled: "Open cancelled", commit: commit)
-            return
-        case .backgroundPrompt(let field):
-            let commit: (String) -> Void = { self.setBackground(fromText: $0) }
-            editPrompt(
-                key, modifiers, field, wrap: { .backgroundPrompt($0) }, cancelled: "Background unchanged",
-                commit: commit)
             return
         case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat:
             // Enter takes the default (first) answer; each answer's initial letter picks it.
@@ -127,18 +109,16 @@ extension Session {
         }
     }
 
-    /// One key in a path field in the status bar: Enter commits the text, Escape cancels, Tab
-    /// completes file names, Ctrl+V pastes text, anything else edits.
     /// What a prompt says when Enter is pressed on an empty field.
     static func emptyAnswer(_ mode: SessionMode) -> String {
         switch mode {
-        case .savePrompt: return "Type a file name to save to (Esc cancels)"
-        case .openPrompt: return "Type the name of a picture to open (Esc cancels)"
         case .qualityPrompt: return "Type a quality from 1 to 100 (Esc cancels)"
         default: return "Type an answer (Esc cancels)"
         }
     }
 
+    /// One key in a field in the status bar: Enter commits the text, Escape cancels, Ctrl+V
+    /// pastes text, anything else edits.
     func editPrompt(
         _ key: Key, _ modifiers: Modifiers, _ field: TextField, wrap: (TextField) -> SessionMode, cancelled: String,
         commit: (String) -> Void
@@ -160,12 +140,6 @@ extension Session {
         case .escape:
             setMode(.normal)
             setMessage(cancelled)
-        case .tab:
-            let candidates = field.complete()
-            mode = wrap(field)
-            setMessage(
-                candidates.isEmpty
-                    ? "" : candidates.prefix(8).joined(separator: "  ") + (candidates.count > 8 ? "  …" : ""))
         default:
             if field.handle(key, modifiers) { setMode(wrap(field)) }
         }

@@ -11,6 +11,11 @@ extension Session {
     func handlePress(
         _ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers, _ sample: PointerSample? = nil
     ) {
+        if fileDialog != nil {
+            // Modal: a press inside is the dialog's, outside nothing happens.
+            if fileDialogFrame.contains(x, y), case .idle = gesture { pressFileDialog(x, y, button, modifiers) }
+            return
+        }
         if sizeDialog != nil {
             // A modal dialog: a press inside is its own, outside nothing but the wheel acts.
             if sizeDialogFrame.contains(x, y) {
@@ -57,10 +62,6 @@ extension Session {
             return
         }
         if pressPromptField(x, y, modifiers) { return }
-        if case .savePrompt = mode, let toggle = historyToggle, toggle.contains(x, y) {
-            toggleHistoryInside()
-            return
-        }
         if mode == .normal, button == .left || button == .right, let field = stabilizerField, field.contains(x, y) {
             stepStabilizer(back: button == .right)
             return
@@ -152,10 +153,17 @@ extension Session {
             let point = layout.imagePoint(windowX: x, windowY: y)
             movePlacing(toX: Int(point.x.rounded(.down)) - grabX, y: Int(point.y.rounded(.down)) - grabY)
         case .editor:
-            if sizeDialog != nil { dragSizeDialog(x) } else { dragEditor(x) }
+            if fileDialog != nil {
+                hoverFileDialog(x, y)
+            } else if sizeDialog != nil {
+                dragSizeDialog(x)
+            } else {
+                dragEditor(x)
+            }
         case .textBox:
             dragText(toWindowX: x, y: y)
         case .idle, .button:
+            if fileDialog != nil { return hoverFileDialog(x, y) }
             if fontChooser != nil { hoverFontChooser(x, y) }
             setHovered(layout.item(atX: x, y: y))
             updateStrokeHover(x, y)
@@ -193,6 +201,7 @@ extension Session {
             guard button == .left else { return }
             colorEditor?.release()
             sizeDialog?.release()
+            if fileDialog != nil { releaseFileDialog() }
             gesture = .idle
         case .textBox:
             gesture = .idle

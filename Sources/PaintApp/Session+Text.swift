@@ -366,7 +366,7 @@ extension Session {
             let target = live.layout.offset(nearX: x, y: (Double(line) + 0.5) * Double(live.layout.lineHeight))
             live.box.setCaret(line: target.line, scalarOffset: target.offset)
             refresh = .caret
-        case .tab:
+        case .tab, .pageUp, .pageDown:
             return true
         case .function:
             return false

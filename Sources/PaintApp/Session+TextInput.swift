@@ -8,7 +8,8 @@ extension Session {
     /// Whether a text field has the keyboard (a prompt in the status bar, or the color
     /// editor's hex field): the window then sends what the user typed, not command keys.
     public var acceptsText: Bool {
-        colorEditor != nil || sizeDialog != nil || promptField != nil || fontChooser != nil || liveText != nil
+        colorEditor != nil || sizeDialog != nil || fileDialog != nil || promptField != nil || fontChooser != nil
+            || liveText != nil
     }
 
     /// Whether character `c` with `modifiers` does something now. A key has several characters
@@ -22,7 +23,9 @@ extension Session {
                 return ["b", "i", "v"].contains(Character(c.lowercased()))
                     || shortcut(for: .character(c), modifiers) != nil
             }
+            // The fields' own keys; in the file dialog Ctrl+H shows hidden files.
             return ["a", "u", "w", "v"].contains(Character(c.lowercased()))
+                || (fileDialog != nil && c.lowercased() == "h")
         }
         switch mode {
         case .normal:
@@ -38,16 +41,17 @@ extension Session {
         if liveText != nil && fontChooser == nil {
             return setTextPreedit(text.isEmpty ? nil : Preedit(text: text, caret: caret))
         }
-        let new = text.isEmpty || promptField == nil ? nil : Preedit(text: text, caret: caret)
+        let new = text.isEmpty || (promptField == nil && fileDialog == nil) ? nil : Preedit(text: text, caret: caret)
         guard new != preedit else { return }
         preedit = new
-        effects.status = true
+        if fileDialog != nil { effects.editor = true } else { effects.status = true }
     }
 
     /// Where the text cursor of the prompt's field is in the window, as last drawn (an input
     /// method opens its candidate window there).
     public var textCursor: IntRect? {
         if liveText != nil && fontChooser == nil { return textCaretInWindow }
+        if fileDialog != nil { return fileDialogField?.cursor }
         guard promptField != nil else { return nil }
         return promptView?.cursor
     }
@@ -66,6 +70,12 @@ extension Session {
         let clean = String(
             String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
         ).prefix(4096)
+        if var dialog = fileDialog {
+            dialog.paste(String(clean))
+            fileDialog = dialog
+            effects.editor = true
+            return
+        }
         if var dialog = sizeDialog {
             dialog.paste(String(clean))
             sizeDialog = dialog
@@ -87,8 +97,7 @@ extension Session {
     var promptField: TextField? {
         get {
             switch mode {
-            case .savePrompt(let field, _), .openPrompt(let field), .backgroundPrompt(let field),
-                .qualityPrompt(let field, _, _):
+            case .qualityPrompt(let field, _, _):
                 return field
             default: return nil
             }
@@ -96,9 +105,6 @@ extension Session {
         set {
             guard let field = newValue else { return }
             switch mode {
-            case .savePrompt(_, let then): mode = .savePrompt(field, then: then)
-            case .openPrompt: mode = .openPrompt(field)
-            case .backgroundPrompt: mode = .backgroundPrompt(field)
             case .qualityPrompt(_, let target, let then): mode = .qualityPrompt(field, target: target, then: then)
             default: return
             }
@@ -118,6 +124,7 @@ extension Session {
 
     /// A double click in the prompt's field selects the word there.
     func doubleClick(_ x: Int, _ y: Int) {
+        if fileDialog != nil { return doubleClickFileDialog(x, y) }
         if reopenText(atWindowX: x, y: y) { return }
         guard var field = promptField, let view = promptView, view.frame.contains(x, y) else { return }
         // The word whose characters the click fell among: the stop left of the click.

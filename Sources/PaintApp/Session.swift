@@ -18,7 +18,7 @@ public final class Session {
     /// The tool, the colors, width, opacity and the toggles.
     public internal(set) var settings = Settings()
     /// Whether the save being asked for carries the history inside the file (Ctrl+Alt+S, or
-    /// "Save with history" ticked in the save prompt). Every way of asking for a save sets it;
+    /// "Save with history" ticked in the Save as dialog). Every way of asking for a save sets it;
     /// a save uses it up.
     var historyInsideNextSave = false
     /// The last message for the status bar ("Saved to …", an error).
@@ -90,8 +90,6 @@ public final class Session {
     var toolBeforeEraser: Tool?
     /// The stabilizer's field in the status bar as last drawn (a click steps it).
     var stabilizerField: IntRect?
-    /// The save prompt's "Save with history" check box as last drawn (a click ticks it).
-    var historyToggle: IntRect?
 
     // MARK: State of the parts in Session+*.swift
 
@@ -114,6 +112,24 @@ public final class Session {
     public internal(set) var colorEditor: ColorEditor?
     /// The picture size dialog while it is open (Ctrl+R, Ctrl+Shift+R).
     public internal(set) var sizeDialog: SizeDialog?
+    /// The file dialog while it is open (Open, Save as, the background picture).
+    public internal(set) var fileDialog: FileDialog?
+    /// The dialog's name field as last drawn, in window coordinates.
+    var fileDialogField: TextFieldView?
+    /// Where the recent pictures are kept; nil keeps them for this session only.
+    public internal(set) var recentFiles: RecentFiles?
+    /// The pictures opened or saved last, newest first (as last read).
+    public internal(set) var recentPictures: [String] = []
+    /// Whether a list that could not be written was reported (once is enough).
+    var toldRecentProblem = false
+    /// Whether the dialog shows thumbnails (made on a thread of their own).
+    public var makesThumbnails = true
+    /// Makes them; started with the first dialog that needs one.
+    var thumbnailer: ThumbnailLoader?
+    /// Thumbnails made (nil: none could be), with the side they were made for.
+    var thumbnails: [String: (side: Int, image: PixelImage?)] = [:]
+    /// The desktop's folders (xdg-user-dirs), read the first time a dialog opens.
+    public lazy var userFolders = UserFolders.current()
     /// The samples of the stroke a stroke-eraser click would remove (image coordinates), for
     /// the window to outline; empty when none.
     public internal(set) var hoverOutline: [Point] = []
@@ -184,7 +200,10 @@ public final class Session {
         default: break
         }
         guard let p = lastPointer, panelFrame?.contains(p.x, p.y) != true else { return .arrow }
-        if mode.blocksCanvas { return layout.canvasArea.contains(p.x, p.y) ? .notAllowed : .arrow }
+        // A question, or the file dialog (modal), leaves the canvas alone.
+        if mode.blocksCanvas || fileDialog != nil {
+            return layout.canvasArea.contains(p.x, p.y) ? .notAllowed : .arrow
+        }
         if let shape = textPointerShape(atWindowX: p.x, y: p.y) { return shape }
         if let rect = placing?.rect, layout.windowRect(forImageRect: rect).contains(p.x, p.y) { return .move }
         if settings.tool == .select, let rect = selection, layout.windowRect(forImageRect: rect).contains(p.x, p.y) {
@@ -277,8 +296,13 @@ public final class Session {
     func setLayout(_ new: Layout) {
         guard new != layout else { return }
         layout = new
-        // A dialog centred over the canvas moves with it.
+        // A dialog centred over the canvas moves with it; the file dialog fits the window.
         if sizeDialog != nil { effects.editor = true }
+        if var dialog = fileDialog {
+            dialog.resize(windowWidth: new.windowWidth, windowHeight: new.windowHeight)
+            fileDialog = dialog
+            effects.editor = true
+        }
         effects.layout = true
         effects.toolbar = true
         effects.status = true

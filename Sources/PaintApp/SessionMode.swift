@@ -14,25 +14,18 @@ public enum Leaving: Sendable, Equatable {
 /// (Chrome.swift), and what each answer does in `Session.answer`.
 public enum SessionMode: Sendable, Equatable {
     case normal
-    /// Asking for a file name; `then` is where the user was going when the save was asked for
-    /// by leaving an untitled document.
-    case savePrompt(TextField, then: Leaving?)
-    /// Asking which picture to open.
-    case openPrompt(TextField)
-    /// Asking for a background: a PNG file, a color (#rrggbb) or "transparent".
-    case backgroundPrompt(TextField)
     /// Unsaved changes and the document is being left: Save / Discard / Cancel.
     case confirmLeave(Leaving)
     /// A drawing left by a crash can be restored: Restore / Discard. The text is the question.
     case offerRestore(String)
-    /// Save as would write over another file (the absolute path): Replace / Cancel; `then` as
-    /// for the save prompt.
+    /// Save as would write over another file (the absolute path): Replace / Cancel; `then` is
+    /// where the user was going when the save was asked for by leaving an untitled document.
     case confirmReplace(String, then: Leaving?)
     /// The name (absolute) ends in an extension SwiftPaint does not write: PNG / JPEG / WebP /
-    /// Cancel, which gives it the chosen format's extension; `then` as for the save prompt.
+    /// Cancel, which gives it the chosen format's extension; `then` as for `confirmReplace`.
     case chooseFormat(String, then: Leaving?)
     /// Asking for the JPEG quality (1...100) before saving to the absolute path; `then` as for
-    /// the save prompt.
+    /// `confirmReplace`.
     case qualityPrompt(TextField, target: String, then: Leaving?)
 
     /// Whether the canvas waits for the answer: a question with answer buttons must be answered

@@ -163,10 +163,12 @@ public struct TextField: Sendable, Equatable {
     /// Completes the file name before the cursor from the folder it names, as a shell does:
     /// one match is completed (folders get a `/`), several are completed to their common
     /// prefix. Returns the candidates when more than one matched.
-    public mutating func complete() -> [String] {
+    /// A relative path is taken from `base` (the current folder by default).
+    public mutating func complete(relativeTo base: String? = nil) -> [String] {
         let expanded = PathDisplay.expandingTilde(text)
         let slash = expanded.lastIndex(of: "/")
-        let folder = slash.map { String(expanded[...$0]) } ?? "./"
+        var folder = slash.map { String(expanded[...$0]) } ?? "./"
+        if let base, !folder.hasPrefix("/") { folder = (base.hasSuffix("/") ? base : base + "/") + folder }
         let prefix = slash.map { String(expanded[expanded.index(after: $0)...]) } ?? expanded
         guard let names = FileSystem.names(inFolder: folder) else { return [] }
         let matches = names.filter { $0.hasPrefix(prefix) && ($0.hasPrefix(".") == prefix.hasPrefix(".")) }.sorted()

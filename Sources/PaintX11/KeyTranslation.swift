@@ -91,6 +91,8 @@ enum KeyTranslation {
         case XK_Down, XK_KP_Down: return .down
         case XK_Home, XK_KP_Home: return .home
         case XK_End, XK_KP_End: return .end
+        case XK_Page_Up, XK_KP_Page_Up: return .pageUp
+        case XK_Page_Down, XK_KP_Page_Down: return .pageDown
         case XK_F1...XK_F12: return .function(Int(Int32(truncatingIfNeeded: keysym) - XK_F1) + 1)
         default: return nil
         }

@@ -197,6 +197,8 @@ public final class X11App {
             Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
             // A reopened picture's history being rebuilt (-1: none; poll skips it).
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
+            // The file dialog's thumbnails being made (-1: none).
+            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
         ]
         var batch: [InputEvent] = []
         while owed.exit == nil {
@@ -242,13 +244,21 @@ public final class X11App {
             fds[1].revents = 0
             fds[2].revents = 0
             fds[2].fd = session.historyRebuildDescriptor ?? -1
-            let ready = poll(&fds, 3, idle ? 0 : pollTimeout())
+            // Work finished off this thread (the file dialog's thumbnails) wakes the loop too.
+            fds[3].revents = 0
+            fds[3].fd = session.backgroundWorkFD ?? -1
+            // A descriptor of -1 (no signal pipe, nothing under way) is skipped by poll.
+            let ready = poll(&fds, 4, idle ? 0 : pollTimeout())
             if ready == 0 && idle {
                 session.history.idleWork(engine: session.engine)
                 continue
             }
             if fds[2].revents != 0 {
                 session.checkHistoryRebuild()
+                owed.merge(session.takeEffects())
+            }
+            if fds[3].revents != 0 {
+                session.takeBackgroundWork()
                 owed.merge(session.takeEffects())
             }
             if signalFD >= 0 && fds[1].revents != 0 && TerminationSignals.drain(signalFD) {
@@ -308,7 +318,17 @@ public final class X11App {
         // The input method sees every event first: it may take a key that starts or continues
         // a composition, and its own messages.
         if input.filter(&event) { return }
-        if event.xany.window != window, popups.translate(&event, into: &batch) { return }
+        if event.xany.window != window {
+            let before = batch.count
+            if popups.translate(&event, into: &batch) {
+                // A press in a popup makes double clicks as one in the window does (a row of the
+                // file dialog opens, a word of a field is chosen).
+                if event.type == ButtonPress, batch.count == before + 1, case .press = batch[before] {
+                    appendPointer(batch.removeLast(), time: event.xbutton.time, to: &batch)
+                }
+                return
+            }
+        }
         switch event.type {
         case KeyPress:
             lastEventTime = event.xkey.time

@@ -89,6 +89,9 @@ do {
     {
         FileSystem.printError("swiftpaint: the background \(file) cannot be used: \(problem)")
     }
+    // The pictures opened or saved last, shared by every window (the dialog's "Recent" place).
+    if let problem = session.useRecentFiles(RecentFiles()) { FileSystem.printError("swiftpaint: \(problem)") }
+    if let path, FileSystem.kind(path) == .file, session.path == path { session.rememberRecent(path) }
     if let settingsProblem {
         // Never fatal: the defaults stand for what could not be read, and the status bar says so.
         FileSystem.printError("swiftpaint: \(settingsProblem)")

@@ -46,16 +46,13 @@ struct BackgroundAndColorsEndToEndTests {
         s.handle(.key(.enter, modifiers: []))
     }
 
-    /// Ctrl+B in the window, waits for the prompt's text field, types `text` and Enter.
+    /// Ctrl+B in the window, waits for the background dialog, types `text` and Enter.
     func promptBackground(_ paint: PaintWindow, _ text: String) throws {
         try paint.key("b", modifiers: [.control])
-        try paint.waitForStatus(ChromeColors.askFill, "the background prompt after Ctrl+B")
-        try Wait.require("the text field of the background prompt\n\(paint.app.outputSummary)") {
-            try paint.statusWhiteRun() > 200
-        }
+        try paint.waitForFileDialog("the background dialog after Ctrl+B")
         paint.parkPointer()
         try paint.client.typeText(text + "\n")
-        try paint.waitForStatus(ChromeColors.statusFill, "the status bar after Enter in the background prompt")
+        try paint.waitForFileDialogClosed("the background dialog closed after Enter")
     }
 
     /// The center pixel of a toolbar item as shown.

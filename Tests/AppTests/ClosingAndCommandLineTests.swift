@@ -84,7 +84,7 @@ extension DrawingTests {
             #expect(png[200, 100] == Color.white.pixel)
         }
 
-        // An untitled picture: Save asks for a name (prefilled ~/Pictures/untitled.png), Enter
+        // An untitled picture: Save asks for a name (untitled.png in ~/Pictures), Enter
         // saves there and then exits.
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
         let pictures = try home.subdirectory("Pictures")
@@ -108,14 +108,10 @@ extension DrawingTests {
 // MARK: - 6b. New and Open
 
 extension DrawingTests: CanvasChecks {
-    /// Waits for the Save / Discard / Cancel question that follows a prompt (both are yellow;
-    /// the prompt has a long white text field).
+    /// Waits for the Save / Discard / Cancel question that follows the Open dialog.
     private func waitForQuestionAfterPrompt(_ paint: PaintWindow) throws {
-        let asked = Wait.until(poll: .milliseconds(20)) {
-            guard let color = try? paint.statusColor(), let white = try? paint.statusWhiteRun() else { return false }
-            return ScreenCapture.matches(color, ChromeColors.askFill, tolerance: paint.config.tolerance) && white < 300
-        }
-        if !asked { throw HarnessError.timedOut("the Save / Discard / Cancel question after the open prompt") }
+        try paint.waitForFileDialogClosed("the Open dialog closed after Enter")
+        try paint.waitForCloseQuestion()
     }
 
     @Test("Ctrl+O asks about unsaved changes, then shows the picture; Ctrl+N gives a blank canvas", arguments: configs)
@@ -131,9 +127,9 @@ extension DrawingTests: CanvasChecks {
         defer { paint.stop() }
         try drawStroke(paint)
 
-        // The prompt starts in the document's folder: the name is all there is to type.
+        // The dialog starts in the document's folder: the name is all there is to type.
         try paint.key("o", modifiers: [.control])
-        try paint.waitForSavePrompt()
+        try paint.waitForFileDialog("the Open dialog")
         try paint.client.typeText("pic.png")
         try paint.key("Return")
         try waitForQuestionAfterPrompt(paint)

@@ -408,6 +408,7 @@ extension DrawingTests {
             try paint.waitForSavePrompt()
         }
         try paint.key("Escape")
+        try paint.waitForFileDialogClosed("the Save as dialog closed after Escape")
         try paint.waitForStatus(ChromeColors.statusFill, "the status bar after Escape")
         #expect(paint.app.isRunning, "\(paint.app.outputSummary)")
         #expect(paint.title?.hasPrefix("*") == true, "the drawing is still unsaved: \(paint.title ?? "nil")")

@@ -38,7 +38,7 @@ import Testing
         expectCanvas(paint, equals: Self.shown(picture.image), "\(name) on screen")
         try edit(paint)
         try paint.key("s", modifiers: [.control, .shift])
-        try paint.waitForStatus(ChromeColors.askFill, "the Save as prompt")
+        try paint.waitForFileDialog("the Save as dialog")
         try paint.key("a", modifiers: [.control])
         try paint.client.typeText(target)
         try paint.key("Return")

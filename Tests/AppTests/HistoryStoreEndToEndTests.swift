@@ -190,9 +190,9 @@ struct HistoryStoreEndToEndTests: CanvasChecks {
         let shots = try drawAndCover(paint)
         try paint.waitForModified(true)
         // The save dialog: Ctrl+Shift+S, Alt+H ticks "Save with history", Enter saves to the
-        // name offered (the document's own).
+        // name offered (the document's own, in its folder).
         try paint.key("s", modifiers: [.control, .shift])
-        try paint.waitForStatus(ChromeColors.askFill, "the Save as prompt")
+        try paint.waitForFileDialog("the Save as dialog")
         try paint.key("h", modifiers: [.alt])
         try paint.key("Return")
         let title = paint.client.waitForTitle(paint.window) { !$0.hasPrefix("*") && $0.contains("(with history)") }

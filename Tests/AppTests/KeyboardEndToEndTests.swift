@@ -29,14 +29,20 @@ struct KeyboardEndToEndTests: CanvasChecks {
         try paint.waitForModified(true)
     }
 
-    /// The window x where the status bar's text field begins (its white box).
-    func fieldX(_ paint: PaintWindow) throws -> Int {
-        let bar = paint.layout.statusBar
-        let row = try paint.client.capture(paint.window, rect: IntRect(x: 0, y: bar.y + 5, width: bar.width, height: 1))
-        guard let x = (0..<bar.width).first(where: { row.color(x: $0, y: 0) == .white }) else {
-            throw HarnessError.captureFailed("no text field in the status bar")
+    /// The window x where the text typed into the file dialog's field begins: the dark
+    /// columns of its row are the label, then (after the widest gap: the label's space, the
+    /// field's border and padding) the text.
+    func dialogTextX(_ paint: PaintWindow) throws -> Int {
+        let f = paint.fileDialogFrame
+        // The field's row: 92 px above the panel's bottom at scale 1 (`FileDialog.footerTop`).
+        let band = IntRect(x: f.x + 8, y: f.maxY - 88, width: f.width / 2, height: 26)
+        let shot = try paint.client.capture(paint.window, rect: band)
+        let dark = (0..<band.width).filter { x in (0..<band.height).contains { shot.color(x: x, y: $0).brightest < 110 }
         }
-        return x
+        guard let gap = zip(dark, dark.dropFirst()).first(where: { $1 - $0 > 12 }) else {
+            throw HarnessError.captureFailed("no text after the label in the dialog's field: \(dark)")
+        }
+        return band.x + gap.1
     }
 
     @Test("German layout: an umlaut file name (and a dead key) is saved byte for byte as typed, in a C locale")
@@ -49,14 +55,12 @@ struct KeyboardEndToEndTests: CanvasChecks {
         try paint.client.setKeyboardLayout("de")
         try paint.key("s", modifiers: [.control, .shift])
         try paint.waitForSavePrompt()
-        // "…/start.png": Ctrl+W takes "png", Ctrl+Backspace "start.", leaving the folder.
-        try paint.key("w", modifiers: [.control])
-        try paint.key("BackSpace", modifiers: [.control])
+        // "start.png" with "start" chosen: typing replaces it and keeps ".png".
         try paint.client.typeText("Grüße ")
         // A dead key: ´ then e gives é through the input method.
         try paint.key("dead_acute")
         try paint.key("e")
-        try paint.client.typeText(" öl.png")
+        try paint.client.typeText(" öl")
         try paint.key("Return")
         let name = "Grüße é öl.png"
         let saved = Wait.until(timeout: .seconds(20), poll: .milliseconds(50)) {
@@ -109,15 +113,19 @@ struct KeyboardEndToEndTests: CanvasChecks {
         }
     }
 
-    @Test("Text field keys: Ctrl+W, Ctrl+Backspace, Ctrl+Left, Shift+End, Ctrl+A, Ctrl+U and Ctrl+V of text")
+    @Test("Text field keys: Ctrl+W, Ctrl+Backspace, Ctrl+Left, Shift+End, and Ctrl+V of text filtering the Open dialog")
     func fieldKeys() throws {
         let dir = try scratchFolder()
+        let other = PixelImage(width: Self.size.w, height: Self.size.h, fill: Color(r: 40, g: 160, b: 90).pixel)
+        try ImageFile.save(other, to: dir.file("other.png"), withAlpha: false)
         let paint = try start([dir.file("a.png")])
         defer { paint.stop() }
         try drawStroke(paint)
         try paint.key("s", modifiers: [.control, .shift])
         try paint.waitForSavePrompt()
-        // "…/a.png" → "…/" → "…/one two.png" → (Ctrl+Left twice, Shift+End) "…/one three.png".
+        // "a.png" → (End, Ctrl+W, Ctrl+Backspace) "" → "one two.png" → (Ctrl+Left twice,
+        // Shift+End) "one three.png".
+        try paint.key("End")
         try paint.key("w", modifiers: [.control])
         try paint.key("BackSpace", modifiers: [.control])
         try paint.client.typeText("one two.png")
@@ -129,67 +137,70 @@ struct KeyboardEndToEndTests: CanvasChecks {
         #expect(
             Wait.until(timeout: .seconds(20)) { FileManager.default.fileExists(atPath: first) },
             "\(String(describing: try? FileManager.default.contentsOfDirectory(atPath: dir.path)))")
-        // Ctrl+A and typing replace everything; Ctrl+U deletes it again; Ctrl+V pastes the folder
-        // another program put on the clipboard.
-        let owner = try clipboardText(paint, dir.path + "/", in: dir)
+        try paint.waitForFileDialogClosed()
+        // Ctrl+O in the folder (two pictures); Ctrl+V of "oth" another program put on the
+        // clipboard filters the list to one, and Enter opens it.
+        let owner = try clipboardText(paint, "oth", in: dir)
         defer { owner.killAndReap() }
-        try paint.key("s", modifiers: [.control, .shift])
-        // Saved: the prompt comes without the star the usual wait looks for.
-        try paint.waitForStatus(ChromeColors.askFill, "the save prompt")
-        try Wait.require("the save prompt's field") { try paint.statusWhiteRun() > 300 }
-        try paint.key("a", modifiers: [.control])
-        try paint.client.typeText("junk")
-        try paint.key("u", modifiers: [.control])
-        // The clipboard answers when it answers: wait until the field is empty (nothing dark but
-        // the cursor), then until it shows more than that.
-        let bar = paint.layout.statusBar
-        let field = IntRect(x: try fieldX(paint) + 2, y: bar.y + 6, width: 300, height: bar.height - 12)
-        let empty = try paint.client.waitForCapture(paint.window, rect: field, "the emptied field") { shot in
-            (0..<shot.image.width).filter { x in (0..<shot.image.height).contains { shot.color(x: x, y: $0) != .white }
+        try paint.key("o", modifiers: [.control])
+        try paint.waitForFileDialog("the Open dialog")
+        let f = paint.fileDialogFrame
+        // The second row's name (rows 34 px from 110 px below the panel's top, names 40 px into
+        // the list, which starts 200 px in, at scale 1).
+        let secondRow = IntRect(x: f.x + 240, y: f.y + 110 + 34 + 8, width: 200, height: 18)
+        func secondRowHasText() throws -> Bool {
+            let shot = try paint.client.capture(paint.window, rect: secondRow)
+            return (0..<secondRow.height).contains { y in
+                (0..<secondRow.width).contains { shot.color(x: $0, y: y).brightest < 110 }
             }
-            .count <= 2
         }
+        try Wait.require("two pictures listed") { try secondRowHasText() }
         try paint.key("v", modifiers: [.control])
-        _ = try paint.client.waitForCapture(paint.window, rect: field, "the pasted text in the field") {
-            $0.image != empty.image
+        try Wait.require("the list filtered to one picture by the pasted text\n\(paint.app.outputSummary)") {
+            try !secondRowHasText()
         }
-        try paint.client.typeText("pasted.png")
         try paint.key("Return")
-        let second = dir.file("pasted.png")
         #expect(
-            Wait.until(timeout: .seconds(20)) { FileManager.default.fileExists(atPath: second) },
-            "\(String(describing: try? FileManager.default.contentsOfDirectory(atPath: dir.path)))\n\(paint.app.outputSummary)"
-        )
+            paint.client.waitForTitle(paint.window) { $0 == "other.png — SwiftPaint" } != nil,
+            "\(paint.title ?? "nil")\n\(paint.app.outputSummary)")
+        expectCanvas(paint, equals: other, "the picture opened from the filtered list")
     }
 
     @Test("Text field pointer: a click places the cursor, a double click selects a word")
     func fieldClicks() throws {
         let paint = try start()
         defer { paint.stop() }
-        let bar = paint.layout.statusBar
+        let f = paint.fileDialogFrame
+        let y = f.maxY - 88 + 13
         // A click before the text: "#" goes in front of "ff0000".
         try paint.key("b", modifiers: [.control])
-        try Wait.require("the background prompt's field") { try paint.statusWhiteRun() > 200 }
+        try paint.waitForFileDialog("the background dialog")
         paint.parkPointer()
         try paint.client.typeText("ff0000")
-        let x = try fieldX(paint)
-        try paint.client.click(paint.window, x: x + 3, y: bar.y + bar.height / 2)
+        guard let x = Wait.value({ try? dialogTextX(paint) }) else {
+            throw HarnessError.captureFailed("no typed text in the background dialog's field")
+        }
+        try paint.client.click(paint.window, x: x - 3, y: y)
         paint.parkPointer()
         try paint.client.typeText("#\n")
+        try paint.waitForFileDialogClosed()
         expectCanvas(
             paint, equals: PixelImage(width: Self.size.w, height: Self.size.h, fill: Color(r: 255, g: 0, b: 0).pixel),
             "a red background")
         // A double click on "junk" selects it; Backspace deletes it, leaving " #0000ff".
         try paint.key("b", modifiers: [.control])
-        try Wait.require("the background prompt's field") { try paint.statusWhiteRun() > 200 }
+        try paint.waitForFileDialog("the background dialog")
         paint.parkPointer()
         try paint.client.typeText("junk #0000ff")
-        let word = (x: x + 6 + 10, y: bar.y + bar.height / 2)
-        try paint.client.click(paint.window, x: word.x, y: word.y)
-        try paint.client.click(paint.window, x: word.x, y: word.y)
+        guard let start = Wait.value({ try? dialogTextX(paint) }) else {
+            throw HarnessError.captureFailed("no typed text in the background dialog's field")
+        }
+        try paint.client.click(paint.window, x: start + 10, y: y)
+        try paint.client.click(paint.window, x: start + 10, y: y)
         paint.parkPointer()
         try paint.key("BackSpace")
         try paint.key("Return")
+        try paint.waitForFileDialogClosed()
         expectCanvas(
             paint, equals: PixelImage(width: Self.size.w, height: Self.size.h, fill: Color(r: 0, g: 0, b: 255).pixel),
             "a blue background")

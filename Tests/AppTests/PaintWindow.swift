@@ -30,6 +30,8 @@ enum ChromeColors {
     static let statusFill = Color(r: 0xEE, g: 0xEF, b: 0xF1)
     /// The status bar while it asks something (close question, file-name prompt).
     static let askFill = Color(r: 0xFF, g: 0xF4, b: 0xC8)
+    /// The 1-px border of the panels (the file dialog's runs round it).
+    static let panelBorder = Color(r: 0xC4, g: 0xC6, b: 0xCA)
 }
 
 /// A running `swiftpaint` on a private Xvfb, with the geometry to aim at the canvas and toolbar.
@@ -223,23 +225,38 @@ final class PaintWindow {
         return row.count(of: .white)
     }
 
-    /// Polls until the save prompt (a yellow bar with a wide white text field) is shown.
+    /// Where the file dialog sits in the window (centred, its size fitted to the window).
+    var fileDialogFrame: IntRect {
+        FileDialog.frame(windowWidth: layout.windowWidth, windowHeight: layout.windowHeight, scale: layout.ui)
+    }
+
+    /// Whether the file dialog is shown: its border runs down the whole of its left edge.
+    func fileDialogShown() throws -> Bool {
+        let f = fileDialogFrame
+        let edge = try client.capture(window, rect: IntRect(x: f.x, y: f.y, width: 1, height: f.height))
+        return edge.count(of: ChromeColors.panelBorder, tolerance: config.tolerance) == f.height
+    }
+
+    /// Polls until the file dialog (Open, Save as, the background picture) is shown.
+    func waitForFileDialog(_ what: String = "the file dialog") throws {
+        try Wait.require("\(what)\n\(app.outputSummary)", poll: .milliseconds(20)) { try fileDialogShown() }
+    }
+
+    /// Polls until the file dialog is gone.
+    func waitForFileDialogClosed(_ what: String = "the file dialog closed") throws {
+        try Wait.require("\(what)\n\(app.outputSummary)", poll: .milliseconds(20)) { try !fileDialogShown() }
+    }
+
+    /// Polls until the Save as dialog is shown (and fails early when the program saved or
+    /// exited instead).
     func waitForSavePrompt() throws {
         if !Wait.until(
             poll: .milliseconds(20),
-            {
-                (try? statusColor()).map {
-                    ScreenCapture.matches($0, ChromeColors.askFill, tolerance: config.tolerance)
-                } == true
-                    || !app.isRunning || title?.hasPrefix("*") == false
-            }) || !app.isRunning || title?.hasPrefix("*") == false
+            { (try? fileDialogShown()) == true || !app.isRunning || title?.hasPrefix("*") == false })
+            || !app.isRunning || title?.hasPrefix("*") == false
         {
             throw HarnessError.timedOut(
-                "the save prompt; instead the title is \(title ?? "nil") and the status bar \((try? statusColor())?.description ?? "gone")\n\(app.outputSummary)"
-            )
-        }
-        try Wait.require("the file-name field of the save prompt\n\(app.outputSummary)") {
-            try statusWhiteRun() > 300
+                "the Save as dialog; instead the title is \(title ?? "nil")\n\(app.outputSummary)")
         }
     }
 

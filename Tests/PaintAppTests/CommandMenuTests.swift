@@ -26,7 +26,10 @@ import Testing
         let s = Self.session()
         let menus = Command.menus(for: s)
         #expect(menus.map(\.title.text) == ["File", "Edit", "Image", "View", "Help"])
-        #expect(menus[0].items.map(\.label.text) == ["New", "Open…", "Save", "Save As…", "Save with History", "Quit"])
+        #expect(
+            menus[0].items.map(\.label.text) == [
+                "New", "Open…", "Open Recent…", "Save", "Save As…", "Save with History", "Quit",
+            ])
         for command in Command.all {
             let item = menus.flatMap(\.items).first { $0.command == command.name }
             #expect(item?.shortcut == (command.keys.first?.label ?? ""), "\(command.name)")
@@ -52,7 +55,7 @@ import Testing
         Self.key(s, .down)
         Self.key(s, .enter)
         #expect(!s.menuBar.isOpen)
-        guard case .openPrompt = s.mode else { throw Expectation("Open… asks for a file, the mode is \(s.mode)") }
+        guard s.fileDialog?.purpose == .open else { throw Expectation("Open… asks for a file, the mode is \(s.mode)") }
         Self.key(s, .escape)
         Self.key(s, .character("v"), .alt)
         #expect(s.menuBar.open == 3, "Alt+V opens View")
@@ -77,9 +80,11 @@ import Testing
         #expect(s.layout.zoom > .actualSize, "a 200 x 100 picture fitted to the window is enlarged")
         Self.click(s, s.menuGeometry.titles[0])
         #expect(s.menuBar.isOpen)
+        // On the canvas, right of the open menu.
         let o = s.layout.imageOrigin
-        s.handle(.press(x: o.x + 5, y: o.y + 5, button: .left, modifiers: []))
-        s.handle(.release(x: o.x + 5, y: o.y + 5, button: .left, modifiers: []))
+        let x = max(o.x, s.menuGeometry.dropDown(0).maxX) + 5
+        s.handle(.press(x: x, y: o.y + 5, button: .left, modifiers: []))
+        s.handle(.release(x: x, y: o.y + 5, button: .left, modifiers: []))
         #expect(!s.menuBar.isOpen)
         #expect(Array(s.engine.viewPixels) == blank, "the click that closed the menu did not paint")
     }

@@ -177,29 +177,26 @@ import Testing
         b.finish()
     }
 
-    @Test func theSavePromptSaysWhatItWaitsForInsteadOfClosingOnAnEmptyName() throws {
+    @Test func theSaveDialogSaysWhatItWaitsForInsteadOfClosingOnAnEmptyName() throws {
         let folder = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let s = T.makeSession()
+        s.makesThumbnails = false
         T.drag(s, [(10, 10), (30, 30)])
-        s.mode = .savePrompt(TextField(""), then: nil)
-        s.handle(.key(.enter, modifiers: []))
-        #expect(s.mode == .savePrompt(TextField(""), then: nil), "the prompt stays")
-        #expect(s.message == "Type a file name to save to (Esc cancels)")
-        // A folder is not a name either: the prompt keeps it, for the name after it.
-        s.mode = .savePrompt(TextField(folder), then: nil)
-        s.handle(.key(.enter, modifiers: []))
-        guard case .savePrompt(let field, nil) = s.mode else {
-            Issue.record("the prompt closed: \(s.mode)")
-            return
-        }
-        #expect(field.text == folder + "/")
-        #expect(s.message == "“\(folder)/” is a folder: type a file name after it (Esc cancels)")
+        T.key(s, "s", [.control, .shift])
+        T.typeInDialog(s, "")
+        #expect(s.fileDialog?.note == "Type a name for the picture", "the dialog stays and says why")
+        // A folder is not a name either: the dialog enters it, for the name after it.
+        T.typeInDialog(s, folder)
+        #expect(s.fileDialog?.folder == folder && s.fileDialog?.field.text == "untitled.png")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "nothing was written")
-        // Then a name after it saves there.
-        for c in "a.png" { s.handle(.key(.character(c), modifiers: [])) }
-        s.handle(.key(.enter, modifiers: []))
-        #expect(s.mode == .normal)
+        // A folder reaching the save some other way opens the dialog there.
+        s.handle(.key(.escape, modifiers: []))
+        s.commitSaveName(folder + "/", then: nil)
+        #expect(s.fileDialog?.folder == folder && s.fileDialog?.noteIsProblem == true)
+        // Then a name saves there.
+        T.typeInDialog(s, "a.png")
+        #expect(s.mode == .normal && s.fileDialog == nil)
         #expect(FileManager.default.fileExists(atPath: folder + "/a.png"), "\(s.message)")
     }
 }

@@ -222,47 +222,40 @@ import Testing
         let untitled = Self.open(nil, Self.options(dir))
         T.drag(untitled, [(5, 5), (30, 30)])
         T.key(untitled, "s", [.control, .alt])
-        guard case .savePrompt = untitled.mode else {
-            Issue.record("no save prompt for an untitled document")
+        guard untitled.fileDialog?.purpose == .save(then: nil) else {
+            Issue.record("no save dialog for an untitled document")
             return
         }
         untitled.handle(.key(.escape, modifiers: []))
         // Then the user saves as usual, to a name: the file is plain.
         T.key(untitled, "s", .control)
-        for _ in 0..<200 { untitled.handle(.key(.backspace, modifiers: [])) }
-        for c in dir + "/named.png" { untitled.handle(.key(.character(c), modifiers: [])) }
-        untitled.handle(.key(.enter, modifiers: []))
+        T.typeInDialog(untitled, dir + "/named.png")
         #expect(FileManager.default.fileExists(atPath: dir + "/named.png"), "\(untitled.message)")
         #expect(HistoryChunk.extract(from: try Self.bytes(dir + "/named.png")) == .none)
         #expect(!untitled.carriesHistory)
     }
 
-    /// Replaces the save prompt's text with `name` (nothing else).
-    static func typeName(_ s: Session, _ name: String) {
-        for _ in 0..<300 { s.handle(.key(.backspace, modifiers: [])) }
-        for c in name { s.handle(.key(.character(c), modifiers: [])) }
-    }
-
-    @Test func saveWithHistoryIsAChoiceInTheSavePrompt() throws {
+    @Test func saveWithHistoryIsAChoiceInTheSaveDialog() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (s, file, _) = Self.savedDrawing(in: dir, named: "first.png")
+        s.makesThumbnails = false
         #expect(!s.carriesHistory)
-        // Save as: the box is there, not ticked; a click on it ticks it and the hint warns.
+        // Save as: the box is there, not ticked; a click on it ticks it and the note warns.
         T.key(s, "s", [.control, .shift])
-        var status = s.renderStatus().texts.map(\.text)
-        #expect(status.contains("Save with history") && status.contains { $0.hasSuffix("Alt+H: history") })
-        guard let toggle = s.historyToggle else {
-            Issue.record("no Save with history box in the save prompt: \(status)")
+        var texts = s.renderPanel(measure: FixedWidthMeasurer())?.texts.map(\.text) ?? []
+        guard let dialog = s.fileDialog, texts.contains("Save with history"), !dialog.withHistory else {
+            Issue.record("no Save with history box in the save dialog: \(texts)")
             return
         }
-        let (x, y) = (toggle.x + 5, toggle.y + toggle.height / 2)
+        let box = dialog.historyBox
+        let frame = s.fileDialogFrame
+        let (x, y) = (frame.x + box.x + 5, frame.y + box.y + box.height / 2)
         s.handle([.press(x: x, y: y, button: .left, modifiers: []), .release(x: x, y: y, button: .left, modifiers: [])])
-        status = s.renderStatus().texts.map(\.text)
-        #expect(status.contains("Anyone who opens it can undo what was painted over"), "\(status)")
+        texts = s.renderPanel(measure: FixedWidthMeasurer())?.texts.map(\.text) ?? []
+        #expect(texts.contains("Anyone who opens it can undo what was painted over"), "\(texts)")
         let portable = dir + "/portable.png"
-        Self.typeName(s, portable)
-        s.handle(.key(.enter, modifiers: []))
+        T.typeInDialog(s, portable)
         #expect(s.message.hasSuffix("with its editing history inside"), "\(s.message)")
         #expect(s.carriesHistory && s.title == "portable.png (with history) — SwiftPaint", "\(s.title)")
         guard case .archive = HistoryChunk.extract(from: try Self.bytes(portable)) else {
@@ -274,31 +267,26 @@ import Testing
         // Alt+H ticks and clears it from the keyboard; cleared, the save is plain again.
         T.drag(s, [(20, 40), (60, 10)])
         T.key(s, "s", [.control, .shift])
-        #expect(!s.historyInsideNextSave, "the box starts unticked at every Save as")
+        #expect(s.fileDialog?.withHistory == false, "the box starts unticked at every Save as")
         T.key(s, "h", .alt)
-        #expect(s.historyInsideNextSave)
+        #expect(s.fileDialog?.withHistory == true)
         T.key(s, "h", .alt)
-        #expect(!s.historyInsideNextSave)
-        guard case .savePrompt(let field, _) = s.mode, !field.text.contains("h") else {
-            Issue.record("Alt+H typed into the name or closed the prompt: \(s.mode)")
-            return
-        }
+        #expect(s.fileDialog?.withHistory == false)
+        #expect(s.fileDialog?.field.text.contains("h") == false, "Alt+H typed into the name")
         let plain = dir + "/plain-again.png"
-        Self.typeName(s, plain)
-        s.handle(.key(.enter, modifiers: []))
+        T.typeInDialog(s, plain)
         #expect(HistoryChunk.extract(from: try Self.bytes(plain)) == .none)
         #expect(!s.carriesHistory && !s.title.contains("(with history)"), "\(s.title)")
 
         // Ctrl+Alt+S on an untitled drawing asks for the name with the box already ticked.
         let untitled = Self.open(nil, Self.options(dir))
+        untitled.makesThumbnails = false
         T.drag(untitled, [(5, 5), (30, 30)])
         T.key(untitled, "s", [.control, .alt])
-        _ = untitled.renderStatus()
-        #expect(untitled.historyInsideNextSave && untitled.historyToggle != nil)
-        Self.typeName(untitled, dir + "/untitled-portable.png")
-        untitled.handle(.key(.enter, modifiers: []))
+        #expect(untitled.fileDialog?.withHistory == true)
+        T.typeInDialog(untitled, dir + "/untitled-portable.png")
         guard case .archive = HistoryChunk.extract(from: try Self.bytes(dir + "/untitled-portable.png")) else {
-            Issue.record("Ctrl+Alt+S through the prompt wrote no history: \(untitled.message)")
+            Issue.record("Ctrl+Alt+S through the dialog wrote no history: \(untitled.message)")
             return
         }
     }

@@ -41,7 +41,7 @@ import Testing
 
     static func saveAs(_ s: Session, _ name: String) {
         T.key(s, "s", [.control, .shift])
-        answerPrompt(s, name)
+        T.typeInDialog(s, name)
     }
 
     @Test func aPictureWithAlphaOpensOverTransparencyPaintsExactlyErasesAndSavesWithAlpha() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import PaintCore
 import Testing
 
@@ -41,9 +42,15 @@ import Testing
     }
 
     @Test func promptsLetDrawingGoOn() {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let s = T.makeSession(width: 200, height: 100)
+        s.makesThumbnails = false
+        // Save as a JPEG: the quality is asked in the status bar (the file dialog before it is
+        // modal, as a desktop's file chooser is).
         s.handle(.key(.character("s"), modifiers: [.control, .shift]))
-        guard case .savePrompt = s.mode else {
+        T.typeInDialog(s, dir + "/x.jpg")
+        guard case .qualityPrompt = s.mode else {
             Issue.record("no prompt: \(s.mode)")
             return
         }
@@ -51,7 +58,7 @@ import Testing
         let before = s.engine.paintImage()
         T.drag(s, [(10, 10), (60, 40)])
         #expect(s.engine.paintImage() != before, "the stroke was swallowed")
-        if case .savePrompt = s.mode {} else { Issue.record("the prompt went away: \(s.mode)") }
+        if case .qualityPrompt = s.mode {} else { Issue.record("the prompt went away: \(s.mode)") }
     }
 
     @Test func theStatusBarPositionIsThrottledNotImmediateAndFollowsDrags() {

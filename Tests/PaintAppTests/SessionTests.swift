@@ -63,6 +63,19 @@ import Testing
         s.handle(.key(.character(c), modifiers: modifiers))
     }
 
+    /// Replaces the file dialog's field with `text` (Ctrl+A, the characters) and presses Enter;
+    /// records an issue when no dialog is open.
+    static func typeInDialog(_ s: Session, _ text: String, enter: Bool = true) {
+        guard s.fileDialog != nil else {
+            Issue.record("no file dialog: \(s.mode)")
+            return
+        }
+        key(s, "a", .control)
+        if s.fileDialog?.field.text.isEmpty == false { s.handle(.key(.backspace, modifiers: [])) }
+        for c in text { s.handle(.key(.character(c), modifiers: [])) }
+        if enter { s.handle(.key(.enter, modifiers: [])) }
+    }
+
     @Test func newDocumentDefaults() {
         let s = Self.makeSession()
         #expect(s.settings.primary == .black && s.settings.secondary == .white)
@@ -176,27 +189,23 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         _ = FileManager.default.createFile(atPath: dir + "/existing-picture.png", contents: Data())
         let s = Self.makeSession()
+        s.makesThumbnails = false
         Self.drag(s, [(20, 20)])
         Self.key(s, "s", .control)
-        guard case .savePrompt(var field, _) = s.mode else {
-            Issue.record("no prompt")
+        guard let dialog = s.fileDialog, dialog.purpose == .save(then: nil) else {
+            Issue.record("no save dialog: \(s.mode)")
             return
         }
-        // Replace the suggestion with our folder and a prefix, then complete it.
-        while field.handle(.backspace) && !field.text.isEmpty {}
-        for c in dir + "/exi" { s.handle(.key(.character(c), modifiers: [])) }
-        // The field in the session started from the suggestion; clear it the same way.
-        guard case .savePrompt(let typed, _) = s.mode else { return }
-        #expect(typed.text.hasSuffix(dir + "/exi"))
-        for _ in 0..<typed.text.count { s.handle(.key(.backspace, modifiers: [])) }
-        for c in dir + "/exi" { s.handle(.key(.character(c), modifiers: [])) }
+        // The name offered, its stem chosen so typing replaces it and keeps ".png".
+        #expect(dialog.field.text == "untitled.png" && dialog.field.selection == 0..<8)
+        // A path and a prefix, then Tab: completed from the folder it names.
+        Self.typeInDialog(s, dir + "/exi", enter: false)
         s.handle(.key(.tab, modifiers: []))
-        guard case .savePrompt(let completed, _) = s.mode else { return }
-        #expect(completed.text == dir + "/existing-picture.png")
+        #expect(s.fileDialog?.field.text == dir + "/existing-picture.png")
         for _ in 0..<"existing-picture.png".count { s.handle(.key(.backspace, modifiers: [])) }
         for c in "new.png" { s.handle(.key(.character(c), modifiers: [])) }
         s.handle(.key(.enter, modifiers: []))
-        #expect(s.mode == .normal)
+        #expect(s.fileDialog == nil && s.mode == .normal)
         #expect(FileManager.default.fileExists(atPath: dir + "/new.png"))
         #expect(s.title == "new.png — SwiftPaint")
     }

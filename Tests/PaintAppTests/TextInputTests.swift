@@ -34,8 +34,8 @@ import Testing
         T.key(s, "#")
         #expect(T.key(s, "v", .control).clipboard == [.fetchText])
         s.handle(.pastedText("00ff00\u{7}\nsecond line"))
-        guard case .backgroundPrompt(let field) = s.mode else {
-            Issue.record("no prompt: \(s.mode)")
+        guard let field = s.fileDialog?.field else {
+            Issue.record("no dialog: \(s.mode)")
             return
         }
         #expect(field.text == "#00ff00" && field.cursor == 7)
@@ -49,43 +49,59 @@ import Testing
         #expect(s.colorEditor?.color == Color(r: 0x12, g: 0x34, b: 0x56))
     }
 
-    @Test func clicksInThePromptPlaceTheCursorAndDoubleClicksSelectAWord() {
+    @Test func clicksInTheDialogsFieldPlaceTheCursorAndDoubleClicksSelectAWord() {
         let s = T.makeSession()
+        s.makesThumbnails = false
         T.key(s, "b", .control)
         for c in "junk #0000ff" { T.key(s, c) }
-        _ = s.renderStatus()  // 7 px a character
-        guard let view = s.promptView else {
+        _ = s.renderPanel(measure: FixedWidthMeasurer())  // 7 px a character
+        guard let view = s.fileDialogField, let stop2 = view.stops.first(where: { $0.index == 2 }),
+            let stop7 = view.stops.first(where: { $0.index == 7 })
+        else {
             Issue.record("no field drawn")
             return
         }
-        let y = view.frame.y + 5
-        let textX = view.frame.x + 6
-        s.handle(.press(x: textX + 7 * 2 + 1, y: y, button: .left, modifiers: []))
-        s.handle(.release(x: textX + 7 * 2 + 1, y: y, button: .left, modifiers: []))
-        #expect(s.promptField?.cursor == 2)
-        s.handle(.press(x: textX + 7 * 7 + 1, y: y, button: .left, modifiers: .shift))
-        #expect(s.promptField?.selection == 2..<7)
-        s.handle(.doubleClick(x: textX + 7 * 2 + 3, y: y))
-        #expect(s.promptField?.selection == 0..<4)
+        let y = view.frame.y + view.frame.height / 2
+        s.handle(.press(x: stop2.x + 1, y: y, button: .left, modifiers: []))
+        s.handle(.release(x: stop2.x + 1, y: y, button: .left, modifiers: []))
+        #expect(s.fileDialog?.field.cursor == 2)
+        s.handle(.press(x: stop7.x + 1, y: y, button: .left, modifiers: .shift))
+        s.handle(.release(x: stop7.x + 1, y: y, button: .left, modifiers: .shift))
+        #expect(s.fileDialog?.field.selection == 2..<7)
+        // As the window sends a double click: two presses, the second followed by the double click.
+        let x = stop2.x + 3
+        s.handle([
+            .press(x: x, y: y, button: .left, modifiers: []), .release(x: x, y: y, button: .left, modifiers: []),
+            .press(x: x, y: y, button: .left, modifiers: []), .doubleClick(x: x, y: y),
+            .release(x: x, y: y, button: .left, modifiers: []),
+        ])
+        #expect(s.fileDialog?.field.selection == 0..<4)
         T.key(s, "x")
-        #expect(s.promptField?.text == "x #0000ff")
-        // A press outside the field is not the field's.
-        #expect(!s.pressPromptField(view.frame.maxX + 5, y, []))
+        #expect(s.fileDialog?.field.text == "x #0000ff")
+        // "x #0000ff" is neither a file nor a color: the dialog says so and stays.
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.fileDialog?.noteIsProblem == true)
+        // Without "x ": the color, the dialog closed.
+        s.handle([.key(.home, modifiers: []), .key(.delete, modifiers: []), .key(.delete, modifiers: [])])
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.fileDialog == nil && s.engine.background == .color(Color(r: 0, g: 0, b: 0xFF)))
     }
 
     @Test func preeditShowsAtTheCursorUntilTheNextKey() {
         let s = T.makeSession()
+        s.makesThumbnails = false
         s.setPreedit("ö", caret: 1)
         #expect(s.preedit == nil, "no field to compose into")
-        T.key(s, "b", .control)
+        T.key(s, "o", .control)
         T.key(s, "a")
+        _ = s.takeEffects()
         s.setPreedit("ニホ", caret: 2)
-        #expect(s.preedit == Preedit(text: "ニホ", caret: 2) && s.takeEffects().status)
-        let strip = s.renderStatus()
-        #expect(strip.texts.contains { $0.text == "aニホ" })
-        #expect(s.textCursor?.x == s.promptView.map { $0.frame.x + 6 + 7 * 3 })
+        #expect(s.preedit == Preedit(text: "ニホ", caret: 2) && s.takeEffects().editor)
+        let strip = s.renderPanel(measure: FixedWidthMeasurer())
+        #expect(strip?.texts.contains { $0.text == "aニホ" } == true, "\(strip?.texts.map(\.text) ?? [])")
+        #expect(s.textCursor?.x == s.fileDialogField.map { $0.frame.x + 6 + 7 * 3 })
         T.key(s, "b")
-        #expect(s.preedit == nil && s.promptField?.text == "ab")
+        #expect(s.preedit == nil && s.fileDialog?.field.text == "ab")
         s.setPreedit("x", caret: 1)
         s.setPreedit("", caret: 0)
         #expect(s.preedit == nil)

@@ -1,0 +1,225 @@
+import Foundation
+import PaintCore
+import PaintIO
+import Testing
+
+@testable import PaintApp
+
+/// The file dialog without a window: what it lists and in which order, the keys and clicks
+/// people use in a file chooser, completion, Save as's name and format, and the session
+/// opening and saving through it.
+@Suite struct FileDialogTests {
+    typealias T = SessionTests
+
+    /// A folder with two sub-folders, pictures named to test the order, a file that is not a
+    /// picture and a hidden picture.
+    static func folder() throws -> String {
+        let dir = T.temporaryFolder()
+        for sub in ["Zebra", "albums"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true)
+        }
+        for (name, w) in [("img10.png", 10), ("img2.png", 2), ("Beach.png", 5), ("beach-2.png", 6), (".hidden.png", 1)]
+        {
+            try ImageFile.save(
+                PixelImage(width: w, height: 3, fill: Color.black.pixel), to: dir + "/" + name, withAlpha: false)
+        }
+        FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("x".utf8))
+        return dir
+    }
+
+    static func dialog(_ purpose: FileDialog.Purpose, _ folder: String, name: String = "") -> FileDialog {
+        FileDialog(
+            purpose: purpose, folder: folder, name: name, places: [], recent: [], windowWidth: 1000,
+            windowHeight: 700)
+    }
+
+    @Test func foldersComeFirstThenPicturesInTheOrderPeopleRead() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var d = Self.dialog(.open, dir)
+        #expect(d.rows.map(\.name) == ["albums", "Zebra", "beach-2.png", "Beach.png", "img2.png", "img10.png"])
+        #expect(d.header(of: d.rows[5]) == PictureHeader(format: .png, width: 10, height: 3), "read for rows in view")
+        #expect(d.summary == "2 folders, 4 pictures")
+        // Ctrl+H lists the hidden picture too, and again hides it.
+        _ = d.key(.character("h"), .control)
+        #expect(d.rows.map(\.name).contains(".hidden.png"))
+        _ = d.key(.character("h"), .control)
+        #expect(!d.rows.map(\.name).contains(".hidden.png"))
+    }
+
+    @Test func arrowsEnterBackspaceAndTypingToFilter() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try ImageFile.save(
+            PixelImage(width: 4, height: 4, fill: Color.white.pixel), to: dir + "/albums/inside.png", withAlpha: false)
+        var d = Self.dialog(.open, dir)
+        // Down chooses the first row (a folder); Enter enters it.
+        #expect(d.key(.down) == nil && d.selected == 0)
+        #expect(d.key(.enter) == nil && d.folder == dir + "/albums" && d.rows.map(\.name) == ["inside.png"])
+        // Backspace in the empty field goes up, choosing the folder it came from.
+        #expect(d.key(.backspace) == nil && d.folder == dir && d.selected == 0 && d.rows[0].name == "albums")
+        // Typing filters (any case, anywhere in the name) and chooses the best match; Enter opens it.
+        for c in "BEA" { _ = d.key(.character(c)) }
+        #expect(d.rows.map(\.name) == ["beach-2.png", "Beach.png"] && d.selected == 0)
+        #expect(d.summary == "2 of 6 match “BEA”")
+        _ = d.key(.down)
+        #expect(d.key(.enter) == .open(dir + "/Beach.png"))
+        // Page Down goes to the last row; Escape cancels.
+        var e = Self.dialog(.open, dir)
+        _ = e.key(.pageDown)
+        #expect(e.selected == e.rows.count - 1)
+        #expect(e.key(.escape) == .cancel)
+        // Nothing matches: Enter says so and acts on nothing.
+        for c in "zzz" { _ = e.key(.character(c)) }
+        #expect(e.rows.isEmpty && e.key(.enter) == .open(dir + "/zzz"))
+    }
+
+    @Test func tabCompletesNamesAndPathsAndEntersTheOneFolder() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var d = Self.dialog(.open, dir)
+        // "im" + Tab: what img2.png and img10.png share; the candidates are shown.
+        for c in "im" { _ = d.key(.character(c)) }
+        _ = d.key(.tab)
+        #expect(d.field.text == "img")
+        #expect(d.note?.contains("img2.png") == true && d.note?.contains("img10.png") == true)
+        // "alb" + Tab: the one folder is entered, the field emptied.
+        var e = Self.dialog(.open, dir)
+        for c in "alb" { _ = e.key(.character(c)) }
+        _ = e.key(.tab)
+        #expect(e.folder == dir + "/albums" && e.field.text.isEmpty)
+        // A path completes from the folder it names (here to the one folder, which is entered).
+        var f = Self.dialog(.open, "/")
+        for c in dir + "/Zeb" { _ = f.key(.character(c)) }
+        _ = f.key(.tab)
+        #expect(f.folder == dir + "/Zebra" && f.field.text.isEmpty)
+        var g = Self.dialog(.open, "/")
+        for c in dir + "/img1" { _ = g.key(.character(c)) }
+        _ = g.key(.tab)
+        #expect(g.field.text == dir + "/img10.png" && g.folder == "/")
+    }
+
+    @Test func saveAsKeepsTheExtensionTheFormatAndEntersFoldersTyped() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var d = Self.dialog(.save(then: nil), dir, name: "untitled.png")
+        #expect(d.field.text == "untitled.png" && d.field.selection == 0..<8 && d.format == .png)
+        // Typing replaces the stem; the extension stays.
+        for c in "trip" { _ = d.key(.character(c)) }
+        #expect(d.field.text == "trip.png")
+        // A click on WebP renames it; typing .jpg chooses JPEG.
+        let webp = d.formatButton(.webp)
+        _ = d.press(x: webp.x + 5, y: webp.y + 5, button: .left)
+        #expect(d.field.text == "trip.webp" && d.format == .webp)
+        _ = d.key(.end)
+        for _ in 0..<4 { _ = d.key(.backspace) }
+        for c in "jpg" { _ = d.key(.character(c)) }
+        #expect(d.format == .jpeg)
+        #expect(d.key(.enter) == .save(dir + "/trip.jpg", .jpeg))
+        // A folder typed is entered and the name offered comes back; a picture chosen in the
+        // list gives its name.
+        var e = Self.dialog(.save(then: nil), dir, name: "untitled.png")
+        _ = e.key(.character("a"), .control)
+        for c in "albums" { _ = e.key(.character(c)) }
+        #expect(e.key(.enter) == nil && e.folder == dir + "/albums" && e.field.text == "untitled.png")
+        var f = Self.dialog(.save(then: nil), dir, name: "untitled.png")
+        _ = f.key(.down)
+        _ = f.key(.down)
+        _ = f.key(.down)
+        #expect(f.field.text == "beach-2.png")
+        // Enter on a picture chosen saves over it (the session asks first).
+        #expect(f.key(.enter) == .save(dir + "/beach-2.png", .png))
+    }
+
+    @Test func theSessionOpensThroughTheDialogAndRemembersRecentPictures() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let picture = PixelImage(width: 30, height: 20, fill: Color(r: 200, g: 30, b: 90).pixel)
+        try ImageFile.save(picture, to: dir + "/albums/red.png", withAlpha: false)
+        let s = T.makeSession(path: dir + "/doc.png", width: 60, height: 40)
+        s.makesThumbnails = false
+        #expect(s.useRecentFiles(RecentFiles(path: dir + "/state/recent")) == nil)
+        T.key(s, "o", .control)
+        guard let opened = s.fileDialog else {
+            Issue.record("no dialog")
+            return
+        }
+        // In the document's folder, the mouse: a double click on the folder enters it, one on
+        // the picture opens it.
+        #expect(opened.folder == dir && opened.rows.first?.name == "albums")
+        func doubleClick(row: Int) {
+            guard let d = s.fileDialog else { return }
+            let r = d.rowRect(row)
+            let frame = s.fileDialogFrame
+            let (x, y) = (frame.x + r.x + 40, frame.y + r.y + r.height / 2)
+            s.handle([
+                .press(x: x, y: y, button: .left, modifiers: []), .release(x: x, y: y, button: .left, modifiers: []),
+                .press(x: x, y: y, button: .left, modifiers: []), .doubleClick(x: x, y: y),
+                .release(x: x, y: y, button: .left, modifiers: []),
+            ])
+        }
+        doubleClick(row: 0)
+        #expect(s.fileDialog?.folder == dir + "/albums" && s.fileDialog?.rows.map(\.name) == ["red.png"])
+        doubleClick(row: 0)
+        #expect(s.fileDialog == nil && s.path == dir + "/albums/red.png")
+        #expect(s.engine.flattenedImage() == picture)
+        #expect(s.recentPictures == [dir + "/albums/red.png"])
+        // Saved under another name: first in the list, in the file too.
+        T.key(s, "s", [.control, .shift])
+        T.typeInDialog(s, "copy.png")
+        #expect(s.path == dir + "/albums/copy.png")
+        #expect(
+            RecentFiles(path: dir + "/state/recent").load().paths == [
+                dir + "/albums/copy.png", dir + "/albums/red.png",
+            ])
+        #expect(s.recentPicturesToShow == [dir + "/albums/copy.png", dir + "/albums/red.png"])
+        // The dialog's Recent place lists them, and its folders are places of their own.
+        T.key(s, "o", .control)
+        guard let again = s.fileDialog, let recent = again.places.firstIndex(where: { $0.kind == .recent }) else {
+            Issue.record("no Recent place")
+            return
+        }
+        let place = again.placeRect(recent)
+        let frame = s.fileDialogFrame
+        s.handle([
+            .press(x: frame.x + place.x + 10, y: frame.y + place.y + 10, button: .left, modifiers: []),
+            .release(x: frame.x + place.x + 10, y: frame.y + place.y + 10, button: .left, modifiers: []),
+        ])
+        #expect(s.fileDialog?.showsRecent == true)
+        #expect(s.fileDialog?.rows.map(\.path) == [dir + "/albums/copy.png", dir + "/albums/red.png"])
+        s.handle(.key(.escape, modifiers: []))
+        #expect(s.fileDialog == nil && s.message == "Open cancelled")
+        // File ▸ Open Recent (Alt+F, R) opens the dialog on them; Enter opens the newest.
+        s.handle([.key(.character("f"), modifiers: .alt), .key(.character("r"), modifiers: [])])
+        #expect(s.fileDialog?.showsRecent == true && s.fileDialog?.rows.count == 2)
+        s.handle([.key(.down, modifiers: []), .key(.enter, modifiers: [])])
+        #expect(s.fileDialog == nil && s.path == dir + "/albums/copy.png")
+    }
+
+    @Test func openRecentIsGrayWhileNoPictureWasOpenedOrSaved() {
+        let s = T.makeSession()
+        #expect(s.recentPictures.isEmpty)
+        s.handle([.key(.character("f"), modifiers: .alt), .key(.character("r"), modifiers: [])])
+        #expect(s.fileDialog == nil)
+    }
+
+    @Test func theDialogFitsEveryWindowAndScale() {
+        for scale in [UIScale.one, UIScale(1.5), UIScale(2)] {
+            for (w, h) in [(640, 480), (1280, 900), (3840, 2160)] {
+                let frame = FileDialog.frame(windowWidth: w, windowHeight: h, scale: scale)
+                let d = FileDialog(
+                    purpose: .save(then: nil), folder: "/", places: [], recent: [], windowWidth: w, windowHeight: h,
+                    scale: scale)
+                #expect(frame.width == d.width && frame.height == d.height)
+                // Inside the window when the window is larger than the smallest dialog.
+                if w >= scale.px(480) && h >= scale.px(360) {
+                    #expect(frame.x >= 0 && frame.maxX <= w && frame.y >= 0 && frame.maxY <= h, "\(w)x\(h) at \(scale)")
+                }
+                // The buttons and the list do not overlap.
+                #expect(d.cancelButton.maxX < d.acceptButton.x)
+                #expect(d.rowRect(d.top).maxY <= d.formatButton(.png).y, "\(w)x\(h) at \(scale)")
+                #expect(d.visibleRows >= 1)
+            }
+        }
+    }
+}
