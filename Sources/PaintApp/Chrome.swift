@@ -262,6 +262,27 @@ extension Session {
         p.fillPolygon([(ax - s.d(4), ay - s.d(2)), (ax + s.d(4), ay - s.d(2)), (ax, ay + s.d(2.5))], Theme.dimText)
     }
 
+    /// `text` as it fits `width` pixels: whole, or its longest beginning that fits with "…"
+    /// after it; nil when not even one character does.
+    static func elided(_ text: String, width: Int, bold: Bool, _ measure: TextMeasuring) -> String? {
+        if measure.width(of: text, bold: bold) <= width { return text }
+        let characters = Array(text)
+        // The longest beginning that fits, found by halving (a message can be long).
+        var fits = 0
+        var tooLong = characters.count
+        while tooLong - fits > 1 {
+            let middle = (fits + tooLong) / 2
+            if measure.width(of: String(characters[..<middle]) + "…", bold: bold) <= width {
+                fits = middle
+            } else {
+                tooLong = middle
+            }
+        }
+        var kept = characters[..<fits]
+        while kept.last == " " { kept = kept.dropLast() }
+        return kept.isEmpty ? nil : String(kept) + "…"
+    }
+
     /// The part of a prompt's text that fits `width` pixels, with the cursor in it: the end of
     /// a long path (the file name matters most), or from the cursor on when it was moved left.
     /// Cut-off ends show as "…". Returns the text to draw, the cursor's index in it, and the
@@ -302,15 +323,15 @@ extension Session {
         switch mode {
         case .normal:
             textMeasure = measure
-            // The pointer position and the size in slots as wide as they get, so the zoom and
-            // stabilizer fields after them stay put; then the file name.
+            // The pointer position and the size in slots as wide as they get for this picture, so
+            // the zoom and stabilizer fields after them stay put; then the file name.
             let gap = s.px(22)
             let x0 = s.px(10)
             texts.append(
                 TextRun(
                     text: pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", x: x0, baseline: baseline, color: Theme.text,
                     bold: false))
-            let sizeX = x0 + measure.width(of: "00000, 00000", bold: false) + gap
+            let sizeX = x0 + measure.width(of: statusSlots.position, bold: false) + gap
             texts.append(
                 TextRun(
                     text: "\(engine.width) × \(engine.height)", x: sizeX, baseline: baseline, color: Theme.dimText,
@@ -329,26 +350,28 @@ extension Session {
                 TextRun(
                     text: stabilizer, x: field.x + s.px(8), baseline: baseline,
                     color: settings.stabilizer == 0 ? Theme.dimText : Theme.text, bold: false))
+            // The name, then the message at the right end: each cut short with "…" where the
+            // window is too narrow for it, never drawn past the edge.
+            let end = bar.width - s.px(10)
             var x = field.maxX + gap
-            texts.append(
-                TextRun(
-                    text: displayName + (isModified ? " (unsaved)" : ""), x: x, baseline: baseline, color: Theme.text,
-                    bold: true))
-            x += measure.width(of: displayName + (isModified ? " (unsaved)" : ""), bold: true)
+            let name = displayName + (isModified ? " (unsaved)" : "")
+            if let shown = Self.elided(name, width: end - x, bold: true, measure) {
+                texts.append(TextRun(text: shown, x: x, baseline: baseline, color: Theme.text, bold: true))
+                x += measure.width(of: shown, bold: true)
+            }
             // A file that carries its editing history says so wherever its name shows.
-            if carriesHistory {
+            if carriesHistory, x + s.px(8) + measure.width(of: "with history", bold: false) <= end {
                 x += s.px(8)
                 texts.append(
                     TextRun(text: "with history", x: x, baseline: baseline, color: Theme.cautionText, bold: false))
                 x += measure.width(of: "with history", bold: false)
             }
             x += gap
-            if !message.isEmpty {
-                let failed = message.hasPrefix("Cannot")
-                let w = measure.width(of: message, bold: false)
+            let failed = message.hasPrefix("Cannot")
+            if !message.isEmpty, let shown = Self.elided(message, width: end - x, bold: failed, measure) {
                 texts.append(
                     TextRun(
-                        text: message, x: max(x, bar.width - s.px(10) - w), baseline: baseline,
+                        text: shown, x: max(x, end - measure.width(of: shown, bold: failed)), baseline: baseline,
                         color: failed ? Theme.errorText : Theme.text, bold: failed))
             }
         case .qualityPrompt(let field, let target, _):

@@ -25,10 +25,17 @@ extension Session {
         let bar = layout.statusBar
         let gap = s.px(22)
         let x =
-            s.px(10) + textMeasure.width(of: "00000, 00000", bold: false) + gap
-            + textMeasure.width(of: "00000 × 00000", bold: false) + gap - s.px(8)
+            s.px(10) + textMeasure.width(of: statusSlots.position, bold: false) + gap
+            + textMeasure.width(of: statusSlots.size, bold: false) + gap - s.px(8)
         let width = textMeasure.width(of: "1600%", bold: false) + s.px(30)
         return IntRect(x: x, y: bar.y + s.px(3), width: width, height: bar.height - s.px(5))
+    }
+
+    /// The widest pointer position and size the status bar shows for this picture ("8888, 8888"):
+    /// the slots it keeps for them.
+    var statusSlots: (position: String, size: String) {
+        let digits = String(repeating: "8", count: String(max(engine.width, engine.height)).count)
+        return ("\(digits), \(digits)", "\(digits) × \(digits)")
     }
 
     /// Where the zoom presets sit: above the zoom field.

@@ -60,3 +60,32 @@ import Testing
         #expect(s.settings.stabilizer == 4)
     }
 }
+
+/// The status bar in a narrow window: nothing drawn past its right edge.
+@Suite struct NarrowStatusBarTests {
+    @Test("at 640 px a long name and a long message are cut short with …, the fields keep their place")
+    func longTextsAreCutShort() {
+        let s = SessionTests.makeSession(width: 300, height: 200, windowWidth: 640, windowHeight: 480)
+        let measure = FixedWidthMeasurer()
+        s.show("Opened ~/Pictures/holidays/2026/a picture with a rather long name of its own.png")
+        let texts = s.renderStatus(measure: measure).texts
+        let bar = s.layout.statusBar
+        for run in texts {
+            #expect(run.x + measure.width(of: run.text, bold: run.bold) <= bar.maxX, "\(run.text) at \(run.x)")
+        }
+        let message = texts.last { $0.text.hasPrefix("Opened") }
+        #expect(message?.text.hasSuffix("…") == true, "\(String(describing: message?.text))")
+        // The fields before the name are where they are in a wide window.
+        let wide = SessionTests.makeSession(width: 300, height: 200, windowWidth: 1600, windowHeight: 900)
+        _ = wide.renderStatus(measure: measure)
+        #expect(wide.zoomField.x == s.zoomField.x && wide.stabilizerField?.x == s.stabilizerField?.x)
+    }
+
+    @Test func elidedKeepsTheLongestBeginningThatFits() {
+        let m = FixedWidthMeasurer()  // 7 px a character
+        #expect(Session.elided("abcdef", width: 42, bold: false, m) == "abcdef")
+        #expect(Session.elided("abcdef", width: 41, bold: false, m) == "abcd…")
+        #expect(Session.elided("ab  cdef", width: 35, bold: false, m) == "ab…", "no space before the …")
+        #expect(Session.elided("abcdef", width: 13, bold: false, m) == nil)
+    }
+}
