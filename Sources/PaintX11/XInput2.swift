@@ -9,10 +9,9 @@ final class XInput2 {
     /// The extension's major opcode: GenericEvents carrying it are ours.
     let opcode: Int32
     private let display: OpaquePointer
-    /// The axes of each source device seen (a tablet's pen, its eraser, a mouse), by id.
-    private var axes: [Int32: DeviceAxes] = [:]
-    /// The last pressure each device reported: events carry only valuators that changed.
-    private var lastPressure: [Int32: Double] = [:]
+    /// The axes and last pressure of each source device seen (a tablet's pen, its eraser, a
+    /// mouse).
+    private var devices = DeviceStates()
     /// Where each device's scroll valuators stood: a smooth wheel's turns.
     private var scrolls = ScrollTracker()
 
@@ -60,13 +59,11 @@ final class XInput2 {
         guard let data = event.xcookie.data else { return nil }
         switch event.xcookie.evtype {
         case XI_HierarchyChanged:
-            axes = [:]
-            lastPressure = [:]
+            devices.hierarchyChanged()
             scrolls.forget()
             return nil
         case XI_DeviceChanged:
-            let changed = data.assumingMemoryBound(to: XIDeviceChangedEvent.self).pointee
-            axes[changed.sourceid] = nil
+            devices.deviceChanged(data.assumingMemoryBound(to: XIDeviceChangedEvent.self).pointee.sourceid)
             scrolls.forget()
             return nil
         default:
@@ -74,12 +71,12 @@ final class XInput2 {
         }
         let device = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
         let source = device.sourceid
-        let known = axes[source] ?? DeviceAxes.query(display, device: source)
-        axes[source] = known
-        if let p = known.pressure(in: device.valuators) { lastPressure[source] = p }
+        let pen = devices.pen(source: source, valuators: device.valuators) { [display] in
+            DeviceAxes.query(display, device: $0)
+        }
         switch device.evtype {
-        case XI_Motion where !known.scroll.isEmpty:
-            if let turn = scrolls.turn(source: source, axes: known.scroll, state: device.valuators) {
+        case XI_Motion where !pen.axes.scroll.isEmpty:
+            if let turn = scrolls.turn(source: source, axes: pen.axes.scroll, state: device.valuators) {
                 return (Self.scrollEvent(device, dx: turn.dx, dy: turn.dy), device.time)
             }
         case XI_ButtonPress, XI_ButtonRelease:
@@ -88,9 +85,7 @@ final class XInput2 {
         default:
             break
         }
-        return Self.inputEvent(
-            device, pressure: known.pressure == nil ? nil : lastPressure[source], eraser: known.isEraser
-        ).map { ($0, device.time) }
+        return Self.inputEvent(device, pressure: pen.pressure, eraser: pen.axes.isEraser).map { ($0, device.time) }
     }
 
     /// The pointer left the window: scroll valuators go on adding up elsewhere, so the next turn

@@ -97,6 +97,37 @@ import Testing
             ])
         #expect(!mouse.isEraser && mouse.pressure == nil && !Self.pen.isEraser)
     }
+
+    @Test func aPenKeepsItsLastPressureUntilItsDevicesChange() {
+        var states = DeviceStates()
+        var queried: [Int32] = []
+        func pen(_ source: Int32, _ values: [Int: Double]) -> (axes: DeviceAxes, pressure: Double?) {
+            Self.withEvent(XI_Motion, x: 10, y: 10, values: values) { e in
+                states.pen(source: source, valuators: e.valuators) { id in
+                    queried.append(id)
+                    return id == 11 ? Self.pen : DeviceAxes(name: "Logitech USB Optical Mouse", valuators: [])
+                }
+            }
+        }
+        // A pen's first event without its pressure: none known yet.
+        #expect(pen(11, [0: 100, 1: 200]).pressure == nil)
+        #expect(pen(11, [0: 100, 2: 32768]).pressure == 0.5)
+        // Moved at the same pressure: positions alone, the last pressure holds.
+        #expect(pen(11, [0: 120, 1: 210]).pressure == 0.5)
+        // A mouse (device 12) meanwhile has none, and does not disturb the pen's.
+        #expect(pen(12, [0: 3, 1: 4]).pressure == nil)
+        #expect(pen(11, [1: 220]).pressure == 0.5)
+        #expect(queried == [11, 12], "each device's axes are asked for once")
+        // The tablet changed tools: its axes are asked again and its pressure forgotten.
+        states.deviceChanged(11)
+        #expect(pen(11, [1: 230]).pressure == nil)
+        #expect(pen(11, [2: 65536]).pressure == 1)
+        // Devices plugged in or out: everything is forgotten.
+        states.hierarchyChanged()
+        #expect(pen(11, [1: 240]).pressure == nil)
+        #expect(pen(12, [0: 5]).pressure == nil)
+        #expect(queried == [11, 12, 11, 11, 12])
+    }
 }
 
 /// Smooth scrolling on event data as `xinput test-xi2` prints it for a mouse with a
