@@ -1,7 +1,9 @@
 // paint-bench history STROKES.jsonl [--strokes 2000] [--cap-mb 256] [--samples 200]
 //                                    [--remove-samples 10] [--budget-s 300] [--save-png FILE]
 //
-// Measures History on the file's canvas: building N strokes through commitLiveStroke, timing
+// Measures History on the file's canvas: building N strokes through commitLiveStroke (each
+// release and each idle slice after it timed in thread CPU: release_with_history_cpu_us,
+// idle_slice_cpu_us), timing
 // every undo back to step 0 and every redo forward again, and the stroke eraser
 // (removeStroke) under >= 200 later strokes. --samples caps how many slow (> 5 ms)
 // undos are timed before the undo walk stops; --budget-s caps the undo walk's wall time.
@@ -54,18 +56,36 @@ private struct CanvasDigest: Equatable {
     }
 }
 
+/// Times of the window's work around a release with the history on, in nanoseconds of this
+/// thread's CPU (on a loaded machine wall time mostly measures preemption: 4 and 8 ms, the
+/// scheduler's ticks): each release (the live stroke committed to the history) and each idle
+/// slice after it (merging the released stroke's tiles, packing snapshots), which the window
+/// runs between events.
+struct ReleaseTimes {
+    var releases: [UInt64] = []
+    var idleSlices: [UInt64] = []
+}
+
 /// Draws one recorded stroke live and commits it as the program does; returns the operation.
 @discardableResult
-func drawLive(_ stroke: RecordedStroke, _ file: StrokeFile, _ engine: StrokeEngine, _ history: History)
-    -> Operation
-{
+func drawLive(
+    _ stroke: RecordedStroke, _ file: StrokeFile, _ engine: StrokeEngine, _ history: History,
+    times: UnsafeMutablePointer<ReleaseTimes>? = nil
+) -> Operation {
     let pts = Array(file.points[stroke.points])
     engine.begin(stroke.style, at: pts[0])
     for p in pts.dropFirst() { engine.move(to: p) }
     let op = Operation.stroke(stroke.style, points: pts)
+    var t0 = threadCPUNanoseconds()
     history.commitLiveStroke(op, engine: engine)
+    times?.pointee.releases.append(threadCPUNanoseconds() - t0)
     // The window does this between strokes, in slices, while no input waits.
-    while history.idleWork(engine: engine) {}
+    while true {
+        t0 = threadCPUNanoseconds()
+        let more = history.idleWork(engine: engine)
+        times?.pointee.idleSlices.append(threadCPUNanoseconds() - t0)
+        if !more { break }
+    }
     return op
 }
 
@@ -133,9 +153,17 @@ func runHistoryBench(arguments: [String]) -> Never {
     do {
         let e = engine!
         let h = history!
+        var times = ReleaseTimes()
         let t0 = monotonicNanoseconds()
-        for i in 0..<strokes { drawLive(file.strokes[i % file.strokes.count], file, e, h) }
+        for i in 0..<strokes { drawLive(file.strokes[i % file.strokes.count], file, e, h, times: &times) }
         let buildNs = monotonicNanoseconds() - t0
+        let releases = TimingStats(nanoseconds: times.releases)
+        let slices = TimingStats(nanoseconds: times.idleSlices)
+        print(
+            "release_with_history_cpu_us mean=\(fixed(releases.meanMicroseconds, 1)) p50=\(fixed(releases.p50Microseconds, 1))"
+                + " p99=\(fixed(releases.p99Microseconds, 1)) max=\(fixed(releases.maxMicroseconds, 1)) n=\(releases.count)"
+                + " idle_slice_cpu_us mean=\(fixed(slices.meanMicroseconds, 1)) p99=\(fixed(slices.p99Microseconds, 1))"
+                + " max=\(fixed(slices.maxMicroseconds, 1)) n=\(slices.count)")
 
         print(
             "build total_ms=\(fixed(ms(buildNs), 1)) steps=\(h.count) snapshot_mb=\(fixed(Double(h.snapshotBytes) / 1_048_576, 1))"

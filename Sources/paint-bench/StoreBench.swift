@@ -130,7 +130,7 @@ func runStoreBench(arguments: [String]) -> Never {
 }
 
 /// CPU time used by this thread, in nanoseconds.
-private func threadCPUNanoseconds() -> UInt64 {
+func threadCPUNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)

@@ -206,6 +206,32 @@ import Testing
         #expect(engine.paintImage() == drawn)
     }
 
+    /// A large snapshot is packed into room reserved for the worst case and kept there: it
+    /// gives back every pixel, and the history counts the words it holds, not the room.
+    @Test func aLargePackedSnapshotCountsTheWordsItHolds() {
+        var image = PixelImage(width: 300, height: 300)
+        // Runs of four: half as many words as pixels, more than are copied to an exact size.
+        for i in 0..<image.pixels.count {
+            image.pixels[i] = 0xFF00_0000 | UInt32(truncatingIfNeeded: (i / 4) &* 2_654_435_761)
+        }
+        let engine = StrokeEngine(image: image)
+        let packed = engine.packPaint(engine.bounds)
+        #expect(packed.isPacked)
+        #expect(packed.image() == image)
+        let pixelBytes = image.pixels.count * 4
+        #expect(packed.byteCount >= pixelBytes / 2 && packed.byteCount < pixelBytes * 3 / 4, "\(packed.byteCount)")
+        // Raw pixels (noise: runs would not save anything) round-trip too.
+        var noise = image
+        var state: UInt32 = 7
+        for i in 0..<noise.pixels.count {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            noise.pixels[i] = 0xFF00_0000 | state >> 8
+        }
+        let raw = StrokeEngine(image: noise).packPaint(IntRect(x: 0, y: 0, width: 300, height: 300))
+        #expect(raw.image() == noise)
+        #expect(raw.byteCount >= pixelBytes && raw.byteCount < pixelBytes + pixelBytes / 8)
+    }
+
     /// Tiles at the canvas edge are partly outside it: on a canvas of odd size undo and redo
     /// through snapshots of edge tiles land on the pixels each step left.
     @Test func oddSizedCanvasesKeepEveryPixel() {

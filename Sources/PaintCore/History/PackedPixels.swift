@@ -27,10 +27,12 @@ public struct PackedPixels: Sendable {
     private var deflated: [UInt8]?
     private var deflatedWords = 0
 
-    /// Bytes held.
+    /// Bytes held (of a large storage only the words written: the rest of its reservation is
+    /// never resident, see `RunPacker.finish`).
     public var byteCount: Int {
         if let tiles { return tiles.byteCount + 64 }
-        return storage.capacity * 4 + spans.capacity * 4 + (deflated?.capacity ?? 0) + 64
+        let words = storage.count > RunPacker.copiedWords ? storage.count : storage.capacity
+        return words * 4 + spans.capacity * 4 + (deflated?.capacity ?? 0) + 64
     }
 
     /// Whether the pixels are packed (not the engine's tiles any more).

@@ -14,11 +14,18 @@ struct RunPacker {
     private var count: UInt32 = 0
     private var value: UInt32 = 0
 
+    /// Packed words up to this many (128 KiB) are copied to storage of their own size.
+    static let copiedWords = 1 << 15
+
     init(spans: [Int32]) {
         self.spans = spans
         var total = 0
         for s in Swift.stride(from: 0, to: spans.count, by: 3) { total += Int(spans[s + 2]) }
         self.total = total
+        // Room for the worst case from the start (runs stop at the size of the pixels): the
+        // words never move while packing, so no slice pays for copying what earlier slices
+        // packed. A large reservation is mapped lazily: only the words written are resident.
+        words.reserveCapacity(total)
     }
 
     /// Packs spans until about `budget` pixels are done; returns true when all are.
@@ -37,8 +44,7 @@ struct RunPacker {
             } else if !addRuns(reader, y, x0, n) {
                 // Runs would take more room than the pixels: keep the pixels instead.
                 raw = true
-                words = []
-                words.reserveCapacity(total)
+                words.removeAll(keepingCapacity: true)
                 next = 0
                 count = 0
             }
@@ -80,13 +86,17 @@ struct RunPacker {
         return fits
     }
 
-    /// The packed words (runs and values, or the raw pixels), in storage of their own size.
+    /// The packed words (runs and values, or the raw pixels). Small ones are copied into
+    /// storage of their own size (the history keeps thousands); a large one is kept where it
+    /// was packed: copying it would be one more slice of milliseconds, and the reserved words
+    /// never written are mapped but never resident (the program maps every buffer over 128 KiB
+    /// on its own, see main.swift).
     mutating func finish() -> [UInt32] {
         if !raw && count > 0 {
             words.append(count)
             words.append(value)
             count = 0
         }
-        return PackedPixels.exactCopy(words)
+        return words.count <= Self.copiedWords ? PackedPixels.exactCopy(words) : words
     }
 }
