@@ -73,6 +73,9 @@ public enum InputEvent: Sendable, Equatable {
     case pastedText(String)
     /// The clipboard could not do what was asked; the sentence says why.
     case clipboardFailed(String)
+    /// Files dropped on the window (drag and drop, absolute paths); with Ctrl held (`paste`) the
+    /// picture is pasted instead of opened.
+    case dropped(paths: [String], paste: Bool)
 }
 
 /// The pointer shapes the window shows.

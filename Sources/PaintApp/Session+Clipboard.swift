@@ -35,6 +35,28 @@ extension Session {
         } catch {
             return setMessage(error.description)
         }
+        place(image)
+    }
+
+    /// A picture file dropped on the window: opened as Open does (asking about unsaved changes
+    /// first), or with Ctrl held pasted as a floating picture. Only the first picture of several
+    /// is used; what is not a picture says so.
+    func drop(_ paths: [String], paste: Bool) {
+        commitStroke()
+        guard fileDialog == nil, mode == .normal else { return setMessage("Finish the question first, then drop") }
+        guard let first = paths.first(where: { FileSystem.kind($0) == .file }) else {
+            return setMessage(paths.isEmpty ? "Only files can be dropped here" : "Nothing to open: not a file")
+        }
+        guard paste else { return open(first) }
+        do {
+            place(try ImageFile.load(path: first))
+        } catch {
+            setMessage(error.description)
+        }
+    }
+
+    /// Floats `image` at the top-left corner of the visible canvas, to be dragged into place.
+    func place(_ image: PixelImage) {
         let visible = layout.visibleImage
         let corner = layout.imagePoint(windowX: visible.x, windowY: visible.y)
         placing = Placing(

@@ -285,6 +285,8 @@ public final class Session {
             paste(text: text)
         case .clipboardFailed(let why):
             setMessage(why)
+        case .dropped(let paths, let paste):
+            drop(paths, paste: paste)
         }
     }
 

@@ -35,6 +35,8 @@ public final class X11App {
     /// The color editor, menus and panels over the canvas.
     private let popups: PopupWindows
     private let clipboard: Clipboard
+    /// Files dropped on the window (XDND).
+    private let dropTarget: DropTarget
     /// The pointer shapes: font cursors, the brush outline, the not-allowed sign.
     private let cursors: Cursors
     /// The window as an XRender picture: a canvas that waits for an answer is dimmed with it.
@@ -129,6 +131,7 @@ public final class X11App {
         tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
         popups = PopupWindows(display: display, parent: window, visual: visual, depth: depth)
         clipboard = Clipboard(display: display, window: window)
+        dropTarget = DropTarget(display: display, window: window)
         cursors = Cursors(display: display, window: window)
         windowPicture = XRenderCreatePicture(display, window, XRenderFindVisualFormat(display, visual), 0, nil)
         keyboard = KeyboardMap(display: display)
@@ -378,11 +381,20 @@ public final class X11App {
                 IntRect(
                     x: Int(event.xexpose.x), y: Int(event.xexpose.y), width: Int(event.xexpose.width),
                     height: Int(event.xexpose.height)))
-        case SelectionRequest, SelectionClear, SelectionNotify, PropertyNotify:
+        case SelectionNotify:
+            // The dropped files' list, or the clipboard's answer.
+            if let dropped = dropTarget.take(event.xselection) {
+                batch.append(dropped)
+            } else if let fetched = clipboard.handle(&event) {
+                batch.append(Self.input(fetched))
+            }
+        case SelectionRequest, SelectionClear, PropertyNotify:
             if let fetched = clipboard.handle(&event) { batch.append(Self.input(fetched)) }
         case ClientMessage:
             if event.xclient.message_type == wmProtocols, Atom(event.xclient.data.l.0) == wmDeleteWindow {
                 batch.append(.closeRequest)
+            } else {
+                _ = dropTarget.handle(event.xclient)
             }
         default:
             break

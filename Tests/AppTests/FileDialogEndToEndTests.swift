@@ -141,4 +141,40 @@ struct FileDialogEndToEndTests: CanvasChecks {
             "\(paint.title ?? "nil")\n\(paint.app.outputSummary)")
         expectCanvas(paint, equals: picture, "the recent picture opened")
     }
+
+    @Test("Drag and drop: a file dropped from another program opens; with Ctrl held it is pasted, floating")
+    func dropOpensAndCtrlPastes() throws {
+        let config = ServerConfig(depth: 24, shm: true)
+        let dir = try scratchFolder()
+        let picture = Self.quarters(Color(r: 250, g: 120, b: 0), Color(r: 10, g: 10, b: 120))
+        // A space in the name: the uri list carries it as %20.
+        try ImageFile.save(picture, to: dir.file("my pic.png"), withAlpha: false)
+        let small = PixelImage(width: 60, height: 40, fill: Color(r: 0, g: 200, b: 0).pixel)
+        try ImageFile.save(small, to: dir.file("small.png"), withAlpha: false)
+        let paint = try start(config, dir.file("doc.png"))
+        defer { paint.stop() }
+        let display = paint.session.server.displayName
+        let (x, y) = paint.windowPoint(imageX: 200, imageY: 150)
+        let first = try DragSource(
+            displayName: display,
+            uris: "# dragged\r\nfile://\(dir.path.replacingOccurrences(of: " ", with: "%20"))/my%20pic.png\r\n")
+        let result = try first.drop(on: paint.window, x: x, y: y)
+        #expect(result.accepted && result.finished, "\(result)\n\(paint.app.outputSummary)")
+        #expect(
+            paint.client.waitForTitle(paint.window) { $0 == "my pic.png — SwiftPaint" } != nil,
+            "\(paint.title ?? "nil")\n\(paint.app.outputSummary)")
+        expectCanvas(paint, equals: picture, "the dropped picture opened")
+        // Ctrl held: the picture floats at the top-left of the canvas; the document stays.
+        let second = try DragSource(displayName: display, uris: "file://\(dir.file("small.png"))\r\n")
+        let pasted = try paint.client.withModifiers([.control]) { try second.drop(on: paint.window, x: x, y: y) }
+        #expect(pasted.accepted && pasted.finished)
+        try paint.key("Return")
+        try paint.waitForModified(true)
+        var expected = picture
+        for py in 0..<small.height {
+            for px in 0..<small.width { expected[px, py] = small[px, py] }
+        }
+        expectCanvas(paint, equals: expected, "the dropped picture pasted at the top-left and put down")
+        #expect(paint.title == "*my pic.png — SwiftPaint", "\(paint.title ?? "nil")")
+    }
 }

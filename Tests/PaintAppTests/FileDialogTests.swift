@@ -222,4 +222,28 @@ import Testing
             }
         }
     }
+
+    @Test func aDroppedPictureOpensAfterTheQuestionAndWithCtrlFloats() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let picture = PixelImage(width: 30, height: 20, fill: Color(r: 10, g: 200, b: 90).pixel)
+        try ImageFile.save(picture, to: dir + "/drop.png", withAlpha: false)
+        let s = T.makeSession(path: dir + "/doc.png", width: 60, height: 40)
+        T.drag(s, [(5, 5), (50, 30)])
+        // Unsaved changes: asked first; Discard opens the dropped picture.
+        s.handle(.dropped(paths: [dir + "/notes.txt.missing", dir + "/drop.png"], paste: false))
+        #expect(s.mode == .confirmLeave(.open(dir + "/drop.png")), "\(s.mode)")
+        T.key(s, "d")
+        #expect(s.path == dir + "/drop.png" && s.engine.flattenedImage() == picture)
+        // With Ctrl: pasted, floating at the top-left, the document unchanged until put down.
+        try ImageFile.save(
+            PixelImage(width: 4, height: 4, fill: Color.black.pixel), to: dir + "/dot.png", withAlpha: false)
+        s.handle(.dropped(paths: [dir + "/dot.png"], paste: true))
+        #expect(s.placing?.rect == IntRect(x: 0, y: 0, width: 4, height: 4) && s.path == dir + "/drop.png")
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.engine.flattenedImage()[2, 2] == Color.black.pixel && s.isModified)
+        // Nothing that is a file: a word, nothing else.
+        s.handle(.dropped(paths: [dir + "/albums"], paste: false))
+        #expect(s.message == "Nothing to open: not a file" && s.path == dir + "/drop.png")
+    }
 }

@@ -1,0 +1,129 @@
+import CX11
+import PaintApp
+import PaintIO
+
+/// The window as a drag-and-drop target (XDND, version 5): a file manager's drag is accepted as
+/// a copy, and the dropped `text/uri-list` is asked for, read and handed to the session as
+/// `InputEvent.dropped` with its local paths (Ctrl held at the drop: paste instead of open).
+final class DropTarget {
+    private let display: OpaquePointer
+    private let window: Window
+    private let enter, position, status, drop, finished, leave, selection, copy, uriList, property: Atom
+    /// The window dragging to us (0: none).
+    private var source: Window = 0
+    /// Whether the source offers a uri list (the types of XdndEnter, or XdndTypeList).
+    private var offersURIs = false
+
+    init(display: OpaquePointer, window: Window) {
+        self.display = display
+        self.window = window
+        func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
+        enter = atom("XdndEnter")
+        position = atom("XdndPosition")
+        status = atom("XdndStatus")
+        drop = atom("XdndDrop")
+        finished = atom("XdndFinished")
+        leave = atom("XdndLeave")
+        selection = atom("XdndSelection")
+        copy = atom("XdndActionCopy")
+        uriList = atom("text/uri-list")
+        property = atom("SWIFTPAINT_DROP")
+        // XdndAware: the version spoken.
+        var version: UInt = 5
+        XChangeProperty(display, window, atom("XdndAware"), XA_ATOM, 32, PropModeReplace, &version, 1)
+    }
+
+    /// A client message of the protocol (true), answered; anything else is not ours (false).
+    func handle(_ e: XClientMessageEvent) -> Bool {
+        let type = e.message_type
+        guard [enter, position, drop, leave].contains(type) else { return false }
+        let from = Window(UInt(bitPattern: e.data.l.0))
+        switch type {
+        case enter:
+            source = from
+            // Up to three types inline; more are in XdndTypeList (bit 0 of l[1]).
+            let inline = [e.data.l.2, e.data.l.3, e.data.l.4].map { Atom(UInt(bitPattern: $0)) }
+            offersURIs = inline.contains(uriList) || (e.data.l.1 & 1 != 0 && typeList(of: from).contains(uriList))
+        case position:
+            guard from == source else { return true }
+            send(status, to: from, [Int(window), offersURIs ? 1 : 0, 0, 0, offersURIs ? Int(copy) : 0])
+        case drop:
+            guard from == source, offersURIs else {
+                send(finished, to: from, [Int(window), 0, 0, 0, 0])
+                return true
+            }
+            XConvertSelection(display, selection, uriList, property, window, Time(UInt(bitPattern: e.data.l.2)))
+        default:
+            source = 0
+        }
+        return true
+    }
+
+    /// The dropped list arriving (a SelectionNotify for it): the paths, once read; nil for
+    /// another selection.
+    func take(_ e: XSelectionEvent) -> InputEvent? {
+        guard e.selection == selection, e.requestor == window, source != 0 else { return nil }
+        var paths: [String] = []
+        if e.property != 0 {
+            var type: Atom = 0
+            var format: Int32 = 0
+            var count: UInt = 0
+            var after: UInt = 0
+            var data: UnsafeMutablePointer<UInt8>?
+            // A uri list of 1 MB is thousands of files: more is not read.
+            if XGetWindowProperty(
+                display, window, property, 0, 1 << 18, 1, Atom(AnyPropertyType), &type, &format, &count, &after, &data)
+                == Success, let data, format == 8
+            {
+                let text = String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+                paths = FileURI.paths(inURIList: text).paths
+            }
+            if let data { XFree(data) }
+        }
+        send(finished, to: source, [Int(window), paths.isEmpty ? 0 : 1, paths.isEmpty ? 0 : Int(copy), 0, 0])
+        source = 0
+        return .dropped(paths: paths, paste: controlHeld())
+    }
+
+    /// The types a source lists in its XdndTypeList property.
+    private func typeList(of window: Window) -> [Atom] {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard
+            XGetWindowProperty(
+                display, window, XInternAtom(display, "XdndTypeList", 0), 0, 64, 0, XA_ATOM, &type, &format, &count,
+                &after, &data) == Success, let data
+        else { return [] }
+        defer { XFree(data) }
+        guard format == 32 else { return [] }
+        return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { p in (0..<Int(count)).map { Atom(p[$0]) } }
+    }
+
+    /// Whether Ctrl is down now (XDND does not carry the modifiers: the drop is asked where it
+    /// happens).
+    private func controlHeld() -> Bool {
+        var root: Window = 0
+        var child: Window = 0
+        var rx: Int32 = 0
+        var ry: Int32 = 0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var mask: UInt32 = 0
+        XQueryPointer(display, window, &root, &child, &rx, &ry, &x, &y, &mask)
+        return mask & UInt32(ControlMask) != 0
+    }
+
+    private func send(_ type: Atom, to target: Window, _ values: [Int]) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = target
+        event.xclient.message_type = type
+        event.xclient.format = 32
+        event.xclient.data.l = (values[0], values[1], values[2], values[3], values[4])
+        XSendEvent(display, target, 0, 0, &event)
+        XFlush(display)
+    }
+}

@@ -1,0 +1,97 @@
+import CX11
+import Foundation
+
+/// Another program dragging files onto a window, as a file manager does (XDND version 5): it
+/// owns XdndSelection, sends XdndEnter, XdndPosition and, once the target accepts, XdndDrop,
+/// answers the target's request for `text/uri-list`, and waits for XdndFinished. It has its own
+/// connection.
+final class DragSource {
+    private let display: OpaquePointer
+    private let window: Window
+    private let uris: String
+    private func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
+
+    init(displayName: String, uris: String) throws {
+        guard let display = XOpenDisplay(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
+        self.display = display
+        self.uris = uris
+        window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
+        XSetSelectionOwner(display, XInternAtom(display, "XdndSelection", 0), window, UInt(CurrentTime))
+        XSync(display, 0)
+    }
+
+    deinit { XCloseDisplay(display) }
+
+    /// Drags onto `target` at its (x, y) and drops; returns whether the target accepted (its
+    /// XdndStatus) and finished with success (its XdndFinished). Throws when it never answers.
+    func drop(on target: Window, x: Int, y: Int) throws -> (accepted: Bool, finished: Bool) {
+        let uriList = atom("text/uri-list")
+        send(atom("XdndEnter"), to: target, [Int(window), 5 << 24, Int(uriList), 0, 0])
+        var root: Window = 0
+        var child: Window = 0
+        var rx: Int32 = 0
+        var ry: Int32 = 0
+        XTranslateCoordinates(display, target, XDefaultRootWindow(display), Int32(x), Int32(y), &rx, &ry, &child)
+        _ = root
+        send(
+            atom("XdndPosition"), to: target,
+            [Int(window), 0, Int(rx) << 16 | Int(ry), Int(CurrentTime), Int(atom("XdndActionCopy"))])
+        guard let status = try wait(for: atom("XdndStatus")) else {
+            throw HarnessError.timedOut("XdndStatus from the target")
+        }
+        let accepted = status.data.l.1 & 1 != 0
+        guard accepted else { return (false, false) }
+        send(atom("XdndDrop"), to: target, [Int(window), 0, Int(CurrentTime), 0, 0])
+        guard let finished = try wait(for: atom("XdndFinished")) else {
+            throw HarnessError.timedOut("XdndFinished from the target")
+        }
+        return (true, finished.data.l.1 & 1 != 0)
+    }
+
+    /// Serves the selection while waiting for a client message of `type`.
+    private func wait(for type: Atom) throws -> XClientMessageEvent? {
+        var found: XClientMessageEvent?
+        _ = Wait.until(timeout: .seconds(20), poll: .milliseconds(5)) {
+            while XPending(display) > 0 {
+                var event = XEvent()
+                XNextEvent(display, &event)
+                if event.type == SelectionRequest {
+                    answer(event.xselectionrequest)
+                } else if event.type == ClientMessage, event.xclient.message_type == type {
+                    found = event.xclient
+                }
+            }
+            return found != nil
+        }
+        return found
+    }
+
+    /// Hands the uri list to the target's property.
+    private func answer(_ r: XSelectionRequestEvent) {
+        var reply = XEvent()
+        reply.xselection.type = SelectionNotify
+        reply.xselection.requestor = r.requestor
+        reply.xselection.selection = r.selection
+        reply.xselection.target = r.target
+        reply.xselection.time = r.time
+        reply.xselection.property = 0
+        if r.target == atom("text/uri-list") {
+            let bytes = Array(uris.utf8)
+            XChangeProperty(display, r.requestor, r.property, r.target, 8, PropModeReplace, bytes, Int32(bytes.count))
+            reply.xselection.property = r.property
+        }
+        XSendEvent(display, r.requestor, 0, 0, &reply)
+        XFlush(display)
+    }
+
+    private func send(_ type: Atom, to target: Window, _ values: [Int]) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = target
+        event.xclient.message_type = type
+        event.xclient.format = 32
+        event.xclient.data.l = (values[0], values[1], values[2], values[3], values[4])
+        XSendEvent(display, target, 0, 0, &event)
+        XFlush(display)
+    }
+}
