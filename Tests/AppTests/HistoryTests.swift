@@ -336,7 +336,10 @@ extension HistoryEndToEndTests {
             redoEnabled.image.pixels.map { Int(Pixel.unpack($0).g) }.min()!
                 < redoGreyed.image.pixels.map { Int(Pixel.unpack($0).g) }.min()!,
             "the enabled redo button is not darker than the greyed one")
-        _ = undoGreyed
+        #expect(
+            undoEnabled.image.pixels.map { Int(Pixel.unpack($0).g) }.min()!
+                < undoGreyed.image.pixels.map { Int(Pixel.unpack($0).g) }.min()!,
+            "the enabled undo button is not darker than the greyed one")
 
         try paint.click(.redo)
         expectCanvas(paint, equals: afterOne.image, "after a click on the redo button")

@@ -1,6 +1,7 @@
 import Foundation
 import PaintCore
 import PaintIO
+import TestSupport
 import Testing
 
 @testable import PaintApp
@@ -123,5 +124,42 @@ import Testing
         for op in sink.operations { history.perform(op, engine: replay) }
         #expect(Array(replay.viewPixels) == Array(s.engine.viewPixels))
         #expect(sink.operations.contains { if case .moveRect = $0 { return true } else { return false } })
+    }
+
+    /// Selection as pictures: Delete clears the selected pixels, a drag inside moves them (put
+    /// down with Enter), and undo walks back through both.
+    @Test func clearingAndMovingASelectionAsPictures() {
+        let start = """
+            abcd
+            efgh
+            ijkl
+            """
+        let image = PixelPictures.image(start)
+        let s = Session(
+            document: Document(
+                engine: StrokeEngine(image: image, background: .transparent), history: History(base: image)),
+            windowWidth: 1400, windowHeight: 400)
+        T.key(s, "s")
+        T.drag(s, [(1, 0), (2, 1)])
+        s.handle(.key(.delete, modifiers: []))
+        let cleared = """
+            a..d
+            e..h
+            ijkl
+            """
+        #expect(PixelPictures.text(s.engine) == cleared)
+        T.drag(s, [(0, 1), (0, 2)])
+        T.drag(s, [(0, 1), (1, 1), (2, 1)])
+        s.handle(.key(.enter, modifiers: []))
+        let moved = """
+            a..d
+            ..eh
+            .jil
+            """
+        #expect(PixelPictures.text(s.engine) == moved)
+        T.key(s, "z", .control)
+        #expect(PixelPictures.text(s.engine) == cleared)
+        T.key(s, "z", .control)
+        #expect(PixelPictures.text(s.engine) == start)
     }
 }

@@ -279,6 +279,7 @@ import Testing
         s.handle(.release(x: o.x + 60, y: o.y + 20, button: .left, modifiers: []))
         #expect(s.engine.viewPixel(x: 20, y: 10) == Color.black.pixel)
         #expect(s.engine.viewPixel(x: 40, y: 10) == Color.white.pixel)
+        Self.key(s, "5")
         Self.key(s, "0", .control)
         #expect(s.layout.zoom == .actualSize)
         let c = s.layout.imageOrigin
@@ -288,7 +289,7 @@ import Testing
         #expect(s.layout.zoom == Zoom(1, 2) && s.layout.zoomText == "50%")
         for _ in 0..<5 { Self.key(s, "-", .control) }
         #expect(s.layout.zoom == Zoom.minimum && s.message == "Zoomed out as far as it goes")
-        #expect(s.settings.opacityPercent == 100, "Ctrl+0 is not the opacity key")
+        #expect(s.settings.opacityPercent == 50, "Ctrl+0 is not the opacity key")
     }
 
     @Test func thePointerIsTheBrushOutlineOrACrosshairOverThePictureAndAHandWhilePanning() {

@@ -1,6 +1,7 @@
 @testable import PaintCore
 
-/// Shared helpers for engine tests: strokes from point lists, pixel reads, ASCII grids.
+/// Shared helpers for engine tests: strokes from point lists, pixel reads. (Pictures as text
+/// are in TestSupport: `PixelPictures`.)
 enum EngineTestSupport {
     /// Draws one stroke through `points` (pixel units); returns the view captured just before
     /// release, so tests can compare the preview with the merged result.
@@ -17,21 +18,6 @@ enum EngineTestSupport {
     /// The red channel of the view at (x, y).
     static func red(_ engine: StrokeEngine, _ x: Int, _ y: Int) -> Int {
         Int(engine.viewPixel(x: x, y: y).map { $0 >> 16 & 0xFF } ?? 999)
-    }
-
-    /// The view as text, one character per pixel by darkness (black on white):
-    /// `.` white, `-` light, `+` mid, `#` dark (>= 75% ink).
-    static func grid(_ engine: StrokeEngine) -> String {
-        var lines: [String] = []
-        for y in 0..<engine.height {
-            var line = ""
-            for x in 0..<engine.width {
-                let ink = 255 - red(engine, x, y)
-                line.append(ink == 0 ? "." : ink < 96 ? "-" : ink < 192 ? "+" : "#")
-            }
-            lines.append(line)
-        }
-        return lines.joined(separator: "\n")
     }
 
     /// Points along a parametric curve, `count` samples for t in 0...1.

@@ -288,4 +288,36 @@ import Testing
     @Test func removalSurvivesTheBinaryForm() {
         #expect(Operation(decoding: Operation.removeStroke(step: 77).encoded()) == .removeStroke(step: 77))
     }
+
+    /// Undo and redo as pictures: each step lands on exactly the picture it had.
+    @Test func undoAndRedoLandOnThePicturesOfTheirSteps() {
+        let start = """
+            abcd
+            efgh
+            ijkl
+            """
+        let engine = StrokeEngine(image: PixelPictures.image(start), background: .transparent)
+        let history = History(base: engine.paintImage())
+        history.perform(.clearRect(IntRect(x: 1, y: 0, width: 2, height: 2)), engine: engine)
+        let cleared = """
+            a..d
+            e..h
+            ijkl
+            """
+        #expect(PixelPictures.text(engine) == cleared)
+        history.perform(.moveRect(IntRect(x: 0, y: 1, width: 1, height: 2), dx: 2, dy: 0), engine: engine)
+        let moved = """
+            a..d
+            ..eh
+            .jil
+            """
+        #expect(PixelPictures.text(engine) == moved)
+        history.undo(engine: engine)
+        #expect(PixelPictures.text(engine) == cleared)
+        history.undo(engine: engine)
+        #expect(PixelPictures.text(engine) == start)
+        history.redo(engine: engine)
+        history.redo(engine: engine)
+        #expect(PixelPictures.text(engine) == moved)
+    }
 }

@@ -138,4 +138,37 @@ import Testing
         for op in [a, b] { op.apply(to: beforeMove) }
         #expect(Array(engine.viewPixels) == Array(beforeMove.viewPixels))
     }
+
+    /// A paste as pictures: laid over the paint where it lands, cropped at the canvas edge, and
+    /// gone again with an undo.
+    @Test func aPasteCroppedAtTheEdgeAndUndone() {
+        let engine = StrokeEngine(
+            image: PixelPictures.image(
+                """
+                aaaa
+                a..a
+                aaaa
+                """), background: .transparent)
+        let history = History(base: engine.paintImage())
+        let paste = Operation.paste(
+            PixelPictures.image(
+                """
+                xyz
+                uvw
+                """), x: 2, y: 1)
+        history.perform(paste, engine: engine)
+        #expect(
+            PixelPictures.text(engine) == """
+                aaaa
+                a.xy
+                aauv
+                """)
+        history.undo(engine: engine)
+        #expect(
+            PixelPictures.text(engine) == """
+                aaaa
+                a..a
+                aaaa
+                """)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PaintCore
@@ -35,28 +36,28 @@ import Testing
     @Test func goldenLine() {
         let engine = StrokeEngine(width: 16, height: 10)
         Self.shape(engine, StrokeStyle(width: 2), .line, Self.p(2.5, 2.5), Self.p(13.5, 7.5))
-        let grid = S.grid(engine)
+        let grid = PixelPictures.shades(engine)
         #expect(grid == Self.lineGolden)
     }
 
     @Test func goldenRectangleOutline() {
         let engine = StrokeEngine(width: 16, height: 10)
         Self.shape(engine, StrokeStyle(width: 1), .rectangle, Self.p(2.5, 2.5), Self.p(12.5, 7.5))
-        let grid = S.grid(engine)
+        let grid = PixelPictures.shades(engine)
         #expect(grid == Self.rectangleGolden)
     }
 
     @Test func goldenFilledRectangle() {
         let engine = StrokeEngine(width: 16, height: 10)
         Self.shape(engine, StrokeStyle(width: 2), .rectangle, Self.p(3, 3), Self.p(12, 7), filled: true)
-        let grid = S.grid(engine)
+        let grid = PixelPictures.shades(engine)
         #expect(grid == Self.filledRectangleGolden)
     }
 
     @Test func goldenEllipse() {
         let engine = StrokeEngine(width: 18, height: 12)
         Self.shape(engine, StrokeStyle(width: 1), .ellipse, Self.p(2, 2), Self.p(16, 10))
-        let grid = S.grid(engine)
+        let grid = PixelPictures.shades(engine)
         #expect(grid == Self.ellipseGolden)
     }
 
@@ -300,25 +301,5 @@ import Testing
             }
         }
         #expect(S.red(engine, 35, 35) == 0)
-    }
-
-    @Test func ellipseUpdateOn4KTiming() {
-        let engine = StrokeEngine(width: 3840, height: 2160)
-        engine.beginShape(StrokeStyle(color: .black, width: 5))
-        var spec = ShapeSpec(kind: .ellipse, from: Self.p(1000, 500), to: Self.p(2000, 1500), filled: false)
-        engine.updateShape(spec)
-        let clock = ContinuousClock()
-        for filled in [false, true] {
-            spec.filled = filled
-            let n = 20
-            let t = clock.measure {
-                for i in 0..<n {
-                    spec.to = Self.p(2000 + Double(i % 2), 1500 + Double(i % 3))
-                    engine.updateShape(spec)
-                }
-            }
-            print("TIMING updateShape 1000 px ellipse filled=\(filled): \(t / n) per update")
-        }
-        engine.cancel()
     }
 }

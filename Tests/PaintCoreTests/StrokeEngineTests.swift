@@ -227,7 +227,7 @@ import Testing
         let disc = StrokeEngine(width: 9, height: 9)
         S.draw(disc, StrokeStyle(width: 5), [(4.5, 4.5)])
         #expect(
-            S.grid(disc) == """
+            PixelPictures.shades(disc) == """
                 .........
                 .........
                 ..-###-..
@@ -241,7 +241,7 @@ import Testing
         let line = StrokeEngine(width: 12, height: 5)
         S.draw(line, StrokeStyle(width: 3), [(2, 2.5), (10, 2.5)])
         #expect(
-            S.grid(line) == """
+            PixelPictures.shades(line) == """
                 ............
                 -##########-
                 +##########+

@@ -228,7 +228,6 @@ import Testing
     @Test func hugeDeclaredSizeIsRefusedWithoutAllocating() throws {
         let png = try PNGCodec.encode(Support.opaqueImage(width: 9, height: 9), withAlpha: true)
         let body = try #require(Zlib.compress([UInt8](repeating: 0, count: 100)))
-        let start = ContinuousClock.now
         let huge = HistoryChunk.extract(from: Self.withRawChunk(png, Self.chunkData(declared: 4 << 30, body: body)))
         #expect(Self.isRejected(huge, containing: "too large"), "\(huge)")
         let maxed = HistoryChunk.extract(from: Self.withRawChunk(png, Self.chunkData(declared: .max, body: body)))
@@ -236,7 +235,6 @@ import Testing
         // Under the absolute bound but far beyond what the compressed bytes could hold.
         let ratio = HistoryChunk.extract(from: Self.withRawChunk(png, Self.chunkData(declared: 100 << 20, body: body)))
         #expect(Self.isRejected(ratio, containing: "too large"), "\(ratio)")
-        #expect(ContinuousClock.now - start < .milliseconds(500))
     }
 
     @Test func zlibBombIsRefused() throws {
@@ -244,7 +242,6 @@ import Testing
         let zeros = [UInt8](repeating: 0, count: 50_000_000)
         let bomb = try #require(Zlib.compress(zeros, level: 9))
         #expect(bomb.count < 100_000)
-        let start = ContinuousClock.now
         for declared: UInt64 in [1000, 20_000_000] {
             let result = HistoryChunk.extract(
                 from: Self.withRawChunk(png, Self.chunkData(declared: declared, body: bomb)))
@@ -254,7 +251,6 @@ import Testing
         let honest = HistoryChunk.extract(
             from: Self.withRawChunk(png, Self.chunkData(declared: UInt64(zeros.count), body: bomb)))
         #expect(Self.isRejected(honest, containing: "too large"), "\(honest)")
-        #expect(ContinuousClock.now - start < .seconds(2))
     }
 
     @Test func operationCountBeyondTheBytesIsRefused() throws {
@@ -431,14 +427,10 @@ import Testing
                 width: 3840, height: 2160, background: .color(.white), operations: log, pixelHash: 0x1234_5678_9ABC_DEF0
             )
             let png = try PNGCodec.encode(Support.opaqueImage(width: 16, height: 16), withAlpha: false)
-            let start = ContinuousClock.now
             let embedded = try HistoryChunk.embed(archive, into: png)
-            let embedTime = ContinuousClock.now - start
             let c = try #require(Self.spHSChunks(embedded).first)
             let raw = try #require(archive.payload()).count
-            let start2 = ContinuousClock.now
             #expect(HistoryChunk.extract(from: embedded) == .archive(archive))
-            let extractTime = ContinuousClock.now - start2
             let samples = log.reduce(0) { n, op in
                 if case .stroke(_, let points, _) = op { return n + points.count }
                 return n
@@ -446,7 +438,7 @@ import Testing
             sizes.append(c.length)
             print(
                 "history chunk, \(name), \(source): \(log.count) strokes, \(samples) samples; payload \(raw) bytes;"
-                    + " chunk data \(c.length) bytes (\(c.length + 12) with framing); embed \(embedTime), extract \(extractTime)"
+                    + " chunk data \(c.length) bytes (\(c.length + 12) with framing)"
             )
         }
         #expect(sizes[1] * 3 < sizes[0], "pointer samples pack to under a third: \(sizes)")

@@ -381,28 +381,23 @@ import Testing
 
     // MARK: Throughput and durability
 
-    @Test func appendingAThousandRecordsDoesNotWaitForTheDisk() throws {
+    /// (How long appending and syncing take is measured by `make bench`, crash journal on vs off.)
+    @Test func aThousandAppendsAllBecomeDurableInOrder() throws {
         let folder = TempFolder()
         defer { folder.remove() }
         let ops = Self.operations(1000, seed: 10, maxPoints: 20)
         let writer = try JournalWriter.create(in: folder.path, header: Self.header())
         defer { writer.discard() }
 
-        let start = DispatchTime.now().uptimeNanoseconds
         for op in ops { writer.append(op) }
-        let appended = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         #expect(writer.flush())
-        let durable = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 
         #expect(writer.pendingCount == 0)
         #expect(writer.lastError == nil)
         let latencies = writer.durableLatencies()
         #expect(latencies.count == 1000)
+        #expect(latencies.allSatisfy { $0 >= 0 })
         #expect(try JournalReader.read(path: writer.path).operations == ops)
-        let sorted = latencies.sorted()
-        print(
-            "journal: 1000 appends took \(Int(appended * 1e6)) µs, all durable after \(Int(durable * 1e3)) ms; "
-                + "append-to-durable median \(Int(sorted[500] * 1e6)) µs, max \(Int(sorted[999] * 1e6)) µs")
     }
 
     @Test func theWriterStopsAtItsSizeLimitKeepsEveryRecordThatFitsAndSaysWhy() throws {
