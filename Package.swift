@@ -85,10 +85,13 @@ let package = Package(
         .executableTarget(
             name: "swiftpaint", dependencies: ["PaintCore", "PaintIO", "PaintApp", "PaintX11", "CMalloc"]),
         .executableTarget(
-            name: "paint-bench", dependencies: ["PaintCore", "PaintIO", "PaintText", "CX11", "CXTest"]),
+            name: "paint-bench", dependencies: ["PaintCore", "PaintIO", "PaintText", "CX11", "CXTest", "XDriver"]),
 
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["PaintCore"], path: "Tests/TestSupport"),
+        // The end-to-end tests' and paint-bench's one X driver: Xvfb, child processes, XTest
+        // input and XGetImage read-back.
+        .target(name: "XDriver", dependencies: ["PaintCore", "CX11", "CXTest", "TestSupport"]),
         .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore", "TestSupport"]),
         .testTarget(name: "PaintTextTests", dependencies: ["PaintCore", "PaintText", "CFreeType", "TestSupport"]),
         .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "CPNG", "TestSupport"]),
@@ -99,6 +102,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "PaintCore", "PaintIO", "PaintText", "PaintApp", "PaintX11", "CX11", "CXTest", "TestSupport",
+                "XDriver",
             ]),
     ]
 )

@@ -2,27 +2,29 @@
 // core pointer events, measured in interleaved launches (the machine's speed drifts by tens of
 // percent over minutes; pairs taken seconds apart compare fairly).
 
-import CX11
 import Glibc
+import TestSupport
+import XDriver
 
 /// Runs `pairs` core/XI2 pairs of the CPU-per-event measurement; returns the exit code.
-func x11ComparePointer(probe: X11Probe, options: X11Options, display: String, xvfb: pid_t) -> Int32 {
+func x11ComparePointer(
+    client: XClient, reader: RootPixelReader, options: X11Options, server: XvfbServer, home: TemporaryDirectory
+) -> Int32 {
     var ratios: [Double] = []
     for pair in 1...options.comparePointer {
         var figures: [String: (app: Double, xserver: Double)] = [:]
-        for (name, environment) in [("core", [("SWIFTPAINT_NO_XI2", "1")]), ("xi2", [])] {
+        for (name, environment) in [("core", ["SWIFTPAINT_NO_XI2": "1"]), ("xi2", [:])] {
             guard
                 let app = x11Launch(
-                    probe: probe, options: options, display: display, width: 1280, height: 800,
-                    tag: "\(name)\(pair)", environment: environment),
+                    client: client, reader: reader, options: options, server: server, home: home, width: 1280,
+                    height: 800, tag: "\(name)\(pair)", environment: environment),
                 app.window != 0
             else {
                 x11Say("pointer_cpu pair=\(pair) \(name)=timeout")
                 return 1
             }
-            let cpu = x11MotionCPU(
-                probe: probe, display: probe.display, xvfb: xvfb, app: app, imageWidth: 1280)
-            x11Kill(app.pid)
+            let cpu = x11MotionCPU(client, reader, app, server: server, imageWidth: 1280)
+            app.process.killAndReap()
             unlink(app.path)
             figures[name] = (cpu.app, cpu.xserver)
             x11Say(
@@ -63,38 +65,37 @@ func x11Zigzag(imageWidth: Int) -> [(Int, Int)] {
 }
 
 /// Moves the pointer through `points` (image coordinates of `app`) at 1 kHz.
-func x11SendAt1kHz(probe: X11Probe, app: X11Instance, _ points: [(Int, Int)]) {
+func x11SendAt1kHz(_ client: XClient, app: X11Instance, _ points: [(Int, Int)]) {
     let start = x11Now() + 1_000_000
     for (i, p) in points.enumerated() {
         x11SleepUntil(start + UInt64(i) * 1_000_000)
-        probe.move(app.origin.x + p.0, app.origin.y + p.1)
+        client.moveMouse(toScreenX: app.origin.x + p.0, y: app.origin.y + p.1)
     }
 }
 
 /// The program's and the X server's CPU time per motion event: the zigzag at 1 kHz with the
 /// button held, its last point (a fresh one) waited for until it is painted.
-func x11MotionCPU(probe: X11Probe, display: OpaquePointer, xvfb: pid_t, app: X11Instance, imageWidth: Int) -> (
-    app: Double, xserver: Double, events: Int, wallMs: Double, endPainted: Bool
-) {
+func x11MotionCPU(
+    _ client: XClient, _ reader: RootPixelReader, _ app: X11Instance, server: XvfbServer, imageWidth: Int
+) -> (app: Double, xserver: Double, events: Int, wallMs: Double, endPainted: Bool) {
     let points = x11Zigzag(imageWidth: imageWidth)
-    probe.move(app.origin.x + points[0].0, app.origin.y + points[0].1)
-    probe.button(true)
-    XSync(display, 0)
+    client.moveMouse(toScreenX: app.origin.x + points[0].0, y: app.origin.y + points[0].1)
+    client.press()
+    client.sync()
     usleep(100_000)
-    let appCPU0 = x11CPUTime(app.pid)
-    let xCPU0 = x11CPUTime(xvfb)
+    let appCPU0 = x11CPUTime(app.process.pid)
+    let xCPU0 = x11CPUTime(server.pid)
     let start = x11Now()
-    x11SendAt1kHz(probe: probe, app: app, points)
-    let (ex, ey) = (app.origin.x + 640, app.origin.y + 240)
-    let cpuEnd = x11Wait { x11IsDark(probe.pixel(x: ex, y: ey)) }
-    let appCPU1 = x11CPUTime(app.pid)
-    let xCPU1 = x11CPUTime(xvfb)
+    x11SendAt1kHz(client, app: app, points)
+    let end = x11Wait { x11IsDark(reader.pixel(x: app.origin.x + 640, y: app.origin.y + 240)) }
+    let appCPU1 = x11CPUTime(app.process.pid)
+    let xCPU1 = x11CPUTime(server.pid)
     let elapsed = x11Now() - start
-    probe.button(false)
-    XSync(display, 0)
+    client.release()
+    client.sync()
     return (
         Double(appCPU1 &- appCPU0) / 1000 / Double(points.count),
         Double(xCPU1 &- xCPU0) / 1000 / Double(points.count),
-        points.count, Double(elapsed) / 1e6, cpuEnd != nil
+        points.count, Double(elapsed) / 1e6, end != nil
     )
 }

@@ -5,6 +5,7 @@
 
 import CX11
 import Glibc
+import XDriver
 
 /// Waits until `pid` has used no CPU for three polls 30 ms apart (it has taken every event the
 /// server sent it), at most 10 s; returns its CPU time then.
@@ -23,24 +24,24 @@ func x11SettledCPU(_ pid: pid_t) -> UInt64 {
 
 /// The program's and the server's CPU per event for the zigzag sent while nothing is expected
 /// to show (the canvas is blocked): measured until the program has gone quiet.
-func x11IgnoredMotionCPU(probe: X11Probe, display: OpaquePointer, xvfb: pid_t, app: X11Instance, drag: Bool) -> (
+func x11IgnoredMotionCPU(_ client: XClient, server: XvfbServer, app: X11Instance, drag: Bool) -> (
     app: Double, xserver: Double
 ) {
     // A different part of the canvas than the painted zigzag, so nothing painted is under it.
     let points = x11Zigzag(imageWidth: 1280).map { ($0.0, $0.1 + 300) }
-    probe.move(app.origin.x + points[0].0, app.origin.y + points[0].1)
-    if drag { probe.button(true) }
-    XSync(display, 0)
-    let appCPU0 = x11SettledCPU(app.pid)
-    let xCPU0 = x11CPUTime(xvfb)
-    x11SendAt1kHz(probe: probe, app: app, points)
-    XSync(display, 0)
-    let appCPU1 = x11SettledCPU(app.pid)
+    client.moveMouse(toScreenX: app.origin.x + points[0].0, y: app.origin.y + points[0].1)
+    if drag { client.press() }
+    client.sync()
+    let appCPU0 = x11SettledCPU(app.process.pid)
+    let xCPU0 = x11CPUTime(server.pid)
+    x11SendAt1kHz(client, app: app, points)
+    client.sync()
+    let appCPU1 = x11SettledCPU(app.process.pid)
     // The server's share up to the program going quiet (idle in the last 90 ms of polling).
-    let xCPU1 = x11CPUTime(xvfb)
+    let xCPU1 = x11CPUTime(server.pid)
     if drag {
-        probe.button(false)
-        XSync(display, 0)
+        client.release()
+        client.sync()
     }
     return (
         Double(appCPU1 &- appCPU0) / 1000 / Double(points.count),
@@ -51,42 +52,42 @@ func x11IgnoredMotionCPU(probe: X11Probe, display: OpaquePointer, xvfb: pid_t, a
 /// Runs `options.questionRuns` launches: each paints the zigzag (the yardstick), then asks the
 /// Ctrl+N question (the picture has changes: Save, Discard, Cancel) and drags and hovers over the
 /// blocked canvas; checks that nothing was painted meanwhile. Returns the exit code.
-func x11QuestionCPU(probe: X11Probe, options: X11Options, display: String, xvfb: pid_t) -> Int32 {
+func x11QuestionCPU(
+    client: XClient, reader: RootPixelReader, options: X11Options, server: XvfbServer, home: TemporaryDirectory
+) -> Int32 {
     let askFill: UInt32 = 0xFFF4C8
     var failed = false
     for run in 1...options.questionRuns {
         guard
             let app = x11Launch(
-                probe: probe, options: options, display: display, width: 1280, height: 800, tag: "question\(run)"),
-            app.window != 0, let g = probe.geometry(app.window)
+                client: client, reader: reader, options: options, server: server, home: home, width: 1280,
+                height: 800, tag: "question\(run)"),
+            app.window != 0, let g = client.geometry(app.window)
         else {
             x11Say("question_cpu run=\(run) timeout")
             return 1
         }
         defer {
-            x11Kill(app.pid)
+            app.process.killAndReap()
             unlink(app.path)
         }
-        let painted = x11MotionCPU(
-            probe: probe, display: probe.display, xvfb: xvfb, app: app, imageWidth: 1280)
+        let painted = x11MotionCPU(client, reader, app, server: server, imageWidth: 1280)
         // The question: its status bar is yellow, its canvas dimmed.
         let (statusX, statusY) = (g.x + 3, g.y + g.height - 28 + 4)
-        probe.move(app.origin.x + 640, app.origin.y + 600)
-        probe.key(Int32(XK_Control_L), true)
-        probe.tap(Int32(XK_n))
-        probe.key(Int32(XK_Control_L), false)
-        XSync(probe.display, 0)
-        guard x11Wait(sleepMicros: 5_000, { probe.pixel(x: statusX, y: statusY) == askFill }) != nil else {
+        client.moveMouse(toScreenX: app.origin.x + 640, y: app.origin.y + 600)
+        try? client.key(KeySym(XK_n), modifiers: [.control])
+        client.sync()
+        guard x11Wait(sleepMicros: 5_000, { reader.pixel(x: statusX, y: statusY) == askFill }) != nil else {
             x11Say("question_cpu run=\(run) question=timeout")
             return 1
         }
         let blockedSpot = (app.origin.x + 640, app.origin.y + 410)
-        let dimmed = probe.pixel(x: blockedSpot.0, y: blockedSpot.1)
-        let drag = x11IgnoredMotionCPU(probe: probe, display: probe.display, xvfb: xvfb, app: app, drag: true)
-        let hover = x11IgnoredMotionCPU(probe: probe, display: probe.display, xvfb: xvfb, app: app, drag: false)
+        let dimmed = reader.pixel(x: blockedSpot.0, y: blockedSpot.1)
+        let drag = x11IgnoredMotionCPU(client, server: server, app: app, drag: true)
+        let hover = x11IgnoredMotionCPU(client, server: server, app: app, drag: false)
         // Still asking, and the drag left the canvas as it was.
-        let stillAsking = probe.pixel(x: statusX, y: statusY) == askFill
-        let untouched = probe.pixel(x: blockedSpot.0, y: blockedSpot.1) == dimmed
+        let stillAsking = reader.pixel(x: statusX, y: statusY) == askFill
+        let untouched = reader.pixel(x: blockedSpot.0, y: blockedSpot.1) == dimmed
         if !stillAsking || !untouched || !painted.endPainted { failed = true }
         x11Say(
             "question_cpu run=\(run) painting app_us=\(x11Fixed(painted.app, 2)) xserver_us=\(x11Fixed(painted.xserver, 2))"

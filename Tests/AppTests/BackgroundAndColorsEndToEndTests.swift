@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// End-to-end tests of the background (toolbar button, Ctrl+B prompt, `--background FILE`), the
 /// color editor panel and the recent-colors swatches: swiftpaint on Xvfb driven through XTest,

@@ -1,6 +1,7 @@
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// Checks shared by the end-to-end suites that compare the window and saved files with
 /// expected pictures.

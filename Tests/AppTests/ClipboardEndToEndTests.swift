@@ -2,6 +2,7 @@ import Foundation
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// Ctrl+C and Ctrl+V against another program on the same display: xclip, which reads and
 /// writes the CLIPBOARD selection the way desktop programs do.

@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 // MARK: - 6. Closing with unsaved changes
 

@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// SwiftPaint as a desktop application: the window's icon, the `.desktop` file, the man page,
 /// `make install`, and several files opened at once (the `.desktop` file's `%F`).

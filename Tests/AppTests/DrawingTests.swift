@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// End-to-end drawing tests: swiftpaint on Xvfb, driven through XTest like a user, read back
 /// from the screen (XGetImage) and from the files it saves. Every test runs on depth 24 with

@@ -2,6 +2,7 @@ import CX11
 import Foundation
 import PaintCore
 import Testing
+import XDriver
 
 /// Proves the end-to-end harness on real X programs (xlogo, and the harness's own probe window)
 /// before any SwiftPaint test relies on it. Each test starts its own Xvfb.

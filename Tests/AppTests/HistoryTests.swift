@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// End-to-end undo, redo and the stroke eraser: swiftpaint on Xvfb driven through XTest, read
 /// back from the screen and from the PNGs it saves.

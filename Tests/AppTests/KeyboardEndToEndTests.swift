@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// Typing and shortcuts on the keyboards people have: a German layout types umlauts (and dead
 /// keys) into file names, Ctrl+Z undoes on a Russian layout, the AZERTY digit row sets the

@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// One X server configuration the drawing tests run on.
 struct ServerConfig: Sendable, CustomTestStringConvertible, CustomStringConvertible {

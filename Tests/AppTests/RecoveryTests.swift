@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// End-to-end crash recovery (DESIGN.md §4, "Never lose work"): swiftpaint on Xvfb is driven
 /// through XTest, then killed (SIGKILL, SIGTERM, SIGHUP, or its X server killed under it), and a

@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// End-to-end tests of the shape tools, the flood fill and the color picker: swiftpaint on Xvfb
 /// driven through XTest, read back from the screen and from the PNGs it saves.

@@ -1,4 +1,5 @@
 import CX11
+import XDriver
 
 /// Everything one end-to-end test needs, torn down in the right order: a private `XvfbServer`,
 /// the program under test (`AppProcess`, `swiftpaint` by default) on it, a test-side `XClient`,
@@ -83,3 +84,6 @@ final class AppSession {
         server.stop()
     }
 }
+
+/// The driver's exit status (Swift Testing has a type of the same name).
+typealias ExitStatus = XDriver.ExitStatus

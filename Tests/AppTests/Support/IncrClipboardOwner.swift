@@ -1,4 +1,5 @@
 import CX11
+import XDriver
 
 /// Another program on the display that owns the CLIPBOARD with a PNG and hands it out only in
 /// INCR chunks (ICCCM §2.7.2), as GTK and Qt programs send large pictures. It has its own

@@ -1,6 +1,7 @@
 import CX11
 import Foundation
 import PaintCore
+import XDriver
 
 /// A plain X window owned by the test, on its own `XClient` connection, that records what it
 /// receives. The harness self-tests use it to prove that faked input arrives with the right

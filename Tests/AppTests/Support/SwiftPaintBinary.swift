@@ -1,4 +1,5 @@
 import Foundation
+import XDriver
 
 /// Finds the `swiftpaint` executable built together with the tests.
 ///

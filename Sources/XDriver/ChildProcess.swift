@@ -14,18 +14,18 @@ import TestSupport
 ///
 /// Not thread-safe: confine an instance to the test that owns it. `deinit` kills (SIGKILL) and
 /// reaps the child if it is still running, so no process outlives its owner.
-final class ChildProcess {
+public final class ChildProcess {
     /// The child's process id.
-    let pid: pid_t
+    public let pid: pid_t
     /// The executable that was started.
-    let executable: String
+    public let executable: String
     /// How the child ended, once it has been reaped.
     private(set) var status: ExitStatus?
 
     /// Starts `executable` with `arguments` (not including argv[0]) and exactly `environment`.
     /// - Throws: `MissingProgram` (naming the Debian package to add to `make deps`) when
     ///   `executable` is not installed, `HarnessError.spawnFailed` when `posix_spawn` fails.
-    init(
+    public init(
         executable: String, arguments: [String], environment: [String: String],
         stdoutPath: String, stderrPath: String
     ) throws {
@@ -79,7 +79,7 @@ final class ChildProcess {
 
     /// Reaps the child without blocking if it has exited; returns its status if so.
     @discardableResult
-    func poll() -> ExitStatus? {
+    public func poll() -> ExitStatus? {
         if let status { return status }
         var raw: Int32 = 0
         var rc: pid_t
@@ -96,24 +96,24 @@ final class ChildProcess {
     }
 
     /// Whether the child has not exited yet.
-    var isRunning: Bool { poll() == nil }
+    public var isRunning: Bool { poll() == nil }
 
     /// Polls until the child exits; nil if it is still running after `timeout`.
-    func waitForExit(timeout: Duration = Wait.defaultTimeout) -> ExitStatus? {
+    public func waitForExit(timeout: Duration = Wait.defaultTimeout) -> ExitStatus? {
         Wait.until(timeout: timeout) { poll() != nil }
         return status
     }
 
     /// Sends `signal` to the child; false if it has already been reaped or `kill` failed.
     @discardableResult
-    func kill(_ signal: Int32) -> Bool {
+    public func kill(_ signal: Int32) -> Bool {
         guard poll() == nil else { return false }
         return Glibc.kill(pid, signal) == 0
     }
 
     /// SIGKILLs the child if it is still running and reaps it (blocking: SIGKILL cannot be
     /// caught, so the wait is short). Safe to call more than once.
-    func killAndReap() {
+    public func killAndReap() {
         guard status == nil else { return }
         _ = Glibc.kill(pid, SIGKILL)
         var raw: Int32 = 0
@@ -124,17 +124,17 @@ final class ChildProcess {
 
     /// Whether a process with this pid exists at all (`kill(pid, 0)`), reaped or not.
     /// After `killAndReap` this is false unless the pid was recycled.
-    var processExists: Bool { Glibc.kill(pid, 0) == 0 }
+    public var processExists: Bool { Glibc.kill(pid, 0) == 0 }
 
     /// The descriptors open in this process now (from /proc/self/fd).
-    static func openDescriptors() -> [Int32] {
+    public static func openDescriptors() -> [Int32] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return names.compactMap { Int32($0) }
     }
 
     /// The environment of this test process without anything that would point a child at
     /// another X server or session (DISPLAY, XAUTHORITY, WAYLAND_DISPLAY, SWIFTPAINT_*).
-    static func cleanEnvironment() -> [String: String] {
+    public static func cleanEnvironment() -> [String: String] {
         ProcessInfo.processInfo.environment.filter { key, _ in
             !["DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY"].contains(key) && !key.hasPrefix("SWIFTPAINT_")
         }

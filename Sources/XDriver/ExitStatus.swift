@@ -1,5 +1,5 @@
 /// How a reaped child process ended.
-enum ExitStatus: Equatable, CustomStringConvertible {
+public enum ExitStatus: Equatable, Sendable, CustomStringConvertible {
     /// `exit(code)` or a return from `main`.
     case exited(Int32)
     /// Killed by a signal.
@@ -8,7 +8,7 @@ enum ExitStatus: Equatable, CustomStringConvertible {
     case unknown
 
     /// Decodes a raw `waitpid` status (the W* macros are not imported into Swift).
-    init(waitStatus raw: Int32) {
+    public init(waitStatus raw: Int32) {
         let low = raw & 0x7f
         if low == 0 {
             self = .exited((raw >> 8) & 0xff)
@@ -20,7 +20,7 @@ enum ExitStatus: Equatable, CustomStringConvertible {
     }
 
     /// The code a shell would report: the exit code, or 128 + signal number, or -1 if unknown.
-    var shellCode: Int32 {
+    public var shellCode: Int32 {
         switch self {
         case .exited(let code): return code
         case .signaled(let signal): return 128 + signal
@@ -28,7 +28,7 @@ enum ExitStatus: Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .exited(let code): return "exited with code \(code)"
         case .signaled(let signal): return "killed by signal \(signal)"

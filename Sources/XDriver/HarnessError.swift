@@ -1,6 +1,6 @@
 /// A failure of the end-to-end harness itself (as opposed to a failed expectation about the
 /// program under test). Every case carries enough words to diagnose a CI log without rerunning.
-enum HarnessError: Error, CustomStringConvertible {
+public enum HarnessError: Error, Sendable, CustomStringConvertible {
     /// `posix_spawn` (or one of its setup calls) failed.
     case spawnFailed(path: String, errno: Int32)
     /// Xvfb could not be brought up on any of the display numbers tried.
@@ -18,7 +18,7 @@ enum HarnessError: Error, CustomStringConvertible {
     /// Any other X request that failed.
     case xRequestFailed(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .spawnFailed(let path, let code):
             return "posix_spawn \(path) failed: errno \(code)"

@@ -24,22 +24,27 @@ private final class LostFlag {
 ///
 /// Every input method flushes and `XSync`s after each faked event, so when it returns the server
 /// has processed the event (the program may not have yet: wait on a condition for that).
-final class XClient {
+public final class XClient {
     /// The Xlib connection.
-    let display: OpaquePointer
+    public let display: OpaquePointer
     /// The display name it was opened with.
-    let displayName: String
+    public let displayName: String
     /// The default screen number.
-    let screen: Int32
+    public let screen: Int32
     /// The root window of the default screen.
-    let root: Window
+    public let root: Window
+    /// Whether input calls wait until the server has processed each faked event (`XSync`, the
+    /// default: a test then knows the server has it) or only send it (`XFlush`: a benchmark
+    /// that paces events itself, or sends them as fast as it can).
+    public var waitsForServer = true
     private let lostFlag = LostFlag()
-    private var closed = false
+    /// Whether `close` was called (nothing may use the connection after that).
+    public private(set) var closed = false
     private var atoms: [String: Atom] = [:]
 
     /// Opens `displayName` (e.g. `server.displayName`), polling until the server accepts the
     /// connection or `timeout` passes, and checks that the XTEST extension is there.
-    init(display displayName: String, timeout: Duration = Wait.defaultTimeout) throws {
+    public init(display displayName: String, timeout: Duration = Wait.defaultTimeout) throws {
         _ = Self.installErrorHandlers
         guard let display = Wait.value(timeout: timeout, { XOpenDisplay(displayName) }) else {
             throw HarnessError.cannotOpenDisplay(displayName)
@@ -67,17 +72,17 @@ final class XClient {
     deinit { close() }
 
     /// Closes the connection. Idempotent; nothing else may be called afterwards.
-    func close() {
+    public func close() {
         guard !closed else { return }
         closed = true
         XCloseDisplay(display)
     }
 
     /// Whether the server went away under this connection (Xlib's IO error).
-    var isConnectionLost: Bool { lostFlag.lost }
+    public var isConnectionLost: Bool { lostFlag.lost }
 
     /// X protocol errors seen by all clients in this process so far.
-    static var errorCount: Int { xErrorCount.load(ordering: .relaxed) }
+    public static var errorCount: Int { xErrorCount.load(ordering: .relaxed) }
 
     /// Installs the process-wide Xlib error handlers once: protocol errors are counted, and IO
     /// errors return to the per-connection exit handler instead of exiting.
@@ -93,19 +98,19 @@ final class XClient {
     // MARK: - Server facts
 
     /// The default depth of the screen (24 or 16 on the test servers).
-    var depth: Int { Int(XDefaultDepth(display, screen)) }
+    public var depth: Int { Int(XDefaultDepth(display, screen)) }
     /// The screen size in pixels.
-    var screenSize: (width: Int, height: Int) {
+    public var screenSize: (width: Int, height: Int) {
         (Int(XDisplayWidth(display, screen)), Int(XDisplayHeight(display, screen)))
     }
     /// Whether the server offers MIT-SHM.
-    var hasMITSHM: Bool { XShmQueryExtension(display) != 0 }
+    public var hasMITSHM: Bool { XShmQueryExtension(display) != 0 }
 
     /// `XSync`: waits until the server has processed every request sent so far.
-    func sync() { XSync(display, 0) }
+    public func sync() { XSync(display, 0) }
 
     /// The atom for `name`, interned once per client.
-    func atom(_ name: String) -> Atom {
+    public func atom(_ name: String) -> Atom {
         if let a = atoms[name] { return a }
         let a = XInternAtom(display, name, 0)
         atoms[name] = a
@@ -115,7 +120,7 @@ final class XClient {
     // MARK: - Finding windows
 
     /// Every window below `root`, breadth first (so top-level windows come first).
-    func allWindows() -> [Window] {
+    public func allWindows() -> [Window] {
         var result: [Window] = []
         var queue: [Window] = [root]
         var index = 0
@@ -137,7 +142,7 @@ final class XClient {
     }
 
     /// The raw bytes, type and format of property `name` on `window`; nil when absent.
-    func property(_ window: Window, _ name: String) -> (bytes: [UInt8], type: Atom, format: Int32, items: Int)? {
+    public func property(_ window: Window, _ name: String) -> (bytes: [UInt8], type: Atom, format: Int32, items: Int)? {
         var actualType: Atom = 0
         var actualFormat: Int32 = 0
         var items: UInt = 0
@@ -155,22 +160,22 @@ final class XClient {
     }
 
     /// `_NET_WM_PID` of `window`, if set.
-    func windowPID(_ window: Window) -> pid_t? {
+    public func windowPID(_ window: Window) -> pid_t? {
         guard let p = property(window, "_NET_WM_PID"), p.format == 32, p.items >= 1 else { return nil }
         return p.bytes.withUnsafeBytes { pid_t(truncatingIfNeeded: $0.loadUnaligned(as: Int.self)) }
     }
 
     /// The window's attributes, or nil if it does not exist (any more).
-    func attributes(_ window: Window) -> XWindowAttributes? {
+    public func attributes(_ window: Window) -> XWindowAttributes? {
         var attributes = XWindowAttributes()
         return XGetWindowAttributes(display, window, &attributes) != 0 ? attributes : nil
     }
 
     /// Whether the window exists.
-    func exists(_ window: Window) -> Bool { attributes(window) != nil }
+    public func exists(_ window: Window) -> Bool { attributes(window) != nil }
 
     /// Whether the window is mapped and all its ancestors are (`map_state == IsViewable`).
-    func isViewable(_ window: Window) -> Bool { attributes(window)?.map_state == IsViewable }
+    public func isViewable(_ window: Window) -> Bool { attributes(window)?.map_state == IsViewable }
 
     /// Picks the main window among candidates: viewable and not override-redirect first.
     private func best(_ candidates: [Window]) -> Window? {
@@ -183,13 +188,13 @@ final class XClient {
 
     /// The top-most window whose `_NET_WM_PID` is `pid` (a viewable, non-override-redirect one
     /// when there are several), or nil.
-    func findWindow(pid: pid_t) -> Window? {
+    public func findWindow(pid: pid_t) -> Window? {
         best(allWindows().filter { windowPID($0) == pid })
     }
 
     /// The top-most window whose WM_CLASS name or class, `_NET_WM_NAME` or WM_NAME equals
     /// `name` (for programs that do not set `_NET_WM_PID`, such as xlogo), or nil.
-    func findWindow(named name: String) -> Window? {
+    public func findWindow(named name: String) -> Window? {
         best(
             allWindows().filter { w in
                 if let c = windowClass(w), c.name == name || c.className == name { return true }
@@ -199,7 +204,7 @@ final class XClient {
 
     /// Polls until a window of `pid` exists and is viewable; returns it.
     /// - Throws: `HarnessError.timedOut` (with the hint, e.g. the program's output).
-    func waitForWindow(
+    public func waitForWindow(
         pid: pid_t, timeout: Duration = Wait.defaultTimeout, hint: @autoclosure () -> String = ""
     ) throws -> Window {
         guard
@@ -215,7 +220,7 @@ final class XClient {
     }
 
     /// Polls until a window matching `findWindow(named:)` exists and is viewable; returns it.
-    func waitForWindow(named name: String, timeout: Duration = Wait.defaultTimeout) throws -> Window {
+    public func waitForWindow(named name: String, timeout: Duration = Wait.defaultTimeout) throws -> Window {
         guard
             let w = Wait.value(
                 timeout: timeout, poll: .milliseconds(20),
@@ -229,25 +234,25 @@ final class XClient {
     }
 
     /// Polls until `window` is viewable.
-    func waitUntilMapped(_ window: Window, timeout: Duration = Wait.defaultTimeout) throws {
+    public func waitUntilMapped(_ window: Window, timeout: Duration = Wait.defaultTimeout) throws {
         try Wait.require("window \(window) to be viewable", timeout: timeout) { isViewable(window) }
     }
 
     /// Polls until `window` no longer exists (destroyed, or its client disconnected).
-    func waitUntilGone(_ window: Window, timeout: Duration = Wait.defaultTimeout) -> Bool {
+    public func waitUntilGone(_ window: Window, timeout: Duration = Wait.defaultTimeout) -> Bool {
         Wait.until(timeout: timeout) { !exists(window) }
     }
 
     /// Polls `condition` every ~10 ms until it holds or `timeout` passes.
     @discardableResult
-    func waitUntil(timeout: Duration = Wait.defaultTimeout, _ condition: () throws -> Bool) rethrows -> Bool {
+    public func waitUntil(timeout: Duration = Wait.defaultTimeout, _ condition: () throws -> Bool) rethrows -> Bool {
         try Wait.until(timeout: timeout, poll: .milliseconds(10), condition)
     }
 
     // MARK: - Window properties
 
     /// The title: `_NET_WM_NAME` (UTF8_STRING), else WM_NAME; nil when neither is set.
-    func windowTitle(_ window: Window) -> String? {
+    public func windowTitle(_ window: Window) -> String? {
         if let p = property(window, "_NET_WM_NAME"), p.format == 8, p.type == atom("UTF8_STRING") {
             return String(decoding: p.bytes, as: UTF8.self)
         }
@@ -258,14 +263,14 @@ final class XClient {
     }
 
     /// Polls until the title satisfies `predicate`; returns it, or nil on timeout.
-    func waitForTitle(
+    public func waitForTitle(
         _ window: Window, timeout: Duration = Wait.defaultTimeout, _ predicate: (String) -> Bool
     ) -> String? {
         Wait.value(timeout: timeout) { windowTitle(window).flatMap { predicate($0) ? $0 : nil } }
     }
 
     /// WM_CLASS as (instance name, class name).
-    func windowClass(_ window: Window) -> (name: String, className: String)? {
+    public func windowClass(_ window: Window) -> (name: String, className: String)? {
         var hint = XClassHint()
         guard XGetClassHint(display, window, &hint) != 0 else { return nil }
         defer {
@@ -276,14 +281,14 @@ final class XClient {
     }
 
     /// The window's rectangle in root (screen) coordinates, or nil if it does not exist.
-    func geometry(_ window: Window) -> IntRect? {
+    public func geometry(_ window: Window) -> IntRect? {
         guard let a = attributes(window) else { return nil }
         let origin = toScreen(window, x: 0, y: 0)
         return IntRect(x: origin.x, y: origin.y, width: Int(a.width), height: Int(a.height))
     }
 
     /// Window coordinates to root coordinates (`XTranslateCoordinates`).
-    func toScreen(_ window: Window, x: Int, y: Int) -> (x: Int, y: Int) {
+    public func toScreen(_ window: Window, x: Int, y: Int) -> (x: Int, y: Int) {
         var rx: Int32 = 0
         var ry: Int32 = 0
         var child: Window = 0
@@ -293,7 +298,7 @@ final class XClient {
 
     /// Asks the window to close the way a window manager does: a WM_PROTOCOLS ClientMessage
     /// carrying WM_DELETE_WINDOW.
-    func sendCloseRequest(_ window: Window) {
+    public func sendCloseRequest(_ window: Window) {
         var message = XClientMessageEvent()
         message.type = ClientMessage
         message.display = display
@@ -310,32 +315,37 @@ final class XClient {
 
     // MARK: - Pointer
 
+    /// After a faked event: wait for the server, or only send (`waitsForServer`).
+    private func sent() {
+        if waitsForServer { XSync(display, 0) } else { XFlush(display) }
+    }
+
     /// Moves the pointer to root coordinates (x, y) with XTest.
-    func moveMouse(toScreenX x: Int, y: Int) {
+    public func moveMouse(toScreenX x: Int, y: Int) {
         XTestFakeMotionEvent(display, screen, Int32(x), Int32(y), UInt(CurrentTime))
-        XSync(display, 0)
+        sent()
     }
 
     /// Moves the pointer to (x, y) in `window`'s coordinates.
-    func moveMouse(toWindow window: Window, x: Int, y: Int) {
+    public func moveMouse(toWindow window: Window, x: Int, y: Int) {
         let p = toScreen(window, x: x, y: y)
         moveMouse(toScreenX: p.x, y: p.y)
     }
 
     /// Presses a pointer button (1 left, 2 middle, 3 right, 4/5 wheel).
-    func press(button: UInt32 = 1) {
+    public func press(button: UInt32 = 1) {
         XTestFakeButtonEvent(display, button, 1, UInt(CurrentTime))
-        XSync(display, 0)
+        sent()
     }
 
     /// Releases a pointer button.
-    func release(button: UInt32 = 1) {
+    public func release(button: UInt32 = 1) {
         XTestFakeButtonEvent(display, button, 0, UInt(CurrentTime))
-        XSync(display, 0)
+        sent()
     }
 
     /// Moves to (x, y) in `window`, then presses and releases `button` with `modifiers` held.
-    func click(_ window: Window, x: Int, y: Int, button: UInt32 = 1, modifiers: KeyModifiers = []) throws {
+    public func click(_ window: Window, x: Int, y: Int, button: UInt32 = 1, modifiers: KeyModifiers = []) throws {
         moveMouse(toWindow: window, x: x, y: y)
         try withModifiers(modifiers) {
             press(button: button)
@@ -345,7 +355,7 @@ final class XClient {
 
     /// A drag in `window` coordinates: move to the first point, press, move through every
     /// further point (one motion event each, in order), release; `modifiers` held throughout.
-    func drag(_ window: Window, path: [(Int, Int)], button: UInt32 = 1, modifiers: KeyModifiers = []) throws {
+    public func drag(_ window: Window, path: [(Int, Int)], button: UInt32 = 1, modifiers: KeyModifiers = []) throws {
         guard let first = path.first else { return }
         let origin = toScreen(window, x: 0, y: 0)
         moveMouse(toScreenX: origin.x + first.0, y: origin.y + first.1)
@@ -359,7 +369,7 @@ final class XClient {
     }
 
     /// The pointer position in root coordinates (`XQueryPointer`).
-    func pointerPosition() -> (x: Int, y: Int) {
+    public func pointerPosition() -> (x: Int, y: Int) {
         var rootReturn: Window = 0
         var child: Window = 0
         var rx: Int32 = 0
@@ -374,7 +384,7 @@ final class XClient {
     // MARK: - Keyboard
 
     /// The keysym for a name such as "z", "Z", "Return", "bracketleft", "Escape".
-    func keysym(named name: String) throws -> KeySym {
+    public func keysym(named name: String) throws -> KeySym {
         let sym = XStringToKeysym(name)
         guard sym != 0 else { throw HarnessError.noKeycode("keysym name \(name)") }
         return sym
@@ -383,7 +393,7 @@ final class XClient {
     /// The keycode producing `sym` in the first group, and whether Shift is needed for it
     /// (e.g. "Z", "[" vs "{"). Read from the server each time, so a layout set with
     /// `setKeyboardLayout` is seen at once.
-    func keycode(for sym: KeySym) throws -> (code: KeyCode, shift: Bool) {
+    public func keycode(for sym: KeySym) throws -> (code: KeyCode, shift: Bool) {
         var minCode: Int32 = 0
         var maxCode: Int32 = 0
         XDisplayKeycodes(display, &minCode, &maxCode)
@@ -404,7 +414,7 @@ final class XClient {
 
     /// Switches the server's keyboard to an XKB layout (`de`, `ru`, `fr`) with setxkbmap, as a
     /// user does; later key presses are looked up in it.
-    func setKeyboardLayout(_ layout: String) throws {
+    public func setKeyboardLayout(_ layout: String) throws {
         let executable = "/usr/bin/setxkbmap"
         let dir = try TemporaryDirectory(prefix: "swiftpaint-setxkbmap")
         let child = try ChildProcess(
@@ -420,25 +430,25 @@ final class XClient {
 
     /// Presses and releases the key for `sym` with `modifiers` held (Shift is added when the
     /// keysym is on the shifted level, so `key(XK_Z)` types a capital Z).
-    func key(_ sym: KeySym, modifiers: KeyModifiers = []) throws {
+    public func key(_ sym: KeySym, modifiers: KeyModifiers = []) throws {
         let (code, needsShift) = try keycode(for: sym)
         var held = modifiers
         if needsShift { held.insert(.shift) }
         try withModifiers(held) {
             XTestFakeKeyEvent(display, UInt32(code), 1, UInt(CurrentTime))
-            XSync(display, 0)
+            sent()
             XTestFakeKeyEvent(display, UInt32(code), 0, UInt(CurrentTime))
-            XSync(display, 0)
+            sent()
         }
     }
 
     /// `key` by keysym name, e.g. `key("z", modifiers: [.control, .shift])`.
-    func key(_ name: String, modifiers: KeyModifiers = []) throws {
+    public func key(_ name: String, modifiers: KeyModifiers = []) throws {
         try key(try keysym(named: name), modifiers: modifiers)
     }
 
     /// Types `text` key by key (ASCII, Latin-1, newline as Return, tab as Tab).
-    func typeText(_ text: String) throws {
+    public func typeText(_ text: String) throws {
         for scalar in text.unicodeScalars {
             let v = scalar.value
             let sym: KeySym
@@ -453,7 +463,7 @@ final class XClient {
     }
 
     /// Runs `body` with the modifier keys pressed, releasing them afterwards (even on error).
-    func withModifiers<T>(_ modifiers: KeyModifiers, _ body: () throws -> T) throws -> T {
+    public func withModifiers<T>(_ modifiers: KeyModifiers, _ body: () throws -> T) throws -> T {
         var pressed: [KeyCode] = []
         defer {
             for code in pressed.reversed() {
@@ -473,7 +483,7 @@ final class XClient {
     // MARK: - Pixels
 
     /// The visual's channel masks for `window`.
-    func channelMasks(_ window: Window) throws -> ChannelMasks {
+    public func channelMasks(_ window: Window) throws -> ChannelMasks {
         guard let a = attributes(window), let visual = a.visual else {
             throw HarnessError.captureFailed("window \(window) does not exist")
         }
@@ -485,7 +495,7 @@ final class XClient {
     /// `XGetImage(ZPixmap)`, converting each pixel (`cx_get_pixel`) through the visual's masks
     /// to 8-bit sRGB. What is read is what is on screen: parts covered by other windows show
     /// those windows.
-    func capture(_ window: Window, rect: IntRect? = nil) throws -> ScreenCapture {
+    public func capture(_ window: Window, rect: IntRect? = nil) throws -> ScreenCapture {
         guard let a = attributes(window) else {
             throw HarnessError.captureFailed("window \(window) does not exist")
         }
@@ -515,7 +525,7 @@ final class XClient {
 
     /// Captures `rect` of `window` repeatedly until `predicate` holds for the capture; returns
     /// that capture. On timeout throws, describing the last capture's most common colors.
-    func waitForCapture(
+    public func waitForCapture(
         _ window: Window, rect: IntRect? = nil, timeout: Duration = Wait.defaultTimeout,
         _ what: @autoclosure () -> String = "the expected pixels",
         until predicate: (ScreenCapture) -> Bool

@@ -2,9 +2,9 @@ import Foundation
 
 /// Polling waits. The harness never sleeps for a fixed time to "let things settle": every wait
 /// polls a condition until it holds or a generous deadline passes (CI is a loaded 2-core box).
-enum Wait {
+public enum Wait {
     /// The default deadline for anything the harness waits on.
-    static let defaultTimeout: Duration = .seconds(30)
+    public static let defaultTimeout: Duration = .seconds(30)
 
     /// Polls `condition` every `poll` until it returns true or `timeout` has passed.
     ///
@@ -12,7 +12,7 @@ enum Wait {
     /// slow machine that was descheduled past the deadline still gets a final look.
     /// - Returns: whether the condition became true.
     @discardableResult
-    static func until(
+    public static func until(
         timeout: Duration = defaultTimeout, poll: Duration = .milliseconds(10),
         _ condition: () throws -> Bool
     ) rethrows -> Bool {
@@ -26,7 +26,7 @@ enum Wait {
     }
 
     /// Like `until`, but throws `HarnessError.timedOut(what)` when the deadline passes.
-    static func require(
+    public static func require(
         _ what: @autoclosure () -> String, timeout: Duration = defaultTimeout,
         poll: Duration = .milliseconds(10), _ condition: () throws -> Bool
     ) throws {
@@ -36,7 +36,7 @@ enum Wait {
     }
 
     /// Polls `produce` until it returns a value, or returns nil after `timeout`.
-    static func value<T>(
+    public static func value<T>(
         timeout: Duration = defaultTimeout, poll: Duration = .milliseconds(10),
         _ produce: () throws -> T?
     ) rethrows -> T? {
@@ -49,7 +49,7 @@ enum Wait {
     }
 
     /// A `Duration` in seconds as a `Double`.
-    static func seconds(_ d: Duration) -> Double {
+    public static func seconds(_ d: Duration) -> Double {
         let (s, atto) = d.components
         return Double(s) + Double(atto) * 1e-18
     }

@@ -4,33 +4,33 @@ import PaintCore
 /// (B, G, R, A little-endian bytes, A = 255) already converted from the visual to 8-bit sRGB,
 /// plus where they came from. On a depth-16 server channels are 5/6-bit values scaled to 8 bits,
 /// so compare with a tolerance there (`tolerance: 8` covers the quantization).
-struct ScreenCapture {
+public struct ScreenCapture: Sendable {
     /// The pixels, `rect.width` x `rect.height`.
-    let image: PixelImage
+    public let image: PixelImage
     /// The captured rectangle in the window's coordinates.
-    let rect: IntRect
+    public let rect: IntRect
     /// The visual's masks the pixels were converted with.
-    let masks: ChannelMasks
+    public let masks: ChannelMasks
 
     /// Width in pixels.
-    var width: Int { image.width }
+    public var width: Int { image.width }
     /// Height in pixels.
-    var height: Int { image.height }
+    public var height: Int { image.height }
 
     /// The color at (x, y), relative to the captured rectangle.
-    func color(x: Int, y: Int) -> Color {
+    public func color(x: Int, y: Int) -> Color {
         let p = Pixel.unpack(image[x, y])
         return Color(r: p.r, g: p.g, b: p.b)
     }
 
     /// Whether two colors differ by at most `tolerance` in every channel.
-    static func matches(_ a: Color, _ b: Color, tolerance: Int = 0) -> Bool {
+    public static func matches(_ a: Color, _ b: Color, tolerance: Int = 0) -> Bool {
         abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance
             && abs(Int(a.b) - Int(b.b)) <= tolerance
     }
 
     /// How many pixels satisfy `predicate`.
-    func count(where predicate: (Color) -> Bool) -> Int {
+    public func count(where predicate: (Color) -> Bool) -> Int {
         var n = 0
         for p in image.pixels {
             let c = Pixel.unpack(p)
@@ -40,12 +40,12 @@ struct ScreenCapture {
     }
 
     /// How many pixels are `color` (within `tolerance` per channel).
-    func count(of color: Color, tolerance: Int = 0) -> Int {
+    public func count(of color: Color, tolerance: Int = 0) -> Int {
         count { Self.matches($0, color, tolerance: tolerance) }
     }
 
     /// Whether any pixel is `color` (within `tolerance` per channel).
-    func contains(_ color: Color, tolerance: Int = 0) -> Bool {
+    public func contains(_ color: Color, tolerance: Int = 0) -> Bool {
         image.pixels.contains { p in
             let c = Pixel.unpack(p)
             return Self.matches(Color(r: c.r, g: c.g, b: c.b), color, tolerance: tolerance)
@@ -54,7 +54,7 @@ struct ScreenCapture {
 
     /// The smallest rectangle (relative to the capture) holding every pixel that satisfies
     /// `predicate`, or nil when none does.
-    func boundingBox(where predicate: (Color) -> Bool) -> IntRect? {
+    public func boundingBox(where predicate: (Color) -> Bool) -> IntRect? {
         var x0 = Int.max
         var y0 = Int.max
         var x1 = Int.min
@@ -71,7 +71,7 @@ struct ScreenCapture {
     }
 
     /// The distinct colors present, most frequent first (for failure messages).
-    func histogram(limit: Int = 8) -> [(color: Color, count: Int)] {
+    public func histogram(limit: Int = 8) -> [(color: Color, count: Int)] {
         var counts: [UInt32: Int] = [:]
         for p in image.pixels { counts[p, default: 0] += 1 }
         return counts.sorted { $0.value > $1.value }.prefix(limit).map { entry in

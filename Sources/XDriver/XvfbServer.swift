@@ -12,26 +12,26 @@ import Foundation
 /// let server = try XvfbServer(depth: 16, shm: false)
 /// let client = try XClient(display: server.displayName)
 /// ```
-final class XvfbServer {
+public final class XvfbServer {
     /// Screen width in pixels.
-    let width: Int
+    public let width: Int
     /// Screen height in pixels.
-    let height: Int
+    public let height: Int
     /// Screen depth: 24 or 16.
-    let depth: Int
+    public let depth: Int
     /// Whether the MIT-SHM extension is offered.
-    let shm: Bool
+    public let shm: Bool
     /// The display number N.
-    let number: Int
+    public let number: Int
     /// The server's output (stdout and stderr).
-    let logPath: String
+    public let logPath: String
     private let process: ChildProcess
     private let directory: TemporaryDirectory
 
     /// `":N"`, for `DISPLAY` and `XOpenDisplay`.
-    var displayName: String { ":\(number)" }
+    public var displayName: String { ":\(number)" }
     /// The server's process id.
-    var pid: pid_t { process.pid }
+    public var pid: pid_t { process.pid }
 
     /// Starts a server and waits (polling `XOpenDisplay`) until it accepts connections.
     ///
@@ -39,7 +39,7 @@ final class XvfbServer {
     /// `/tmp/.X11-unix/XN` socket or `/tmp/.XN-lock` file; a server that exits (another one won
     /// the race for N) or never answers is killed and the next number is tried.
     /// - Parameter startTimeout: how long one attempt may take before it counts as failed.
-    init(
+    public init(
         width: Int = 1280, height: Int = 1024, depth: Int = 24, shm: Bool = true,
         startTimeout: Duration = Wait.defaultTimeout
     ) throws {
@@ -91,37 +91,37 @@ final class XvfbServer {
     deinit { stop() }
 
     /// Whether the server process is still alive.
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
 
     /// The server's output so far.
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// SIGKILLs and reaps the server, then removes its lock file and socket. Idempotent.
     /// `XClient`s still connected survive it: their next request marks them `isConnectionLost`.
-    func stop() {
+    public func stop() {
         guard process.status == nil else { return }
         process.killAndReap()
         Self.removeLeftovers(number, pid: process.pid)
     }
 
     /// The Xvfb binary: `$XVFB` if set, else `/usr/bin/Xvfb`.
-    static var executable: String {
+    public static var executable: String {
         ProcessInfo.processInfo.environment["XVFB"] ?? "/usr/bin/Xvfb"
     }
 
     /// Whether display N has a socket or lock file (a server, or the remains of one).
-    static func displayLooksTaken(_ n: Int) -> Bool {
+    public static func displayLooksTaken(_ n: Int) -> Bool {
         access("/tmp/.X11-unix/X\(n)", F_OK) == 0 || access("/tmp/.X\(n)-lock", F_OK) == 0
     }
 
     /// The pid written in `/tmp/.XN-lock`, if the file exists and parses.
-    static func lockOwner(_ n: Int) -> pid_t? {
+    public static func lockOwner(_ n: Int) -> pid_t? {
         guard let text = try? String(contentsOfFile: "/tmp/.X\(n)-lock", encoding: .utf8) else { return nil }
         return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Whether `XOpenDisplay(name)` succeeds right now (the connection is closed again).
-    static func canConnect(_ name: String) -> Bool {
+    public static func canConnect(_ name: String) -> Bool {
         guard let display = XOpenDisplay(name) else { return false }
         XCloseDisplay(display)
         return true

@@ -3,14 +3,14 @@ import Foundation
 /// A fresh directory under the system temporary folder, removed with everything in it when the
 /// instance goes away (or on `remove()`). Used for Xvfb and program logs, and as the program's
 /// `HOME` / `XDG_STATE_HOME`, so tests never touch the real user's files.
-final class TemporaryDirectory {
+public final class TemporaryDirectory {
     /// The directory's absolute path.
-    let path: String
+    public let path: String
     /// Whether `deinit` deletes the directory. Set to false to keep it for a post-mortem.
-    var removeOnDeinit = true
+    public var removeOnDeinit = true
 
     /// Creates `$TMPDIR/<prefix>-XXXXXX` with `mkdtemp`.
-    init(prefix: String = "swiftpaint-e2e") throws {
+    public init(prefix: String = "swiftpaint-e2e") throws {
         let base = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
         var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
@@ -24,23 +24,23 @@ final class TemporaryDirectory {
     }
 
     /// Deletes the directory and its contents now.
-    func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 
     /// `path/name`.
-    func file(_ name: String) -> String { "\(path)/\(name)" }
+    public func file(_ name: String) -> String { "\(path)/\(name)" }
 
     /// Creates (with intermediates) and returns `path/name`.
     @discardableResult
-    func subdirectory(_ name: String) throws -> String {
+    public func subdirectory(_ name: String) throws -> String {
         let p = file(name)
         try FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
         return p
     }
 
     /// The contents of `path/name` as UTF-8 text, or "" if it cannot be read.
-    func read(_ name: String) -> String {
+    public func read(_ name: String) -> String {
         (try? String(contentsOfFile: file(name), encoding: .utf8)) ?? ""
     }
 }
