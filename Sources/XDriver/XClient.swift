@@ -3,6 +3,7 @@ import CXTest
 import Foundation
 import PaintCore
 import Synchronization
+import TestSupport
 
 /// X protocol errors seen by any `XClient` in this process (they are reported, not fatal).
 private let xErrorCount = Atomic<Int>(0)

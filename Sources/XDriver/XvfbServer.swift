@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import TestSupport
 
 /// A private Xvfb X server for one test, on a display number nobody else is using.
 ///

@@ -19,6 +19,7 @@ import CX11
 import Foundation
 import Glibc
 import PaintCore
+import TestSupport
 import XDriver
 
 func runX11Bench(arguments: [String]) -> Never {

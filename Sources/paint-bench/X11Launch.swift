@@ -5,6 +5,7 @@ import CX11
 import Foundation
 import Glibc
 import PaintCore
+import TestSupport
 import XDriver
 
 /// Monotonic nanoseconds.

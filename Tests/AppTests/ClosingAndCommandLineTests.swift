@@ -3,6 +3,7 @@ import Foundation
 import PaintApp
 import PaintCore
 import PaintIO
+import TestSupport
 import Testing
 import XDriver
 

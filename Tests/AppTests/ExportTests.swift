@@ -3,6 +3,7 @@ import PaintCore
 import PaintIO
 import TestSupport
 import Testing
+import XDriver
 
 /// `swiftpaint --export OUT IN`: conversion without a window (no X display at all), and the peak
 /// memory of opening hostile files, measured on the child process.

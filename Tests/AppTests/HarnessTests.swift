@@ -1,6 +1,7 @@
 import CX11
 import Foundation
 import PaintCore
+import TestSupport
 import Testing
 import XDriver
 

@@ -3,7 +3,9 @@ import Foundation
 import PaintApp
 import PaintCore
 import PaintIO
+import TestSupport
 import Testing
+import XDriver
 
 /// Pointer input through XInput 2: the program takes the positions the server reports between
 /// pixels. XTest's device moves in whole pixels, so the test gives it a coordinate

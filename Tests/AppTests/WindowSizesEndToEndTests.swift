@@ -4,6 +4,7 @@ import PaintApp
 import PaintCore
 import PaintIO
 import Testing
+import XDriver
 
 /// The window at the sizes and interface scales the program supports, under Xvfb: the scale
 /// read from `Xft.dpi` (or `SWIFTPAINT_SCALE`), the toolbar reflowed at 640 x 480, 800 x 600 and

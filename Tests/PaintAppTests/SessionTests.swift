@@ -1,6 +1,7 @@
 import Foundation
 import PaintCore
 import PaintIO
+import TestSupport
 import Testing
 
 @testable import PaintApp

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import PaintIO
 
 @Suite struct AtomicFileTests {
     @Test func createsANewFileWithTheUsualModeAndNoLeftovers() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         // What open(2) with 0666 gives under the current umask, made the ordinary way.
         let reference = folder.file("reference")
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func replacesContentsAndKeepsMode0600() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("secret.png")
         Support.put(Array(repeating: 7, count: 5000), path)
@@ -33,7 +34,7 @@ import Testing
     }
 
     @Test func writesThroughARelativeSymlinkAndTheLinkStaysALink() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.file("real"), withIntermediateDirectories: true)
         let target = folder.file("real/target.png")
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func aChainOfLinksToAMissingFileCreatesIt() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         #expect(symlink(folder.file("final.png"), folder.file("b")) == 0)  // absolute, dangling
         #expect(symlink("b", folder.file("a")) == 0)  // relative, to the link above
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func aFolderIsRefusedInWords() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let dir = folder.file("dir")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -81,8 +82,8 @@ import Testing
         }
     }
 
-    @Test func aMissingFolderIsReported() {
-        let folder = TempFolder()
+    @Test func aMissingFolderIsReported() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("nope/a.png")
         let error = #expect(throws: ImageFileError.self) { try AtomicFile.write([1], to: path) }
@@ -97,9 +98,9 @@ import Testing
         #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
     }
 
-    @Test func aReadOnlyFolderFailsAndKeepsTheOldFile() {
+    @Test func aReadOnlyFolderFailsAndKeepsTheOldFile() throws {
         let old = Array("the old picture".utf8)
-        let readOnly = Support.readOnlyFolder(holding: old)
+        let readOnly = try Support.readOnlyFolder(holding: old)
         defer { readOnly.cleanup() }
         let before = Support.get(readOnly.file)
         let entriesBefore = try? FileManager.default.contentsOfDirectory(atPath: readOnly.path)
@@ -120,7 +121,7 @@ import Testing
 
     @Test(.enabled(if: Support.canMount, "needs root and mount(8) for a tiny tmpfs"))
     func aFullDiskFailsAndKeepsTheOldFile() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         #expect(Support.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path]))
         defer { Support.run("/usr/bin/umount", [folder.path]) }

@@ -33,7 +33,7 @@ import Testing
     }
 
     func saveAll(_ image: PixelImage, _ cases: [(String, SaveOptions, Bool)]) throws -> [String: Reference.Decoded] {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         var paths: [String] = []
         for (name, options, alpha) in cases {
@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func exportConvertsAsTheWindowWould() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let image = Self.smooth(alpha: true)
         let input = folder.file("in.png")

@@ -75,7 +75,7 @@ import Testing
 
     @Test func theDecoderGoesByContentNotByName() throws {
         let jpeg = try #require(Self.fixtures.entries.first { $0.name == "jpeg-baseline" })
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let disguised = folder.file("photo.png")
         Support.put(Support.get(Self.fixtures.folder + "/" + jpeg.file) ?? [], disguised)

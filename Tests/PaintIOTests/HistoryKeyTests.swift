@@ -27,7 +27,7 @@ import Testing
     @Test func sha256AgreesWithCoreutilsAcrossBlockBoundaries() throws {
         // Lengths around the 55/56/64-byte padding boundaries, fed in uneven pieces.
         var noise = Support.Noise(state: 9)
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         for length in [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000, 4099] {
             let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: noise.next()) }

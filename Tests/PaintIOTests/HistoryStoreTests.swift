@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PaintCore
+import TestSupport
 import Testing
 
 @testable import PaintIO
@@ -18,12 +19,12 @@ import Testing
     }
 
     /// A store two folders down a fresh folder, as `$XDG_DATA_HOME/swiftpaint/history` is.
-    static func store(in folder: TempFolder, cap: Int = HistoryStore.defaultCapBytes) -> HistoryStore {
+    static func store(in folder: TemporaryDirectory, cap: Int = HistoryStore.defaultCapBytes) -> HistoryStore {
         HistoryStore(folder: folder.file("data/swiftpaint/history"), capBytes: cap)
     }
 
     @Test func anEntryComesBackAsItWasKept() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = Self.store(in: folder)
         let archive = try Self.archive(1)
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func entriesArePrivateFilesInPrivateFolders() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         // The folders exist already, open to everyone; the entry must not stay readable.
         try FileManager.default.createDirectory(
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func aFolderOfAnotherUserIsRefused() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = Self.store(in: folder)
         try FileManager.default.createDirectory(atPath: store.folder, withIntermediateDirectories: true)
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func theJournalFolderIsMadePrivateToo() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let journals = folder.file("state/swiftpaint")
         try FileManager.default.createDirectory(
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test func theLeastRecentlyUsedEntriesGoFirstUnderATinyCap() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let probe = Self.store(in: folder)
         let size = try probe.keep(try Self.archive(1), for: Self.picture(1).key).bytes
@@ -143,7 +144,7 @@ import Testing
     }
 
     @Test func anEntryLargerThanTheCapIsNotWritten() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = Self.store(in: folder, cap: 1000)
         let small = try HistoryChunkTests.archive(strokes: 0, image: Self.picture(1).image, base: false)
@@ -155,7 +156,7 @@ import Testing
     }
 
     @Test func forgetRemovesOneEntryAndForgetAllEveryEntry() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = Self.store(in: folder)
         for seed in 1...3 { try store.keep(try Self.archive(seed), for: Self.picture(seed).key) }
@@ -175,7 +176,7 @@ import Testing
     }
 
     @Test func temporaryFilesACrashLeftAreSweptWhenOld() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = Self.store(in: folder)
         try store.keep(try Self.archive(1), for: Self.picture(1).key)
@@ -194,7 +195,7 @@ import Testing
     // MARK: Reading is distrustful
 
     @Test func aDamagedEntryIsRefusedWithAReasonNeverTrusted() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = Self.store(in: folder)
         let key = Self.picture(1).key
@@ -222,7 +223,7 @@ import Testing
     }
 
     @Test func anEntryUnderAnotherPicturesNameIsRefused() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = Self.store(in: folder)
         try store.keep(try Self.archive(1), for: Self.picture(1).key)
@@ -232,7 +233,7 @@ import Testing
     }
 
     @Test func aHugeEntryIsRefusedBeforeItIsRead() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = Self.store(in: folder)
         try store.keep(try Self.archive(1), for: Self.picture(1).key)
@@ -254,7 +255,7 @@ import Testing
     }
 
     @Test func anEntryDeclaringAHugeHistoryIsRefusedBeforeDecompressing() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = Self.store(in: folder)
         let key = Self.picture(1).key
@@ -271,7 +272,7 @@ import Testing
     }
 
     @Test func atomicWriteWithAModeReplacesLoosePermissions() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("f")
         Support.put([1], path)

@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 import PaintCore
+import TestSupport
 import Testing
 
 @testable import PaintIO
 
 @Suite struct ImageFileTests {
     @Test func saveThenLoadGivesTheSamePixels() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let image = Support.opaqueImage(width: 97, height: 61)
         let path = folder.file("picture.png")
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func saveOverA0600FileKeeps0600() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("private.png")
         try ImageFile.save(Support.opaqueImage(width: 4, height: 4), to: path, withAlpha: false)
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func saveThroughASymlinkReplacesTheTarget() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let target = folder.file("target.png")
         try ImageFile.save(Support.opaqueImage(width: 4, height: 4), to: target, withAlpha: false)
@@ -51,7 +52,7 @@ import Testing
 
     @Test func saveIntoAReadOnlyFolderFailsAndKeepsTheOldFile() throws {
         let oldPNG = try PNGCodec.encode(Support.opaqueImage(width: 3, height: 3), withAlpha: false)
-        let readOnly = Support.readOnlyFolder(holding: oldPNG)
+        let readOnly = try Support.readOnlyFolder(holding: oldPNG)
         defer { readOnly.cleanup() }
         let before = Support.get(readOnly.file)
 
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func saveToAFolderFails() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let error = #expect(throws: ImageFileError.self) {
             try ImageFile.save(Support.opaqueImage(), to: folder.path, withAlpha: false)
@@ -77,8 +78,8 @@ import Testing
         #expect(folder.entries() == [])
     }
 
-    @Test func saveOfAnEmptyImageNamesTheFile() {
-        let folder = TempFolder()
+    @Test func saveOfAnEmptyImageNamesTheFile() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("empty.png")
         let error = #expect(throws: ImageFileError.self) {
@@ -96,8 +97,8 @@ import Testing
         #expect(error?.message == "Cannot open “\(path)”: no such file")
     }
 
-    @Test func loadOfTextSaysNotAPicture() {
-        let folder = TempFolder()
+    @Test func loadOfTextSaysNotAPicture() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("a.txt")
         Support.put(Array("hello".utf8), path)
@@ -108,7 +109,7 @@ import Testing
     }
 
     @Test func loadOfATruncatedFileSaysCutShort() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("cut.png")
         let whole = try PNGCodec.encode(Support.opaqueImage(), withAlpha: false)
@@ -120,8 +121,8 @@ import Testing
             "\(String(describing: error))")
     }
 
-    @Test func loadOfAFolderOrDeviceIsRefused() {
-        let folder = TempFolder()
+    @Test func loadOfAFolderOrDeviceIsRefused() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         #expect(throws: ImageFileError.cannotRead(path: folder.path, errno: EISDIR)) {
             try ImageFile.load(path: folder.path)
@@ -131,8 +132,8 @@ import Testing
         }
     }
 
-    @Test func loadOfAnEmptyFileSaysSo() {
-        let folder = TempFolder()
+    @Test func loadOfAnEmptyFileSaysSo() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("zero.png")
         Support.put([], path)
@@ -141,7 +142,7 @@ import Testing
     }
 
     @Test func filesOverTheSizeCapAreNotRead() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("big.png")
         Support.put(Array(repeating: 0, count: 5000), path)

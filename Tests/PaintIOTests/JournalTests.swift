@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PaintCore
+import TestSupport
 import Testing
 
 @testable import PaintIO
@@ -36,7 +37,7 @@ import Testing
     }
 
     /// The journal files in `folder` (hidden temporary files included).
-    static func journalFiles(_ folder: TempFolder) -> [String] {
+    static func journalFiles(_ folder: TemporaryDirectory) -> [String] {
         folder.entries().filter { $0.hasSuffix(".spj") || $0.hasSuffix(".tmp") }
     }
 
@@ -49,14 +50,16 @@ import Testing
     }
 
     /// A journal on disk holding `ops`, left behind as after a crash; returns its path.
-    static func abandonedJournal(in folder: TempFolder, _ ops: [PaintCore.Operation], header: JournalHeader = header())
+    static func abandonedJournal(
+        in folder: TemporaryDirectory, _ ops: [PaintCore.Operation], header: JournalHeader = header()
+    )
         throws -> String
     {
         try abandonedJournal(in: folder, records: ops.map(JournalRecord.operation), header: header)
     }
 
     /// The same with save marks among the changes.
-    static func abandonedJournal(in folder: TempFolder, records: [JournalRecord], header: JournalHeader = header())
+    static func abandonedJournal(in folder: TemporaryDirectory, records: [JournalRecord], header: JournalHeader = header())
         throws -> String
     {
         let writer = try JournalWriter.create(in: folder.path, header: header)
@@ -70,7 +73,7 @@ import Testing
     // MARK: Round trip
 
     @Test func headerAnd200RandomStrokesAndAClearReadBackEqual() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         var noise = Support.Noise(state: 1)
         let base = (0..<3000).map { _ in UInt8(truncatingIfNeeded: noise.next()) }
@@ -101,7 +104,7 @@ import Testing
     }
 
     @Test func aSaveIsAJournalRecordWithTheBytesOlderJournalsHave() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let writer = try JournalWriter.create(in: folder.path, header: Self.header())
         writer.append(.clear)
@@ -123,7 +126,7 @@ import Testing
     }
 
     @Test func onlyAJournalWhoseOwnerIsGoneIsDeleted() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let writer = try JournalWriter.create(in: folder.path, header: Self.header())
         writer.append(.clear)
@@ -141,7 +144,7 @@ import Testing
     }
 
     @Test func untitledTransparentHeaderRoundTrips() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let header = JournalHeader(documentPath: nil, width: 1, height: 8000, background: .transparent)
         #expect(header.pid == getpid())
@@ -160,7 +163,7 @@ import Testing
     // MARK: Locks and orphans
 
     @Test func theLockIsHeldForTheWritersLifeAndDiscardRemovesTheFile() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let writer = try JournalWriter.create(in: folder.path, header: Self.header())
         writer.append(.clear)
@@ -180,7 +183,7 @@ import Testing
     }
 
     @Test func anAbandonedJournalIsAnOrphanAndAdoptContinuesIt() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let first = Self.operations(5, seed: 3)
         let path = try Self.abandonedJournal(in: folder, first)
@@ -213,7 +216,7 @@ import Testing
     }
 
     @Test func droppingAWriterWithoutDiscardWritesWhatIsQueuedAndLeavesAnOrphan() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let ops = Self.operations(50, seed: 12)
         var path = ""
@@ -227,7 +230,7 @@ import Testing
     }
 
     @Test func orphansAreListedNewestFirstAndNonJournalsAreSkipped() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let older = try Self.abandonedJournal(in: folder, [.clear], header: Self.header(path: "/a.png"))
         let newer = try Self.abandonedJournal(in: folder, [], header: Self.header(path: "/b.png"))
@@ -249,7 +252,7 @@ import Testing
     // MARK: Damage
 
     @Test func aTornLastRecordIsDroppedAtEveryCutAndTheRestKept() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let ops = Self.operations(3, seed: 5)
         let path = try Self.abandonedJournal(in: folder, ops)
@@ -289,7 +292,7 @@ import Testing
     }
 
     @Test func aFlippedByteInTheMiddleRecordLosesOnlyThatRecord() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let ops = Self.operations(3, seed: 6)
         let path = try Self.abandonedJournal(in: folder, ops)
@@ -308,7 +311,7 @@ import Testing
     }
 
     @Test func garbageThrowsAndNeverCrashes() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("g.spj")
         var noise = Support.Noise(state: 7)
@@ -349,7 +352,7 @@ import Testing
     }
 
     @Test func aRecordClaimingFourGigabytesIsDroppedWithoutAllocatingIt() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("big.spj")
         let prefix = JournalFormat.filePrefix
@@ -383,7 +386,7 @@ import Testing
 
     /// (How long appending and syncing take is measured by `make bench`, crash journal on vs off.)
     @Test func aThousandAppendsAllBecomeDurableInOrder() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let ops = Self.operations(1000, seed: 10, maxPoints: 20)
         let writer = try JournalWriter.create(in: folder.path, header: Self.header())
@@ -431,7 +434,7 @@ import Testing
 
     @Test(.enabled(if: Support.canMount, "mounting a 64 KiB tmpfs needs root with CAP_SYS_ADMIN"))
     func aFullDiskIsReportedNotFatalAndRecoversWhenSpaceReturns() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         try #require(Support.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path]))
         defer { Support.run("/usr/bin/umount", [folder.path]) }

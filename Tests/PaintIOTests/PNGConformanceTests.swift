@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func savingEveryValidFileGivesPillowTheSamePixels() throws {
-        let out = TempFolder()
+        let out = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { out.remove() }
         var saved: [(Entry, String, PixelImage)] = []
         for entry in Self.suite.entries where entry.refuse == nil {

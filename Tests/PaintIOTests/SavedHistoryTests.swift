@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PaintCore
+import TestSupport
 import Testing
 
 @testable import PaintIO
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func aPlainSaveKeepsTheHistoryOnlyInTheStoreUnderTheDecodedPixels() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = HistoryStore(folder: folder.file("data/swiftpaint/history"))
         let picture = Self.translucent()
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func aPortableSaveCarriesTheHistoryInTheFileAndKeepsItToo() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = HistoryStore(folder: folder.file("h"))
         let picture = Support.opaqueImage(width: 31, height: 17)
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func aStoreThatCannotBeWrittenLeavesTheSaveDoneAndSaysWhy() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         // A file where the store's folder should be.
         Support.put([1], folder.file("data"))
@@ -89,7 +90,7 @@ import Testing
     }
 
     @Test func noStoreOrAZeroCapKeepsNothingAnywhere() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let picture = Support.opaqueImage(width: 31, height: 17)
         let zero = HistoryStore(folder: folder.file("h"), capBytes: 0)

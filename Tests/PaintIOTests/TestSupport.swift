@@ -6,29 +6,6 @@ import TestSupport
 
 @testable import PaintIO
 
-/// A fresh folder under the system temporary directory, removed by `remove()`.
-struct TempFolder {
-    let path: String
-
-    init(_ label: String = #function) {
-        let safe = label.filter { $0.isLetter || $0.isNumber }
-        path =
-            FileManager.default.temporaryDirectory
-            .appendingPathComponent("PaintIOTests-\(safe)-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    /// `name` inside the folder.
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// The folder's entries, sorted (hidden temporary files included).
-    func entries(_ sub: String = "") -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: sub.isEmpty ? path : file(sub))) ?? []).sorted()
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// Small helpers shared by the PaintIO tests.
 enum Support {
     /// Runs a program, returning whether it exited with status 0. A program that is not
@@ -48,7 +25,7 @@ enum Support {
 
     /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN, as in the test container).
     static let canMount: Bool = {
-        let folder = TempFolder("probe")
+        guard let folder = try? TemporaryDirectory(prefix: "PaintIOTests-probe") else { return false }
         defer { folder.remove() }
         guard run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path]) else { return false }
         run("/usr/bin/umount", [folder.path])
@@ -145,8 +122,8 @@ enum Support {
         let cleanup: () -> Void
     }
 
-    static func readOnlyFolder(holding contents: [UInt8]) -> ReadOnlyFolder {
-        let folder = TempFolder("readonly")
+    static func readOnlyFolder(holding contents: [UInt8]) throws -> ReadOnlyFolder {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests-readonly")
         let file = folder.file("a.png")
         if run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path]) {
             put(contents, file)

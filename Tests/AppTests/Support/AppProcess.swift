@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XDriver
 
 /// A program under test (normally `swiftpaint`) running on a test's X server.

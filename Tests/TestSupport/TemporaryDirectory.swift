@@ -2,7 +2,8 @@ import Foundation
 
 /// A fresh directory under the system temporary folder, removed with everything in it when the
 /// instance goes away (or on `remove()`). Used for Xvfb and program logs, and as the program's
-/// `HOME` / `XDG_STATE_HOME`, so tests never touch the real user's files.
+/// `HOME` / `XDG_STATE_HOME`, and for every file a test writes, so tests never touch the real
+/// user's files.
 public final class TemporaryDirectory {
     /// The directory's absolute path.
     public let path: String
@@ -13,9 +14,7 @@ public final class TemporaryDirectory {
     public init(prefix: String = "swiftpaint-e2e") throws {
         let base = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
         var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw HarnessError.xRequestFailed("mkdtemp in \(base): errno \(errno)")
-        }
+        guard let made = mkdtemp(&template) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         path = String(cString: made)
     }
 
@@ -37,6 +36,11 @@ public final class TemporaryDirectory {
         let p = file(name)
         try FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
         return p
+    }
+
+    /// The names in the directory (or in its subdirectory `sub`), sorted, hidden ones included.
+    public func entries(_ sub: String = "") -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sub.isEmpty ? path : file(sub))) ?? []).sorted()
     }
 
     /// The contents of `path/name` as UTF-8 text, or "" if it cannot be read.
