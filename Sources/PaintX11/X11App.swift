@@ -18,7 +18,7 @@ public final class X11App {
     /// slowest part of opening the window.
     lazy var text = TextRenderer(
         display: display, screen: screen, visual: visual, colormap: colormap, scale: session.uiScale)
-    private var lastStatusDraw: Double = 0
+    var lastStatusDraw: Double = 0
     /// When to look at the crash journal again (CLOCK_MONOTONIC seconds); nil when all is safe.
     private var watchAgain: Double?
     /// Seconds between status-bar redraws for pointer-position changes alone.
@@ -40,17 +40,17 @@ public final class X11App {
     /// The pointer shapes: font cursors, the brush outline, the not-allowed sign.
     private let cursors: Cursors
     /// The window as an XRender picture: a canvas that waits for an answer is dimmed with it.
-    private let windowPicture: Picture
+    let windowPicture: Picture
     /// What the session has asked for and the window has not done yet: a status bar redraw
     /// waits here while pointer-position updates are throttled.
-    private var owed = Effects()
+    var owed = Effects()
     /// The server time of the last input event: the clipboard's requests carry it (ICCCM asks
     /// for a real time, not CurrentTime).
     private var lastEventTime: Time = 0
     private var hoverSince: Double = 0
     private var lastHovered: ToolbarItem?
     /// Typed text (XIM) and the layout's keys for shortcuts (XKB).
-    private var input: InputMethod!
+    var input: InputMethod!
     private let keyboard: KeyboardMap
     private var inputStarted = false
     /// Pointer events with sub-pixel positions, where the server has XInput 2.2.
@@ -276,7 +276,7 @@ public final class X11App {
         return owed.exit ?? 0
     }
 
-    private func now() -> Double {
+    func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
@@ -539,218 +539,5 @@ public final class X11App {
             owed.pointer = nil
         }
         XFlush(display)
-    }
-
-    private func blitImage(_ imageRect: IntRect, _ layout: Layout) {
-        let target = layout.windowRect(forImageRect: imageRect.intersection(session.engine.bounds))
-        guard !target.isEmpty else { return }
-        let o = layout.imageOrigin
-        let engine = session.engine
-        let shown = IntRect(x: target.x - o.x, y: target.y - o.y, width: target.width, height: target.height)
-        guard layout.zoom != .actualSize else {
-            if engine.viewIsInCallerStorage {
-                // The engine composited these pixels into the image itself.
-                blitter.show(target)
-                dimIfBlocked(target)
-                return
-            }
-            engine.withViewPixels(in: shown) { pixels, stride in
-                blitter.put(pixels: pixels, stride: stride, size: shown, atX: target.x, y: target.y)
-            }
-            dimIfBlocked(target)
-            return
-        }
-        // In bands, so a zoomed-out view of a huge picture never composites more than a few
-        // megapixels of it at once.
-        let rowsPerBand = max(1, (4 << 20) / max(1, engine.width) * layout.zoom.numerator / layout.zoom.denominator)
-        var y = 0
-        while y < shown.height {
-            let band = IntRect(
-                x: shown.x, y: shown.y + y, width: shown.width, height: min(rowsPerBand, shown.height - y))
-            let source = ViewScaler.source(of: band, zoom: layout.zoom, width: engine.width, height: engine.height)
-            let scaled = engine.withViewPixels(in: source) { pixels, stride in
-                ViewScaler.render(
-                    pixels, stride: stride, origin: (source.x, source.y), width: engine.width, height: engine.height,
-                    zoom: layout.zoom, rect: band)
-            }
-            scaled.withUnsafeBufferPointer {
-                blitter.put(
-                    pixels: $0.baseAddress!, stride: band.width,
-                    size: IntRect(x: 0, y: 0, width: band.width, height: band.height), atX: target.x, y: target.y + y)
-            }
-            y += band.height
-        }
-        dimIfBlocked(target)
-    }
-
-    /// Tells the engine which part of the picture the window shows, so it keeps the view for
-    /// that part only. At 100 % the view is kept in the window's own image (MIT-SHM or not),
-    /// when its pixels are laid out as the engine's: one buffer, and nothing to copy per event.
-    /// Zoomed in, the view is the visible part at picture resolution; zoomed out, none is kept
-    /// and it is composited band by band when drawn, so a huge picture never needs a view of
-    /// its own size.
-    private func keepViewForWindow(_ layout: Layout) {
-        let engine = session.engine
-        guard layout.zoom >= .actualSize else {
-            engine.showRegion(.empty)
-            return
-        }
-        let visible = layout.visibleImage
-        let o = layout.imageOrigin
-        let local = IntRect(x: visible.x - o.x, y: visible.y - o.y, width: visible.width, height: visible.height)
-        let region = ViewScaler.source(of: local, zoom: layout.zoom, width: engine.width, height: engine.height)
-        if layout.zoom == .actualSize, !visible.isEmpty, visible.maxX <= blitter.width, visible.maxY <= blitter.height,
-            let storage = blitter.storage(atX: visible.x, y: visible.y)
-        {
-            engine.showRegion(region, in: storage.pixels, stride: storage.stride)
-        } else {
-            engine.showRegion(region)
-        }
-    }
-
-    /// A canvas that waits for a question's answer is shown dimmed: a translucent gray laid
-    /// over it by the server (XRender), the picture itself untouched.
-    private func dimIfBlocked(_ target: IntRect) {
-        guard session.mode.blocksCanvas, !target.isEmpty else { return }
-        // After the image in the request stream, so the server lays it over the new pixels.
-        var shade = XRenderColor(red: 0x2000, green: 0x2200, blue: 0x2600, alpha: 0x6000)
-        XRenderFillRectangle(
-            display, PictOpOver, windowPicture, &shade, Int32(target.x), Int32(target.y), UInt32(target.width),
-            UInt32(target.height))
-    }
-
-    /// The stroke a stroke-eraser click would remove, outlined over the window (never into the
-    /// picture): a magenta and white dashed line along its samples, clipped to the canvas.
-    private func drawHoverOutline(_ layout: Layout) {
-        let points = session.hoverOutline
-        guard !points.isEmpty else { return }
-        blitter.waitUntilServerRead()
-        let o = layout.imageOrigin
-        let scale = layout.zoom.factor
-        var xPoints = points.map {
-            XPoint(
-                x: Int16(clamping: Int(($0.x * scale).rounded(.down)) + o.x),
-                y: Int16(clamping: Int(($0.y * scale).rounded(.down)) + o.y))
-        }
-        if xPoints.count == 1 { xPoints.append(XPoint(x: xPoints[0].x + 1, y: xPoints[0].y)) }
-        let area = layout.visibleImage
-        var clip = XRectangle(
-            x: Int16(clamping: area.x), y: Int16(clamping: area.y), width: UInt16(clamping: area.width),
-            height: UInt16(clamping: area.height))
-        XSetClipRectangles(display, chromeGC, 0, 0, &clip, 1, Unsorted)
-        XSetForeground(display, chromeGC, format.pixel(Color(r: 0xFF, g: 0x2B, b: 0xD6)))
-        XSetBackground(display, chromeGC, format.pixel(.white))
-        XSetLineAttributes(display, chromeGC, 2, LineDoubleDash, CapButt, JoinRound)
-        // In pieces that overlap by one point: one request has a size limit.
-        var start = 0
-        while start < xPoints.count - 1 {
-            let end = min(xPoints.count, start + 4096)
-            _ = xPoints[start..<end].withUnsafeBufferPointer { piece in
-                XDrawLines(
-                    display, window, chromeGC, UnsafeMutablePointer(mutating: piece.baseAddress), Int32(piece.count),
-                    CoordModeOrigin)
-            }
-            start = end - 1
-        }
-        XSetLineAttributes(display, chromeGC, 0, LineSolid, CapButt, JoinMiter)
-        XSetClipMask(display, chromeGC, 0)
-    }
-
-    /// The text box being typed, over the window (never into the picture): a thin dashed frame
-    /// a few pixels outside the text, white under blue so it shows on any picture, and the
-    /// caret, a dark bar with a white edge. The input method's window goes to the caret.
-    private func drawTextOverlay(_ layout: Layout) {
-        guard let overlay = session.textOverlay, let frame = session.textFrameInWindowRect else { return }
-        blitter.waitUntilServerRead()
-        let area = layout.visibleImage
-        var clip = XRectangle(
-            x: Int16(clamping: area.x), y: Int16(clamping: area.y), width: UInt16(clamping: area.width),
-            height: UInt16(clamping: area.height))
-        XSetClipRectangles(display, chromeGC, 0, 0, &clip, 1, Unsorted)
-        let ui = session.layout.ui
-        let inset = session.textFrameMargin - ui.px(2)
-        XSetForeground(display, chromeGC, format.pixel(Color(r: 0x2F, g: 0x6F, b: 0xD6)))
-        XSetBackground(display, chromeGC, format.pixel(.white))
-        XSetLineAttributes(display, chromeGC, UInt32(max(1, ui.px(1))), LineDoubleDash, CapButt, JoinMiter)
-        var dashes: [Int8] = [Int8(clamping: ui.px(4)), Int8(clamping: ui.px(3))]
-        XSetDashes(display, chromeGC, 0, &dashes, 2)
-        XDrawRectangle(
-            display, window, chromeGC, Int32(frame.x + inset), Int32(frame.y + inset),
-            UInt32(max(1, frame.width - 2 * inset - 1)), UInt32(max(1, frame.height - 2 * inset - 1)))
-        XSetLineAttributes(display, chromeGC, 0, LineSolid, CapButt, JoinMiter)
-        let o = layout.imageOrigin
-        let x = Int32((overlay.caretX * layout.zoom.factor).rounded(.down)) + Int32(o.x)
-        let top = Int32(layout.zoom.scaledDown(overlay.caretTop) + o.y)
-        let bottom = Int32(layout.zoom.scaledUp(overlay.caretBottom) + o.y)
-        let caret = Int32(max(2, ui.px(2)))
-        XSetForeground(display, chromeGC, format.pixel(.white))
-        XFillRectangle(display, window, chromeGC, x - 1, top, UInt32(caret + 2), UInt32(max(1, bottom - top)))
-        XSetForeground(display, chromeGC, format.pixel(Color(r: 0x1A, g: 0x1C, b: 0x20)))
-        XFillRectangle(display, window, chromeGC, x, top, UInt32(caret), UInt32(max(1, bottom - top)))
-        XSetClipMask(display, chromeGC, 0)
-        if let cursor = session.textCursor { input.setSpot(x: cursor.x, y: cursor.maxY) }
-    }
-
-    /// The neutral gray around an image smaller than the window.
-    private func drawSurround(_ layout: Layout, clip: IntRect? = nil) {
-        let area = layout.canvasArea
-        let image = layout.visibleImage
-        let bands = [
-            IntRect(x: area.x, y: area.y, width: area.width, height: image.y - area.y),
-            IntRect(x: area.x, y: image.maxY, width: area.width, height: area.maxY - image.maxY),
-            IntRect(x: area.x, y: image.y, width: image.x - area.x, height: image.height),
-            IntRect(x: image.maxX, y: image.y, width: area.maxX - image.maxX, height: image.height),
-        ]
-        for band in bands where !band.isEmpty {
-            blitter.fill(clip.map { band.intersection($0) } ?? band, color: Theme.surround)
-        }
-    }
-
-    /// The menu bar and the toolbar below it.
-    private func drawToolbar(_ layout: Layout) {
-        drawStrip(session.renderMenuBar(measure: text), at: layout.menuBar)
-        drawStrip(session.renderToolbar(measure: text), at: layout.toolbar)
-        owed.toolbar = false
-    }
-
-    /// The scrollbars, when the picture is larger than the canvas area.
-    private func drawScrollbars(_ layout: Layout) {
-        for bar in [layout.horizontalScrollbar, layout.verticalScrollbar].compactMap({ $0 }) {
-            let pixels = ScrollbarView.render(bar, scale: layout.ui, active: session.draggedScrollbar == bar.axis)
-            drawStrip(ChromeStrip(pixels: pixels), at: bar.track)
-        }
-        let corner = layout.scrollbarCorner
-        if !corner.isEmpty { drawStrip(ChromeStrip(pixels: ScrollbarView.renderCorner(corner)), at: corner) }
-    }
-
-    private func drawStatus(_ layout: Layout) {
-        drawStrip(session.renderStatus(measure: text), at: layout.statusBar)
-        lastStatusDraw = now()
-        owed.status = false
-        owed.pointerPosition = false
-        // An input method that draws its own preedit shows it at the field's cursor.
-        if let cursor = session.textCursor { input.setSpot(x: cursor.x, y: cursor.maxY) }
-    }
-
-    /// One strip of chrome: pixels into a pixmap, text on top with Xft, one copy to the window
-    /// (no flicker: the window only ever receives the finished strip).
-    private func drawStrip(_ strip: ChromeStrip, at rect: IntRect) {
-        drawStrip(strip, at: rect, on: window, textsInWindowCoordinates: true)
-    }
-
-    /// Draws a strip into `target` at `rect` (in `target`'s coordinates); its texts are in
-    /// window coordinates for the toolbar and status bar, in local ones for a panel.
-    private func drawStrip(_ strip: ChromeStrip, at rect: IntRect, on target: Window, textsInWindowCoordinates: Bool) {
-        guard !rect.isEmpty else { return }
-        let pixmap = XCreatePixmap(display, window, UInt32(rect.width), UInt32(rect.height), UInt32(depth))
-        SmallImage.put(
-            strip.pixels, display: display, drawable: pixmap, gc: chromeGC, visual: visual, depth: depth, format: format
-        )
-        let shift = textsInWindowCoordinates ? (-rect.x, -rect.y) : (0, 0)
-        text.draw(strip.texts, on: pixmap, dx: shift.0, dy: shift.1, gc: chromeGC)
-        XCopyArea(
-            display, pixmap, target, chromeGC, 0, 0, UInt32(rect.width), UInt32(rect.height), Int32(rect.x),
-            Int32(rect.y))
-        XFreePixmap(display, pixmap)
     }
 }

@@ -12,9 +12,12 @@
 // alternate launch by launch, so their figures come from the same minutes (compare ratios).
 
 import CX11
+import Foundation
 import Glibc
 import PaintCore
 import PaintIO
+import TestSupport
+import XDriver
 
 /// One picture the memory bench opens.
 private struct MemoryPicture {
@@ -28,7 +31,7 @@ private struct MemoryPicture {
 
 /// VmRSS in MB.
 private func residentMegabytes(_ pid: pid_t) -> Double? {
-    guard let text = x11ReadFile("/proc/\(pid)/status") else { return nil }
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
     for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
         let parts = line.split(separator: " ", omittingEmptySubsequences: true)
         if parts.count >= 2, let kb = Double(parts[1]) { return kb / 1024 }
@@ -58,27 +61,34 @@ private func writePicture(_ picture: MemoryPicture, in folder: String) -> String
 
 /// Launches `app` on `path`, sizes the window, draws one stroke and reads its memory; one line.
 private func measureOpen(
-    app: String, path: String, picture: MemoryPicture, probe: X11Probe, display: String, home: String
+    app: String, path: String, picture: MemoryPicture, client: XClient, reader: RootPixelReader,
+    server: XvfbServer, home: String
 ) -> String {
-    x11RemoveTree(home)
+    try? FileManager.default.removeItem(atPath: home)
     mkdir(home, 0o700)
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = server.displayName
+    environment["HOME"] = home
+    environment["XDG_STATE_HOME"] = home + "/state"
+    environment["XDG_DATA_HOME"] = home + "/data"
+    environment["XDG_CONFIG_HOME"] = home + "/config"
     let t0 = x11Now()
-    guard
-        let pid = x11Spawn(
-            app, [path], display: display, output: "\(home).log",
-            environment: [
-                ("HOME", home), ("XDG_STATE_HOME", home + "/state"), ("XDG_DATA_HOME", home + "/data"),
-                ("XDG_CONFIG_HOME", home + "/config"),
-            ])
-    else { return "launch=failed" }
-    defer { x11Kill(pid) }
+    let process: ChildProcess
+    do {
+        process = try ChildProcess(
+            executable: app, arguments: [path], environment: environment, stdoutPath: "\(home).log",
+            stderrPath: "\(home).err")
+    } catch {
+        return "launch=failed"
+    }
+    defer { process.killAndReap() }
     var window: Window = 0
     var ready: UInt64?
     var mapped: UInt64?
     let deadline = t0 + 30_000_000_000
     while x11Now() < deadline {
-        if window == 0, let w = probe.findWindow(pid: pid) { window = w }
-        if window != 0, let g = probe.geometry(window), g.viewable {
+        if window == 0, let w = client.findWindow(pid: process.pid) { window = w }
+        if window != 0, client.isViewable(window), let g = client.geometry(window) {
             if mapped == nil { mapped = x11Now() - t0 }
             if picture.file != nil {
                 ready = mapped
@@ -88,7 +98,7 @@ private func measureOpen(
             // unpainted window for noise).
             let x = g.x + g.width / 2
             let y = g.y + g.height / 2
-            if picture.noise ? (probe.pixel(x: x, y: y).map { $0 != 0 } ?? false) : probe.boxWhite(x: x, y: y) {
+            if picture.noise ? (reader.pixel(x: x, y: y).map { $0 != 0 } ?? false) : reader.isWhiteBox(x: x, y: y) {
                 ready = x11Now() - t0
                 break
             }
@@ -96,23 +106,23 @@ private func measureOpen(
         usleep(1000)
     }
     guard window != 0, ready != nil else { return "startup=timeout" }
-    XMoveResizeWindow(probe.display, window, 0, 0, 1280, 800)
-    XSync(probe.display, 0)
+    XMoveResizeWindow(client.display, window, 0, 0, 1280, 800)
+    client.sync()
     usleep(500_000)
     // A stroke across the canvas below the toolbar, black at full opacity (the default brush).
     let y0 = 200
-    probe.move(100, y0)
-    probe.button(true)
+    client.moveMouse(toScreenX: 100, y: y0)
+    client.press()
     var end = (x: 100, y: y0)
     for i in 0...200 {
         end = (100 + i * 5, y0 + (i % 40) * 8)
-        probe.move(end.x, end.y)
+        client.moveMouse(toScreenX: end.x, y: end.y)
     }
-    probe.button(false)
-    let inked = x11Wait { probe.pixel(x: end.x, y: end.y) == 0 }
+    client.release()
+    let inked = x11Wait { reader.pixel(x: end.x, y: end.y) == 0 }
     usleep(300_000)
-    let peak = x11PeakRSS(pid)
-    let resident = residentMegabytes(pid)
+    let peak = x11PeakRSS(process.pid)
+    let resident = residentMegabytes(process.pid)
     return "map_ms=\(x11Fixed(Double(mapped ?? 0) / 1e6, 1)) ready_ms=\(x11Fixed(Double(ready!) / 1e6, 1))"
         + " peak_rss_mb=\(peak.map { x11Fixed($0, 1) } ?? "unknown")"
         + " rss_mb=\(resident.map { x11Fixed($0, 1) } ?? "unknown")"
@@ -139,36 +149,20 @@ func runMemoryBench(arguments: [String]) -> Never {
         x11Warn("--app must name the swiftpaint executable")
         exit(2)
     }
-    _ = XSetErrorHandler { _, _ in 0 }
-    var template = Array("/tmp/paint-bench-memory-XXXXXX".utf8CString)
-    guard mkdtemp(&template) != nil else {
-        x11Warn("cannot create a temporary folder: \(String(cString: strerror(errno)))")
+    let folder: TemporaryDirectory
+    let server: XvfbServer
+    let client: XClient
+    do {
+        folder = try TemporaryDirectory(prefix: "paint-bench-memory")
+        server = try XvfbServer(width: 1920, height: 1200, depth: 24, shm: true)
+        client = try XClient(display: server.displayName)
+    } catch {
+        x11Warn("\(error)")
         exit(1)
     }
-    let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    func finish(_ code: Int32) -> Never {
-        x11RemoveTree(folder)
-        exit(code)
-    }
-    var n = 150
-    while access("/tmp/.X\(n)-lock", F_OK) == 0 || access("/tmp/.X11-unix/X\(n)", F_OK) == 0 { n += 1 }
-    let displayName = ":\(n)"
-    guard
-        let xvfb = x11Spawn(
-            "/usr/bin/Xvfb", [displayName, "-screen", "0", "1920x1200x24", "-nolisten", "tcp"], display: nil,
-            output: "\(folder)/xvfb.log")
-    else { finish(1) }
-    var dpy: OpaquePointer?
-    _ = x11Wait(sleepMicros: 10_000) {
-        dpy = XOpenDisplay(displayName)
-        return dpy != nil
-    }
-    guard let display = dpy else {
-        x11Warn("Xvfb \(displayName) did not accept connections within 10 s")
-        x11Kill(xvfb)
-        finish(1)
-    }
-    let probe = X11Probe(display: display, tryShm: true)
+    // The stroke's events are sent as fast as they go, as a user's would be.
+    client.waitsForServer = false
+    let reader = RootPixelReader(client: client, tryShm: true)
     var pictures = [
         MemoryPicture(name: "white-1920x1080", width: 1920, height: 1080, noise: false),
         MemoryPicture(name: "white-3840x2160", width: 3840, height: 2160, noise: false),
@@ -180,18 +174,20 @@ func runMemoryBench(arguments: [String]) -> Never {
         pictures.append(MemoryPicture(name: name, width: 0, height: 0, noise: false, file: file))
     }
     for picture in pictures {
-        guard let path = picture.file ?? writePicture(picture, in: folder) else { continue }
+        guard let path = picture.file ?? writePicture(picture, in: folder.path) else { continue }
         for run in 1...runs {
             for (k, app) in apps.enumerated() {
                 let line = measureOpen(
-                    app: app, path: path, picture: picture, probe: probe, display: displayName,
-                    home: "\(folder)/home")
+                    app: app, path: path, picture: picture, client: client, reader: reader, server: server,
+                    home: folder.file("home"))
                 x11Say("open picture=\(picture.name) app=\(k + 1) run=\(run) " + line)
             }
         }
         if picture.file == nil { unlink(path) }
     }
-    XCloseDisplay(display)
-    x11Kill(xvfb)
-    finish(0)
+    withExtendedLifetime(reader) {}
+    client.close()
+    server.stop()
+    folder.remove()
+    exit(0)
 }
