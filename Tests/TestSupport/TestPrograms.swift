@@ -23,9 +23,6 @@ public enum TestPrograms {
         "/usr/bin/make": "make",
         "/usr/bin/sha256sum": "coreutils",
         "/usr/bin/setxkbmap": "x11-xkb-utils",
-        "/usr/bin/time": "time",
-        // Debian's Python; python3-pil brings it, with the Pillow the reference scripts use.
-        "/usr/bin/python3": "python3-pil",
         // Debian's Python for the picture fixtures and Pillow, the reference decoder (python3-pil
         // brings python3 with it); GNU time measures a child's peak memory.
         "/usr/bin/python3": "python3-pil",
