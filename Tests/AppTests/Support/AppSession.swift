@@ -1,5 +1,8 @@
 import CX11
-import XDriver
+// Every file of the end-to-end tests drives X and makes temporary folders: the driver and the
+// test support are imported once, here, for all of them.
+@_exported import TestSupport
+@_exported import XDriver
 
 /// Everything one end-to-end test needs, torn down in the right order: a private `XvfbServer`,
 /// the program under test (`AppProcess`, `swiftpaint` by default) on it, a test-side `XClient`,
