@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func aJPEGSaveKeepsTheHistoryUnderItsDecodedPixelsNamingThePictureItWasMadeFrom() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let store = HistoryStore(folder: folder.file("h"))
         let picture = Support.opaqueImage(width: 31, height: 17)
