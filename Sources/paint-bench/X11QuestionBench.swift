@@ -5,6 +5,7 @@
 
 import CX11
 import Glibc
+import TestSupport
 import XDriver
 
 /// Waits until `pid` has used no CPU for three polls 30 ms apart (it has taken every event the
@@ -89,12 +90,14 @@ func x11QuestionCPU(
         let stillAsking = reader.pixel(x: statusX, y: statusY) == askFill
         let untouched = reader.pixel(x: blockedSpot.0, y: blockedSpot.1) == dimmed
         if !stillAsking || !untouched || !painted.endPainted { failed = true }
-        x11Say(
-            "question_cpu run=\(run) painting app_us=\(x11Fixed(painted.app, 2)) xserver_us=\(x11Fixed(painted.xserver, 2))"
-                + " | blocked_drag app_us=\(x11Fixed(drag.app, 2)) xserver_us=\(x11Fixed(drag.xserver, 2))"
-                + " | blocked_hover app_us=\(x11Fixed(hover.app, 2)) xserver_us=\(x11Fixed(hover.xserver, 2))"
-                + (stillAsking ? "" : " question=gone") + (untouched ? "" : " canvas=changed")
-                + (painted.endPainted ? "" : " end_point=timeout"))
+        let figures =
+            "painting app_us=\(x11Fixed(painted.app, 2)) xserver_us=\(x11Fixed(painted.xserver, 2))"
+            + " | blocked_drag app_us=\(x11Fixed(drag.app, 2)) xserver_us=\(x11Fixed(drag.xserver, 2))"
+            + " | blocked_hover app_us=\(x11Fixed(hover.app, 2)) xserver_us=\(x11Fixed(hover.xserver, 2))"
+        let problems =
+            (stillAsking ? "" : " question=gone") + (untouched ? "" : " canvas=changed")
+            + (painted.endPainted ? "" : " end_point=timeout")
+        x11Say("question_cpu run=\(run) " + figures + problems)
         usleep(200_000)
     }
     return failed ? 1 : 0
