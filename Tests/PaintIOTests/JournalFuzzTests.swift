@@ -12,7 +12,7 @@ import Testing
     typealias J = JournalTests
 
     @Test func mutatedJournalsNeverCrashTheReaderAndKeepOnlyRealRecords() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let records =
             (J.operations(24, seed: 31, maxPoints: 12) + [.clear, .undo, .redo]).map(JournalRecord.operation)

@@ -59,7 +59,9 @@ import Testing
     }
 
     /// The same with save marks among the changes.
-    static func abandonedJournal(in folder: TemporaryDirectory, records: [JournalRecord], header: JournalHeader = header())
+    static func abandonedJournal(
+        in folder: TemporaryDirectory, records: [JournalRecord], header: JournalHeader = header()
+    )
         throws -> String
     {
         let writer = try JournalWriter.create(in: folder.path, header: header)

@@ -13,7 +13,7 @@ import Testing
     typealias J = JournalTests
 
     @Test func aHeaderClaimingAHugeCanvasIsRefusedBeforeAnythingIsAllocated() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         for (w, h) in [(100_000, 100_000), (65535, 65535), (4_294_967_295, 1)] {
             let header = JournalHeader(documentPath: nil, width: w, height: h, background: .color(.white))
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aJournalLargerThanTheLimitIsRefusedFromItsSize() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = try J.abandonedJournal(in: folder, [.clear])
         #expect(truncate(path, off_t(JournalFormat.maxJournalBytes) + 1) == 0)
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func everyGoodRecordAfterADamagedOneIsKeptAndAdoptingKeepsThemToo() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let ops = J.operations(6, seed: 21)
         let path = try J.abandonedJournal(in: folder, ops)
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func journalsOfTheFirstFormatAreStillReadAndContinued() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = folder.file("old.spj")
         let ops = J.operations(3, seed: 22)
@@ -109,7 +109,7 @@ import Testing
         }
         for good in ["/home/ana/cat.png", "/tmp/tête à tête.png", "/x"] { #expect(JournalHeader.isUsable(good)) }
 
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let header = JournalHeader(documentPath: "../../etc/passwd", width: 20, height: 10, background: .color(.white))
         let path = try J.abandonedJournal(
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func aJournalAnotherProgramHoldsIsNeitherListedNorDeleted() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let path = try J.abandonedJournal(in: folder, J.operations(2, seed: 3))
         // Window A restores it: adopting locks it for A's whole life.
@@ -149,7 +149,7 @@ import Testing
 
     @Test(.enabled(if: Support.canMount, "mounting a 64 KiB tmpfs needs root with CAP_SYS_ADMIN"))
     func afterADiskFullTheWriterCatchesUpByItselfWhenSpaceReturns() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         try #require(Support.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", folder.path]))
         defer { Support.run("/usr/bin/umount", [folder.path]) }

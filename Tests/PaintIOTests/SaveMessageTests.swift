@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import PaintIO
@@ -25,8 +26,8 @@ import Testing
                 == "Cannot save “/nonexistent-folder-x/a.png”: the folder does not exist")
     }
 
-    @Test func aLongNameIsShortenedSoTheReasonStaysInView() {
-        let folder = TempFolder()
+    @Test func aLongNameIsShortenedSoTheReasonStaysInView() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let target = folder.file(String(repeating: "a", count: 300) + ".png")
         do {
