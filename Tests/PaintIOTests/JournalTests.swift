@@ -406,7 +406,7 @@ import Testing
     }
 
     @Test func theWriterStopsAtItsSizeLimitKeepsEveryRecordThatFitsAndSaysWhy() throws {
-        let folder = TempFolder()
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
         let ops = Self.operations(6, seed: 23, maxPoints: 20)
         let header = Self.header()
