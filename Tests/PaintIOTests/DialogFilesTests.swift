@@ -1,5 +1,6 @@
 import Foundation
 import PaintCore
+import TestSupport
 import Testing
 
 @testable import PaintIO
@@ -9,7 +10,7 @@ import Testing
 /// `text/uri-list` a drag and drop hands over.
 @Suite struct DialogFilesTests {
     @Test func aListingHoldsFoldersAndPicturesOnlyHiddenOnesWhenAsked() throws {
-        let dir = TempFolder()
+        let dir = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.file("sub"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir.file(".secret"), withIntermediateDirectories: true)
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func aHeaderGivesTheFormatAndSizeWithoutDecoding() throws {
-        let dir = TempFolder()
+        let dir = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { dir.remove() }
         try ImageFile.save(
             PixelImage(width: 37, height: 11, fill: Color.black.pixel), to: dir.file("x.png"), withAlpha: false)
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func recentPicturesAreNewestFirstTenAtMostAndSurviveOddNames() throws {
-        let dir = TempFolder()
+        let dir = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { dir.remove() }
         let store = RecentFiles(path: dir.file("state/swiftpaint/recent"))
         #expect(store.load().paths.isEmpty && store.load().problem == nil, "no file yet: an empty list")
