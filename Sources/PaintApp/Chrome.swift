@@ -309,7 +309,7 @@ extension Session {
         let asking: Bool
         switch mode {
         case .normal: asking = false
-        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .qualityPrompt:
+        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .qualityPrompt, .confirmOverwrite:
             asking = true
         }
         var p = ChromePainter(
@@ -388,7 +388,7 @@ extension Session {
             texts.append(
                 TextRun(
                     text: hint, x: fieldX + fieldW + s.px(14), baseline: baseline, color: Theme.dimText, bold: false))
-        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat:
+        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .confirmOverwrite:
             let question: String
             switch mode {
             case .offerRestore(let text): question = text
@@ -404,6 +404,12 @@ extension Session {
                 }
             case .confirmReplace(let target, _):
                 question = "“\(FileSystem.lastComponent(target))” already exists. Replace it?"
+            case .confirmOverwrite(let target, _):
+                question =
+                    "Another program changed “\(FileSystem.lastComponent(target))” since it was opened or saved here:"
+            case .confirmLeave(.quit) where !isModified:
+                // Saved here, then replaced by another program: this window holds the only copy.
+                question = "Another program changed “\(displayName)” since it was saved here. Save this picture?"
             case .confirmLeave(.quit): question = "Save changes to “\(displayName)” before closing?"
             default: question = "Save changes to “\(displayName)” first?"
             }

@@ -36,6 +36,8 @@ public struct Document {
     /// A saved history being rebuilt in the background (see `HistoryRebuild`): until it is
     /// ready, `history` starts from the opened picture and holds what is drawn on it meanwhile.
     public var historyRebuild: HistoryRebuild?
+    /// The file as it was opened or last saved here, to tell when another program changed it.
+    public var onDisk: DiskBaseline = .unknown
 
     /// A document; by default untitled, on its saved step, with nothing to journal.
     public init(

@@ -16,6 +16,7 @@ public enum DocumentLoader {
         guard FileSystem.exists(path) else {
             var document = blank(width: options.width, height: options.height, options: options)
             document.path = path
+            document.onDisk = .absent
             return (document, "New picture; Ctrl+S saves it as \(PathDisplay.abbreviatingHome(path))")
         }
         do {
@@ -49,6 +50,8 @@ public enum DocumentLoader {
         _ path: String, options: CommandLineOptions, historyInBackground: Bool = false
     ) throws(ImageFileError) -> (document: Document, message: String) {
         let opened = try ImageFile.open(path: path)
+        // What the file was when read: a save over it checks that no other program changed it.
+        let onDisk = FileVersion(path: path, bytes: opened.bytes).map(DiskBaseline.version) ?? .unknown
         let picture = opened.picture
         let said = "Opened \(PathDisplay.abbreviatingHome(path))"
         // Only the chunks' lengths and types: the chunk itself is read with the history.
@@ -60,7 +63,9 @@ public enum DocumentLoader {
                 opened.bytes, format: picture.format, key: HistoryKey(of: shown), shows: { shown }, path: path,
                 store: options.historyStore, memoryCap: options.historyMemoryMB << 20)
             {
-            case .found(let document, let detail): return (document, "\(said) — \(detail)")
+            case .found(var document, let detail):
+                document.onDisk = onDisk
+                return (document, "\(said) — \(detail)")
             case .none(let why): notes = why
             }
         }
@@ -71,6 +76,7 @@ public enum DocumentLoader {
         var document = Document(
             engine: engine, history: History(startingFrom: engine, memoryCap: options.historyMemoryMB << 20),
             path: path, baseBytes: opened.bytes, format: picture.format, carriesHistory: carries)
+        document.onDisk = onDisk
         if historyInBackground && (carries || options.historyStore != nil) {
             let plan = HistoryRebuild.Plan(
                 fileBytes: opened.bytes, format: picture.format, picture: engine.paintSnapshot(), path: path,

@@ -79,7 +79,9 @@ public enum Recovery {
                 do {
                     let writer = try JournalWriter.adopt(path: path)
                     let contents = try JournalReader.read(path: writer.path)
-                    let document = try DocumentJournal.rebuild(contents)
+                    var document = try DocumentJournal.rebuild(contents)
+                    // Whatever the file holds now is what the restored drawing is saved over.
+                    if let path = document.path { document.onDisk = .now(path) }
                     var message = "Restored \(count(StepCounter(contents.operations).steps)) from \(when)"
                     if let dropped = contents.droppedTail { message += "; \(dropped)" }
                     if let bad = contents.unusablePath {

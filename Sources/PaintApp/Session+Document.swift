@@ -56,7 +56,9 @@ extension Session {
     public func requestLeave(to leaving: Leaving) {
         commitStroke()
         historyInsideNextSave = false
-        if isModified {
+        // A picture saved here that another program has since replaced exists only in this
+        // window: leaving asks too.
+        if isModified || (history.cursor > 0 && fileChangedOnDisk()) {
             setMode(.confirmLeave(leaving))
         } else {
             proceed(to: leaving)
@@ -96,6 +98,9 @@ extension Session {
         if journal !== sink { sink?.closedCleanly() }
         sink = journal
         crashProtectionStopped = nil
+        changedOnDisk = false
+        diskSeen = nil
+        overwriteAccepted = nil
         // A text box belonged to the picture that goes (whoever replaces it puts it down first).
         liveText = nil
         fontChooser = nil
@@ -182,6 +187,13 @@ extension Session {
             (.chooseFormat(let target, let then), .webp):
             let format: ImageFormat = answer == .png ? .png : answer == .jpeg ? .jpeg : .webp
             choseFormat(format, for: target, then: then)
+        case (.confirmOverwrite(let target, let then), .overwrite):
+            overwriteAccepted = FileVersion.Stat(path: target)
+            saveAsking(to: target, then: then)
+        case (.confirmOverwrite(_, let then), .saveAs):
+            promptSaveAs(then: then)
+        case (.confirmOverwrite(let target, _), .cancel):
+            setMessage("Not saved; “\(FileSystem.lastComponent(target))” stays as the other program left it")
         case (.confirmReplace, .cancel):
             setMessage("Save cancelled; the file there is as it was")
         case (.confirmLeave(let leaving), .save):

@@ -43,6 +43,14 @@ extension Session {
     /// the name's extension is not one SwiftPaint writes; the quality, when the picture becomes a
     /// JPEG (not again at Ctrl+S on the JPEG it already is). Goes on to `then` after a save.
     func saveAsking(to target: String, then: Leaving?) {
+        // Another program changed the file since it was opened or saved here: never write over
+        // its work without asking (unless the user said Overwrite for that very version).
+        if target == path, fileChangedOnDisk(),
+            overwriteAccepted == nil || overwriteAccepted != FileVersion.Stat(path: target)
+        {
+            setMode(.confirmOverwrite(target, then: then))
+            return
+        }
         guard let format = formatToSave(target) else {
             setMode(.chooseFormat(target, then: then))
             return
@@ -108,6 +116,11 @@ extension Session {
         }
         sink?.saved(path: target)
         document.path = target
+        // What is on disk now is this save: the next one compares with it.
+        document.onDisk = .now(target)
+        diskSeen = nil
+        overwriteAccepted = nil
+        changedOnDisk = false
         lastFolder = FileSystem.parentFolder(target)
         rememberRecent(target)
         document.format = format

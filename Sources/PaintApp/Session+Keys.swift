@@ -25,7 +25,7 @@ extension Session {
                 key, modifiers, field, wrap: { .qualityPrompt($0, target: target, then: then) },
                 cancelled: "Save cancelled", commit: commit)
             return
-        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat:
+        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .confirmOverwrite:
             // Enter takes the default (first) answer; each answer's initial letter picks it.
             let answers = mode.answers
             switch key {

@@ -2,7 +2,8 @@ import PaintCore
 import PaintIO
 
 /// What the window checks now and then, not only on input: whether the crash journal keeps
-/// up with the drawing (a full disk stops it; it resumes by itself when there is room again).
+/// up with the drawing (a full disk stops it; it resumes by itself when there is room again),
+/// and whether another program changed the document's file (the title says so).
 extension Session {
     /// Looks at the crash journal and says in the status bar when protection stops (and why)
     /// and when it resumes. The window calls it on every turn of its loop; it returns when to
@@ -22,6 +23,34 @@ extension Session {
             }
             crashProtectionStopped = stopped
         }
-        return protection == .safe ? nil : 0.5
+        let changed = fileChangedOnDisk()
+        if changed != changedOnDisk {
+            changedOnDisk = changed
+            if changed {
+                setMessage("Another program changed “\(displayName)” since it was opened or saved here")
+            }
+        }
+        // The file is looked at every 2 s (a stat; its bytes only when the stat changed).
+        let file: Double? = path != nil && document.onDisk != .unknown ? 2 : nil
+        let journal: Double? = protection == .safe ? nil : 0.5
+        return [file, journal].compactMap { $0 }.min()
+    }
+
+    /// Whether another program changed the document's file since it was opened or saved here:
+    /// a file where there was none, or other bytes (a stat first; the bytes are read and their
+    /// CRC compared only when the stat changed, once per stat). A file deleted since is not a
+    /// change a save could overwrite.
+    func fileChangedOnDisk() -> Bool {
+        guard let path else { return false }
+        switch document.onDisk {
+        case .unknown: return false
+        case .absent: return FileSystem.exists(path)
+        case .version(let known):
+            guard let stat = FileVersion.Stat(path: path), stat != known.stat else { return false }
+            if let seen = diskSeen, seen.stat == stat { return seen.changed }
+            let changed = FileVersion.current(path: path).map { !$0.sameBytes(as: known) } ?? true
+            diskSeen = (stat, changed)
+            return changed
+        }
     }
 }

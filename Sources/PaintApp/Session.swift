@@ -53,6 +53,7 @@ public final class Session {
         var modified: Bool
         var path: String?
         var carriesHistory: Bool
+        var changedOnDisk: Bool
     }
     /// The pointer shape the window was last told.
     private var shownPointer: PointerShape?
@@ -64,6 +65,14 @@ public final class Session {
     var pendingRestore: RestoreOffer?
     /// Why crash protection stopped, as the status bar last said; nil while it works.
     var crashProtectionStopped: String?
+    /// Whether another program changed the document's file since it was opened or saved here,
+    /// as last looked (the title says so).
+    public internal(set) var changedOnDisk = false
+    /// The file's stat when its bytes were last compared, and whether they differed: a file
+    /// that stays as it is is read once, not at every look.
+    var diskSeen: (stat: FileVersion.Stat, changed: Bool)?
+    /// The file's stat when the user chose Overwrite: that version is not asked about again.
+    var overwriteAccepted: FileVersion.Stat?
     /// The last point painted, where Shift+click draws a straight line from.
     var lastPaintPoint: Point?
     /// The folder a file was last opened from or saved to: where an untitled drawing's Open
@@ -179,10 +188,13 @@ public final class Session {
     /// Whether the open file carries its editing history inside (the document's).
     public var carriesHistory: Bool { document.carriesHistory }
 
-    /// The window title: `name.png — SwiftPaint`, with a leading `*` while modified and
-    /// `(with history)` after the name while the file carries its editing history inside.
+    /// The window title: `name.png — SwiftPaint`, with a leading `*` while modified,
+    /// `(with history)` after the name while the file carries its editing history inside and
+    /// `(changed on disk)` once another program changed the file since it was opened or saved
+    /// here.
     public var title: String {
-        (isModified ? "*" : "") + displayName + (carriesHistory ? " (with history)" : "") + " — SwiftPaint"
+        (isModified ? "*" : "") + displayName + (carriesHistory ? " (with history)" : "")
+            + (changedOnDisk ? " (changed on disk)" : "") + " — SwiftPaint"
     }
 
     /// The document's file name, or "Untitled".
@@ -238,7 +250,8 @@ public final class Session {
     /// What the window is asked to do since it last took it; the session starts collecting
     /// afresh. The title and pointer are included when they changed.
     public func takeEffects() -> Effects {
-        let titleKey = TitleKey(modified: isModified, path: path, carriesHistory: carriesHistory)
+        let titleKey = TitleKey(
+            modified: isModified, path: path, carriesHistory: carriesHistory, changedOnDisk: changedOnDisk)
         if titleKey != shownTitle {
             shownTitle = titleKey
             effects.title = title

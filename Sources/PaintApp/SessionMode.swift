@@ -27,6 +27,10 @@ public enum SessionMode: Sendable, Equatable {
     /// Asking for the JPEG quality (1...100) before saving to the absolute path; `then` as for
     /// `confirmReplace`.
     case qualityPrompt(TextField, target: String, then: Leaving?)
+    /// Saving over the document's own file (the absolute path), which another program changed
+    /// since it was opened or saved here: Save as / Overwrite / Cancel; `then` as for the save
+    /// prompt.
+    case confirmOverwrite(String, then: Leaving?)
 
     /// Whether the canvas waits for the answer: a question with answer buttons must be answered
     /// first (the canvas is dimmed and shows a not-allowed pointer); a prompt with a text field
@@ -40,6 +44,7 @@ public enum SessionMode: Sendable, Equatable {
         case .offerRestore: return [.restore, .discard]
         case .confirmReplace: return [.cancel, .replace]
         case .chooseFormat: return [.png, .jpeg, .webp, .cancel]
+        case .confirmOverwrite: return [.saveAs, .overwrite, .cancel]
         default: return []
         }
     }
@@ -55,4 +60,6 @@ public enum Answer: String, Sendable, CaseIterable {
     case png = "PNG"
     case jpeg = "JPEG"
     case webp = "WebP"
+    case saveAs = "Save as"
+    case overwrite = "Overwrite"
 }

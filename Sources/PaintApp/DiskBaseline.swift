@@ -1,0 +1,20 @@
+import PaintIO
+
+/// What a document knows of its file on disk, to tell when another program changed it since
+/// it was opened or saved here.
+public enum DiskBaseline: Sendable, Equatable {
+    /// Nothing to compare with (an untitled drawing, one restored before its file could be
+    /// read): no question is asked.
+    case unknown
+    /// There was no file when the document was opened: a file there now was made by another
+    /// program.
+    case absent
+    /// The file as it was read or written here.
+    case version(FileVersion)
+
+    /// The file at `path` as it is now.
+    public static func now(_ path: String) -> DiskBaseline {
+        guard FileSystem.exists(path) else { return .absent }
+        return FileVersion.current(path: path).map(DiskBaseline.version) ?? .unknown
+    }
+}

@@ -1,0 +1,55 @@
+import Glibc
+import PaintCore
+
+/// A file as this program last read or wrote it: its size, modification time and inode (what
+/// `stat` says), and a CRC-32 of its bytes. Another program's save shows as another stat (an
+/// atomic save is a new inode, an overwrite a new time); the CRC then tells a real change from
+/// a touch or a copy of the same bytes.
+public struct FileVersion: Sendable, Equatable {
+    /// What `stat` says of a file, enough to see that it was replaced or rewritten.
+    public struct Stat: Sendable, Equatable {
+        var size: Int
+        var seconds: Int
+        var nanoseconds: Int
+        var inode: UInt64
+        var device: UInt64
+
+        /// The file at `path` now; nil when there is none (or it is not an ordinary file).
+        public init?(path: String) {
+            guard let info = statOf(path), info.st_mode & S_IFMT == S_IFREG else { return nil }
+            size = Int(info.st_size)
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
+            inode = UInt64(info.st_ino)
+            device = UInt64(info.st_dev)
+        }
+    }
+
+    /// The file's stat when it was read or written.
+    public let stat: Stat
+    /// CRC-32 of its bytes.
+    public let crc: UInt32
+
+    /// The file at `path` that holds `bytes` (just read or written); nil when it does not hold
+    /// that many bytes any more (changed meanwhile).
+    public init?(path: String, bytes: [UInt8]) {
+        guard let now = Stat(path: path), now.size == bytes.count else { return nil }
+        stat = now
+        crc = Zlib.crc32(bytes)
+    }
+
+    /// The file at `path` now, read whole; nil when there is none or it cannot be read.
+    public static func current(path: String) -> FileVersion? {
+        guard let bytes = try? ImageFile.readAll(path, limit: ImageFile.maxFileBytes) else { return nil }
+        return FileVersion(path: path, bytes: bytes)
+    }
+
+    /// Whether `other` holds the same bytes (its stat may differ: a touch, a copy).
+    public func sameBytes(as other: FileVersion) -> Bool { stat.size == other.stat.size && crc == other.crc }
+}
+
+/// `stat(2)` of `path`; nil when it fails.
+private func statOf(_ path: String) -> stat? {
+    var info = stat()
+    return stat(path, &info) == 0 ? info : nil
+}
