@@ -367,7 +367,8 @@ extension Session {
                 x += measure.width(of: "with history", bold: false)
             }
             x += gap
-            let failed = message.hasPrefix("Cannot")
+            let message = shownMessage
+            let failed = message.hasPrefix("Cannot") || message.hasPrefix("Crash protection stopped")
             if !message.isEmpty, let shown = Self.elided(message, width: end - x, bold: failed, measure) {
                 texts.append(
                     TextRun(

@@ -15,9 +15,7 @@ extension Session {
         if case .stopped(let why) = protection { stopped = why }
         if stopped != crashProtectionStopped {
             if let stopped {
-                setMessage(
-                    "Crash protection stopped: \(stopped); new changes are not safe from a crash"
-                        + " (retrying every 2 s)")
+                setMessage(Self.stoppedText(stopped))
             } else if crashProtectionStopped != nil {
                 setMessage("Crash protection resumed: every change is safe from a crash again")
             }
@@ -34,6 +32,18 @@ extension Session {
         let file: Double? = path != nil && document.onDisk != .unknown ? 2 : nil
         let journal: Double? = protection == .safe ? nil : 0.5
         return [file, journal].compactMap { $0 }.min()
+    }
+
+    /// What the status bar says while crash protection is stopped.
+    static func stoppedText(_ why: String) -> String {
+        "Crash protection stopped: \(why); new changes are not safe from a crash (retrying every 2 s)"
+    }
+
+    /// The message the status bar shows: the last one; when a change has cleared it while crash
+    /// protection is stopped, why it is stopped (it stays in view until protection resumes).
+    public var shownMessage: String {
+        guard message.isEmpty, let stopped = crashProtectionStopped else { return message }
+        return Self.stoppedText(stopped)
     }
 
     /// Whether another program changed the document's file since it was opened or saved here:

@@ -89,11 +89,15 @@ import Testing
             s.message
                 == "Crash protection stopped: the disk is full (\(PathDisplay.abbreviatingHome(folder))); new changes"
                 + " are not safe from a crash (retrying every 2 s)", "\(s.message)")
-        // Drawing goes on meanwhile; the status bar says it once, not at every look.
+        // Drawing goes on meanwhile: a stroke clears the message, but the status bar keeps
+        // saying why protection is stopped until it resumes; a newer message goes first.
         T.drag(s, [(10, 10), (200, 150)])
+        s.watch()
+        #expect(s.message.isEmpty)
+        #expect(s.shownMessage.hasPrefix("Crash protection stopped: the disk is full"), "\(s.shownMessage)")
         s.show("something else")
         s.watch()
-        #expect(s.message == "something else")
+        #expect(s.shownMessage == "something else")
 
         // Room again: the journal's own retry (every 2 s) catches up without any new stroke.
         unlink(folder + "/filler")
@@ -103,6 +107,8 @@ import Testing
         let contents = try JournalReader.read(path: path)
         #expect(contents.operations.count == strokes + 1, "every stroke is in the journal")
         #expect(contents.operations == s.history.operations)
+        T.drag(s, [(20, 20), (40, 40)])
+        #expect(s.shownMessage.isEmpty, "once resumed, nothing more is said")
         s.finish()
     }
 
