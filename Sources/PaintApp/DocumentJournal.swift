@@ -49,8 +49,9 @@ public final class DocumentJournal: OperationSink {
     /// Why the journal cannot be written, short enough for the status bar.
     static func reason(_ failure: JournalError) -> String {
         switch failure {
-        case .cannotWrite(let path, let e):
-            return "\(JournalError.words(e)) (\(PathDisplay.abbreviatingHome(FileSystem.parentFolder(path))))"
+        case .cannotWrite(_, let e):
+            // The reason alone: the status bar has room for one short sentence.
+            return JournalError.words(e)
         case .tooLarge(_, _, let limit):
             return "its journal reached \(limit >> 20) MB, the most SwiftPaint reads back"
         default:

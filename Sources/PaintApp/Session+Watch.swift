@@ -36,7 +36,7 @@ extension Session {
 
     /// What the status bar says while crash protection is stopped.
     static func stoppedText(_ why: String) -> String {
-        "Crash protection stopped: \(why); new changes are not safe from a crash (retrying every 2 s)"
+        "Crash protection stopped: \(why); retrying every 2 s"
     }
 
     /// The message the status bar shows: the last one; when a change has cleared it while crash
