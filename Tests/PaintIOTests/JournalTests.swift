@@ -68,8 +68,23 @@ import Testing
         for record in records { writer.append(record) }
         #expect(writer.flush())
         let path = writer.path
-        writer.abandonForTesting()
+        abandon(writer)
         return path
+    }
+
+    /// Leaves `writer`'s journal as a crash would, and waits (up to 30 s) until its lock is
+    /// free. A child another test spawns meanwhile holds a copy of the journal's descriptor
+    /// (O_CLOEXEC closes it only at the child's exec), and with it the lock, for a moment
+    /// after the writer closed it: a scan then would rightly skip the journal as in use.
+    static func abandon(_ writer: JournalWriter) {
+        let path = writer.path
+        writer.abandonForTesting()
+        var waited = 0
+        while !lockable(path) && waited < 30_000 {
+            usleep(1000)
+            waited += 1
+        }
+        #expect(lockable(path), "the abandoned journal's lock stays taken")
     }
 
     // MARK: Round trip
@@ -137,7 +152,7 @@ import Testing
             try JournalReader.delete(path: writer.path)
         }
         #expect(FileSystem.exists(writer.path))
-        writer.abandonForTesting()
+        Self.abandon(writer)
         try JournalReader.delete(path: writer.path)
         #expect(!FileSystem.exists(writer.path) && Self.journalFiles(folder).isEmpty)
         #expect(throws: JournalError.cannotOpen(path: writer.path, errno: ENOENT), "already gone") {

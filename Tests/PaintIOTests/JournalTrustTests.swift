@@ -139,7 +139,7 @@ import Testing
         a.append(.clear)
         #expect(a.flush())
         // A crashes: the journal is an orphan again, with everything A wrote; now B may delete it.
-        a.abandonForTesting()
+        J.abandon(a)
         #expect(try JournalReader.read(path: path).operations.count == 3)
         try JournalReader.delete(path: path)
         #expect(!FileSystem.exists(path))
