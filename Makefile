@@ -12,11 +12,12 @@ SWIFT ?= swift
 DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxrender-dev libxi-dev libxcursor-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
         libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev python3-pil \
-        xvfb xauth fonts-dejavu-core xclip x11-apps libharfbuzz-bin \
+        xvfb xauth fonts-dejavu-core fonts-dejavu-extra xclip x11-apps libharfbuzz-bin \
         x11-utils desktop-file-utils groff-base make x11-xkb-utils xkb-data time
 # mount and e2fsprogs: mount, umount and chattr (the full-disk and read-only folder tests). Every program
 # a test starts is in Tests/TestSupport/TestPrograms.swift with its package; a test checks it is in DEPS.
 DEPS += mount e2fsprogs
+# fonts-dejavu-core has no italic faces: the text tool's Italic (and FontCatalogTests) needs fonts-dejavu-extra.
 BENCH_DIR ?= ../shared/bench
 ARGS ?=
 
