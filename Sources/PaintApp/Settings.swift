@@ -59,55 +59,45 @@ public struct Settings: Equatable, Sendable {
     /// changed.
     @discardableResult
     public mutating func setStabilizer(_ window: Int) -> Bool {
-        let clamped = StrokeDynamics(stabilizer: window).stabilizer
-        guard clamped != stabilizer else { return false }
-        stabilizer = clamped
-        return true
+        Self.update(&stabilizer, to: StrokeDynamics(stabilizer: window).stabilizer)
     }
 
     /// Sets the brush width (rounded, clamped to 1...200); whether it changed.
     @discardableResult
     public mutating func setWidth(_ w: Double) -> Bool {
-        let clamped = min(max(w.rounded(), 1), 200)
-        guard clamped != brushWidth else { return false }
-        brushWidth = clamped
-        return true
+        Self.update(&brushWidth, to: min(max(w.rounded(), 1), 200))
     }
 
     /// Sets the opacity in percent (clamped to 1...100); whether it changed.
     @discardableResult
     public mutating func setOpacity(_ percent: Int) -> Bool {
-        let clamped = min(max(percent, 1), 100)
-        guard clamped != opacityPercent else { return false }
-        opacityPercent = clamped
-        return true
+        Self.update(&opacityPercent, to: min(max(percent, 1), 100))
     }
 
     /// Sets the JPEG quality (clamped to 1...100); whether it changed.
     @discardableResult
     public mutating func setJPEGQuality(_ value: Int) -> Bool {
-        let clamped = min(max(value, 1), 100)
-        guard clamped != jpegQuality else { return false }
-        jpegQuality = clamped
-        return true
+        Self.update(&jpegQuality, to: min(max(value, 1), 100))
     }
 
     /// Sets the fill tolerance (clamped to 0...255); whether it changed.
     @discardableResult
     public mutating func setTolerance(_ value: Int) -> Bool {
-        let clamped = min(max(value, 0), 255)
-        guard clamped != fillTolerance else { return false }
-        fillTolerance = clamped
+        Self.update(&fillTolerance, to: min(max(value, 0), 255))
+    }
+
+    /// Stores `value` in `field`; whether that changed it (the setters' answer: a change
+    /// redraws and is saved, the same value does nothing).
+    private static func update<T: Equatable>(_ field: inout T, to value: T) -> Bool {
+        guard field != value else { return false }
+        field = value
         return true
     }
 
     /// Sets the text size (clamped to the slider's 4...400 px); whether it changed.
     @discardableResult
     public mutating func setTextSize(_ size: Int) -> Bool {
-        let clamped = min(max(size, 4), 400)
-        guard clamped != textFont.size else { return false }
-        textFont.size = clamped
-        return true
+        Self.update(&textFont.size, to: min(max(size, 4), 400))
     }
 
     /// The step of the text size for `[` (down) or `]`: about 10 %, so `]` then `[` comes back.

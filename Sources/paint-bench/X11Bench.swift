@@ -254,7 +254,7 @@ private func x11BigCanvas(
         x11Say("peak_rss_mb=timeout size=1920x1080")
         return
     }
-    let top = g.y + 64 + 20
+    let top = g.y + x11CanvasTop + 20
     let bottom = g.y + g.height - 28 - 20
     client.moveMouse(toScreenX: g.x + 20, y: top)
     client.press()

@@ -92,11 +92,15 @@ struct X11Instance {
     var path: String
 }
 
+/// Where the canvas area starts below the window's top at scale 1 in a window wide enough for
+/// one toolbar row: the menu bar (26 px) and the toolbar (64 px).
+let x11CanvasTop = 90
+
 /// Where image pixel (0, 0) sits in root coordinates: centred in the canvas area between the
-/// toolbar (64 px) and the status bar (28 px) when it fits.
+/// menu bar and toolbar (`x11CanvasTop`) and the status bar (28 px) when it fits.
 func x11ImageOrigin(window g: IntRect, imageWidth: Int, imageHeight: Int) -> (x: Int, y: Int) {
-    let areaY = 64
-    let areaHeight = max(1, g.height - 64 - 28)
+    let areaY = x11CanvasTop
+    let areaHeight = max(1, g.height - x11CanvasTop - 28)
     let ox = imageWidth <= g.width ? (g.width - imageWidth) / 2 : 0
     let oy = imageHeight <= areaHeight ? areaY + (areaHeight - imageHeight) / 2 : areaY
     return (g.x + ox, g.y + oy)
