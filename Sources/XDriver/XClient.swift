@@ -65,7 +65,9 @@ public final class XClient {
         var major: Int32 = 0
         var minor: Int32 = 0
         guard XTestQueryExtension(display, &event, &error, &major, &minor) != 0 else {
-            XCloseDisplay(display)
+            // Through `close`: the client is whole, so the throw runs `deinit` (which closes
+            // an open connection); a second XCloseDisplay would free the Display twice.
+            close()
             throw HarnessError.xRequestFailed("the server has no XTEST extension")
         }
     }

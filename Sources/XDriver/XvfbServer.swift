@@ -39,10 +39,13 @@ public final class XvfbServer {
     /// Display numbers are tried from a random start at 90 or above, skipping any N with a
     /// `/tmp/.X11-unix/XN` socket or `/tmp/.XN-lock` file; a server that exits (another one won
     /// the race for N) or never answers is killed and the next number is tried.
-    /// - Parameter startTimeout: how long one attempt may take before it counts as failed.
+    /// - Parameters:
+    ///   - startTimeout: how long one attempt may take before it counts as failed.
+    ///   - withoutExtensions: further extensions the server leaves out (`-extension NAME`),
+    ///     to test what a client does on a server that lacks them.
     public init(
         width: Int = 1280, height: Int = 1024, depth: Int = 24, shm: Bool = true,
-        startTimeout: Duration = Wait.defaultTimeout
+        startTimeout: Duration = Wait.defaultTimeout, withoutExtensions: [String] = []
     ) throws {
         precondition(depth == 24 || depth == 16, "Xvfb depth must be 24 or 16")
         self.width = width
@@ -61,6 +64,7 @@ public final class XvfbServer {
             let log = directory.file("xvfb-\(n)-\(attempt).log")
             var arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp", "-noreset"]
             if !shm { arguments += ["-extension", "MIT-SHM"] }
+            for name in withoutExtensions { arguments += ["-extension", name] }
             let child: ChildProcess
             do {
                 child = try ChildProcess(

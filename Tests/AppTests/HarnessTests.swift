@@ -231,6 +231,30 @@ struct HarnessTests {
         client.close()
     }
 
+    /// The client is whole when XTEST turns out to be missing, so the throw runs its `deinit`;
+    /// the connection must be closed once (closing it in `init` and again in `deinit` freed
+    /// the Display twice, a heap corruption that aborts the whole test process).
+    @Test("a server without XTEST: the client says so and closes its connection once")
+    func serverWithoutXTest() throws {
+        let server = try XvfbServer(width: 64, height: 64, withoutExtensions: ["XTEST"])
+        defer { server.stop() }
+        for _ in 0..<3 {
+            do {
+                _ = try XClient(display: server.displayName)
+                Issue.record("a client on a server without XTEST")
+            } catch HarnessError.xRequestFailed(let why) {
+                #expect(why == "the server has no XTEST extension")
+            }
+        }
+        // The server still serves: the refused clients left nothing behind.
+        let display = try #require(XOpenDisplay(server.displayName))
+        var opcode: Int32 = 0
+        var event: Int32 = 0
+        var error: Int32 = 0
+        #expect(XQueryExtension(display, "XTEST", &opcode, &event, &error) == 0)
+        XCloseDisplay(display)
+    }
+
     @Test("the swiftpaint binary is found next to the tests")
     func locatesSwiftPaint() throws {
         let path = try SwiftPaintBinary.locate()

@@ -34,8 +34,9 @@ final class IncrClipboardOwner {
         incr = XInternAtom(display, "INCR", 0)
         XSetSelectionOwner(display, clipboard, window, UInt(CurrentTime))
         XSync(display, 0)
+        // Not closed here on failure: every property is set, so the throw runs `deinit`, which
+        // closes the connection (closing it here too would free the Display twice).
         guard XGetSelectionOwner(display, clipboard) == window else {
-            XCloseDisplay(display)
             throw HarnessError.timedOut("the CLIPBOARD selection for the test's owner window")
         }
     }
