@@ -45,8 +45,14 @@ public enum FileSystem {
     /// relative values are invalid and must be ignored), else `fallback` under the home folder
     /// (`XDG_DATA_HOME`, `.local/share` → `/home/ana/.local/share`). No trailing slash, so
     /// `+ "/swiftpaint"` names a folder inside it (for `/`, the result is empty).
-    public static func xdgFolder(_ variable: String, fallback: String) -> String {
-        if let value = environment(variable), value.hasPrefix("/") {
+    ///
+    /// `lookup` reads the variable (the process environment; a test passes its own, since
+    /// `setenv` in a process whose other threads call `getenv` is unsafe: glibc frees the old
+    /// variable array while they may be reading it).
+    public static func xdgFolder(
+        _ variable: String, fallback: String, lookup: (String) -> String? = FileSystem.environment
+    ) -> String {
+        if let value = lookup(variable), value.hasPrefix("/") {
             return value.hasSuffix("/") ? String(value.dropLast()) : value
         }
         let home = self.home

@@ -101,18 +101,18 @@ import Testing
     }
 
     @Test func theDefaultFolderFollowsXDGDataHome() {
-        // The variable itself is read through FileSystem.xdgFolder; a name of the test's own
-        // keeps parallel tests away from the real environment.
-        setenv("SWIFTPAINT_TEST_XDG_A", "/srv/data/", 1)
-        #expect(FileSystem.xdgFolder("SWIFTPAINT_TEST_XDG_A", fallback: ".local/share") == "/srv/data")
-        setenv("SWIFTPAINT_TEST_XDG_A", "relative/data", 1)
-        #expect(
-            FileSystem.xdgFolder("SWIFTPAINT_TEST_XDG_A", fallback: ".local/share") == FileSystem.home + "/.local/share"
-        )
-        unsetenv("SWIFTPAINT_TEST_XDG_A")
-        #expect(
-            FileSystem.xdgFolder("SWIFTPAINT_TEST_XDG_A", fallback: ".local/share") == FileSystem.home + "/.local/share"
-        )
+        // The variable is looked up through the test's own function, not set with setenv: other
+        // tests' threads call getenv meanwhile, and glibc's setenv frees the variable array
+        // they may be reading (a heap use-after-free in the test process).
+        func folder(_ value: String?) -> String {
+            FileSystem.xdgFolder(
+                "XDG_DATA_HOME", fallback: ".local/share", lookup: { $0 == "XDG_DATA_HOME" ? value : nil })
+        }
+        #expect(folder("/srv/data/") == "/srv/data")
+        #expect(folder("/srv/data") == "/srv/data")
+        #expect(folder("relative/data") == FileSystem.home + "/.local/share")
+        #expect(folder(nil) == FileSystem.home + "/.local/share")
+        #expect(folder("") == FileSystem.home + "/.local/share")
         #expect(HistoryStore.defaultFolder.hasSuffix("/swiftpaint/history"))
     }
 
