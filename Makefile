@@ -11,7 +11,7 @@ SWIFT ?= swift
 # x11-xkb-utils and xkb-data (setxkbmap and its layouts: the keyboard tests type on de, ru and fr).
 DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxrender-dev libxi-dev libxcursor-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
-        libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev python3-pil \
+        libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev python3-minimal python3-pil \
         xvfb xauth fonts-dejavu-core fonts-dejavu-extra xclip x11-apps libharfbuzz-bin \
         x11-utils desktop-file-utils groff-base make x11-xkb-utils xkb-data time
 # mount and e2fsprogs: mount, umount and chattr (the full-disk and read-only folder tests). Every program

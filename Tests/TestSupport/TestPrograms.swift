@@ -23,9 +23,10 @@ public enum TestPrograms {
         "/usr/bin/make": "make",
         "/usr/bin/sha256sum": "coreutils",
         "/usr/bin/setxkbmap": "x11-xkb-utils",
-        // Debian's Python for the picture fixtures and Pillow, the reference decoder (python3-pil
-        // brings python3 with it); GNU time measures a child's peak memory.
-        "/usr/bin/python3": "python3-pil",
+        // Debian's Python for the picture fixtures (the package that owns it; Pillow, the
+        // reference decoder it imports, is python3-pil, also in DEPS); GNU time measures a
+        // child's peak memory.
+        "/usr/bin/python3": "python3-minimal",
         "/usr/bin/time": "time",
         "/bin/sh": "dash",
         "/bin/sleep": "coreutils",
