@@ -85,6 +85,13 @@ public struct StoredSettings: Equatable, Sendable {
                 return nil
             }
         }
+        func integer(_ key: String, _ value: String, in range: ClosedRange<Int>, _ wanted: String) -> Int? {
+            guard let n = Int(value), range.contains(n) else {
+                reject(key, value, wanted)
+                return nil
+            }
+            return n
+        }
         for entry in file.entries {
             let (key, value) = (entry.key, entry.value)
             switch key {
@@ -117,17 +124,14 @@ public struct StoredSettings: Equatable, Sendable {
                 }
                 stored.settings.setWidth(w)
             case "opacity":
-                guard let o = Int(value.hasSuffix("%") ? String(value.dropLast()) : value), (1...100).contains(o) else {
-                    reject(key, value, "expected an opacity of 1 to 100")
-                    continue
+                let digits = value.hasSuffix("%") ? String(value.dropLast()) : value
+                if let o = integer(key, digits, in: 1...100, "expected an opacity of 1 to 100") {
+                    stored.settings.setOpacity(o)
                 }
-                stored.settings.setOpacity(o)
             case "tolerance":
-                guard let t = Int(value), (0...255).contains(t) else {
-                    reject(key, value, "expected a tolerance of 0 to 255")
-                    continue
+                if let t = integer(key, value, in: 0...255, "expected a tolerance of 0 to 255") {
+                    stored.settings.setTolerance(t)
                 }
-                stored.settings.setTolerance(t)
             case "filled":
                 if let on = yesNo(key, value) { stored.settings.shapeFilled = on }
             case "dashed":
@@ -139,11 +143,9 @@ public struct StoredSettings: Equatable, Sendable {
                 }
                 stored.settings.textFont.family = value
             case "text-size":
-                guard let size = Int(value), (4...400).contains(size) else {
-                    reject(key, value, "expected a text size of 4 to 400")
-                    continue
+                if let size = integer(key, value, in: 4...400, "expected a text size of 4 to 400") {
+                    stored.settings.setTextSize(size)
                 }
-                stored.settings.setTextSize(size)
             case "bold":
                 if let on = yesNo(key, value) { stored.settings.textFont.bold = on }
             case "italic":
@@ -155,11 +157,10 @@ public struct StoredSettings: Equatable, Sendable {
             case "round-strokes":
                 if let on = yesNo(key, value) { stored.settings.roundStrokes = on }
             case "stabilizer":
-                guard let n = Int(value), StrokeDynamics.stabilizerRange.contains(n) else {
-                    reject(key, value, "expected a window of 0 (off) to 32 samples")
-                    continue
+                let range = StrokeDynamics.stabilizerRange
+                if let n = integer(key, value, in: range, "expected a window of 0 (off) to 32 samples") {
+                    stored.settings.setStabilizer(n)
                 }
-                stored.settings.setStabilizer(n)
             case "fit-large-pictures":
                 if let on = yesNo(key, value) { stored.fitLargePictures = on }
             case "window":

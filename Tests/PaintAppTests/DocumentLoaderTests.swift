@@ -53,6 +53,18 @@ import Testing
         engine.flattenedImage() == PixelImage(width: engine.width, height: engine.height, fill: color.pixel)
     }
 
+    /// Draws a stroke, then `drawSome`, and saves with Ctrl+S; the canvas before, after the
+    /// stroke and after the rest.
+    static func drawAndSave(_ s: Session) -> [[UInt32]] {
+        var steps = [Array(s.engine.viewPixels)]
+        T.drag(s, [(10, 10), (60, 40), (150, 20)])
+        steps.append(Array(s.engine.viewPixels))
+        drawSome(s)
+        steps.append(Array(s.engine.viewPixels))
+        T.key(s, "s", .control)
+        return steps
+    }
+
     static func drawSome(_ s: Session) {
         T.key(s, "5")
         T.drag(s, [(10, 10), (60, 40), (150, 20)])
@@ -72,12 +84,7 @@ import Testing
         let file = dir + "/h.png"
         let options = Self.options(dir, width: 200, height: 100)
         let s = Self.open(file, options)
-        var steps = [Array(s.engine.viewPixels)]
-        T.drag(s, [(10, 10), (60, 40), (150, 20)])
-        steps.append(Array(s.engine.viewPixels))
-        Self.drawSome(s)
-        steps.append(Array(s.engine.viewPixels))
-        T.key(s, "s", .control)
+        let steps = Self.drawAndSave(s)
         #expect(!s.isModified)
         #expect(s.message == "Saved to \(PathDisplay.abbreviatingHome(file))", "\(s.message)")
         // The file holds the picture only.

@@ -36,12 +36,7 @@ import Testing
         let file = dir + "/r.png"
         let options = D.options(dir, width: 200, height: 100)
         let author = D.open(file, options)
-        var steps = [Array(author.engine.viewPixels)]
-        T.drag(author, [(10, 10), (60, 40), (150, 20)])
-        steps.append(Array(author.engine.viewPixels))
-        D.drawSome(author)
-        steps.append(Array(author.engine.viewPixels))
-        T.key(author, "s", .control)
+        let steps = D.drawAndSave(author)
         let savedSteps = author.history.cursor
 
         let folder = dir + "/journals"
