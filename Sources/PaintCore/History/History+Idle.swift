@@ -40,26 +40,84 @@ extension History {
         }
     }
 
+    /// What one idle slice did (for the benchmark, which times each kind).
+    public enum IdleStep: Sendable, CaseIterable {
+        case nothing
+        /// Merged finished strokes' tiles into the paint.
+        case merge
+        /// Took a keyframe that fell due while a stroke was being merged.
+        case keyframe
+        /// Freed part of what snapshots the history no longer holds kept alive.
+        case free
+        /// Started packing a snapshot, packed part of one, or put the packed one in place of
+        /// its tiles.
+        case pack
+    }
+
     /// Whether `idleWork` has anything left to do for `engine`.
     public func hasIdleWork(engine: StrokeEngine) -> Bool {
-        engine.hasPendingMerges || keyframeDue || packJob != nil || !packQueue.isEmpty
+        engine.hasPendingMerges || keyframeDue || hasRetired || packJob != nil || !packQueue.isEmpty
     }
 
     /// Does a slice of the work recording steps left for later, about `budget` pixels' worth
     /// (the default is well under a millisecond): merging finished strokes into the paint,
-    /// taking a keyframe that fell due while one was being merged, packing large snapshots.
-    /// Returns whether more remains. The window calls this while no input is waiting; nothing
-    /// depends on it being called, it only gives memory back sooner.
+    /// taking a keyframe that fell due while one was being merged, letting go of the tiles of
+    /// snapshots that were packed, packing large snapshots. Returns whether more remains. The
+    /// window calls this while no input is waiting; nothing depends on it being called, it only
+    /// gives memory back sooner.
     @discardableResult
     public func idleWork(engine: StrokeEngine, budget: Int = 1 << 17) -> Bool {
         if engine.hasPendingMerges {
             engine.mergePendingTiles(limit: max(1, budget / Tile.pixels))
+            lastIdleStep = .merge
         } else if keyframeDue && !engine.isStroking {
             takeKeyframe(engine, atOnce: false)
+            lastIdleStep = .keyframe
+        } else if hasRetired {
+            freeRetired(tileLimit: max(1, budget / Tile.pixels * 2))
+            lastIdleStep = .free
+        } else if packJob != nil || !packQueue.isEmpty {
+            // Packing writes fresh memory (page faults): half the pixels of a merge slice.
+            packSlice(budget: max(1, budget / 2))
+            lastIdleStep = .pack
         } else {
-            packSlice(budget: budget)
+            lastIdleStep = .nothing
         }
         return hasIdleWork(engine: engine)
+    }
+
+    /// Keeps a snapshot the history no longer holds, to let it go in idle slices: the tiles
+    /// of a tile snapshot a few at a time, a large packed one by itself. Freeing is giving
+    /// memory back to the system, page by page: 64 tiles take about 0.1 ms, so the 2,040 of a
+    /// 4K keyframe's would take some 3 ms at once, and dropping half the packed keyframes
+    /// (8 MB each) took 1.3 to 1.9 ms, in a slice an input event would wait behind.
+    func retire(_ snapshot: PackedPixels?) {
+        guard let snapshot else { return }
+        if let tiles = snapshot.tiles?.tiles {
+            if !tiles.isEmpty { retiredTiles.append(tiles) }
+        } else if snapshot.byteCount > Self.freedAtOnceBytes {
+            retiredPacked.append(snapshot)
+        }
+    }
+
+    /// Packed snapshots up to this size (256 KiB) are freed when let go of.
+    static let freedAtOnceBytes = 1 << 18
+
+    /// Whether snapshots let go of are still held, to be freed by idle slices.
+    var hasRetired: Bool { !retiredTiles.isEmpty || !retiredPacked.isEmpty }
+
+    /// Frees one retired packed snapshot, else lets go of up to `limit` retired tiles (the last
+    /// one held frees a tile's pixels).
+    func freeRetired(tileLimit limit: Int) {
+        if retiredPacked.popLast() != nil { return }
+        var left = limit
+        while left > 0, var tiles = retiredTiles.popLast() {
+            let n = min(left, tiles.count)
+            // Alone now (the snapshot that held it is gone), so this releases in place.
+            tiles.removeLast(n)
+            left -= n
+            if !tiles.isEmpty { retiredTiles.append(tiles) }
+        }
     }
 
     /// Packs about `budget` pixels of the oldest queued snapshot; when it is done, it replaces
@@ -73,7 +131,8 @@ extension History {
                     packJob = PackJob(
                         target: target, snapshot: tiles, packer: RunPacker(spans: tiles.spans()), reader: reader,
                         coversRect: snapshot.coversRect)
-                    break
+                    // Listing a large footprint's spans is a slice of its own.
+                    return
                 }
             }
         }
@@ -90,9 +149,10 @@ extension History {
         else {
             return
         }
-        let packed = PackedPixels(job.packer, rect: current.rect, coversRect: job.coversRect)
+        let packed = PackedPixels(&job.packer, rect: current.rect, coversRect: job.coversRect)
         let change = packed.byteCount - current.byteCount
         snapshotBytes += change
+        retire(current)
         switch job.target {
         case .step(let i): entries[i].before = packed
         case .keyframe(let key):

@@ -85,6 +85,12 @@ public final class History {
     var packJob: PackJob?
     /// A keyframe is due but the engine was busy (a stroke being merged): `idleWork` takes it.
     var keyframeDue = false
+    /// Tiles of snapshots let go of, freed a bounded number per idle slice (`retire`).
+    var retiredTiles: [ContiguousArray<PaintTile>] = []
+    /// Large packed snapshots let go of, freed one per idle slice.
+    var retiredPacked: [PackedPixels] = []
+    /// What the last `idleWork` slice did.
+    public internal(set) var lastIdleStep = IdleStep.nothing
 
     /// A history starting from `base` paint.
     public init(base: PixelImage?, memoryCap: Int = defaultMemoryCap) {
@@ -420,7 +426,10 @@ public final class History {
         if entry.canvasBefore.isEmpty { entry.canvasBefore = engine.bounds }
         // A new step after undos forgets the undone ones, as every editor does.
         if cursor < entries.count {
-            for dropped in entries[cursor...] { snapshotBytes -= dropped.before?.byteCount ?? 0 }
+            for dropped in entries[cursor...] {
+                snapshotBytes -= dropped.before?.byteCount ?? 0
+                retire(dropped.before)
+            }
             for key in keyframes.keys where key > cursor { dropKeyframe(key) }
             entries.removeSubrange(cursor...)
             forgetPacking(after: cursor)
@@ -464,6 +473,7 @@ public final class History {
 
     func dropKeyframe(_ key: Int) {
         guard let keyframe = keyframes.removeValue(forKey: key) else { return }
+        retire(keyframe)
         if key == newestKeyframe { newestKeyframe = keyframes.keys.max() ?? 0 }
         keyframeBytes -= keyframe.byteCount
         snapshotBytes -= keyframe.byteCount
@@ -483,6 +493,7 @@ public final class History {
                 if !before.isPacked {
                     let packed = before.packed()
                     snapshotBytes += packed.byteCount - before.byteCount
+                    retire(before)
                     entries[oldestWarm].before = packed
                     before = packed
                 }
@@ -496,6 +507,7 @@ public final class History {
         while snapshotBytes > memoryCap && oldestSnapshot < entries.count {
             if let before = entries[oldestSnapshot].before {
                 snapshotBytes -= before.byteCount
+                retire(before)
                 entries[oldestSnapshot].before = nil
             }
             oldestSnapshot += 1
