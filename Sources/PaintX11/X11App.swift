@@ -29,6 +29,8 @@ public final class X11App {
     let depth: Int32
     private let wmDeleteWindow: Atom
     private let wmProtocols: Atom
+    /// Window-manager pings waiting for the end of the present (see `PingAnswers`).
+    private var pings: PingAnswers
     private let netWMName: Atom
     private let utf8String: Atom
     private var tooltip: Tooltip
@@ -120,6 +122,7 @@ public final class X11App {
             UInt(CWBackPixmap | CWBitGravity | CWEventMask), &attributes)
         wmDeleteWindow = XInternAtom(display, "WM_DELETE_WINDOW", 0)
         wmProtocols = XInternAtom(display, "WM_PROTOCOLS", 0)
+        pings = PingAnswers(display: display)
         netWMName = XInternAtom(display, "_NET_WM_NAME", 0)
         utf8String = XInternAtom(display, "UTF8_STRING", 0)
         let (shm, why) = Blitter.shmUsable(display: display, displayName: String(cString: XDisplayString(display)))
@@ -168,8 +171,8 @@ public final class X11App {
 
     /// The window manager's properties, set once before the window is mapped.
     private func setProperties() {
-        var protocols = [wmDeleteWindow]
-        XSetWMProtocols(display, window, &protocols, 1)
+        var protocols = [wmDeleteWindow, pings.atom]
+        XSetWMProtocols(display, window, &protocols, Int32(protocols.count))
         WindowProperties.setClassAndPID(display: display, window: window)
         WindowProperties.setMinimumSize(Layout.minimumSize(session.uiScale), display: display, window: window)
         WindowIcon.set(on: window, display: display)
@@ -228,6 +231,9 @@ public final class X11App {
                 session.checkHistoryRebuild()
                 owed.merge(session.takeEffects())
             }
+            // Before presenting: a tooltip the pointer left goes in this frame, so the window
+            // under it is exposed before the frame's ping answers (`PingAnswers`) go out.
+            updateTooltip()
             present()
             if !inputStarted {
                 // After the first frame: opening the input method reads the Compose table.
@@ -269,7 +275,6 @@ public final class X11App {
                 owed.merge(session.takeEffects())
                 break
             }
-            updateTooltip()
         }
         XUnmapWindow(display, window)
         XFlush(display)
@@ -393,7 +398,7 @@ public final class X11App {
         case ClientMessage:
             if event.xclient.message_type == wmProtocols, Atom(event.xclient.data.l.0) == wmDeleteWindow {
                 batch.append(.closeRequest)
-            } else {
+            } else if !pings.take(event.xclient) {
                 _ = dropTarget.handle(event.xclient)
             }
         default:
@@ -538,6 +543,8 @@ public final class X11App {
             XDefineCursor(display, window, cursors.cursor(for: shape))
             owed.pointer = nil
         }
+        // Last, in the same flush: an answer says the window shows what came before the ping.
+        pings.answer(display: display, root: XRootWindow(display, screen))
         XFlush(display)
     }
 }

@@ -344,6 +344,9 @@ extension DrawingTests {
             $0.shows(purple, x: 10, y: 10, tolerance: config.tolerance)
         }
         try paint.waitForModified(true)
+        // The dot proves only that its own pixels are on screen, not the rest of the window
+        // (an exposure not yet drawn again, say): captureCanvas first waits until the program
+        // has drawn everything sent to it (a round trip).
         let before = try paint.captureCanvas()
         #expect(before.contains(orange, tolerance: config.tolerance))
         try save(paint)

@@ -169,9 +169,29 @@ final class PaintWindow {
         return HarnessError.timedOut("swiftpaint, which exited unexpectedly (\(error))\n\(app.outputSummary)")
     }
 
-    /// The whole image as shown.
+    /// The whole image as shown once the program has drawn everything it was sent so far.
+    ///
+    /// A pixel the test waited for proves only that its own part of the window is drawn: a
+    /// tooltip that popped up over the canvas while the machine was slow and was then taken
+    /// away leaves its pixels until the program handles the exposure. The round trip
+    /// (`_NET_WM_PING`, answered after the program presents) waits for that, however loaded
+    /// the machine is.
     func captureCanvas() throws -> ScreenCapture {
-        try client.capture(window, rect: layout.visibleImage)
+        try roundTrip()
+        return try client.capture(window, rect: layout.visibleImage)
+    }
+
+    /// Waits until the program has handled and drawn every event sent to it so far (input,
+    /// exposures): `XClient.roundTrip`, twice. The first answer means the input is handled
+    /// and drawn; what the program did about it may have exposed part of its window (a
+    /// tooltip unmapped), and the second answer comes after that exposure is drawn too.
+    func roundTrip() throws {
+        do {
+            try client.roundTrip(with: window)
+            try client.roundTrip(with: window)
+        } catch {
+            throw explained(error)
+        }
     }
 
     /// The status bar's background color (a pixel left of any text, below its top border).
