@@ -20,7 +20,10 @@ final class Blitter {
     let useShm: Bool
     private let visual: UnsafeMutablePointer<Visual>
     private var image: UnsafeMutablePointer<XImage>?
-    private var segment = XShmSegmentInfo()
+    /// The shared segment. XShmCreateImage keeps this address in the image (`obdata`) and
+    /// every XShmPutImage reads it, so it lives in memory of its own: a Swift property passed
+    /// with `&` is only guaranteed an address for the length of one call.
+    private let segment: UnsafeMutablePointer<XShmSegmentInfo>
     private(set) var width = 0
     private(set) var height = 0
     /// The serial of the last XShmPutImage request.
@@ -35,9 +38,14 @@ final class Blitter {
         self.format = format
         self.useShm = useShm
         gc = XCreateGC(display, window, 0, nil)
+        segment = .allocate(capacity: 1)
+        segment.initialize(to: XShmSegmentInfo())
     }
 
-    deinit { release() }
+    deinit {
+        release()
+        segment.deallocate()
+    }
 
     /// Decides once whether MIT-SHM can be used: not when `SWIFTPAINT_NO_SHM=1`, not on a
     /// remote display, not without the extension, and not when a trial attach fails.
@@ -78,24 +86,27 @@ final class Blitter {
         let depth = UInt32(format.depth)
         if useShm {
             guard
-                let img = XShmCreateImage(display, visual, depth, ZPixmap, nil, &segment, UInt32(width), UInt32(height))
+                let img = XShmCreateImage(display, visual, depth, ZPixmap, nil, segment, UInt32(width), UInt32(height))
             else {
                 throw .outOfMemory
             }
             let size = Int(img.pointee.bytes_per_line) * height
-            segment.shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0o600)
-            guard segment.shmid >= 0, let address = shmat(segment.shmid, nil, 0), cx_shmat_failed(address) == 0 else {
+            segment.pointee.shmid = shmget(IPC_PRIVATE, size, IPC_CREAT | 0o600)
+            guard segment.pointee.shmid >= 0, let address = shmat(segment.pointee.shmid, nil, 0),
+                cx_shmat_failed(address) == 0
+            else {
+                if segment.pointee.shmid >= 0 { shmctl(segment.pointee.shmid, IPC_RMID, nil) }
                 _ = cx_destroy_image(img)
                 throw .outOfMemory
             }
-            segment.shmaddr = address.assumingMemoryBound(to: CChar.self)
-            segment.readOnly = 0
-            img.pointee.data = segment.shmaddr
-            XShmAttach(display, &segment)
+            segment.pointee.shmaddr = address.assumingMemoryBound(to: CChar.self)
+            segment.pointee.readOnly = 0
+            img.pointee.data = segment.pointee.shmaddr
+            XShmAttach(display, segment)
             XSync(display, 0)
             // Once both sides are attached the id can go: the segment is freed when we exit,
             // however we exit.
-            shmctl(segment.shmid, IPC_RMID, nil)
+            shmctl(segment.pointee.shmid, IPC_RMID, nil)
             image = img
         } else {
             let pad: Int32 = 32
@@ -118,9 +129,9 @@ final class Blitter {
     private func release() {
         guard let img = image else { return }
         if useShm {
-            XShmDetach(display, &segment)
+            XShmDetach(display, segment)
             XSync(display, 0)
-            shmdt(segment.shmaddr)
+            shmdt(segment.pointee.shmaddr)
             img.pointee.data = nil
         }
         _ = cx_destroy_image(img)
