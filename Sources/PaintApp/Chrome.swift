@@ -312,12 +312,9 @@ extension Session {
         case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .qualityPrompt, .confirmOverwrite:
             asking = true
         }
-        var p = ChromePainter(
-            width: bar.width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
-        p.offsetY = -Double(bar.y)
-        p.fill(IntRect(x: 0, y: bar.y, width: bar.width, height: 1), asking ? Theme.askBorder : Theme.border)
+        var p = statusPainter(width: bar.width, asking: asking)
         let s = layout.ui
-        let baseline = bar.y + (bar.height + s.px(10)) / 2
+        let baseline = statusBaseline
         promptView = nil
         stabilizerField = nil
         switch mode {
@@ -325,13 +322,9 @@ extension Session {
             textMeasure = measure
             // The pointer position and the size in slots as wide as they get for this picture, so
             // the zoom and stabilizer fields after them stay put; then the file name.
-            let gap = s.px(22)
-            let x0 = s.px(10)
-            texts.append(
-                TextRun(
-                    text: pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", x: x0, baseline: baseline, color: Theme.text,
-                    bold: false))
-            let sizeX = x0 + measure.width(of: statusSlots.position, bold: false) + gap
+            let gap = statusGap
+            texts.append(positionRun)
+            let sizeX = positionX + measure.width(of: statusSlots.position, bold: false) + gap
             texts.append(
                 TextRun(
                     text: "\(engine.width) × \(engine.height)", x: sizeX, baseline: baseline, color: Theme.dimText,

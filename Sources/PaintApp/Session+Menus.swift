@@ -23,9 +23,9 @@ extension Session {
     public var zoomField: IntRect {
         let s = layout.ui
         let bar = layout.statusBar
-        let gap = s.px(22)
+        let gap = statusGap
         let x =
-            s.px(10) + textMeasure.width(of: statusSlots.position, bold: false) + gap
+            positionX + textMeasure.width(of: statusSlots.position, bold: false) + gap
             + textMeasure.width(of: statusSlots.size, bold: false) + gap - s.px(8)
         let width = textMeasure.width(of: "1600%", bold: false) + s.px(30)
         return IntRect(x: x, y: bar.y + s.px(3), width: width, height: bar.height - s.px(5))

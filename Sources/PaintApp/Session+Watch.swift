@@ -6,10 +6,12 @@ import PaintIO
 /// and whether another program changed the document's file (the title says so).
 extension Session {
     /// Looks at the crash journal and says in the status bar when protection stops (and why)
-    /// and when it resumes. The window calls it on every turn of its loop; it returns when to
-    /// look again (seconds from now), or nil when nothing is pending.
+    /// and when it resumes; with `lookingAtFile`, also at the document's file. The window calls
+    /// it on every turn of its loop, and looks at the file only when the last look is
+    /// `fileInterval` old (a stat per pointer event would cost more than drawing it). Returns
+    /// when to look again (seconds from now), or nil when nothing is pending.
     @discardableResult
-    public func watch() -> Double? {
+    public func watch(lookingAtFile: Bool = true) -> Double? {
         let protection = sink?.protection ?? .safe
         var stopped: String?
         if case .stopped(let why) = protection { stopped = why }
@@ -21,18 +23,23 @@ extension Session {
             }
             crashProtectionStopped = stopped
         }
-        let changed = fileChangedOnDisk()
-        if changed != changedOnDisk {
-            changedOnDisk = changed
-            if changed {
-                setMessage("Another program changed “\(displayName)” since it was opened or saved here")
+        if lookingAtFile {
+            let changed = fileChangedOnDisk()
+            if changed != changedOnDisk {
+                changedOnDisk = changed
+                if changed {
+                    setMessage("Another program changed “\(displayName)” since it was opened or saved here")
+                }
             }
         }
         // The file is looked at every 2 s (a stat; its bytes only when the stat changed).
-        let file: Double? = path != nil && document.onDisk != .unknown ? 2 : nil
         let journal: Double? = protection == .safe ? nil : 0.5
-        return [file, journal].compactMap { $0 }.min()
+        guard path != nil && document.onDisk != .unknown else { return journal }
+        return min(Self.fileInterval, journal ?? Self.fileInterval)
     }
+
+    /// Seconds between looks at the document's file.
+    public static let fileInterval = 2.0
 
     /// What the status bar says while crash protection is stopped.
     static func stoppedText(_ why: String) -> String {

@@ -21,6 +21,8 @@ public final class X11App {
     var lastStatusDraw: Double = 0
     /// When to look at the crash journal again (CLOCK_MONOTONIC seconds); nil when all is safe.
     private var watchAgain: Double?
+    /// When to look at the document's file on disk again (CLOCK_MONOTONIC seconds).
+    private var nextFileLook: Double = 0
     /// Seconds between status-bar redraws for pointer-position changes alone.
     private static let statusInterval = 0.033
     let chromeGC: GC
@@ -222,8 +224,11 @@ public final class X11App {
             if let expired = clipboard.expire() { batch.append(Self.input(expired)) }
             hand(&batch)
             // The crash journal is watched between events: it may stop (a full disk) or resume
-            // while nothing is drawn.
-            watchAgain = session.watch().map { now() + $0 }
+            // while nothing is drawn. The file is looked at every few seconds, not per event.
+            let clock = now()
+            let lookAtFile = clock >= nextFileLook
+            if lookAtFile { nextFileLook = clock + Session.fileInterval }
+            watchAgain = session.watch(lookingAtFile: lookAtFile).map { clock + $0 }
             owed.merge(session.takeEffects())
             serveClipboard()
             if session.isRebuildingHistory && session.historyRebuildDescriptor == nil {
@@ -240,11 +245,12 @@ public final class X11App {
                 inputStarted = true
                 input.start()
                 selectEvents()
+                XFlush(display)
             }
             if owed.exit != nil { break }
-            // Flushing may have read events off the socket into Xlib's queue, where poll
-            // would not see them.
-            if XPending(display) > 0 { continue }
+            // Flushing read what had arrived into Xlib's queue (XFlush reads after it writes),
+            // where poll would not see it: look there, without another read of the socket.
+            if XEventsQueued(display, QueuedAlready) > 0 { continue }
             // Work a step left for later (merging a finished stroke into the paint, packing
             // its undo snapshot) runs in slices of a fraction of a millisecond, between checks
             // for input: no event waits behind it for long.
@@ -524,9 +530,12 @@ public final class X11App {
                 drawTextOverlay(layout)
             }
             if owed.toolbar { drawToolbar(layout) }
-            // Pointer-position updates are throttled; questions and messages show at once.
-            if owed.status || (owed.pointerPosition && now() >= lastStatusDraw + Self.statusInterval) {
+            // Pointer-position updates are throttled, and redraw the position's slot alone;
+            // questions and messages show at once.
+            if owed.status {
                 drawStatus(layout)
+            } else if owed.pointerPosition && now() >= lastStatusDraw + Self.statusInterval {
+                drawPosition(layout)
             }
         }
         if owed.editor || popups.owesDrawing {

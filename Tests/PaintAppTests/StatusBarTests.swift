@@ -61,6 +61,59 @@ import Testing
     }
 }
 
+/// The pointer position drawn alone while the pointer moves: the same pixels and text the whole
+/// status bar has in its slot.
+@Suite struct PositionSlotTests {
+    /// The whole bar, and the slot drawn alone, agree in the slot: the pixels there, and the one
+    /// text that starts there (the position), which fits inside it.
+    static func expectSlotMatchesWholeBar(_ s: Session, _ what: String) {
+        let measure = FixedWidthMeasurer()
+        let whole = s.renderStatus(measure: measure)
+        guard let (alone, slot) = s.renderPosition() else {
+            Issue.record("\(what): no slot in the plain status bar")
+            return
+        }
+        let bar = s.layout.statusBar
+        #expect(slot.x == bar.x && slot.y == bar.y && slot.height == bar.height && slot.width < bar.width, "\(what)")
+        let local = IntRect(x: slot.x - bar.x, y: 0, width: slot.width, height: slot.height)
+        #expect(alone.pixels == whole.pixels.cropped(to: local), "\(what): the slot's pixels differ from the bar's")
+        let inSlot = whole.texts.filter { $0.x < slot.maxX }
+        #expect(alone.texts == inSlot, "\(what): \(alone.texts) against \(inSlot)")
+        let widest = measure.width(of: s.statusSlots.position, bold: false)
+        #expect(alone.texts.allSatisfy { $0.x + max(widest, measure.width(of: $0.text, bold: false)) < slot.maxX })
+        let next = whole.texts.filter { $0.x >= slot.maxX }.map(\.x).min() ?? bar.maxX
+        #expect(next >= slot.maxX + s.statusGap / 2, "\(what): the field after the slot starts at \(next)")
+    }
+
+    @Test(arguments: [1.0, 1.5, 2.0])
+    func theSlotDrawnAloneIsTheWholeBarThere(scale: Double) {
+        for (w, h) in [(120, 80), (2000, 1000), (40000, 30)] {
+            let ui = UIScale(scale)
+            let s = SessionTests.makeSession(width: w, height: h, windowWidth: ui.px(900), windowHeight: ui.px(600))
+            s.uiScale = ui
+            Self.expectSlotMatchesWholeBar(s, "\(w) x \(h) at \(scale), no pointer")
+            let v = s.layout.visibleImage
+            for (x, y) in [(v.x, v.y), (v.maxX - 1, v.maxY - 1), (v.x + v.width / 2, v.y + 1)] {
+                s.handle(.motion(x: x, y: y, modifiers: []))
+                #expect(s.pointerPixel != nil)
+                Self.expectSlotMatchesWholeBar(s, "\(w) x \(h) at \(scale), pointer at \(x), \(y)")
+            }
+            s.show("A message at the right end")
+            Self.expectSlotMatchesWholeBar(s, "\(w) x \(h) at \(scale), with a message")
+        }
+    }
+
+    @Test func aQuestionInTheBarIsRedrawnWhole() {
+        let s = SessionTests.makeSession()
+        let (x, y) = SessionTests.window(s, 10, 10)
+        SessionTests.drag(s, [(10, 10), (50, 50)])
+        s.handle(.closeRequest)
+        #expect(s.mode == .confirmLeave(.quit))
+        s.handle(.motion(x: x, y: y, modifiers: []))
+        #expect(s.renderPosition() == nil, "the question owns the left end of the bar")
+    }
+}
+
 /// The status bar in a narrow window: nothing drawn past its right edge.
 @Suite struct NarrowStatusBarTests {
     @Test("at 640 px a long name and a long message are cut short with …, the fields keep their place")

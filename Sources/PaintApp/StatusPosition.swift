@@ -1,0 +1,56 @@
+import PaintCore
+
+/// The pointer position at the left end of the status bar, drawn on its own while the pointer
+/// moves: a slot of the status bar's background and its position text, the same pixels the
+/// whole bar has there, for a fraction of the whole bar's cost (its fields, rounded boxes and
+/// texts are not redrawn 30 times a second during a stroke).
+extension Session {
+    /// The part of the status bar the pointer position owns, in window coordinates: from the
+    /// bar's left end to halfway into the gap after the widest position this picture can show.
+    /// Nothing else is drawn there.
+    public var positionSlot: IntRect {
+        let bar = layout.statusBar
+        let slot = positionX + textMeasure.width(of: statusSlots.position, bold: false) + statusGap / 2
+        return IntRect(x: bar.x, y: bar.y, width: min(bar.width, slot), height: bar.height)
+    }
+
+    /// The position slot alone, for a redraw of the pointer position: nil when the bar shows
+    /// something else there (a question, a prompt). `measure` must be the one the last whole
+    /// bar was drawn with (the slot's width comes from it).
+    public func renderPosition() -> (strip: ChromeStrip, at: IntRect)? {
+        guard mode == .normal else { return nil }
+        let slot = positionSlot
+        guard !slot.isEmpty else { return nil }
+        let p = statusPainter(width: slot.width, asking: false)
+        return (ChromeStrip(pixels: p.image, texts: [positionRun]), slot)
+    }
+
+    /// The status bar's background, `width` pixels of it from its left end: its fill and the
+    /// line along its top edge.
+    func statusPainter(width: Int, asking: Bool) -> ChromePainter {
+        let bar = layout.statusBar
+        var p = ChromePainter(width: width, height: bar.height, background: asking ? Theme.askFill : Theme.statusFill)
+        p.offsetY = -Double(bar.y)
+        p.fill(IntRect(x: 0, y: bar.y, width: width, height: 1), asking ? Theme.askBorder : Theme.border)
+        return p
+    }
+
+    /// The baseline of the status bar's texts (window coordinates).
+    var statusBaseline: Int {
+        let bar = layout.statusBar
+        return bar.y + (bar.height + layout.ui.px(10)) / 2
+    }
+
+    /// The gap between the status bar's fields.
+    var statusGap: Int { layout.ui.px(22) }
+
+    /// Where the pointer position's text starts.
+    var positionX: Int { layout.ui.px(10) }
+
+    /// The pointer position's text: "x, y" in picture pixels, or a dash off the picture.
+    var positionRun: TextRun {
+        TextRun(
+            text: pointerPixel.map { "\($0.x), \($0.y)" } ?? "—", x: positionX, baseline: statusBaseline,
+            color: Theme.text, bold: false)
+    }
+}
