@@ -49,37 +49,50 @@ public enum DocumentLoader {
     public static func load(
         _ path: String, options: CommandLineOptions, historyInBackground: Bool = false
     ) throws(ImageFileError) -> (document: Document, message: String) {
-        let opened = try ImageFile.open(path: path)
-        // What the file was when read: a save over it checks that no other program changed it.
-        let onDisk = FileVersion(path: path, bytes: opened.bytes).map(DiskBaseline.version) ?? .unknown
-        let picture = opened.picture
         let said = "Opened \(PathDisplay.abbreviatingHome(path))"
-        // Only the chunks' lengths and types: the chunk itself is read with the history.
-        let carries = picture.format == .png && HistoryChunk.isPresent(in: opened.bytes)
+        // What the file was when read: a save over it checks that no other program changed it.
+        func baseline(_ bytes: [UInt8]) -> DiskBaseline {
+            FileVersion(path: path, bytes: bytes).map(DiskBaseline.version) ?? .unknown
+        }
+        let bytes: [UInt8]
+        let format: ImageFormat
+        let hasAlpha: Bool
+        let engine: StrokeEngine
         var notes: [String] = []
-        if !historyInBackground {
+        if historyInBackground {
+            // Decoded straight into the engine's tiles; the history is looked for later.
+            let opened = try ImageFile.openTiles(path: path)
+            (bytes, format, hasAlpha) = (opened.bytes, opened.format, opened.hasAlpha)
+            engine = StrokeEngine(
+                picture: opened.picture, background: hasAlpha ? .transparent : options.background)
+        } else {
+            let opened = try ImageFile.open(path: path)
+            let picture = opened.picture
+            (bytes, format, hasAlpha) = (opened.bytes, picture.format, picture.hasAlpha)
             let shown = picture.image
             switch savedHistory(
-                opened.bytes, format: picture.format, key: HistoryKey(of: shown), shows: { shown }, path: path,
+                bytes, format: format, key: HistoryKey(of: shown), shows: { shown }, path: path,
                 store: options.historyStore, memoryCap: options.historyMemoryMB << 20)
             {
             case .found(var document, let detail):
-                document.onDisk = onDisk
+                document.onDisk = baseline(bytes)
                 return (document, "\(said) — \(detail)")
             case .none(let why): notes = why
             }
+            // Without its history: the file's pixels are the starting picture.
+            engine = StrokeEngine(image: shown, background: hasAlpha ? .transparent : options.background)
         }
-        // Without its history: the file's pixels are the starting picture.
-        let background = picture.hasAlpha ? .transparent : options.background
-        let engine = StrokeEngine(image: picture.image, background: background)
-        // The history shares the engine's tiles of the opened picture: no second copy.
+        // Only the chunks' lengths and types: the chunk itself is read with the history.
+        let carries = format == .png && HistoryChunk.isPresent(in: bytes)
+        // A picture whose file stores transparency opens over a transparent background. The
+        // history shares the engine's tiles of the opened picture: no second copy.
         var document = Document(
             engine: engine, history: History(startingFrom: engine, memoryCap: options.historyMemoryMB << 20),
-            path: path, baseBytes: opened.bytes, format: picture.format, carriesHistory: carries)
-        document.onDisk = onDisk
+            path: path, baseBytes: bytes, format: format, carriesHistory: carries)
+        document.onDisk = baseline(bytes)
         if historyInBackground && (carries || options.historyStore != nil) {
             let plan = HistoryRebuild.Plan(
-                fileBytes: opened.bytes, format: picture.format, picture: engine.paintSnapshot(), path: path,
+                fileBytes: bytes, format: format, picture: engine.paintSnapshot(), path: path,
                 store: options.historyStore, memoryCap: options.historyMemoryMB << 20)
             if let rebuild = HistoryRebuild(plan) {
                 document.historyRebuild = rebuild

@@ -107,7 +107,7 @@ extension Session {
         if case .textBox = gesture { gesture = .idle }
         self.document = document
         // A saved history is replayed on a thread of its own while the picture is drawn on.
-        document.historyRebuild?.start()
+        if !backgroundWorkWaits { document.historyRebuild?.start() }
         layout = layout.showing(imageWidth: engine.width, imageHeight: engine.height)
         if let path = document.path, FileSystem.kind(FileSystem.parentFolder(path)) == .folder {
             lastFolder = FileSystem.parentFolder(path)
@@ -137,6 +137,36 @@ extension Session {
         install(document, message: started.problem ?? message, journal: started.journal)
         if let offer = started.offer { self.offer(offer) }
         return started.problem
+    }
+
+    /// The window's first frame is on screen: work held back for it starts (see `init`).
+    public func startBackgroundWork() {
+        backgroundWorkWaits = false
+        document.historyRebuild?.start()
+    }
+
+    /// Gives the document installed at start-up its crash journal once the window shows it
+    /// (what `start` does, without installing the document again: nothing on screen changes
+    /// unless the journal cannot be made, which the status bar then says; a drawing a crash left
+    /// was offered before, `offerLeftOverDrawing`). Returns why there is no journal when one
+    /// was wanted.
+    @discardableResult
+    public func startJournal() -> String? {
+        guard sink == nil else { return nil }
+        let started = opener.startJournal(for: document, offeringLeftOver: false)
+        sink = started.journal
+        crashProtectionStopped = nil
+        if let problem = started.problem { setMessage(problem) }
+        return started.problem
+    }
+
+    /// Offers back the drawing a crash left for the document's file (for an untitled document,
+    /// the newest of all), as `start` does with `offeringLeftOver`: at start-up, before the
+    /// first frame, so the window shows the question from the start.
+    public func offerLeftOverDrawing() {
+        guard let folder = opener.journalFolder, let leftOver = Recovery.candidate(for: document.path, in: folder)
+        else { return }
+        offer(Recovery.offer(leftOver))
     }
 
     /// Leaves with nothing to lose: the journal goes.

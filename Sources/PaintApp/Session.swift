@@ -80,6 +80,9 @@ public final class Session {
     public internal(set) var lastFolder: String?
     /// Whether a picture larger than the window opens fitted to it.
     public var fitLargePictures = false
+    /// Whether work that can wait for the window's first frame (a history being rebuilt on its
+    /// thread) waits until `startBackgroundWork`: the window shows the picture first.
+    var backgroundWorkWaits: Bool
     /// Lines of the settings file this version does not read, written back as they were.
     var otherStoredSettings: [SettingsFile.Entry] = []
 
@@ -165,9 +168,14 @@ public final class Session {
     /// Each family's name set in its own face, for the font list: made once a family.
     var familyPreviews: [String: (mask: CoverageMask, ascent: Int, size: Int)] = [:]
 
-    /// A session editing `document` in a window of the given size.
-    public init(document: Document, windowWidth: Int, windowHeight: Int, message: String = "") {
+    /// A session editing `document` in a window of the given size. With
+    /// `backgroundWorkWaits`, a history rebuild starts only at `startBackgroundWork` (the
+    /// window calls it once its first frame is on screen).
+    public init(
+        document: Document, windowWidth: Int, windowHeight: Int, message: String = "", backgroundWorkWaits: Bool = false
+    ) {
         self.document = document
+        self.backgroundWorkWaits = backgroundWorkWaits
         layout = Layout(
             windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: document.engine.width,
             imageHeight: document.engine.height)

@@ -31,6 +31,24 @@ public enum ImageFile {
         return Opened(picture: try ImageDecoder.decode(bytes, name: path, limits: limits), bytes: bytes)
     }
 
+    /// A picture file as the window opens it: its pixels already in the engine's tiles.
+    public struct OpenedTiles: Sendable {
+        public var picture: TiledPicture
+        public var format: ImageFormat
+        /// Whether the file stores transparency (see `DecodedImage.hasAlpha`).
+        public var hasAlpha: Bool
+        /// The file's bytes: decoding them again gives exactly `picture`.
+        public var bytes: [UInt8]
+    }
+
+    /// Reads and decodes the picture file at `path` as `open` does, into the engine's tiles
+    /// (`ImageDecoder.decodeTiles`: a PNG without a whole-picture buffer); the same errors.
+    public static func openTiles(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> OpenedTiles {
+        let bytes = try readAll(path, limit: maxFileBytes)
+        let decoded = try ImageDecoder.decodeTiles(bytes, name: path, limits: limits)
+        return OpenedTiles(picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: bytes)
+    }
+
     /// The pixels of the picture file at `path`, in any format SwiftPaint opens.
     public static func load(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> PixelImage {
         try open(path: path, limits: limits).picture.image

@@ -126,6 +126,17 @@ final class Blitter {
         image?.pointee.byte_order = LSBFirst
     }
 
+    /// Maps in every page of the image ahead of the first frame (one write a page), so
+    /// composing into it does not stop at each page; done while the picture is still decoding.
+    func touchPages() {
+        guard let img = image, let data = img.pointee.data else { return }
+        let bytes = Int(img.pointee.bytes_per_line) * height
+        let raw = UnsafeMutableRawPointer(data)
+        for offset in stride(from: 0, to: bytes, by: 4096) {
+            raw.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
+        }
+    }
+
     private func release() {
         guard let img = image else { return }
         if useShm {

@@ -56,7 +56,6 @@ public final class X11App {
     /// Typed text (XIM) and the layout's keys for shortcuts (XKB).
     var input: InputMethod!
     private let keyboard: KeyboardMap
-    private var inputStarted = false
     /// Pointer events with sub-pixel positions, where the server has XInput 2.2.
     private var pointer: XInput2?
     /// The last left-button press, for double clicks: server time and window position.
@@ -68,6 +67,18 @@ public final class X11App {
     /// How the window gets its pixels, for the log line at start-up.
     public let transport: String
 
+    /// Starts what the window's text needs (fontconfig) on a thread of its own: called first
+    /// thing at start-up, it is ready by the time the first frame draws the toolbar.
+    public static func prepareFonts() { TextRenderer.prepare() }
+
+    /// What the first frame needs that does not depend on the picture, done while the picture
+    /// is still being opened on its own thread (`DocumentOpening`): the interface's fonts are
+    /// opened and the window's image has its memory mapped in.
+    public func prepareFirstFrame() {
+        _ = text
+        blitter.touchPages()
+    }
+
     /// Opens the display and creates the (not yet mapped) window for `session`, `windowSize`
     /// (in 96-dpi pixels, scaled to the screen) when the last run remembered one.
     public init(
@@ -78,6 +89,7 @@ public final class X11App {
         guard let display = XOpenDisplay(displayName) else {
             throw .noDisplay(displayName ?? FileSystem.environment("DISPLAY"))
         }
+        StartupTrace.mark("display opened")
         self.display = display
         self.session = session
         screen = XDefaultScreen(display)
@@ -195,11 +207,36 @@ public final class X11App {
     }
 
     /// Maps the window and runs until the session asks to exit; returns the exit code.
-    public func run() -> Int32 {
-        XMapWindow(display, window)
-        XFlush(display)
-        let fd = XConnectionNumber(display)
+    ///
+    /// The first frame (the picture, the toolbar, the status bar) is drawn right after the
+    /// window is mapped, before any event is read; then `afterFirstFrame` runs (what can wait
+    /// for the picture to be on screen: the crash journal, the recent list, a history rebuild),
+    /// then the input method is opened (it reads the Compose table), and only then input is
+    /// handled, so every input event finds all of it in place.
+    public func run(afterFirstFrame: () -> Void = {}) -> Int32 {
+        // Before the window shows: a SIGTERM from then on ends the program as a close does.
         let signalFD = TerminationSignals.install()
+        // Named as the document installed since the window was made (`DocumentOpening`) before
+        // it shows, so a window manager never shows another title first.
+        owed.merge(session.takeEffects())
+        if let title = owed.title {
+            setTitle(title)
+            owed.title = nil
+        }
+        XMapWindow(display, window)
+        StartupTrace.mark("window mapped")
+        present()
+        if StartupTrace.enabled {
+            XSync(display, 0)
+            StartupTrace.mark("first frame shown")
+        }
+        afterFirstFrame()
+        input.start()
+        selectEvents()
+        XFlush(display)
+        owed.merge(session.takeEffects())
+        StartupTrace.mark("input ready")
+        let fd = XConnectionNumber(display)
         var fds = [
             Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
@@ -240,13 +277,6 @@ public final class X11App {
             // under it is exposed before the frame's ping answers (`PingAnswers`) go out.
             updateTooltip()
             present()
-            if !inputStarted {
-                // After the first frame: opening the input method reads the Compose table.
-                inputStarted = true
-                input.start()
-                selectEvents()
-                XFlush(display)
-            }
             if owed.exit != nil { break }
             // Flushing read what had arrived into Xlib's queue (XFlush reads after it writes),
             // where poll would not see it: look there, without another read of the socket.
@@ -501,9 +531,9 @@ public final class X11App {
             blitImage(session.engine.bounds, layout)
             drawHoverOutline(layout)
             drawTextOverlay(layout)
-            // The picture first, then the chrome: a user (and a start-up benchmark) sees the
-            // canvas before fonts are loaded.
-            XFlush(display)
+            // The chrome goes out with the picture, in one flush: the first frame shows a
+            // complete window, never a canvas beside an empty toolbar (fontconfig has been
+            // started early for it, `prepareFonts`).
             drawToolbar(layout)
             drawScrollbars(layout)
             drawStatus(layout)

@@ -7,6 +7,9 @@ import PaintX11
 
 // swiftpaint: parse the command line, open or make the picture, run the window.
 
+// SWIFTPAINT_TRACE_STARTUP=1 writes when each phase of start-up ends (see StartupTrace).
+StartupTrace.mark("main")
+
 // Buffers of 128 KiB and more (a decoded picture, a view, a fill's scratch) come straight from
 // the kernel and go straight back when freed. glibc's default raises that threshold to the
 // size of the largest buffer freed so far, after which an 8 MB picture's worth of later
@@ -53,7 +56,8 @@ case .forgetAll:
     report.succeeded ? print(report.message) : FileSystem.printError(report.message)
     exit(report.succeeded ? 0 : 1)
 case .run:
-    break
+    // Fontconfig starts on a thread of its own while the picture is read.
+    X11App.prepareFonts()
 }
 
 // Further files open in windows of their own; this one opens the first.
@@ -62,42 +66,64 @@ if notStarted > 0 {
     FileSystem.printError("swiftpaint: \(notStarted) of the other files could not be opened in a window of their own")
 }
 
-// A saved history is replayed in the background: the window shows the picture first.
-let (document, message) = DocumentLoader.open(
-    options.path.map(PathDisplay.absolute), options: options, historyInBackground: true)
-let path = document.path
-let session = Session(document: document, windowWidth: 1280, windowHeight: 900, message: message)
+// The picture is opened on a thread of its own while the window is made for the size its file
+// says (a saved history is replayed later still, in the background). The window shows the
+// picture before anything that can wait: a history rebuild starts, the crash journal is written
+// and the recent list updated once the first frame is on screen.
+let opening = DocumentOpening(path: options.path.map(PathDisplay.absolute), options: options)
+let session = Session(
+    document: opening.placeholder, windowWidth: 1280, windowHeight: 900, backgroundWorkWaits: true)
 // What the last run remembered: the tool, colors, width, opacity, toggles, window size, folder.
 let settingsPath = SettingsFile.defaultPath
 let (stored, settingsProblem) = StoredSettings.load(from: settingsPath)
 session.restore(stored)
 do {
+    StartupTrace.mark("session made")
     let app = try X11App(session: session, displayName: nil, windowSize: stored.window)
+    app.prepareFirstFrame()
+    StartupTrace.mark("window made")
+    let (document, message) = opening.finish()
+    StartupTrace.mark("picture opened")
+    // Installed after the settings are restored: a large picture opens fitted when they say so.
+    session.install(document, message: message, journal: nil)
+    let path = document.path
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
         FileSystem.printError("swiftpaint: drawing through \(app.transport), pointer through \(app.pointerInput)")
     }
     // The journal starts once the window is up: without a display nothing is left on disk.
     session.opener = DocumentOpener(
         options: options, journalFolder: options.journal ? JournalReader.defaultFolder : nil)
-    if let problem = session.start(document, message: message, offeringLeftOver: true) {
-        // Drawing goes on without a journal; the status bar says what is at stake.
-        FileSystem.printError("swiftpaint: \(problem)")
+    // A drawing a crash left is offered in the first frame; the journal itself is written after.
+    session.offerLeftOverDrawing()
+    func startJournal() {
+        if let problem = session.startJournal() {
+            // Drawing goes on without a journal; the status bar says what is at stake.
+            FileSystem.printError("swiftpaint: \(problem)")
+        }
     }
-    // After the journal is attached, so the background step is journaled like any other.
-    if let file = options.backgroundFile,
-        let problem = session.setStartingBackground(file: file, documentExists: path.map(FileSystem.exists) ?? false)
-    {
-        FileSystem.printError("swiftpaint: the background \(file) cannot be used: \(problem)")
+    // A starting background is a step of the picture the first frame shows, journaled like any
+    // other: its journal comes first.
+    if let file = options.backgroundFile {
+        startJournal()
+        if let problem = session.setStartingBackground(
+            file: file, documentExists: path.map(FileSystem.exists) ?? false)
+        {
+            FileSystem.printError("swiftpaint: the background \(file) cannot be used: \(problem)")
+        }
     }
     // The pictures opened or saved last, shared by every window (the dialog's "Recent" place).
     if let problem = session.useRecentFiles(RecentFiles()) { FileSystem.printError("swiftpaint: \(problem)") }
-    if let path, FileSystem.kind(path) == .file, session.path == path { session.rememberRecent(path) }
     if let settingsProblem {
         // Never fatal: the defaults stand for what could not be read, and the status bar says so.
         FileSystem.printError("swiftpaint: \(settingsProblem)")
         session.show(settingsProblem)
     }
-    let code = app.run()
+    let code = app.run(afterFirstFrame: {
+        if options.backgroundFile == nil { startJournal() }
+        StartupTrace.mark("journal started")
+        if let path, FileSystem.kind(path) == .file, session.path == path { session.rememberRecent(path) }
+        session.startBackgroundWork()
+    })
     if let problem = session.stored.save(to: settingsPath) {
         FileSystem.printError("swiftpaint: the settings were not saved: \(problem)")
     }

@@ -255,3 +255,23 @@ import Testing
         }
     }
 }
+
+/// `TiledPicture`: a picture cut into the engine's tiles, taken over by an engine as it is.
+@Suite struct TiledPictureTests {
+    @Test func anEngineOnAPictureShowsItAndPaintingLeavesThePictureAsItWas() {
+        var image = PixelImage(width: 150, height: 70, fill: Color.white.pixel)
+        for x in 70..<150 { image[x, 5] = 0xFF12_3456 }
+        let picture = TiledPicture(image)
+        #expect(picture.image == image)
+        #expect(picture.pixel(x: 100, y: 5) == 0xFF12_3456)
+        // Tiles (0,0) and (0,1) and every tile of the second band are white: one shared tile.
+        #expect(picture.fullTileCount == 2)
+        let engine = StrokeEngine(picture: picture)
+        #expect(engine.paintImage() == image)
+        engine.begin(StrokeStyle(width: 9), at: Point(x: 100, y: 5))
+        engine.end()
+        #expect(engine.paintPixel(x: 100, y: 5) == Color.black.pixel)
+        // The picture's tiles were shared, never written: it still shows what it was made of.
+        #expect(picture.image == image)
+    }
+}

@@ -18,10 +18,15 @@ extension StrokeEngine {
     public func replacePaint(with image: PixelImage) {
         if isStroking { end() }
         guard image.width == width, image.height == height else { return }
+        replacePaint(with: TiledPicture(image))
+    }
+
+    /// Replaces the paint with `picture`'s tiles (same size only; otherwise nothing happens).
+    public func replacePaint(with picture: TiledPicture) {
+        if isStroking { end() }
+        guard picture.width == width, picture.height == height else { return }
         settle()
-        image.pixels.withUnsafeBufferPointer { source in
-            paint = PaintLayer(width: width, height: height, copying: source.baseAddress!)
-        }
+        paint = PaintLayer(picture)
         recomposite(bounds)
     }
 

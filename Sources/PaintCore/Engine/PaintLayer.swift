@@ -39,31 +39,17 @@ final class PaintLayer {
         writable.initialize(repeating: false)
     }
 
+    /// A canvas holding `picture`'s tiles (shared until written: a tile no one else holds any
+    /// more is then written in place).
+    convenience init(_ picture: TiledPicture) {
+        self.init(width: picture.width, height: picture.height)
+        for t in picture.tiles.indices { set(t, picture.tiles[t]) }
+    }
+
     /// A canvas holding the `width` x `height` row-major pixels at `pixels`: squares of one value
     /// become shared uniform tiles.
     convenience init(width: Int, height: Int, copying pixels: UnsafePointer<UInt32>) {
-        self.init(width: width, height: height)
-        var lastUniform = Self.transparent
-        for ty in 0..<down {
-            for tx in 0..<across {
-                let x0 = tx << Tile.shift
-                let y0 = ty << Tile.shift
-                let w = min(Tile.size, width - x0)
-                let h = min(Tile.size, height - y0)
-                let start = pixels + y0 * width + x0
-                let t = ty * across + tx
-                if let v = PaintTile.uniformValue(of: start, stride: width, count: w, rows: h) {
-                    if lastUniform.pixels[0] != v { lastUniform = PaintTile(uniform: v) }
-                    set(t, lastUniform)
-                    continue
-                }
-                let tile = PaintTile(uninitialized: ())
-                tile.pixels.initialize(repeating: 0, count: Tile.pixels)
-                for r in 0..<h { (tile.pixels + r * Tile.size).update(from: start + r * width, count: w) }
-                set(t, tile)
-                writable[t] = true
-            }
-        }
+        self.init(TiledPicture(width: width, height: height, copying: pixels))
     }
 
     deinit {

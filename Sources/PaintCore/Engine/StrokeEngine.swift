@@ -109,6 +109,13 @@ public final class StrokeEngine {
         replacePaint(with: image)
     }
 
+    /// A canvas holding `picture` as its paint: its tiles are taken over as they are (a decoder
+    /// writes them; nothing is copied).
+    public convenience init(picture: TiledPicture, background: Background = .color(.white)) {
+        self.init(width: picture.width, height: picture.height, background: background)
+        replacePaint(with: picture)
+    }
+
     deinit { if viewIsOwned { view?.deallocate() } }
 
     /// The whole canvas.

@@ -25,4 +25,17 @@ public enum ImageDecoder {
             throw .unknownFormat(path: name)
         }
     }
+
+    /// Decodes `bytes` as `decode` does, into the engine's tiles: a PNG straight from its rows
+    /// (no buffer of the whole picture), any other format decoded and then cut.
+    public static func decodeTiles(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool) {
+        if ImageFormat.sniff(bytes) == .png {
+            let (picture, hasAlpha) = try PNGCodec.decodeTiles(bytes, name: name, limits: limits)
+            return (picture, .png, hasAlpha)
+        }
+        let decoded = try decode(bytes, name: name, limits: limits)
+        return (TiledPicture(decoded.image), decoded.format, decoded.hasAlpha)
+    }
 }

@@ -34,13 +34,37 @@ public enum PNGCodec {
         // prefix of the signature is a truncated PNG, so it falls through and is cut short.
         let checked = min(bytes.count, signature.count)
         guard bytes[0..<checked].elementsEqual(signature[0..<checked]) else { throw .notPNG(path: name) }
-        // Metadata SwiftPaint does not use (text, suggested palettes, EXIF) that is larger than
-        // it reads is skipped, as libpng's chunk limit skips it: the picture opens from a copy
-        // without those chunks, and then without its color profile if that is what was too
-        // large (it shows as sRGB, as in viewers).
-        func attempt(_ png: [UInt8]) throws(ImageFileError) -> DecodedImage? {
+        return try retryingWithoutMetadata(bytes, name: name, limits: limits) { (reading) throws(ImageFileError) in
+            try reading.read()
+        }
+    }
+
+    /// Decodes PNG `bytes` straight into the engine's tiles (`TiledPicture`), one band of 64
+    /// rows at a time: no buffer of the whole picture is made, and squares of one value take no
+    /// memory of their own. The same checks, errors and pixels as `decodePicture` (an interlaced
+    /// file, whose rows come in seven passes, is decoded whole and then cut).
+    public static func decodeTiles(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
+        guard !bytes.isEmpty else { throw .emptyFile(path: name) }
+        let checked = min(bytes.count, signature.count)
+        guard bytes[0..<checked].elementsEqual(signature[0..<checked]) else { throw .notPNG(path: name) }
+        return try retryingWithoutMetadata(bytes, name: name, limits: limits) { (reading) throws(ImageFileError) in
+            try reading.readTiles()
+        }
+    }
+
+    /// Runs `read` on a decoding of `bytes`. Metadata SwiftPaint does not use (text, suggested
+    /// palettes, EXIF) that is larger than it reads is skipped, as libpng's chunk limit skips
+    /// it: the picture opens from a copy without those chunks, and then without its color
+    /// profile if that is what was too large (it shows as sRGB, as in viewers).
+    private static func retryingWithoutMetadata<Result>(
+        _ bytes: [UInt8], name: String, limits: ImageLimits,
+        _ read: (PNGReading) throws(ImageFileError) -> Result
+    ) throws(ImageFileError) -> Result {
+        func attempt(_ png: [UInt8]) throws(ImageFileError) -> Result? {
             do {
-                return try decodeOnce(png, name: name, limits: limits)
+                return try decodeOnce(png, name: name, limits: limits, read)
             } catch .metadataTooLarge {
                 return nil
             }
@@ -51,19 +75,20 @@ public enum PNGCodec {
         throw .metadataTooLarge(path: name, limit: limits.maxMetadataBytes)
     }
 
-    /// One decoding of `bytes`; `.metadataTooLarge` when an ancillary chunk is over the limit.
-    private static func decodeOnce(_ bytes: [UInt8], name: String, limits: ImageLimits) throws(ImageFileError)
-        -> DecodedImage
-    {
+    /// One decoding of `bytes` through `read`; `.metadataTooLarge` when an ancillary chunk is
+    /// over the limit.
+    private static func decodeOnce<Result>(
+        _ bytes: [UInt8], name: String, limits: ImageLimits, _ read: (PNGReading) throws(ImageFileError) -> Result
+    ) throws(ImageFileError) -> Result {
         guard let context = spng_ctx_new(0) else { throw .damaged(path: name, reason: "out of memory") }
         defer { spng_ctx_free(context) }
         let metadata = min(limits.maxMetadataBytes, Int(Int32.max))
         spng_set_chunk_limits(context, metadata, metadata)
         // libspng reads straight from `bytes`, so everything happens inside withUnsafeBytes.
-        let result: Result<DecodedImage, ImageFileError> = bytes.withUnsafeBytes { raw in
-            Result { () throws(ImageFileError) in
+        let result: Swift.Result<Result, ImageFileError> = bytes.withUnsafeBytes { raw in
+            Swift.Result { () throws(ImageFileError) in
                 spng_set_png_buffer(context, raw.baseAddress, raw.count)
-                return try PNGReading(context: context, name: name, fileSize: raw.count, limits: limits).read()
+                return try read(PNGReading(context: context, name: name, fileSize: raw.count, limits: limits))
             }
         }
         return try result.get()
@@ -95,7 +120,55 @@ private struct PNGReading {
     let fileSize: Int
     let limits: ImageLimits
 
+    /// The whole picture in one buffer.
     func read() throws(ImageFileError) -> DecodedImage {
+        let (header, hasAlpha, rows) = try start()
+        defer { rows.deallocate() }
+        let width = Int(header.width)
+        let height = Int(header.height)
+        let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
+            var stored = 0
+            try eachRow(rows) { (y, pass) throws(ImageFileError) in stored += rows.store(into: out, y: y, pass: pass) }
+            // The buffer was not zeroed: every pixel must have been written.
+            try checkComplete(stored, of: width * height)
+        }
+        try finish()
+        guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
+            throw .damaged(path: name, reason: "the pixel count does not match the size")
+        }
+        return DecodedImage(image: image, format: .png, hasAlpha: hasAlpha)
+    }
+
+    /// The picture in the engine's tiles, 64 rows at a time (an interlaced one through `read`).
+    func readTiles() throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
+        var first = spng_ihdr()
+        try check(spng_get_ihdr(context, &first))
+        if first.interlace_method != 0 {
+            let decoded = try read()
+            return (TiledPicture(decoded.image), decoded.hasAlpha)
+        }
+        let (header, hasAlpha, rows) = try start()
+        defer { rows.deallocate() }
+        let width = Int(header.width)
+        let height = Int(header.height)
+        let writer = TiledPicture.Writer(width: width, height: height)
+        var stored = 0
+        var next = 0
+        try eachRow(rows) { (y, _) throws(ImageFileError) in
+            // Rows come in order; a band is cut into tiles once its last row is in.
+            guard y == next else { throw .damaged(path: name, reason: "row \(y) came where row \(next) was due") }
+            next += 1
+            stored += rows.store(into: writer.band, y: writer.bandRow(of: y), pass: 0)
+            writer.rowWritten(y)
+        }
+        try checkComplete(stored, of: width * height)
+        try finish()
+        return (writer.finish(), hasAlpha)
+    }
+
+    /// Reads the header and starts decoding: the size within the limits, a file long enough to
+    /// hold it, the transparency and the color conversion the file asks for.
+    private func start() throws(ImageFileError) -> (header: spng_ihdr, hasAlpha: Bool, rows: RowStore) {
         var header = spng_ihdr()
         try check(spng_get_ihdr(context, &header))
         let width = Int(header.width)
@@ -116,34 +189,38 @@ private struct PNGReading {
             spng_decode_image(
                 context, nil, 0, Int32(format.rawValue),
                 Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)))
-        var rows = RowStore(width: width, wide: wide, interlaced: header.interlace_method != 0, transform: transform)
-        defer { rows.deallocate() }
-        let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
-            var info = spng_row_info()
-            var stored = 0
-            while true {
-                // libspng answers SPNG_EOI either with the last row or, after it, here.
-                let next = spng_get_row_info(context, &info)
-                if next == SPNG_EOI.rawValue { break }
-                try check(next)
-                let status = spng_decode_row(context, rows.row.baseAddress, rows.row.count)
-                if status != 0 && status != SPNG_EOI.rawValue { try check(status) }
-                stored += rows.store(into: out, y: Int(info.row_num), pass: Int(info.pass))
-                if status == SPNG_EOI.rawValue { break }
-            }
-            // The buffer was not zeroed: every pixel must have been written.
-            guard stored == width * height else {
-                throw .damaged(path: name, reason: "the decoder stopped after \(stored) of \(width * height) pixels")
-            }
+        let rows = RowStore(width: width, wide: wide, interlaced: header.interlace_method != 0, transform: transform)
+        return (header, hasAlpha, rows)
+    }
+
+    /// Decodes row after row into libspng's row buffer, calling `body` with each row's number
+    /// and pass.
+    private func eachRow(_ rows: RowStore, _ body: (Int, Int) throws(ImageFileError) -> Void) throws(ImageFileError) {
+        var info = spng_row_info()
+        while true {
+            // libspng answers SPNG_EOI either with the last row or, after it, here.
+            let next = spng_get_row_info(context, &info)
+            if next == SPNG_EOI.rawValue { break }
+            try check(next)
+            let status = spng_decode_row(context, rows.row.baseAddress, rows.row.count)
+            if status != 0 && status != SPNG_EOI.rawValue { try check(status) }
+            try body(Int(info.row_num), Int(info.pass))
+            if status == SPNG_EOI.rawValue { break }
         }
-        // The chunks after the image: this checks the last IDAT's CRC. A file that lost only its
-        // IEND still has every pixel, so running out of data here is tolerated.
+    }
+
+    /// Every pixel must have been written: the buffers are not zeroed.
+    private func checkComplete(_ stored: Int, of count: Int) throws(ImageFileError) {
+        guard stored == count else {
+            throw .damaged(path: name, reason: "the decoder stopped after \(stored) of \(count) pixels")
+        }
+    }
+
+    /// The chunks after the image: this checks the last IDAT's CRC. A file that lost only its
+    /// IEND still has every pixel, so running out of data here is tolerated.
+    private func finish() throws(ImageFileError) {
         let end = spng_decode_chunks(context)
         if end != 0 && end != SPNG_IO_EOF.rawValue && end != SPNG_EOF.rawValue { try check(end) }
-        guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
-            throw .damaged(path: name, reason: "the pixel count does not match the size")
-        }
-        return DecodedImage(image: image, format: .png, hasAlpha: hasAlpha)
     }
 
     /// A file cannot be much shorter than its image data compressed: deflate packs at most

@@ -86,16 +86,22 @@ struct RowStore {
                 n += 1
             }
         } else if wide {
-            for x in stride(from: first, to: width, by: step) {
+            var x = first
+            while x < width {
                 let o = x * 8
                 out[base + x] = PixelBuffer.pack16(
                     row.load(fromByteOffset: o, as: UInt16.self), row.load(fromByteOffset: o + 2, as: UInt16.self),
                     row.load(fromByteOffset: o + 4, as: UInt16.self), row.load(fromByteOffset: o + 6, as: UInt16.self))
+                x += step
             }
-        } else {
-            for x in stride(from: first, to: width, by: step) {
-                out[base + x] = PixelBuffer.packRGBA(
-                    UInt32(littleEndian: row.load(fromByteOffset: x * 4, as: UInt32.self)))
+        } else if let source = row.baseAddress?.assumingMemoryBound(to: UInt32.self), let target = out.baseAddress {
+            // The common case, every pixel of every row: a plain loop over the words (stride's
+            // generic iteration was a third of this function's time).
+            let target = target + base
+            var x = first
+            while x < width {
+                target[x] = PixelBuffer.packRGBA(UInt32(littleEndian: source[x]))
+                x += step
             }
         }
         return (width - first + step - 1) / step

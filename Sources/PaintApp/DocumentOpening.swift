@@ -1,0 +1,77 @@
+import Glibc
+import PaintCore
+import PaintIO
+
+/// The picture named on the command line, opened on a thread of its own while the window is
+/// made: decoding a large PNG takes about as long as opening the display, creating the window
+/// and its shared image and loading the interface's fonts together, and on two cores the two
+/// overlap instead of adding up.
+///
+/// The window is sized from the file's header (`PictureHeader`: a few small reads, no decode):
+/// `placeholder` is a blank canvas of that size, which the session starts with; `finish` gives
+/// the opened document (exactly what `DocumentLoader.open` gives, a file that cannot be read
+/// included), which the window installs before its first frame.
+public final class DocumentOpening {
+    /// Shared with the thread: the request in, the document out.
+    private final class Work: @unchecked Sendable {
+        let path: String?
+        let options: CommandLineOptions
+        /// Written by the thread; read only after joining it.
+        var result: (document: Document, message: String)?
+
+        init(path: String?, options: CommandLineOptions) {
+            self.path = path
+            self.options = options
+        }
+
+        func run() { result = DocumentLoader.open(path, options: options, historyInBackground: true) }
+    }
+
+    private let work: Work
+    private var thread: pthread_t?
+    /// A blank canvas of the size the file says it opens at (within `ImageLimits`; else the
+    /// options' size): what the window is made for until `finish`.
+    public let placeholder: Document
+
+    /// Starts opening `path` (absolute; nil: a blank canvas, made here and now).
+    public init(path: String?, options: CommandLineOptions) {
+        work = Work(path: path, options: options)
+        let header = path.flatMap(PictureHeader.read)
+        if let header, ImageLimits.default.allows(width: header.width, height: header.height) {
+            placeholder = DocumentLoader.blank(width: header.width, height: header.height, options: options)
+        } else {
+            placeholder = DocumentLoader.blank(width: options.width, height: options.height, options: options)
+        }
+        guard path != nil else {
+            work.run()
+            return
+        }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(work).toOpaque()
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<Work>.fromOpaque(raw).takeRetainedValue().run()
+                return nil
+            }, context)
+        if rc == 0 {
+            self.thread = thread
+        } else {
+            // No thread: the picture is opened here and now.
+            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().run()
+        }
+    }
+
+    /// Waits for the picture: the document and what the status bar says first.
+    public func finish() -> (document: Document, message: String) {
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+        // The thread always leaves a result; without one, the picture is opened here.
+        let result = work.result ?? DocumentLoader.open(work.path, options: work.options, historyInBackground: true)
+        work.result = result
+        return result
+    }
+}
