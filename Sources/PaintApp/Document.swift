@@ -46,6 +46,8 @@ public struct Document {
     ) {
         self.engine = engine
         self.history = history
+        // Large snapshots the history lets go of are freed off the thread that draws.
+        history.reclaimer = Reclaimer.shared
         self.path = path
         self.savedStep = savedStep
         self.baseBytes = baseBytes

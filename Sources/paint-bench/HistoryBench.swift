@@ -64,6 +64,9 @@ private struct CanvasDigest: Equatable {
 struct ReleaseTimes {
     var releases: [UInt64] = []
     var idleSlices: [UInt64] = []
+    /// The most the history held over its cap just after a release (before idle slices trim
+    /// it), in bytes.
+    var mostOverCap = 0
     /// The idle slices of each kind of work.
     var slicesByStep: [History.IdleStep: [UInt64]] = [:]
 
@@ -90,6 +93,9 @@ func drawLive(
     var t0 = threadCPUNanoseconds()
     history.commitLiveStroke(op, engine: engine)
     times?.pointee.releases.append(threadCPUNanoseconds() - t0)
+    if let times {
+        times.pointee.mostOverCap = max(times.pointee.mostOverCap, history.snapshotBytes - history.memoryCap)
+    }
     // The window does this between strokes, in slices, while no input waits.
     while true {
         t0 = threadCPUNanoseconds()
@@ -165,6 +171,8 @@ func runHistoryBench(arguments: [String]) -> Never {
     // 1. Build.
     var engine: StrokeEngine? = StrokeEngine(width: canvasWidth, height: canvasHeight, background: .color(.white))
     var history: History? = History(base: nil, memoryCap: cap)
+    // As the program's documents do: large snapshots let go of are freed on a thread.
+    history?.reclaimer = Reclaimer.shared
     do {
         let e = engine!
         let h = history!
@@ -181,6 +189,9 @@ func runHistoryBench(arguments: [String]) -> Never {
                 + " max=\(fixed(slices.maxMicroseconds, 1)) n=\(slices.count)"
                 + " over_1ms=\(times.idleSlices.filter { $0 > 1_000_000 }.count)")
         print("idle_slice_cpu_us_by_kind (kind=p99/max/n) \(times.byStepLine)")
+        print(
+            "over_cap_after_release_mb max=\(fixed(Double(times.mostOverCap) / 1_048_576, 2))"
+                + " trim_slack_mb=\(fixed(Double(h.trimSlack) / 1_048_576, 2))")
 
         print(
             "build total_ms=\(fixed(ms(buildNs), 1)) steps=\(h.count) snapshot_mb=\(fixed(Double(h.snapshotBytes) / 1_048_576, 1))"
@@ -244,6 +255,7 @@ func runHistoryBench(arguments: [String]) -> Never {
     let removeStrokes = max(file.strokes.count, 201 + removeSamples * 15)
     let e = StrokeEngine(width: canvasWidth, height: canvasHeight, background: .color(.white))
     let h = History(base: nil, memoryCap: cap)
+    h.reclaimer = Reclaimer.shared
     var ops: [Operation] = []
     for i in 0..<removeStrokes {
         let before = h.count

@@ -1,3 +1,4 @@
+import Glibc
 import TestSupport
 import Testing
 
@@ -16,8 +17,8 @@ import Testing
         var rng = SplitMix(seed: UInt64(n) &+ 11)
         let style = StrokeStyle(
             color: Color(r: UInt8(rng.next() & 255), g: UInt8(rng.next() & 255), b: UInt8(rng.next() & 255)),
-            opacity: [1, 0.6, 0.35][n % 3], width: Double(4 + rng.next() % 40))
-        let points = (0..<8).map { _ in
+            opacity: [1, 0.6, 0.35][n % 3], width: Double(3 + rng.next() % 14))
+        let points = (0..<6).map { _ in
             Point(x: rng.unit() * Double(width), y: rng.unit() * Double(height))
         }
         engine.begin(style, at: points[0])
@@ -113,5 +114,184 @@ import Testing
         #expect(history.lastIdleStep == .free && history.retiredPacked.count == 1, "one a slice")
         history.idleWork(engine: engine)
         #expect(!history.hasIdleWork(engine: engine))
+    }
+
+    /// With a reclaimer, large snapshots and tiles let go of are handed to its thread in one
+    /// slice and freed there.
+    @Test func aReclaimerFreesLargeSnapshotsOnItsThread() throws {
+        var image = PixelImage(width: Self.width, height: Self.height)
+        var rng = SplitMix(seed: 4)
+        for i in 0..<image.pixels.count { image.pixels[i] = 0xFF00_0000 | UInt32(truncatingIfNeeded: rng.next()) }
+        let engine = StrokeEngine(image: image)
+        let history = History(startingFrom: engine)
+        let reclaimer = try #require(Reclaimer())
+        history.reclaimer = reclaimer
+        for _ in 0..<3 { history.retire(engine.packPaint(engine.bounds)) }
+        history.retire(PackedPixels(tiles: engine.snapshotPaint(engine.bounds), coversRect: true))
+        history.idleWork(engine: engine)
+        #expect(history.lastIdleStep == .free && history.retiredPacked.isEmpty, "all handed over in one slice")
+        #expect(!history.hasIdleWork(engine: engine))
+        // The thread frees them by itself (generous time-out: a loaded machine).
+        var polls = 0
+        while reclaimer.freedCount < 4 && polls < 60_000 {
+            usleep(1000)
+            polls += 1
+        }
+        #expect(reclaimer.freedCount == 4 && reclaimer.pendingCount == 0)
+    }
+
+    // MARK: Under a memory cap
+
+    /// A drawing of `count` live strokes in a history without a cap: the pictures after each
+    /// step, and the bytes of the largest region snapshot and of all of them.
+    static func uncapped(_ count: Int, seed: Int = 0) -> (pictures: [PixelImage], largest: Int, warm: Int) {
+        let engine = StrokeEngine(width: width, height: height)
+        let history = History(base: nil)
+        var pictures = [engine.paintImage()]
+        for n in 0..<count {
+            drawLive(n + seed, engine, history)
+            pictures.append(engine.paintImage())
+            while history.idleWork(engine: engine) {}
+        }
+        let sizes = history.entries.map { $0.before?.byteCount ?? 0 }
+        return (pictures, sizes.max() ?? 0, sizes.reduce(0, +))
+    }
+
+    /// Under a cap, a release deflates nothing itself: idle slices deflate the oldest
+    /// snapshots a few bytes at a time, one snapshot over several slices, and undo lands on
+    /// the exact pixels at every slice, the step being deflated included; the cap holds once
+    /// the slices are done.
+    @Test func pastTheCapIdleSlicesDeflateInPiecesAndUndoStaysExact() throws {
+        let count = 60
+        let (pictures, largest, warm) = Self.uncapped(count)
+        // Room for half the snapshots, and a slack of at least two of the largest: no release
+        // may trim at once.
+        let cap = max(warm / 2, largest * 16)
+        try #require(cap < warm, "the drawing must not fit: warm \(warm), largest \(largest)")
+        let engine = StrokeEngine(width: Self.width, height: Self.height)
+        let history = History(base: nil, memoryCap: cap)
+        var deflateSlices: [Int: Int] = [:]
+        var undoneMidDeflate = 0
+        for n in 0..<count {
+            let deflatedBefore = history.coldSnapshotCounts.deflated
+            Self.drawLive(n, engine, history)
+            #expect(history.coldSnapshotCounts.deflated == deflatedBefore, "the release of step \(n) deflated")
+            #expect(history.snapshotBytes <= cap + history.trimSlack)
+            #expect(engine.paintImage() == pictures[n + 1])
+            var undoneJob = -1
+            while history.idleWork(engine: engine, budget: 2048) {
+                guard history.lastIdleStep == .deflate, let job = history.deflateJob else { continue }
+                deflateSlices[job.step, default: 0] += 1
+                if job.step != undoneJob && undoneMidDeflate < 12 {
+                    // Undo to just before the step being deflated: its warm snapshot.
+                    undoneJob = job.step
+                    let top = history.cursor
+                    while history.cursor > job.step { history.undo(engine: engine) }
+                    #expect(engine.paintImage() == pictures[job.step], "undo mid-deflate of step \(job.step)")
+                    while history.cursor < top { history.redo(engine: engine) }
+                    #expect(engine.paintImage() == pictures[top])
+                    undoneMidDeflate += 1
+                }
+            }
+            #expect(history.snapshotBytes <= cap, "under the cap once idle, step \(n)")
+        }
+        #expect(history.coldSnapshotCounts.deflated > 0)
+        #expect(undoneMidDeflate > 0)
+        #expect(deflateSlices.values.contains { $0 > 1 }, "a snapshot is deflated over several slices")
+        Self.checkUndoRedo(history, engine, pictures)
+    }
+
+    /// With hardly any idle time (one slice after each release), the packed snapshots never
+    /// exceed the cap by more than the slack, nor do those waiting to be packed exceed the
+    /// cap; when the slices catch up the cap holds, and every undo is exact.
+    @Test func withLittleIdleTimeTheCapIsExceededByTheSlackAtMost() {
+        let count = 80
+        let (pictures, _, warm) = Self.uncapped(count, seed: 100)
+        let cap = warm / 3
+        let engine = StrokeEngine(width: Self.width, height: Self.height)
+        let history = History(base: nil, memoryCap: cap)
+        for n in 0..<count {
+            Self.drawLive(n + 100, engine, history)
+            let unpacked = history.unpackedBytes
+            #expect(history.snapshotBytes - unpacked <= cap + history.trimSlack, "step \(n)")
+            #expect(unpacked <= cap)
+            history.idleWork(engine: engine, budget: 256)
+        }
+        while history.idleWork(engine: engine, budget: 256) {}
+        #expect(history.snapshotBytes <= cap)
+        let cold = history.coldSnapshotCounts
+        #expect(cold.deflated + cold.dropped > 0)
+        // Undo reads only snapshots, so the pictures are compared at the end of the drawing.
+        _ = engine.paintImage()
+        Self.checkUndoRedo(history, engine, pictures)
+    }
+
+    /// A snapshot being deflated whose step is undone and replaced by a new one is forgotten;
+    /// the new step and every older one undo exactly.
+    @Test func aDeflateWhoseStepIsReplacedIsForgotten() throws {
+        let count = 40
+        let (pictures, largest, warm) = Self.uncapped(count, seed: 200)
+        let cap = max(warm / 2, largest * 16)
+        try #require(cap < warm)
+        let engine = StrokeEngine(width: Self.width, height: Self.height)
+        let history = History(base: nil, memoryCap: cap)
+        var caught: Int?
+        for n in 0..<count {
+            Self.drawLive(n + 200, engine, history)
+            while history.idleWork(engine: engine, budget: 256) {
+                if let job = history.deflateJob, history.lastIdleStep == .deflate, job.offset > 0 {
+                    caught = job.step
+                    break
+                }
+            }
+            if caught != nil { break }
+        }
+        let step = try #require(caught, "a deflate under way")
+        let top = history.cursor
+        while history.cursor > step { history.undo(engine: engine) }
+        // A new step in place of the undone ones.
+        Self.drawLive(999, engine, history)
+        #expect(history.deflateJob == nil, "the deflate of a replaced step is forgotten")
+        let replaced = engine.paintImage()
+        while history.idleWork(engine: engine, budget: 256) {}
+        #expect(history.snapshotBytes <= cap)
+        #expect(top > step)
+        for k in stride(from: step, through: 0, by: -1) {
+            history.undo(engine: engine)
+            #expect(engine.paintImage() == pictures[k], "undo to step \(k)")
+        }
+        for k in 1...step {
+            history.redo(engine: engine)
+            #expect(engine.paintImage() == pictures[k], "redo to step \(k)")
+        }
+        history.redo(engine: engine)
+        #expect(engine.paintImage() == replaced)
+    }
+
+    /// A deflater fed in pieces of any size makes a stream that inflates to exactly what was
+    /// fed, as one-shot compression's does.
+    @Test(arguments: [1, 7, 4096, 1 << 20])
+    func aDeflaterFedInPiecesInflatesToItsInput(piece: Int) throws {
+        var rng = SplitMix(seed: 9)
+        // Runs and noise, like packed words.
+        var input: [UInt8] = []
+        while input.count < 200_000 {
+            let byte = UInt8(truncatingIfNeeded: rng.next())
+            input += [UInt8](repeating: byte, count: Int(rng.next() % 40) + 1)
+            input += (0..<Int(rng.next() % 8)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        }
+        let deflater = try #require(Deflater(level: 1))
+        var offset = 0
+        input.withUnsafeBytes { bytes in
+            repeat {
+                let end = min(bytes.count, offset + piece)
+                #expect(deflater.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), last: end == bytes.count))
+                offset = end
+            } while offset < bytes.count
+        }
+        #expect(deflater.isFinished)
+        #expect(deflater.output.count < input.count / 2)
+        let back = Zlib.inflate(deflater.output, expected: input.count)
+        #expect(back.result == .ok && back.bytes == input)
     }
 }

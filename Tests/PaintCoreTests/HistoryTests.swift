@@ -34,6 +34,9 @@ import Testing
         let engine = StrokeEngine(width: 120, height: 80)
         let history = History(base: nil, memoryCap: memoryCap)
         for op in ops { history.perform(op, engine: engine) }
+        // A step leaves at most the slack over the cap for idle slices to trim.
+        #expect(history.snapshotBytes <= memoryCap + history.trimSlack)
+        while history.idleWork(engine: engine) {}
         #expect(history.snapshotBytes <= memoryCap)
         for k in stride(from: 29, through: 0, by: -1) {
             history.undo(engine: engine)
@@ -74,6 +77,7 @@ import Testing
         let engine = StrokeEngine(width: 120, height: 80)
         let history = History(base: nil, memoryCap: cap)
         for op in ops { history.perform(op, engine: engine) }
+        while history.idleWork(engine: engine) {}
         let cold = history.coldSnapshotCounts
         #expect(cold.deflated > 0, "the oldest snapshots are deflated")
         #expect(history.snapshotBytes <= cap)
@@ -82,7 +86,9 @@ import Testing
         let tight = History(base: nil, memoryCap: cap / 4)
         let tightEngine = StrokeEngine(width: 120, height: 80)
         for op in ops { tight.perform(op, engine: tightEngine) }
+        while tight.idleWork(engine: tightEngine) {}
         #expect(tight.coldSnapshotCounts.dropped > 0)
+        #expect(tight.snapshotBytes <= cap / 4)
         for (h, e) in [(history, engine), (tight, tightEngine)] {
             for k in stride(from: ops.count - 1, through: 0, by: -1) {
                 h.undo(engine: e)
@@ -100,6 +106,8 @@ import Testing
         for op in ops[0..<60] { history.perform(op, engine: engine) }
         for _ in 0..<50 { history.undo(engine: engine) }
         for op in ops[60...] { history.perform(op, engine: engine) }
+        #expect(history.snapshotBytes <= 30_000 + history.trimSlack)
+        while history.idleWork(engine: engine) {}
         #expect(history.snapshotBytes <= 30_000)
         let kept = Array(ops[0..<10]) + Array(ops[60...])
         for k in stride(from: kept.count - 1, through: 0, by: -1) {

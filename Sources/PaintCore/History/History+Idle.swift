@@ -38,6 +38,7 @@ extension History {
             job.reader.release()
             packJob = nil
         }
+        if let job = deflateJob, job.step >= cursor { deflateJob = nil }
     }
 
     /// What one idle slice did (for the benchmark, which times each kind).
@@ -52,17 +53,23 @@ extension History {
         /// Started packing a snapshot, packed part of one, or put the packed one in place of
         /// its tiles.
         case pack
+        /// Deflated part of a region snapshot past the cap (or put the deflated copy in place).
+        case deflate
+        /// Dropped the oldest snapshots past the cap.
+        case drop
     }
 
     /// Whether `idleWork` has anything left to do for `engine`.
     public func hasIdleWork(engine: StrokeEngine) -> Bool {
         engine.hasPendingMerges || keyframeDue || hasRetired || packJob != nil || !packQueue.isEmpty
+            || needsTrimming
     }
 
     /// Does a slice of the work recording steps left for later, about `budget` pixels' worth
     /// (the default is well under a millisecond): merging finished strokes into the paint,
     /// taking a keyframe that fell due while one was being merged, letting go of the tiles of
-    /// snapshots that were packed, packing large snapshots. Returns whether more remains. The
+    /// snapshots that were packed, packing large snapshots, deflating or dropping the oldest
+    /// snapshots while over the memory cap. Returns whether more remains. The
     /// window calls this while no input is waiting; nothing depends on it being called, it only
     /// gives memory back sooner.
     @discardableResult
@@ -80,6 +87,9 @@ extension History {
             // Packing writes fresh memory (page faults): half the pixels of a merge slice.
             packSlice(budget: max(1, budget / 2))
             lastIdleStep = .pack
+        } else if needsTrimming {
+            // Bytes of words for zlib (level 1 deflates about 64 KB a millisecond here).
+            lastIdleStep = trimSlice(budget: max(1, budget / 4))
         } else {
             lastIdleStep = .nothing
         }
@@ -106,9 +116,14 @@ extension History {
     /// Whether snapshots let go of are still held, to be freed by idle slices.
     var hasRetired: Bool { !retiredTiles.isEmpty || !retiredPacked.isEmpty }
 
-    /// Frees one retired packed snapshot, else lets go of up to `limit` retired tiles (the last
+    /// Hands everything retired to the reclaimer; without one, frees one retired packed
+    /// snapshot, else lets go of up to `limit` retired tiles (the last
     /// one held frees a tile's pixels).
     func freeRetired(tileLimit limit: Int) {
+        if let reclaimer {
+            reclaimer.take(&retiredPacked, &retiredTiles)
+            return
+        }
         if retiredPacked.popLast() != nil { return }
         var left = limit
         while left > 0, var tiles = retiredTiles.popLast() {
@@ -159,10 +174,9 @@ extension History {
             keyframes[key] = packed
             keyframeBytes += change
         }
-        trimToCap()
     }
 
-    private func snapshot(at target: PackTarget) -> PackedPixels? {
+    func snapshot(at target: PackTarget) -> PackedPixels? {
         switch target {
         case .step(let i): return i < entries.count ? entries[i].before : nil
         case .keyframe(let key): return keyframes[key]

@@ -20,7 +20,9 @@
 /// Snapshots are taken by reference to the engine's tiles (`TileSnapshot`), so recording a step
 /// costs time in proportion to its tiles, not its pixels; small ones are packed right away,
 /// large ones (a stroke across a 4K canvas, a keyframe) by `idleWork`, a slice at a time, while
-/// the program waits for input. The same slices merge finished strokes into the paint.
+/// the program waits for input. The same slices merge finished strokes into the paint, deflate
+/// and drop the oldest snapshots past the cap (`History+Trim.swift`), and hand what the history
+/// lets go of to a thread that frees it (`Reclaimer`).
 public final class History {
     /// One step: the operation and, while memory allows, the paint it replaced.
     struct Entry {
@@ -73,7 +75,7 @@ public final class History {
     public internal(set) var keyframeBytes = 0
     /// Steps between keyframes: an undo past the dropped snapshots replays at most this many.
     /// Starts at `initialKeyframeInterval` and doubles whenever keyframes are thinned.
-    public private(set) var keyframeInterval = History.initialKeyframeInterval
+    public internal(set) var keyframeInterval = History.initialKeyframeInterval
     public static let initialKeyframeInterval = 16
 
     /// The memory cap when none is given: 256 MB.
@@ -89,6 +91,8 @@ public final class History {
     var retiredTiles: [ContiguousArray<PaintTile>] = []
     /// Large packed snapshots let go of, freed one per idle slice.
     var retiredPacked: [PackedPixels] = []
+    /// Frees large snapshots on a thread of its own (else idle slices free them one at a time).
+    public var reclaimer: Reclaimer?
     /// What the last `idleWork` slice did.
     public internal(set) var lastIdleStep = IdleStep.nothing
 
@@ -456,7 +460,7 @@ public final class History {
                 takeKeyframe(engine, atOnce: atOnce)
             }
         }
-        trimToCap()
+        trimAfterStep()
     }
 
     /// Keeps a snapshot of the whole paint as it stands after the current step.
@@ -477,42 +481,6 @@ public final class History {
         if key == newestKeyframe { newestKeyframe = keyframes.keys.max() ?? 0 }
         keyframeBytes -= keyframe.byteCount
         snapshotBytes -= keyframe.byteCount
-    }
-
-    /// Keeps keyframes to a quarter of the cap by dropping every other one (the interval
-    /// doubles, so the replay after a dropped snapshot grows but stays bounded), then deflates
-    /// region snapshots oldest first (undo inflates them: a few ms instead of a replay), then
-    /// drops them oldest first, then keyframes oldest first, until under the cap.
-    func trimToCap() {
-        while keyframeBytes > memoryCap / 4 && keyframes.count > 1 {
-            for (n, key) in keyframes.keys.sorted().enumerated() where n % 2 == 1 { dropKeyframe(key) }
-            keyframeInterval *= 2
-        }
-        while snapshotBytes > memoryCap && oldestWarm < entries.count {
-            if var before = entries[oldestWarm].before {
-                if !before.isPacked {
-                    let packed = before.packed()
-                    snapshotBytes += packed.byteCount - before.byteCount
-                    retire(before)
-                    entries[oldestWarm].before = packed
-                    before = packed
-                }
-                if let cold = before.deflatedCopy() {
-                    snapshotBytes += cold.byteCount - before.byteCount
-                    entries[oldestWarm].before = cold
-                }
-            }
-            oldestWarm += 1
-        }
-        while snapshotBytes > memoryCap && oldestSnapshot < entries.count {
-            if let before = entries[oldestSnapshot].before {
-                snapshotBytes -= before.byteCount
-                retire(before)
-                entries[oldestSnapshot].before = nil
-            }
-            oldestSnapshot += 1
-        }
-        while snapshotBytes > memoryCap, let oldest = keyframes.keys.min() { dropKeyframe(oldest) }
     }
 
     /// The step of the newest keyframe (0 when there is none): the next one is due
@@ -537,8 +505,10 @@ public final class History {
         return low > 0 ? canvasChanges[low - 1] : nil
     }
     /// Entries below this index hold no region snapshot any more.
-    private var oldestSnapshot = 0
+    var oldestSnapshot = 0
     /// Entries below this index hold their region snapshot deflated, or none.
-    private var oldestWarm = 0
+    var oldestWarm = 0
+    /// The region snapshot being deflated by idle slices (`History+Trim.swift`).
+    var deflateJob: DeflateJob?
 
 }

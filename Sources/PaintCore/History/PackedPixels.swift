@@ -82,15 +82,34 @@ public struct PackedPixels: Sendable {
     /// 0.5 ms for a 4K stroke's footprint), or nil when that would not save a quarter.
     public func deflatedCopy() -> PackedPixels? {
         if tiles != nil { return packed().deflatedCopy() }
-        guard deflated == nil, !storage.isEmpty,
-            let bytes = storage.withUnsafeBytes({ Zlib.compress($0, level: 1) }),
-            bytes.count < storage.count * 3
+        guard deflated == nil, !storage.isEmpty, let bytes = storage.withUnsafeBytes({ Zlib.compress($0, level: 1) })
         else { return nil }
+        return coldCopy(bytes)
+    }
+
+    /// The same pixels held as `bytes`, which are the storage words deflated (all of them, by
+    /// `deflatedCopy` or a `Deflater` fed in pieces); nil when that would not save a quarter.
+    func coldCopy(_ bytes: [UInt8]) -> PackedPixels? {
+        guard deflated == nil, tiles == nil, !storage.isEmpty, bytes.count < storage.count * 3 else { return nil }
         var copy = self
-        copy.deflated = bytes
+        copy.deflated = Self.exactCopy(bytes)
         copy.deflatedWords = storage.count
         copy.storage = []
         return copy
+    }
+
+    /// Bytes of packed words held warm (0 for tiles or a deflated snapshot).
+    var storageByteCount: Int { tiles == nil && deflated == nil ? storage.count * 4 : 0 }
+
+    /// Runs `body` on the packed words' bytes.
+    func withStorageBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { storage.withUnsafeBytes(body) }
+
+    /// Whether `other` holds the very same words (a copy of this value, not a repacked one).
+    func sharesStorage(with other: PackedPixels) -> Bool {
+        storage.count == other.storage.count
+            && storage.withUnsafeBufferPointer { mine in
+                other.storage.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
+            }
     }
 
     /// Runs `body` on the storage words, inflating them first when deflated; nil if they no
