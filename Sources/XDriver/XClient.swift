@@ -18,8 +18,8 @@ private final class LostFlag {
 /// The test's own connection to the test X server: it finds the program's window, drives the
 /// pointer and keyboard through XTest exactly like a user, and reads back the pixels on screen.
 ///
-/// Not thread-safe and not `Sendable`: keep each client inside the test that made it (Xlib is
-/// then safe without `XInitThreads`). X protocol errors (e.g. a window that vanished while the
+/// Not thread-safe and not `Sendable`: keep each client inside the test that made it (Xlib's
+/// own shared state is guarded: `XlibThreads`). X protocol errors (e.g. a window that vanished while the
 /// tree was being walked) are counted in `errorCount` instead of killing the test process, and a
 /// server that dies under the client sets `isConnectionLost` instead of calling `exit`.
 ///
@@ -46,6 +46,7 @@ public final class XClient {
     /// Opens `displayName` (e.g. `server.displayName`), polling until the server accepts the
     /// connection or `timeout` passes, and checks that the XTEST extension is there.
     public init(display displayName: String, timeout: Duration = Wait.defaultTimeout) throws {
+        _ = XlibThreads.ready
         _ = Self.installErrorHandlers
         guard let display = Wait.value(timeout: timeout, { XOpenDisplay(displayName) }) else {
             throw HarnessError.cannotOpenDisplay(displayName)

@@ -127,6 +127,7 @@ public final class XvfbServer {
 
     /// Whether `XOpenDisplay(name)` succeeds right now (the connection is closed again).
     public static func canConnect(_ name: String) -> Bool {
+        _ = XlibThreads.ready
         guard let display = XOpenDisplay(name) else { return false }
         XCloseDisplay(display)
         return true
