@@ -21,7 +21,7 @@ DEPS += mount e2fsprogs
 BENCH_DIR ?= ../shared/bench
 ARGS ?=
 
-.PHONY: all deps build run test bench format lint icons screenshots install uninstall clean
+.PHONY: all deps build run test bench format lint icons screenshots valgrind valgrind-session install uninstall clean
 
 all: build
 
@@ -95,6 +95,20 @@ icons: deps
 screenshots: DEPS += xdotool
 screenshots: build
 	resources/screenshots/take.sh .build/release/swiftpaint
+
+# The test process (`valgrind`, suites chosen by FILTER, a swift-testing --filter) and the program
+# in a short session on its own Xvfb (`valgrind-session`) under valgrind's memcheck, which sees
+# into the C libraries where the sanitizers do not (resources/valgrind/run.sh says how).
+FILTER ?= PaintTextTests
+valgrind: DEPS += valgrind
+valgrind: deps
+	$(SWIFT) build --build-tests
+	resources/valgrind/run.sh '$(FILTER)'
+
+valgrind-session: DEPS += valgrind xdotool
+valgrind-session: deps
+	$(SWIFT) build
+	resources/valgrind/session.sh
 
 # `make install` puts the program where desktops find it: the binary, the .desktop file, the icon
 # in every size of the hicolor theme and the man page. PREFIX and DESTDIR work as usual
