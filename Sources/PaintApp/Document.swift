@@ -78,9 +78,10 @@ public struct Document {
     /// undo works on the replayed steps, checked against the image limits and the replay budget
     /// first. A save mark makes its step the saved one and its path the document's.
     static func replaying(
-        _ records: [JournalRecord], from start: HistoryReplay.Start, path: String?, memoryCap: Int
+        _ records: [JournalRecord], from start: HistoryReplay.Start, path: String?, memoryCap: Int,
+        control: ReplayControl? = nil
     ) throws(HistoryReplay.Refusal) -> Document {
-        let replay = try HistoryReplay.replay(start, records: records, memoryCap: memoryCap)
+        let replay = try HistoryReplay.replay(start, records: records, memoryCap: memoryCap, control: control)
         return Document(
             engine: replay.engine, history: replay.history, path: replay.savedPath ?? path,
             savedStep: replay.savedStep, baseBytes: start.baseImage)

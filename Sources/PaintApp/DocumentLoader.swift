@@ -113,10 +113,11 @@ public enum DocumentLoader {
     /// The editing history of a picture whose file holds `bytes` in `format` and shows the
     /// picture `picture` gives (asked only when there is a history to check; `key` is its
     /// `HistoryKey`): from this computer's `store` or (a PNG) from the file itself, when it
-    /// replays to the picture the file was saved from. Safe to run on a thread of its own.
+    /// replays to the picture the file was saved from. Safe to run on a thread of its own;
+    /// `control` stops it between two replayed operations.
     static func savedHistory(
         _ bytes: [UInt8], format: ImageFormat, key: HistoryKey, shows picture: () -> PixelImage, path: String,
-        store: HistoryStore?, memoryCap: Int
+        store: HistoryStore?, memoryCap: Int, control: ReplayControl? = nil
     ) -> SavedHistory {
         let inFile = format == .png ? HistoryChunk.extract(from: bytes) : .none
         let carries = inFile != .none
@@ -139,7 +140,9 @@ public enum DocumentLoader {
                 let trusted = { (engine: StrokeEngine) -> Bool in
                     HistoryReplay.verify(engine, shows: shown) || HistoryKey(of: engine.flattenedImage()) == named
                 }
-                switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted) {
+                switch restore(
+                    archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted, control: control)
+                {
                 case .success(var document):
                     document.format = format
                     document.carriesHistory = carries
@@ -151,11 +154,14 @@ public enum DocumentLoader {
             case .none: break
             }
         }
+        // Stopped: the file's own history is not looked at either.
+        if control?.isStopped == true { return .none([HistoryReplay.Refusal.stopped.description]) }
         switch inFile {
         case .archive(let archive):
             let shown = shownPicture()
             let trusted = { (engine: StrokeEngine) in HistoryReplay.verify(engine, shows: shown) }
-            switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted) {
+            switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted, control: control)
+            {
             case .success(var document):
                 document.format = .png
                 document.carriesHistory = true
@@ -184,7 +190,7 @@ public enum DocumentLoader {
     /// history read back takes, from the store or from the file.
     static func restore(
         _ archive: DocumentArchive, shows shown: PixelImage, path: String, memoryCap: Int,
-        trusting trusted: (StrokeEngine) -> Bool
+        trusting trusted: (StrokeEngine) -> Bool, control: ReplayControl? = nil
     ) -> Result<Document, Distrust> {
         // Cheap checks first: a history of another size or other pixels is not replayed at all.
         guard archive.matches(shown) else { return .failure(Distrust(reason: "another program changed the picture")) }
@@ -193,7 +199,7 @@ public enum DocumentLoader {
             // Within the image limits and the replay budget, on the canvas the history starts on.
             document = try Document.replaying(
                 archive.operations.map(JournalRecord.operation), from: HistoryReplay.Start(archive), path: path,
-                memoryCap: memoryCap)
+                memoryCap: memoryCap, control: control)
         } catch {
             return .failure(Distrust(reason: error.description))
         }

@@ -15,8 +15,9 @@ import Synchronization
 /// done it writes a byte to `descriptor`, which the window polls, and the session takes the
 /// result over (Session+HistoryRebuild), replaying what was drawn meanwhile on top. Made by
 /// `DocumentLoader` with the document, started when the document is installed; dropped
-/// unfinished (another document opened), its thread finishes on its own and its result is
-/// thrown away.
+/// unfinished (another document opened), it tells its replay to stop (`ReplayControl`: looked
+/// at between two operations), so the thread ends within one operation and frees what it
+/// built.
 public final class HistoryRebuild {
     /// What to look for: the history of a file's picture.
     public struct Plan: Sendable {
@@ -47,6 +48,8 @@ public final class HistoryRebuild {
     /// Shared with the thread: the plan in, the result out, the pipe between them.
     private final class Work: @unchecked Sendable {
         let plan: Plan
+        /// Stops the replay; says how far it got.
+        let control = ReplayControl()
         /// Written by the thread before it signals; read only after joining it.
         var result: DocumentLoader.SavedHistory?
         let readEnd: Int32
@@ -74,9 +77,10 @@ public final class HistoryRebuild {
             result = DocumentLoader.savedHistory(
                 plan.fileBytes, format: plan.format, key: HistoryKey(of: plan.picture),
                 shows: { self.plan.picture.image() },
-                path: plan.path, store: plan.store, memoryCap: plan.memoryCap)
+                path: plan.path, store: plan.store, memoryCap: plan.memoryCap, control: control)
             var byte: UInt8 = 1
             _ = write(writeEnd, &byte, 1)
+            control.noteEnded()
         }
     }
 
@@ -92,6 +96,8 @@ public final class HistoryRebuild {
     public internal(set) var liveOperations: [Operation] = []
     /// What is being looked for.
     public var plan: Plan { work.plan }
+    /// The replay's stop and progress (the thread's `noteEnded` says when it is over).
+    public var control: ReplayControl { work.control }
 
     /// A rebuild of `plan`, not started yet; nil when no pipe could be made.
     public init?(_ plan: Plan) {
@@ -146,9 +152,12 @@ public final class HistoryRebuild {
         return work.result ?? .none([])
     }
 
-    /// An unfinished thread is not waited for: it finishes on its own (a replay has no point to
-    /// stop at) and what it made is freed with it.
+    /// An unfinished thread is not waited for: it is told to stop, ends at the replay's next
+    /// stop point, and what it made is freed with it.
     deinit {
-        if let thread { pthread_detach(thread) }
+        if let thread {
+            work.control.stop()
+            pthread_detach(thread)
+        }
     }
 }

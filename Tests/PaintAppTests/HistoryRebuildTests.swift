@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PaintCore
 import PaintIO
+import TestSupport
 import Testing
 
 @testable import PaintApp
@@ -114,6 +115,65 @@ import Testing
         #expect(t.isRebuildingHistory)
         t.install(DocumentLoader.blank(width: 30, height: 30, options: options), message: "", journal: nil)
         #expect(!t.isRebuildingHistory && !t.history.canUndo)
+    }
+
+    /// A white 200 x 100 PNG at `path` carrying a history of `steps` short strokes (whose
+    /// replay does not end on the white picture: it is never meant to finish).
+    static func longHistoryFile(_ path: String, steps: Int) throws {
+        let picture = PixelImage(width: 200, height: 100, fill: 0xFFFF_FFFF)
+        let png = try PNGCodec.encode(picture, withAlpha: false)
+        var rng = SplitMix(seed: 17)
+        let operations = (0..<steps).map { _ in
+            PaintCore.Operation.stroke(
+                StrokeStyle(width: 5),
+                points: [
+                    Point(x: rng.unit() * 200, y: rng.unit() * 100), Point(x: rng.unit() * 200, y: rng.unit() * 100),
+                ])
+        }
+        let archive = DocumentArchive(
+            width: 200, height: 100, background: .color(.white), operations: operations,
+            pixelHash: DocumentArchive.hash(try PNGCodec.decode(png, name: path)))
+        try AtomicFile.write(try HistoryChunk.embed(archive, into: png), to: path)
+    }
+
+    /// Polls `condition` (every millisecond, for up to two minutes: a loaded machine).
+    static func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<120_000 {
+            if condition() { return true }
+            usleep(1000)
+        }
+        return condition()
+    }
+
+    /// Opening another picture while a long history is being replayed stops that replay
+    /// between two of its operations, long before its end, and its thread ends; the new
+    /// picture draws, undoes and redoes as any other.
+    @Test func aDroppedRebuildStopsItsReplayAndTheNextPictureIsUnaffected() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = D.options(dir, width: 200, height: 100)
+        options.historyStore = nil
+        let file = dir + "/long.png"
+        let steps = 50_000
+        try Self.longHistoryFile(file, steps: steps)
+        let s = Self.openInWindow(file, options)
+        // Only the control is kept: the rebuild itself goes with the document.
+        let control = try #require(s.document.historyRebuild?.control)
+        #expect(Self.waitUntil { control.operationsReplayed > 0 }, "the replay started")
+        s.install(DocumentLoader.blank(width: 200, height: 100, options: options), message: "", journal: nil)
+        #expect(!s.isRebuildingHistory)
+        #expect(Self.waitUntil { control.hasEnded }, "the dropped rebuild's thread ends")
+        #expect(control.isStopped)
+        #expect(control.operationsReplayed < steps, "stopped after \(control.operationsReplayed) of \(steps)")
+
+        let blank = Array(s.engine.viewPixels)
+        T.drag(s, [(20, 90), (190, 60)])
+        let drawn = Array(s.engine.viewPixels)
+        #expect(drawn != blank && s.history.count == 1)
+        T.key(s, "z", .control)
+        #expect(Array(s.engine.viewPixels) == blank && !s.history.canUndo)
+        T.key(s, "y", .control)
+        #expect(Array(s.engine.viewPixels) == drawn)
     }
 
     /// A history that does not replay to the file is left out in the background too, and

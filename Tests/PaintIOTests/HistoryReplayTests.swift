@@ -45,6 +45,30 @@ import Testing
         out.append(bytes)
     }
 
+    /// A replay told to stop ends between two operations with `.stopped` and replays no more
+    /// (here after 5 of 200); one stopped before it starts replays none; one never stopped
+    /// replays the whole log.
+    @Test func aReplayToldToStopEndsBetweenTwoOperations() throws {
+        var rng = SplitMix(seed: 5)
+        let operations = (0..<200).map { _ in
+            PaintCore.Operation.stroke(
+                StrokeStyle(width: 3), points: [Point(x: rng.unit() * 60, y: rng.unit() * 40)])
+        }
+        let start = HistoryReplay.Start(width: 64, height: 48, background: .color(.white), baseImage: nil)
+        let atFive = ReplayControl(stoppingAfter: 5)
+        #expect(throws: HistoryReplay.Refusal.stopped) { try HistoryReplay.replay(start, operations, control: atFive) }
+        #expect(atFive.operationsReplayed == 5)
+        let before = ReplayControl()
+        before.stop()
+        #expect(throws: HistoryReplay.Refusal.stopped) { try HistoryReplay.replay(start, operations, control: before) }
+        #expect(before.operationsReplayed == 0)
+        let never = ReplayControl()
+        let whole = try HistoryReplay.replay(start, operations, control: never)
+        #expect(never.operationsReplayed == 200 && whole.history.count == 200)
+        let plain = try HistoryReplay.replay(start, operations)
+        #expect(whole.engine.flattenedImage() == plain.engine.flattenedImage())
+    }
+
     @Test func aMillionAndOneStrokesAreRefusedBeforeAnyIsDecoded() throws {
         var rng = SplitMix(seed: 1)
         let image = PixelImage(width: 64, height: 48, fill: 0xFFFF_FFFF)

@@ -1,4 +1,5 @@
 import PaintCore
+import Synchronization
 
 /// Rebuilds a document from an operation log read back from disk (a PNG's history chunk, a crash
 /// journal, the history store): its starting picture with every operation replayed through a
@@ -55,6 +56,8 @@ public enum HistoryReplay {
         case baseSizeMismatch(width: Int, height: Int, canvasWidth: Int, canvasHeight: Int)
         /// The replay does not give the pixels the file shows.
         case picturesDiffer
+        /// It was told to stop (`ReplayControl.stop`) before the end.
+        case stopped
 
         public var description: String {
             switch self {
@@ -68,6 +71,8 @@ public enum HistoryReplay {
                 return "its starting picture is \(w) × \(h) pixels, not the canvas's \(cw) × \(ch)"
             case .picturesDiffer:
                 return "replaying it does not give the picture the file shows"
+            case .stopped:
+                return "reading it was stopped"
             }
         }
     }
@@ -100,21 +105,23 @@ public enum HistoryReplay {
     /// Replays a log of operations (a saved history's) onto `start`: see the other `replay`.
     public static func replay(
         _ start: Start, _ operations: [Operation], memoryCap: Int = History.defaultMemoryCap,
-        limits: ReplayBudget.Limits = .default, imageLimits: ImageLimits = .default
+        limits: ReplayBudget.Limits = .default, imageLimits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(Refusal) -> Result {
         try replay(
             start, records: operations.map(JournalRecord.operation), memoryCap: memoryCap, limits: limits,
-            imageLimits: imageLimits)
+            imageLimits: imageLimits, control: control)
     }
 
     /// Replays `records` onto `start`, after `check`: the one way a log read back (a history
     /// chunk, a store entry, a crash journal) becomes a picture with its history. Save marks set
     /// `savedStep` and `savedPath`; nothing is shown until the whole log is replayed (the view
-    /// is composited once, at the end).
+    /// is composited once, at the end). A `control` told to stop (from another thread) ends
+    /// the replay between two operations with `.stopped`; what it built is freed.
     public static func replay(
         _ start: Start, records: [JournalRecord], memoryCap: Int = History.defaultMemoryCap,
-        limits: ReplayBudget.Limits = .default, imageLimits: ImageLimits = .default
+        limits: ReplayBudget.Limits = .default, imageLimits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(Refusal) -> Result {
+        if control?.isStopped == true { throw .stopped }
         try check(start, records, limits: limits, imageLimits: imageLimits)
         let background: Background
         switch start.background {
@@ -144,6 +151,11 @@ public enum HistoryReplay {
         var result = Result(engine: engine, history: history)
         engine.defersComposite = true
         for record in records {
+            // The stop point: one atomic load between operations, each bounded by the budget.
+            if let control {
+                if control.isStopped { throw .stopped }
+                control.noteReplayed()
+            }
             switch record {
             case .operation(let operation):
                 history.perform(operation, engine: engine)
@@ -178,4 +190,38 @@ public enum HistoryReplay {
             }
         }
     }
+}
+
+/// Tells a replay running on another thread to stop, and how far it got: the replay looks at
+/// it between operations (`HistoryReplay.replay(…, control:)`), so a replay nobody waits for
+/// any more (`HistoryRebuild` dropped when another picture is opened) ends within one
+/// operation and frees what it built.
+public final class ReplayControl: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    private let replayed = Atomic<Int>(0)
+    private let ended = Atomic<Bool>(false)
+    /// Operations after which it stops by itself (tests: a stop at a known point).
+    private let stopAfter: Int
+
+    /// A control that stops when told; or, for tests, after `operations` operations.
+    public init(stoppingAfter operations: Int = .max) { stopAfter = operations }
+
+    /// Asks the replay to stop at its next stop point.
+    public func stop() { stopped.store(true, ordering: .releasing) }
+
+    /// Whether the replay was asked to stop.
+    public var isStopped: Bool {
+        stopped.load(ordering: .acquiring) || replayed.load(ordering: .relaxed) >= stopAfter
+    }
+
+    /// Operations replayed so far.
+    public var operationsReplayed: Int { replayed.load(ordering: .relaxed) }
+
+    /// Whether whoever ran the replay is done with it (`noteEnded`).
+    public var hasEnded: Bool { ended.load(ordering: .acquiring) }
+
+    func noteReplayed() { replayed.add(1, ordering: .relaxed) }
+
+    /// Says the work around the replay is over (its thread is about to end).
+    public func noteEnded() { ended.store(true, ordering: .releasing) }
 }
