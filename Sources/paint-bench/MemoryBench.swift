@@ -4,6 +4,10 @@
 //
 //   paint-bench memory --app PATH [--app PATH2] [--runs N] [--also FILE]
 //
+// With a program that traces its start-up (SWIFTPAINT_TRACE_STARTUP), each line also gives
+// phases_ms: when each phase ended, in ms since the launch (main, session, window, opened,
+// frame, journal, input).
+//
 // --also FILE opens FILE too (a picture with a long saved history, say, as `paint-bench history
 // --save-png` writes it), reporting when its window shows (map_ms).
 //
@@ -72,6 +76,9 @@ private func measureOpen(
     environment["XDG_STATE_HOME"] = home + "/state"
     environment["XDG_DATA_HOME"] = home + "/data"
     environment["XDG_CONFIG_HOME"] = home + "/config"
+    // The program says when each phase of its start-up ends (a build without the trace says
+    // nothing, and the line has no phases).
+    environment["SWIFTPAINT_TRACE_STARTUP"] = "1"
     let t0 = x11Now()
     let process: ChildProcess
     do {
@@ -123,10 +130,33 @@ private func measureOpen(
     usleep(300_000)
     let peak = x11PeakRSS(process.pid)
     let resident = residentMegabytes(process.pid)
+    let phases = startupPhases(in: "\(home).err", launchedAt: t0)
     return "map_ms=\(x11Fixed(Double(mapped ?? 0) / 1e6, 1)) ready_ms=\(x11Fixed(Double(ready!) / 1e6, 1))"
+        + (phases.isEmpty ? "" : " phases_ms=\(phases)")
         + " peak_rss_mb=\(peak.map { x11Fixed($0, 1) } ?? "unknown")"
         + " rss_mb=\(resident.map { x11Fixed($0, 1) } ?? "unknown")"
         + (inked == nil ? " stroke=not-seen" : "")
+}
+
+/// The phases `SWIFTPAINT_TRACE_STARTUP=1` wrote to `path`, as milliseconds since the launch at
+/// `t0` (CLOCK_MONOTONIC ns, the trace's clock): `main:21.3,opened:80.2,...`; empty without them.
+private func startupPhases(in path: String, launchedAt t0: UInt64) -> String {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "" }
+    let names = [
+        "main": "main", "session made": "session", "window made": "window", "picture opened": "opened",
+        "first frame shown": "frame", "journal started": "journal", "input ready": "input",
+    ]
+    var parts: [String] = []
+    for line in text.split(separator: "\n") where line.hasPrefix("swiftpaint: startup ") {
+        let words = line.dropFirst("swiftpaint: startup ".count).split(separator: " ")
+        guard let msIndex = words.firstIndex(of: "ms"), msIndex > 1, let ms = Double(words[msIndex - 1]) else {
+            continue
+        }
+        let phase = words[..<(msIndex - 1)].joined(separator: " ")
+        guard let name = names[phase] else { continue }
+        parts.append("\(name):\(x11Fixed(ms - Double(t0) / 1e6, 1))")
+    }
+    return parts.joined(separator: ",")
 }
 
 func runMemoryBench(arguments: [String]) -> Never {
