@@ -117,6 +117,14 @@ import Testing
         #expect(contents.header == header)
         #expect(contents.operations == ops)
         #expect(contents.droppedTail == nil)
+        // The base image is written from where it is, not copied into the record: the file
+        // still starts with exactly the framed header record, and the first stroke follows it.
+        let start = JournalFormat.filePrefix + JournalFormat.record(header.encoded(), sequence: 0)
+        let file = Support.get(writer.path) ?? []
+        #expect(Array(file.prefix(start.count)) == start)
+        #expect(
+            Array(file[start.count...].prefix(5))
+                == Array(JournalFormat.record(ops[0].encoded(), sequence: 1).prefix(5)))
         writer.discard()
     }
 

@@ -50,11 +50,29 @@ enum JournalFormat {
 
     /// The CRC a version 2 record carries: over its sequence number, its length and its payload.
     static func recordCRC(sequence: UInt32, payload: [UInt8]) -> UInt32 {
+        recordCRC(sequence: sequence, payload: [payload])
+    }
+
+    /// `recordCRC` of the payload made of `parts` one after the other, without joining them.
+    static func recordCRC(sequence: UInt32, payload parts: [[UInt8]]) -> UInt32 {
         var fields = ByteWriter()
         fields.uint32(sequence)
-        fields.uint32(UInt32(payload.count))
-        let head = Zlib.crc32(fields.bytes)
-        return payload.withUnsafeBytes { Zlib.crc32($0, continuing: head) }
+        fields.uint32(UInt32(parts.reduce(0) { $0 + $1.count }))
+        var crc = Zlib.crc32(fields.bytes)
+        for part in parts { crc = Zlib.crc32(part, continuing: crc) }
+        return crc
+    }
+
+    /// A version 2 record's framing (marker, sequence number, length, CRC) for the payload made
+    /// of `parts`, which follow it in the file.
+    static func recordHead(payload parts: [[UInt8]], sequence: Int) -> [UInt8] {
+        let number = UInt32(truncatingIfNeeded: sequence)
+        var out = ByteWriter()
+        out.append(marker)
+        out.uint32(number)
+        out.uint32(UInt32(parts.reduce(0) { $0 + $1.count }))
+        out.uint32(recordCRC(sequence: number, payload: parts))
+        return out.bytes
     }
 
     /// One framed record in the file's `version`: (marker, sequence number,) length, CRC,
@@ -65,11 +83,7 @@ enum JournalFormat {
             out.uint32(UInt32(payload.count))
             out.uint32(crc(payload))
         } else {
-            let number = UInt32(truncatingIfNeeded: sequence)
-            out.append(marker)
-            out.uint32(number)
-            out.uint32(UInt32(payload.count))
-            out.uint32(recordCRC(sequence: number, payload: payload))
+            out.append(recordHead(payload: [payload], sequence: sequence))
         }
         out.append(payload)
         return out.bytes

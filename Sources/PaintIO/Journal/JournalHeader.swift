@@ -97,6 +97,12 @@ public struct JournalHeader: Equatable, Sendable {
 
     /// The header's binary form.
     public func encoded() -> [UInt8] {
+        encodedFields() + (baseImage ?? [])
+    }
+
+    /// The binary form up to the base image's bytes, which end it (with their count): a writer
+    /// writes those bytes from where they are instead of copying them into the record.
+    func encodedFields() -> [UInt8] {
         var out = ByteWriter()
         out.byte(Self.formatVersion)
         out.byte((documentPath == nil ? 0 : 1) | (baseImage == nil ? 0 : 2))
@@ -110,10 +116,7 @@ public struct JournalHeader: Equatable, Sendable {
             out.uint32(UInt32(utf8.count))
             out.append(utf8)
         }
-        if let baseImage {
-            out.uint32(UInt32(baseImage.count))
-            out.append(baseImage)
-        }
+        if let baseImage { out.uint32(UInt32(baseImage.count)) }
         return out.bytes
     }
 

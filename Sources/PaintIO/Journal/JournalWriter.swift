@@ -81,8 +81,12 @@ public final class JournalWriter: @unchecked Sendable {
                     break
                 }
             }
-            let bytes = JournalFormat.filePrefix + headerRecord
+            // The base image (a whole picture file: megabytes) is written from the header's
+            // own array, never copied into the record.
+            let bytes = JournalFormat.filePrefix + headerRecord.head
+            let base = header.baseImage ?? []
             if e == 0 { e = JournalFormat.writeAll(bytes, to: fd, at: 0) }
+            if e == 0 { e = JournalFormat.writeAll(base, to: fd, at: bytes.count) }
             if e == 0 { e = JournalFormat.dataSync(fd) }
             if e == 0 { e = JournalFormat.syncFolder(folder) }
             if e != 0 {
@@ -90,7 +94,8 @@ public final class JournalWriter: @unchecked Sendable {
                 _ = close(fd)
                 throw .cannotWrite(path: path, errno: e)
             }
-            let core = Core(fd: fd, path: path, folder: folder, header: header, fileEnd: bytes.count, recordCount: 0)
+            let core = Core(
+                fd: fd, path: path, folder: folder, header: header, fileEnd: bytes.count + base.count, recordCount: 0)
             core.sizeLimit = sizeLimit ?? JournalFormat.maxJournalBytes
             return try JournalWriter(core: core)
         }
@@ -251,12 +256,16 @@ public final class JournalWriter: @unchecked Sendable {
 
     // MARK: Helpers
 
-    private static func framedHeader(_ header: JournalHeader) throws(JournalError) -> [UInt8] {
-        let payload = header.encoded()
-        guard payload.count <= JournalFormat.maxRecordBytes else {
-            throw .recordTooLarge(bytes: payload.count, limit: JournalFormat.maxRecordBytes)
+    /// The header record, but for the base image's bytes that end it: its framing and the
+    /// header's fields.
+    private static func framedHeader(_ header: JournalHeader) throws(JournalError) -> (head: [UInt8], count: Int) {
+        let fields = header.encodedFields()
+        let parts = [fields, header.baseImage ?? []]
+        let count = fields.count + (header.baseImage?.count ?? 0)
+        guard count <= JournalFormat.maxRecordBytes else {
+            throw .recordTooLarge(bytes: count, limit: JournalFormat.maxRecordBytes)
         }
-        return JournalFormat.record(payload, sequence: 0)
+        return (JournalFormat.recordHead(payload: parts, sequence: 0) + fields, count)
     }
 
     private static func join(_ folder: String, _ name: String) -> String {
