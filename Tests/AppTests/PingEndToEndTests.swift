@@ -62,7 +62,9 @@ struct PingEndToEndTests {
         let tip = try #require(tips.first)
         let over = IntRect(x: tip.x - frame.x, y: tip.y - frame.y, width: tip.width, height: tip.height)
         try #require(!over.intersection(area).isEmpty, "the tooltip \(over) lies over the canvas area \(area)")
-        #expect(try client.capture(paint.window, rect: area).image != reference.image, "the tooltip shows")
+        // Mapped is not yet drawn: the tooltip's pixels follow its map request.
+        let shows = Wait.until { (try? client.capture(paint.window, rect: area))?.image != reference.image }
+        #expect(shows, "the tooltip shows over the canvas area")
 
         // Away from the swatch the tooltip goes, and the canvas area under it is drawn again.
         paint.parkPointer()
