@@ -191,7 +191,7 @@ extension X11App {
 
     func drawStatus(_ layout: Layout) {
         drawStrip(session.renderStatus(measure: text), at: layout.statusBar)
-        lastStatusDraw = now()
+        lastStatusDraw = clock
         owed.status = false
         owed.pointerPosition = false
         // An input method that draws its own preedit shows it at the field's cursor.
@@ -203,7 +203,7 @@ extension X11App {
     func drawPosition(_ layout: Layout) {
         guard let (strip, slot) = session.renderPosition() else { return drawStatus(layout) }
         drawStrip(strip, at: slot)
-        lastStatusDraw = now()
+        lastStatusDraw = clock
         owed.pointerPosition = false
     }
 

@@ -19,6 +19,9 @@ public final class X11App {
     lazy var text = TextRenderer(
         display: display, screen: screen, visual: visual, colormap: colormap, scale: session.uiScale)
     var lastStatusDraw: Double = 0
+    /// The time of this turn of the loop (CLOCK_MONOTONIC seconds), read once after the events
+    /// are taken: every deadline of the turn is measured against it, not a clock read each.
+    var clock: Double = 0
     /// When to look at the crash journal again (CLOCK_MONOTONIC seconds); nil when all is safe.
     private var watchAgain: Double?
     /// When to look at the document's file on disk again (CLOCK_MONOTONIC seconds).
@@ -257,12 +260,12 @@ public final class X11App {
                     translate(&event, into: &batch)
                 } while XEventsQueued(display, QueuedAlready) > 0
             }
+            clock = now()
             // A paste whose owner went silent is given up, with a message.
-            if let expired = clipboard.expire() { batch.append(Self.input(expired)) }
+            if let expired = clipboard.expire(now: clock) { batch.append(Self.input(expired)) }
             hand(&batch)
             // The crash journal is watched between events: it may stop (a full disk) or resume
             // while nothing is drawn. The file is looked at every few seconds, not per event.
-            let clock = now()
             let lookAtFile = clock >= nextFileLook
             if lookAtFile { nextFileLook = clock + Session.fileInterval }
             watchAgain = session.watch(lookingAtFile: lookAtFile).map { clock + $0 }
@@ -332,17 +335,17 @@ public final class X11App {
         if let deadline = clipboard.deadline { due = min(due, deadline) }
         if let watchAgain { due = min(due, watchAgain) }
         guard due.isFinite else { return -1 }
-        return Int32(max(1, ((due - now()) * 1000).rounded(.up)))
+        return Int32(max(1, ((due - clock) * 1000).rounded(.up)))
     }
 
     private func updateTooltip() {
         if session.hovered != lastHovered {
             lastHovered = session.hovered
-            hoverSince = now()
+            hoverSince = clock
             tooltip.hide()
         }
         guard let item = session.hovered, let tip = session.tooltip, !tooltip.isShown,
-            now() >= hoverSince + Tooltip.delay
+            clock >= hoverSince + Tooltip.delay
         else { return }
         let r = session.layout.rect(of: item)
         var child: Window = 0
@@ -553,18 +556,22 @@ public final class X11App {
                 if !exposed.intersection(layout.statusBar).isEmpty { drawStatus(layout) }
                 exposed = .empty
             }
+            // Pointer-position updates are throttled, and redraw the position's slot alone;
+            // questions and messages show at once.
+            let position = !owed.status && owed.pointerPosition && clock >= lastStatusDraw + Self.statusInterval
             if !owed.canvas.isEmpty {
                 blitImage(owed.canvas, layout)
                 owed.canvas = .empty
                 drawHoverOutline(layout)
                 drawTextOverlay(layout)
+                // The ink goes to the server before the chrome is drawn: a toolbar or status
+                // bar redraw in the same turn never delays it.
+                if owed.toolbar || owed.status || position { XFlush(display) }
             }
             if owed.toolbar { drawToolbar(layout) }
-            // Pointer-position updates are throttled, and redraw the position's slot alone;
-            // questions and messages show at once.
             if owed.status {
                 drawStatus(layout)
-            } else if owed.pointerPosition && now() >= lastStatusDraw + Self.statusInterval {
+            } else if position {
                 drawPosition(layout)
             }
         }
