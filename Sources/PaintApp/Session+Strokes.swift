@@ -107,7 +107,7 @@ extension Session {
     /// step recorded.
     func perform(_ operation: Operation) {
         commitStroke()
-        redraw(history.perform(operation, engine: engine))
+        redraw(history.perform(operation, engine: engine, live: true))
         followCanvasSize()
         record(operation)
     }

@@ -290,5 +290,53 @@ func runHistoryBench(arguments: [String]) -> Never {
             + " snapshot_mb=\(fixed(Double(h.snapshotBytes) / 1_048_576, 1)) hwm_mb=\(fixed(procStatusMegabytes("VmHWM") ?? 0, 1))"
     )
     fflush(nil)
+    measureBigSteps(e, h)
     exit(0)
+}
+
+/// 4. Single large steps on the stroke eraser's document, each timed in thread CPU: a stroke
+/// 64 px wide across the whole canvas (drawn live; its release, then the longest of the idle
+/// slices after it), a fill of the whole canvas as the window makes it (its merge and packing
+/// left to idle slices), and undoing both (one user action each).
+private func measureBigSteps(_ e: StrokeEngine, _ h: History) {
+    let style = StrokeStyle(color: Color(r: 30, g: 90, b: 200), opacity: 0.8, width: 64)
+    let y = Double(e.height) / 2
+    let points = stride(from: 0.5, to: Double(e.width), by: 4).map { Point(x: $0, y: y + 40 * sin($0 / 300)) }
+    e.begin(style, at: points[0])
+    for p in points.dropFirst() { e.move(to: p) }
+    var t0 = threadCPUNanoseconds()
+    h.commitLiveStroke(.stroke(style, points: points), engine: e)
+    let release = threadCPUNanoseconds() - t0
+    var slices: [UInt64] = []
+    var more = true
+    while more {
+        t0 = threadCPUNanoseconds()
+        more = h.idleWork(engine: e)
+        slices.append(threadCPUNanoseconds() - t0)
+    }
+    let wideSlices = TimingStats(nanoseconds: slices)
+    // A fill where the wide stroke is not: the white around it, the whole canvas but the stroke.
+    let fill = Operation.fill(StrokeStyle(color: Color(r: 250, g: 220, b: 40)), at: Point(x: 1, y: 1), tolerance: 255)
+    t0 = threadCPUNanoseconds()
+    h.perform(fill, engine: e, live: true)
+    let fillNs = threadCPUNanoseconds() - t0
+    var fillSlices: [UInt64] = []
+    more = h.hasIdleWork(engine: e)
+    while more {
+        t0 = threadCPUNanoseconds()
+        more = h.idleWork(engine: e)
+        fillSlices.append(threadCPUNanoseconds() - t0)
+    }
+    t0 = threadCPUNanoseconds()
+    h.undo(engine: e)
+    let undoFill = threadCPUNanoseconds() - t0
+    t0 = threadCPUNanoseconds()
+    h.undo(engine: e)
+    let undoWide = threadCPUNanoseconds() - t0
+    print(
+        "big_steps_cpu_ms wide_stroke_release=\(fixed(ms(release), 3)) wide_stroke_idle_slices=\(wideSlices.count)"
+            + " max=\(fixed(wideSlices.maxMicroseconds / 1000, 3)) fill_4k=\(fixed(ms(fillNs), 3))"
+            + " fill_idle_max=\(fixed(TimingStats(nanoseconds: fillSlices).maxMicroseconds / 1000, 3))"
+            + " undo_fill=\(fixed(ms(undoFill), 3)) undo_wide_stroke=\(fixed(ms(undoWide), 3)) points=\(points.count)")
+    fflush(nil)
 }

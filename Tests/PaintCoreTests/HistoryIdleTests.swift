@@ -94,6 +94,47 @@ import Testing
         Self.checkUndoRedo(history, engine, pictures)
     }
 
+    /// A fill made live (the window's) leaves its merge and its snapshot's packing to idle
+    /// slices: the same pixels as a fill done at once, and undo and redo exact before, during
+    /// and after the slices.
+    @Test func aLiveFillLeavesItsWorkToIdleSlices() {
+        let engine = StrokeEngine(width: Self.width, height: Self.height)
+        let reference = StrokeEngine(width: Self.width, height: Self.height)
+        let history = History(base: nil)
+        let atOnce = History(base: nil)
+        for n in 0..<3 {
+            Self.drawLive(n, engine, history)
+            Self.drawLive(n, reference, atOnce)
+        }
+        while history.idleWork(engine: engine) {}
+        while atOnce.idleWork(engine: reference) {}
+        let before = engine.paintImage()
+        let fill = Operation.fill(StrokeStyle(color: Color(r: 10, g: 200, b: 90)), at: Point(x: 1, y: 1), tolerance: 40)
+        history.perform(fill, engine: engine, live: true)
+        atOnce.perform(fill, engine: reference)
+        #expect(history.hasIdleWork(engine: engine) && !atOnce.hasIdleWork(engine: reference))
+        let filled = reference.paintImage()
+        #expect(Array(engine.viewPixels) == Array(reference.viewPixels), "the view before any slice")
+        var slices = 0
+        while history.idleWork(engine: engine, budget: 1 << 12) { slices += 1 }
+        #expect(slices > 1, "merged over several slices")
+        #expect(engine.paintImage() == filled && Array(engine.viewPixels) == Array(reference.viewPixels))
+        history.undo(engine: engine)
+        #expect(engine.paintImage() == before)
+        history.redo(engine: engine)
+        #expect(engine.paintImage() == filled)
+        // Undone while its merge waits for idle slices.
+        let again = Operation.fill(StrokeStyle(color: Color(r: 200, g: 20, b: 90)), at: Point(x: 1, y: 1), tolerance: 0)
+        history.perform(again, engine: engine, live: true)
+        atOnce.perform(again, engine: reference)
+        history.idleWork(engine: engine, budget: 1 << 12)
+        #expect(history.hasIdleWork(engine: engine))
+        history.undo(engine: engine)
+        #expect(engine.paintImage() == filled)
+        history.redo(engine: engine)
+        #expect(engine.paintImage() == reference.paintImage())
+    }
+
     /// A large snapshot let go of is freed in an idle slice of its own, not by the step that
     /// let go of it; a small one at once.
     @Test func aLargePackedSnapshotIsFreedInASliceOfItsOwn() {
