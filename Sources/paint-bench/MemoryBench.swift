@@ -6,7 +6,7 @@
 //
 // With a program that traces its start-up (SWIFTPAINT_TRACE_STARTUP), each line also gives
 // phases_ms: when each phase ended, in ms since the launch (main, session, window, opened,
-// frame, journal, input).
+// frame, journal, input), and frame_cpu_ms: the CPU time its threads had used by the first frame.
 //
 // --also FILE opens FILE too (a picture with a long saved history, say, as `paint-bench history
 // --save-png` writes it), reporting when its window shows (map_ms).
@@ -147,6 +147,7 @@ private func startupPhases(in path: String, launchedAt t0: UInt64) -> String {
         "first frame shown": "frame", "journal started": "journal", "input ready": "input",
     ]
     var parts: [String] = []
+    var frameCPU = ""
     for line in text.split(separator: "\n") where line.hasPrefix("swiftpaint: startup ") {
         let words = line.dropFirst("swiftpaint: startup ".count).split(separator: " ")
         guard let msIndex = words.firstIndex(of: "ms"), msIndex > 1, let ms = Double(words[msIndex - 1]) else {
@@ -155,8 +156,12 @@ private func startupPhases(in path: String, launchedAt t0: UInt64) -> String {
         let phase = words[..<(msIndex - 1)].joined(separator: " ")
         guard let name = names[phase] else { continue }
         parts.append("\(name):\(x11Fixed(ms - Double(t0) / 1e6, 1))")
+        // The process's CPU time when its first frame was on screen.
+        if name == "frame", let c = words.lastIndex(of: "cpu"), c + 1 < words.count, let cpu = Double(words[c + 1]) {
+            frameCPU = " frame_cpu_ms=\(x11Fixed(cpu, 1))"
+        }
     }
-    return parts.joined(separator: ",")
+    return parts.joined(separator: ",") + frameCPU
 }
 
 func runMemoryBench(arguments: [String]) -> Never {
