@@ -202,4 +202,25 @@ import Testing
         q.checkHistoryRebuild()
         #expect(!q.isRebuildingHistory && q.message == said && !q.history.canUndo)
     }
+
+    @Test func aPictureWithNoHistoryAnywhereStartsNoRebuild() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let options = D.options(dir)
+        let plain = dir + "/plain.png"
+        try ImageFile.save(PixelImage(width: 80, height: 60, fill: Color.white.pixel), to: plain, withAlpha: false)
+        // Nothing kept on this computer, nothing in the file: no thread hashes the picture.
+        #expect(options.historyStore?.isEmpty == true)
+        let s = Self.openInWindow(plain, options)
+        #expect(s.document.historyRebuild == nil && !s.isRebuildingHistory)
+        #expect(s.message == "Opened \(PathDisplay.abbreviatingHome(plain))")
+        // Once the store keeps any picture's history, every picture opened is looked up in it.
+        let (author, _, _) = D.savedDrawing(in: dir, named: "drawn.png")
+        #expect(options.historyStore?.isEmpty == false, "\(author.message)")
+        let q = Self.openInWindow(plain, options)
+        #expect(q.document.historyRebuild != nil)
+        #expect(Self.waitForRebuild(q))
+        q.checkHistoryRebuild()
+        #expect(!q.isRebuildingHistory && !q.history.canUndo)
+    }
 }

@@ -41,6 +41,14 @@ public struct HistoryStore: Sendable, Equatable {
     /// The path of `key`'s entry.
     public func path(for key: HistoryKey) -> String { folder + "/" + key.hex + Self.fileExtension }
 
+    /// Whether the store keeps no history at all (no folder, or no entry in it): an opened
+    /// picture then has none here to look for, and its pixels need not be hashed. One listing
+    /// of the folder.
+    public var isEmpty: Bool {
+        guard let names = FileSystem.names(inFolder: folder) else { return true }
+        return !names.contains { $0.hasSuffix(Self.fileExtension) }
+    }
+
     // MARK: Keeping
 
     /// What `keep` did.
