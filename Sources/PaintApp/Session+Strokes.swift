@@ -123,7 +123,8 @@ extension Session {
         setHoverStroke(nil)
     }
 
-    /// A committed change: the document notes it, the toolbar shows it (undo, recent colors)
+    /// A committed change: the document notes it, the toolbar shows it (a new recent color
+    /// through `changeSettings`; undo and redo through `takeEffects`, when their state changed)
     /// and the journal hears of it.
     func record(_ operation: Operation) {
         // A message says what happened last: the next change to the picture takes it away
@@ -136,7 +137,6 @@ extension Session {
         }
         document.noteCommitted(operation)
         noteForHistoryRebuild(operation)
-        effects.toolbar = true
         sink?.record(operation)
     }
 

@@ -450,6 +450,27 @@ import Testing
         #expect(s.engine.viewPixel(x: 10, y: 10) == Color.black.pixel)
     }
 
+    /// A stroke redraws the toolbar only when it changes what the toolbar shows (undo or redo
+    /// turning available or not, a new recent color): the redraw costs milliseconds.
+    @Test func theToolbarIsRedrawnWhenUndoOrRedoChangeNotAfterEveryStroke() {
+        let s = T.makeSession()
+        _ = s.takeEffects()
+        #expect(T.drag(s, [(10, 10), (50, 50)]).toolbar, "undo turns available")
+        let afterFirst = s.renderToolbar().pixels
+        #expect(!T.drag(s, [(20, 10), (60, 50)]).toolbar, "a second stroke changes nothing there")
+        #expect(!T.drag(s, [(25, 10), (65, 50)]).toolbar)
+        #expect(s.renderToolbar().pixels == afterFirst, "and the toolbar it did not redraw is the same")
+        #expect(T.key(s, "z", .control).toolbar, "redo turns available")
+        #expect(!T.key(s, "z", .control).toolbar, "undo and redo both still available: nothing changes")
+        #expect(s.history.canUndo && s.history.canRedo)
+        #expect(T.drag(s, [(30, 10), (70, 50)]).toolbar, "a new stroke ends redo")
+        #expect(!s.history.canRedo)
+        s.setPrimary(Color(r: 200, g: 0, b: 0))
+        _ = s.takeEffects()
+        #expect(T.drag(s, [(40, 10), (80, 50)]).toolbar, "a new color joins the recent colors")
+        #expect(!T.drag(s, [(50, 10), (90, 50)]).toolbar)
+    }
+
     @Test func clearIsUndoable() {
         let s = T.makeSession()
         T.drag(s, [(10, 10), (90, 40)])
