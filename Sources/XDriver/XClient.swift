@@ -416,6 +416,14 @@ public final class XClient {
         throw HarnessError.noKeycode(String(format: "keysym 0x%lx", sym))
     }
 
+    /// Whether the server repeats a key held down (`XGetKeyboardControl`); off on the test
+    /// servers (`XvfbServer`), so a key's release that comes late never types it twice.
+    public var keyAutoRepeat: Bool {
+        var state = XKeyboardState()
+        XGetKeyboardControl(display, &state)
+        return state.global_auto_repeat != AutoRepeatModeOff
+    }
+
     /// Switches the server's keyboard to an XKB layout (`de`, `ru`, `fr`) with setxkbmap, as a
     /// user does; later key presses are looked up in it.
     public func setKeyboardLayout(_ layout: String) throws {

@@ -4,9 +4,14 @@ import TestSupport
 
 /// A private Xvfb X server for one test, on a display number nobody else is using.
 ///
-/// Started as `Xvfb :N -screen 0 WxHxD -nolisten tcp -noreset [-extension MIT-SHM]` through
+/// Started as `Xvfb :N -screen 0 WxHxD -nolisten tcp -noreset -r [-extension MIT-SHM]` through
 /// `ChildProcess` (empty signal mask, default dispositions), with its output in `logPath`. The
-/// initializer returns once a client can connect. `stop()` (or `deinit`) SIGKILLs and reaps the
+/// initializer returns once a client can connect.
+///
+/// `-r`: no key autorepeat. A test taps a key as an XTest press and a release; on a loaded
+/// machine the test's thread can be held up between the two for longer than the repeat delay
+/// (660 ms), and a server that repeats would type the letter again and again (a Hebrew word
+/// typed as "שלללללום" never showed, and the text test timed out waiting for it). `stop()` (or `deinit`) SIGKILLs and reaps the
 /// server and removes the lock file and socket it leaves behind.
 ///
 /// ```swift
@@ -62,7 +67,10 @@ public final class XvfbServer {
             let n = candidate
             candidate += 1 + Int.random(in: 0..<7)
             let log = directory.file("xvfb-\(n)-\(attempt).log")
-            var arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp", "-noreset"]
+            // -r: keys do not repeat (see above).
+            var arguments = [
+                ":\(n)", "-screen", "0", "\(width)x\(height)x\(depth)", "-nolisten", "tcp", "-noreset", "-r",
+            ]
             if !shm { arguments += ["-extension", "MIT-SHM"] }
             for name in withoutExtensions { arguments += ["-extension", name] }
             let child: ChildProcess

@@ -142,6 +142,23 @@ struct HarnessTests {
         expectGone(server)
     }
 
+    /// A tap is a press and a release sent one after the other; on a loaded machine the test's
+    /// thread may stall between the two for longer than the repeat delay, and a server that
+    /// repeats keys then types the letter many times (the Hebrew text test timed out so). The
+    /// test servers do not repeat, and a layout switched with setxkbmap keeps that.
+    @Test("the test servers do not repeat a held key, on any layout")
+    func noKeyAutoRepeat() throws {
+        let server = try XvfbServer(width: 320, height: 240)
+        let client = try XClient(display: server.displayName)
+        #expect(!client.keyAutoRepeat, "the server repeats held keys")
+        try client.setKeyboardLayout("il")
+        #expect(!client.keyAutoRepeat, "the server repeats held keys after setxkbmap il")
+        try client.setKeyboardLayout("us")
+        #expect(!client.keyAutoRepeat, "the server repeats held keys after setxkbmap us")
+        client.close()
+        expectGone(server)
+    }
+
     @Test("captures convert the visual's colors, titles and close requests work", arguments: [24, 16])
     func colorsTitlesAndClose(depth: Int) throws {
         let server = try XvfbServer(width: 640, height: 480, depth: depth, shm: depth == 24)
