@@ -22,7 +22,7 @@ shoot() {
   local scale=$1 out=$2
   shift 2
   local display=$((200 + RANDOM % 700))
-  Xvfb ":$display" -screen 0 2400x1600x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+  Xvfb ":$display" -screen 0 2400x1600x24 -nolisten tcp -r >"$work/xvfb.log" 2>&1 &
   xvfb=$!
   export DISPLAY=":$display"
   for _ in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done

@@ -16,7 +16,7 @@ trap '[ -n "$server" ] && kill $server 2>/dev/null' EXIT
 for _ in 1 2 3 4 5; do
   n=$((200 + RANDOM % 700))
   [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] && continue
-  Xvfb :$n -screen 0 1024x768x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
+  Xvfb :$n -screen 0 1024x768x24 -nolisten tcp -r >"$out/xvfb.log" 2>&1 &
   server=$!
   for _ in $(seq 1 300); do
     kill -0 $server 2>/dev/null || break
