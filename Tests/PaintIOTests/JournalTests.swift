@@ -43,7 +43,9 @@ import Testing
 
     /// Whether another open file description can take the lock on `path` right now.
     static func lockable(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY)
+        // O_CLOEXEC: a child another test spawns while this holds the lock (Xvfb, swiftpaint)
+        // would otherwise keep the descriptor across its exec, and the lock with it for its life.
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         return flock(fd, LOCK_EX | LOCK_NB) == 0
