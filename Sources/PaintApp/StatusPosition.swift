@@ -18,11 +18,24 @@ extension Session {
     /// something else there (a question, a prompt). `measure` must be the one the last whole
     /// bar was drawn with (the slot's width comes from it).
     public func renderPosition() -> (strip: ChromeStrip, at: IntRect)? {
+        guard let (slot, text) = positionText() else { return nil }
+        return (ChromeStrip(pixels: positionBackdrop(slot), texts: [text]), slot)
+    }
+
+    /// The slot and the position's text over it, nil when the bar shows something else there.
+    /// The window keeps the slot's backdrop (`positionBackdrop`, the same pixels for every
+    /// position while the slot stays) and draws only this text over it per pointer move.
+    public func positionText() -> (slot: IntRect, text: TextRun)? {
         guard mode == .normal else { return nil }
         let slot = positionSlot
         guard !slot.isEmpty else { return nil }
-        let p = statusPainter(width: slot.width, asking: false)
-        return (ChromeStrip(pixels: p.image, texts: [positionRun]), slot)
+        return (slot, positionRun)
+    }
+
+    /// The slot's pixels under the text: the status bar's background there. They depend on
+    /// the slot's rectangle alone (the theme's colors are constants).
+    public func positionBackdrop(_ slot: IntRect) -> PixelImage {
+        statusPainter(width: slot.width, asking: false).image
     }
 
     /// The status bar's background, `width` pixels of it from its left end: its fill and the

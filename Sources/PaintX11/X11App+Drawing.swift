@@ -198,15 +198,6 @@ extension X11App {
         if let cursor = session.textCursor { input.setSpot(x: cursor.x, y: cursor.maxY) }
     }
 
-    /// The pointer position alone (the status bar's first slot), or the whole bar when it
-    /// shows a question there.
-    func drawPosition(_ layout: Layout) {
-        guard let (strip, slot) = session.renderPosition() else { return drawStatus(layout) }
-        drawStrip(strip, at: slot)
-        lastStatusDraw = clock
-        owed.pointerPosition = false
-    }
-
     /// One strip of chrome: pixels into a pixmap, text on top with Xft, one copy to the window
     /// (no flicker: the window only ever receives the finished strip).
     func drawStrip(_ strip: ChromeStrip, at rect: IntRect) {

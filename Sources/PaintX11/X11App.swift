@@ -19,6 +19,8 @@ public final class X11App {
     lazy var text = TextRenderer(
         display: display, screen: screen, visual: visual, colormap: colormap, scale: session.uiScale)
     var lastStatusDraw: Double = 0
+    /// The status bar's position slot on the server (see `PositionBackdrop`).
+    var positionPixmaps: PositionBackdrop?
     /// The time of this turn of the loop (CLOCK_MONOTONIC seconds), read once after the events
     /// are taken: every deadline of the turn is measured against it, not a clock read each.
     var clock: Double = 0
