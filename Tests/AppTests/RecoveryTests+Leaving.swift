@@ -331,6 +331,9 @@ extension RecoveryTests {
         try drawStroke(first, 0, home: home)
         let second = try start(home, [file], offer: false)
         defer { second.stop() }
+        // The journal is written after the first frame, before input is read: once the second
+        // program answers a ping, its journal exists (counting at the map raced it).
+        try second.roundTrip()
         #expect(first.app.isRunning && second.app.isRunning)
         #expect(Self.journals(home).count == 2, "\(Self.journals(home))")
         // The first one's journal is intact and still its own.
