@@ -235,7 +235,7 @@ struct BackgroundAndColorsEndToEndTests {
     func waitForPanel(_ paint: PaintWindow, shown: Bool, _ what: String) throws {
         let f = editorFrame(paint)
         var count = -1
-        let ok = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
+        let ok = Wait.until(poll: .milliseconds(20)) {
             guard let shot = try? paint.client.capture(paint.window, rect: f) else { return false }
             count = shot.count(of: Self.panelFill)
             return shown ? count > f.width * f.height / 3 : count < f.width * f.height / 20
@@ -286,7 +286,7 @@ struct BackgroundAndColorsEndToEndTests {
         model.release()
         #expect(model.color.r > 100 && model.color.g == 0 && model.color.b == 0, "model after the drag: \(model.color)")
         var last = Color.black
-        let previewOK = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
+        let previewOK = Wait.until(poll: .milliseconds(20)) {
             last = (try? previewColor(paint)) ?? last
             return last == model.color
         }
@@ -297,7 +297,7 @@ struct BackgroundAndColorsEndToEndTests {
         try paint.key("BackSpace", times: 7)
         paint.parkPointer()
         try paint.client.typeText("#1a7f3c")
-        let hexOK = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
+        let hexOK = Wait.until(poll: .milliseconds(20)) {
             last = (try? previewColor(paint)) ?? last
             return last == chosen
         }
@@ -306,7 +306,7 @@ struct BackgroundAndColorsEndToEndTests {
         try waitForPanel(paint, shown: false, "after Enter")
         // The accepted color is the newest recent color.
         #expect(
-            Wait.until(timeout: .seconds(5), poll: .milliseconds(20)) {
+            Wait.until(poll: .milliseconds(20)) {
                 (try? shownColor(paint, .recent(0))) == chosen
             }, "recent(0) after OK shows \((try? shownColor(paint, .recent(0)))?.description ?? "?")")
 
@@ -339,7 +339,7 @@ struct BackgroundAndColorsEndToEndTests {
         try waitForPanel(paint, shown: true, "opened for Escape")
         _ = try dragSlider(paint, .blue, to: ColorEditor.geometry.track(.blue).maxX - 2)
         #expect(
-            Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) { (try? previewColor(paint))?.b ?? 0 > 200 },
+            Wait.until(poll: .milliseconds(20)) { (try? previewColor(paint))?.b ?? 0 > 200 },
             "the blue drag did not show in the preview")
         try paint.key("Escape")
         try waitForPanel(paint, shown: false, "after Escape")
@@ -399,7 +399,7 @@ struct BackgroundAndColorsEndToEndTests {
         let s = driver.replay()
         #expect(s.settings.recentColors == colors.reversed(), "replay recent colors: \(s.settings.recentColors)")
         var shown: [Color] = []
-        let ok = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
+        let ok = Wait.until(poll: .milliseconds(20)) {
             shown = (0..<3).compactMap { try? shownColor(paint, .recent($0)) }
             return shown == Array(colors.reversed())
         }
@@ -421,7 +421,7 @@ struct BackgroundAndColorsEndToEndTests {
         }
         // That stroke moved green to the front.
         let reordered = [colors[1], colors[2], colors[0]]
-        let ok2 = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
+        let ok2 = Wait.until(poll: .milliseconds(20)) {
             shown = (0..<3).compactMap { try? shownColor(paint, .recent($0)) }
             return shown == reordered
         }

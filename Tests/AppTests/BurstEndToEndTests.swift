@@ -86,7 +86,7 @@ struct BurstEndToEndTests: CanvasChecks {
             $0.color(x: 0, y: 0).brightest < 100
         }
         var held: ScreenCapture?
-        let same = try Wait.until(timeout: .seconds(20), poll: .milliseconds(20)) {
+        let same = try Wait.until(poll: .milliseconds(20)) {
             held = try paint.client.capture(paint.window, rect: paint.layout.statusBar)
             return held?.image == whole.image
         }

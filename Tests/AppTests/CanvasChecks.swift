@@ -23,7 +23,7 @@ extension CanvasChecks {
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> ScreenCapture? {
         var last: ScreenCapture?
-        let equal = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
+        let equal = Wait.until(poll: .milliseconds(20)) {
             guard let shot = try? paint.captureCanvas() else { return false }
             last = shot
             return shot.image == expected || differences(screen: shot, file: expected, limit: 1).isEmpty

@@ -59,7 +59,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
         try paint.key("c", modifiers: [.control])
         // The key is handled asynchronously: ask until the program owns the clipboard.
         var offered = ""
-        let owned = Wait.until(timeout: .seconds(10), poll: .milliseconds(50)) {
+        let owned = Wait.until(poll: .milliseconds(50)) {
             guard let targets = try? xclip(paint, ["-selection", "clipboard", "-t", "TARGETS", "-o"]),
                 targets.status == .exited(0)
             else { return false }
@@ -92,7 +92,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
             for x in 0..<90 { expected[x, y] = sticker[x, y] }
         }
         // The pasted picture floats (outlined) until put down: Enter.
-        let pasted = Wait.until(timeout: .seconds(10), poll: .milliseconds(200)) {
+        let pasted = Wait.until(poll: .milliseconds(200)) {
             try? paint.key("v", modifiers: [.control])
             try? paint.key("Return")
             guard let shot = try? paint.captureCanvas() else { return false }
@@ -118,7 +118,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
         try paint.key("v", modifiers: [.control])
         var last: ScreenCapture?
         var polls = 0
-        let pasted = Wait.until(timeout: .seconds(15), poll: .milliseconds(5)) {
+        let pasted = Wait.until(poll: .milliseconds(5)) {
             owner.serve()
             // Once it has arrived, Enter puts the floating picture down (and its outline goes).
             polls += 1

@@ -187,7 +187,7 @@ extension DrawingTests {
         /// Waits until window pixel (x, y) shows `color`.
         func expectPixel(_ x: Int, _ y: Int, _ color: Color, _ what: String) {
             var seen: Color?
-            let shown = Wait.until(timeout: .seconds(10), poll: .milliseconds(20)) {
+            let shown = Wait.until(poll: .milliseconds(20)) {
                 seen = try? paint.client.capture(paint.window, rect: IntRect(x: x, y: y, width: 1, height: 1))
                     .color(x: 0, y: 0)
                 return seen.map { ScreenCapture.matches($0, color, tolerance: config.tolerance + 1) } ?? false

@@ -75,7 +75,7 @@ struct ImageOpsEndToEndTests {
     /// differences if it never does.
     static func expectCanvas(_ paint: PaintWindow, equals expected: PixelImage, _ what: String) {
         var last: ScreenCapture?
-        let equal = Wait.until(timeout: .seconds(20), poll: .milliseconds(30)) {
+        let equal = Wait.until(poll: .milliseconds(30)) {
             guard let shot = try? captureCanvas(paint, width: expected.width, height: expected.height) else {
                 return false
             }

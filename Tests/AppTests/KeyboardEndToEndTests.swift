@@ -65,7 +65,7 @@ struct KeyboardEndToEndTests: CanvasChecks {
         try paint.client.typeText(" öl")
         try paint.key("Return")
         let name = "Grüße é öl.png"
-        let saved = Wait.until(timeout: .seconds(20), poll: .milliseconds(50)) {
+        let saved = Wait.until(poll: .milliseconds(50)) {
             paint.title?.hasPrefix(name) == true
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
@@ -137,7 +137,7 @@ struct KeyboardEndToEndTests: CanvasChecks {
         try paint.key("Return")
         let first = dir.file("one three.png")
         #expect(
-            Wait.until(timeout: .seconds(20)) { FileManager.default.fileExists(atPath: first) },
+            Wait.until { FileManager.default.fileExists(atPath: first) },
             "\(String(describing: try? FileManager.default.contentsOfDirectory(atPath: dir.path)))")
         try paint.waitForFileDialogClosed()
         // Ctrl+O in the folder (two pictures); Ctrl+V of "oth" another program put on the
@@ -218,7 +218,7 @@ struct KeyboardEndToEndTests: CanvasChecks {
         let child = try ChildProcess(
             executable: "/usr/bin/xclip", arguments: ["-selection", "clipboard", "-i", file, "-loops", "1"],
             environment: environment, stdoutPath: dir.file("xclip.out"), stderrPath: dir.file("xclip.err"))
-        let owned = Wait.until(timeout: .seconds(10)) {
+        let owned = Wait.until {
             XGetSelectionOwner(paint.client.display, paint.client.atom("CLIPBOARD")) != 0
         }
         #expect(owned, "xclip never took the clipboard")

@@ -52,7 +52,7 @@ extension RecoveryTests {
         try paint.key("d")
         try paint.waitForStatus(ChromeColors.statusFill, "the status bar after Discard")
         #expect(
-            Wait.until(timeout: .seconds(10)) { !FileManager.default.fileExists(atPath: orphan) },
+            Wait.until { !FileManager.default.fileExists(atPath: orphan) },
             "Discard kept the journal of the dead process")
         expectCanvas(paint, equals: blank, "the canvas after Discard")
         #expect(paint.title == "d.png — SwiftPaint", "title \(paint.title ?? "nil")")
@@ -218,7 +218,7 @@ extension RecoveryTests {
 
         try paint.key("s", modifiers: [.control])
         var red = 0
-        let shown = Wait.until(timeout: .seconds(15), poll: .milliseconds(30)) {
+        let shown = Wait.until(poll: .milliseconds(30)) {
             red = (try? paint.client.capture(paint.window, rect: bar)).map(reddish) ?? 0
             return red >= 30
         }

@@ -118,7 +118,7 @@ struct RecoveryTests {
     /// differences if it never does.
     func expectCanvas(_ paint: PaintWindow, equals expected: PixelImage, _ what: String) {
         var last: ScreenCapture?
-        let equal = Wait.until(timeout: .seconds(15), poll: .milliseconds(30)) {
+        let equal = Wait.until(poll: .milliseconds(30)) {
             guard let shot = try? paint.captureCanvas() else { return false }
             last = shot
             return shot.image == expected || differences(screen: shot, file: expected, limit: 1).isEmpty

@@ -51,7 +51,7 @@ final class DragSource {
     /// Serves the selection while waiting for a client message of `type`.
     private func wait(for type: Atom) throws -> XClientMessageEvent? {
         var found: XClientMessageEvent?
-        _ = Wait.until(timeout: .seconds(20), poll: .milliseconds(5)) {
+        _ = Wait.until(poll: .milliseconds(5)) {
             while XPending(display) > 0 {
                 var event = XEvent()
                 XNextEvent(display, &event)
