@@ -46,20 +46,12 @@ public final class DocumentOpening {
             work.run()
             return
         }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(work).toOpaque()
-        let rc = pthread_create(
-            &thread, nil,
-            { raw in
-                guard let raw else { return nil }
-                Unmanaged<Work>.fromOpaque(raw).takeRetainedValue().run()
-                return nil
-            }, context)
-        if rc == 0 {
+        let work = work
+        if let thread = BackgroundThread.start({ work.run() }) {
             self.thread = thread
         } else {
             // No thread: the picture is opened here and now.
-            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().run()
+            work.run()
         }
     }
 

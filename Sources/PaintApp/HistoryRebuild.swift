@@ -115,19 +115,11 @@ public final class HistoryRebuild {
     public func start() {
         guard !started else { return }
         started = true
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(work).toOpaque()
-        let rc = pthread_create(
-            &thread, nil,
-            { raw in
-                guard let raw else { return nil }
-                Unmanaged<Work>.fromOpaque(raw).takeRetainedValue().run()
-                return nil
-            }, context)
-        if rc == 0 {
+        let work = work
+        if let thread = BackgroundThread.start({ work.run() }) {
             self.thread = thread
         } else {
-            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().run()
+            work.run()
         }
     }
 

@@ -21,23 +21,18 @@ final class TextRenderer: TextMeasuring {
     /// decoding of the picture. Called once, first thing, from the main thread.
     static func prepare() {
         guard preparing == nil else { return }
-        var thread = pthread_t()
-        let rc = pthread_create(
-            &thread, nil,
-            { _ in
-                guard FcInit() != 0 else { return nil }
-                // The interface's two faces, matched once: what Xft asks for the first time.
-                for name in ["DejaVu Sans", "DejaVu Sans:bold"] {
-                    guard let pattern = FcNameParse(name) else { continue }
-                    FcConfigSubstitute(nil, pattern, FcMatchPattern)
-                    FcDefaultSubstitute(pattern)
-                    var result = FcResultNoMatch
-                    if let match = FcFontMatch(nil, pattern, &result) { FcPatternDestroy(match) }
-                    FcPatternDestroy(pattern)
-                }
-                return nil
-            }, nil)
-        if rc == 0 { preparing = thread }
+        preparing = BackgroundThread.start {
+            guard FcInit() != 0 else { return }
+            // The interface's two faces, matched once: what Xft asks for the first time.
+            for name in ["DejaVu Sans", "DejaVu Sans:bold"] {
+                guard let pattern = FcNameParse(name) else { continue }
+                FcConfigSubstitute(nil, pattern, FcMatchPattern)
+                FcDefaultSubstitute(pattern)
+                var result = FcResultNoMatch
+                if let match = FcFontMatch(nil, pattern, &result) { FcPatternDestroy(match) }
+                FcPatternDestroy(pattern)
+            }
+        }
     }
 
     /// Fonts for interface scale `scale`: 9 pt at 96 dpi is 12 pixels, times the scale. The size

@@ -33,17 +33,7 @@ public final class Reclaimer: Sendable {
         // The writer never blocks: a full pipe already wakes the thread.
         _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
         for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(
-            &thread, nil,
-            { raw in
-                guard let raw else { return nil }
-                Unmanaged<Reclaimer>.fromOpaque(raw).takeRetainedValue().run()
-                return nil
-            }, context)
-        guard rc == 0 else {
-            Unmanaged<Reclaimer>.fromOpaque(context).release()
+        guard let thread = BackgroundThread.start({ [self] in run() }) else {
             close(readEnd)
             close(writeEnd)
             return nil

@@ -29,18 +29,9 @@ public final class ThumbnailLoader: @unchecked Sendable {
     /// Starts the thread; nil when it cannot be started (the dialog then shows icons).
     public init?() {
         guard core.wakeFD >= 0 else { return nil }
-        let context = Unmanaged.passRetained(core).toOpaque()
-        let rc = pthread_create(
-            &thread, nil,
-            { raw in
-                guard let raw else { return nil }
-                Unmanaged<LoaderCore>.fromOpaque(raw).takeRetainedValue().run()
-                return nil
-            }, context)
-        guard rc == 0 else {
-            Unmanaged<LoaderCore>.fromOpaque(context).release()
-            return nil
-        }
+        let core = core
+        guard let thread = BackgroundThread.start({ core.run() }) else { return nil }
+        self.thread = thread
         started = true
     }
 

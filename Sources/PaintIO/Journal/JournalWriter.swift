@@ -21,19 +21,9 @@ public final class JournalWriter: @unchecked Sendable {
 
     private init(core: Core) throws(JournalError) {
         self.core = core
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(core).toOpaque()
-        let rc = pthread_create(
-            &thread, nil,
-            { raw in
-                let core = Unmanaged<Core>.fromOpaque(raw!).takeRetainedValue()
-                core.run()
-                return nil
-            }, context)
-        if rc != 0 {
-            Unmanaged<Core>.fromOpaque(context).release()
+        guard let thread = BackgroundThread.start({ core.run() }) else {
             core.closeFile(unlinking: true)
-            throw .cannotOpen(path: core.path, errno: rc)
+            throw .cannotOpen(path: core.path, errno: errno)
         }
         self.thread = thread
     }
