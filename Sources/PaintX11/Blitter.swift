@@ -137,7 +137,8 @@ final class Blitter {
         }
     }
 
-    private func release() {
+    /// Frees the image (and detaches the shared segment); safe to call more than once.
+    func release() {
         guard let img = image else { return }
         if useShm {
             XShmDetach(display, segment)

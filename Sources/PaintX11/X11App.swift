@@ -14,10 +14,16 @@ public final class X11App {
     let session: Session
     let format: PixelFormat
     let blitter: Blitter
-    /// Fonts load on first use, after the canvas is on screen: fontconfig's start-up is the
-    /// slowest part of opening the window.
-    lazy var text = TextRenderer(
-        display: display, screen: screen, visual: visual, colormap: colormap, scale: session.uiScale)
+    /// Fonts load on first use (see `prepareFonts`): fontconfig's start-up is the slowest part
+    /// of opening the window. Kept where `deinit` can close them before the display.
+    private var loadedText: TextRenderer?
+    var text: TextRenderer {
+        if let loadedText { return loadedText }
+        let made = TextRenderer(
+            display: display, screen: screen, visual: visual, colormap: colormap, scale: session.uiScale)
+        loadedText = made
+        return made
+    }
     var lastStatusDraw: Double = 0
     /// The status bar's position slot on the server (see `PositionBackdrop`).
     var positionPixmaps: PositionBackdrop?
@@ -184,7 +190,11 @@ public final class X11App {
     public var pointerInput: String { pointer == nil ? "core events" : "XInput 2.2" }
 
     deinit {
+        // The fonts and the shared image are released through the display, so before it closes
+        // (stored properties are destroyed only after this body has run).
         input = nil
+        loadedText = nil
+        blitter.release()
         XCloseDisplay(display)
     }
 
