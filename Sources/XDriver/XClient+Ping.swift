@@ -42,19 +42,8 @@ extension XClient {
         var wanted = PingToken(
             root: root, protocols: atom("WM_PROTOCOLS"), ping: atom("_NET_WM_PING"),
             token: pingTokens.add(1, ordering: .relaxed).newValue)
-        var message = XClientMessageEvent()
-        message.type = ClientMessage
-        message.display = display
-        message.window = window
-        message.message_type = wanted.protocols
-        message.format = 32
-        message.data.l.0 = Int(wanted.ping)
-        message.data.l.1 = wanted.token
-        message.data.l.2 = Int(window)
-        var event = XEvent()
-        event.xclient = message
-        XSendEvent(display, window, 0, NoEventMask, &event)
-        XSync(display, 0)
+        sendClientMessage(
+            display, type: wanted.protocols, to: window, [Int(wanted.ping), wanted.token, Int(window)])
         let answered = withUnsafeMutablePointer(to: &wanted) { token in
             Wait.until(timeout: timeout, poll: .milliseconds(5)) {
                 var answer = XEvent()

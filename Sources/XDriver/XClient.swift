@@ -303,18 +303,8 @@ public final class XClient {
     /// Asks the window to close the way a window manager does: a WM_PROTOCOLS ClientMessage
     /// carrying WM_DELETE_WINDOW.
     public func sendCloseRequest(_ window: Window) {
-        var message = XClientMessageEvent()
-        message.type = ClientMessage
-        message.display = display
-        message.window = window
-        message.message_type = atom("WM_PROTOCOLS")
-        message.format = 32
-        message.data.l.0 = Int(atom("WM_DELETE_WINDOW"))
-        message.data.l.1 = Int(CurrentTime)
-        var event = XEvent()
-        event.xclient = message
-        XSendEvent(display, window, 0, NoEventMask, &event)
-        XSync(display, 0)
+        sendClientMessage(
+            display, type: atom("WM_PROTOCOLS"), to: window, [Int(atom("WM_DELETE_WINDOW")), Int(CurrentTime)])
     }
 
     // MARK: - Pointer

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import XDriver
 
 /// Another program dragging files onto a window, as a file manager does (XDND version 5): it
 /// owns XdndSelection, sends XdndEnter, XdndPosition and, once the target accepts, XdndDrop,
@@ -85,13 +86,6 @@ final class DragSource {
     }
 
     private func send(_ type: Atom, to target: Window, _ values: [Int]) {
-        var event = XEvent()
-        event.xclient.type = ClientMessage
-        event.xclient.window = target
-        event.xclient.message_type = type
-        event.xclient.format = 32
-        event.xclient.data.l = (values[0], values[1], values[2], values[3], values[4])
-        XSendEvent(display, target, 0, 0, &event)
-        XFlush(display)
+        sendClientMessage(display, type: type, to: target, values)
     }
 }
