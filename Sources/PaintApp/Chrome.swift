@@ -324,7 +324,7 @@ extension Session {
             // the zoom and stabilizer fields after them stay put; then the file name.
             let gap = statusGap
             texts.append(positionRun)
-            let sizeX = positionX + measure.width(of: statusSlots.position, bold: false) + gap
+            let sizeX = positionX + widestPositionWidth + gap
             texts.append(
                 TextRun(
                     text: "\(engine.width) × \(engine.height)", x: sizeX, baseline: baseline, color: Theme.dimText,

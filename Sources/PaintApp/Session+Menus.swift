@@ -25,7 +25,7 @@ extension Session {
         let bar = layout.statusBar
         let gap = statusGap
         let x =
-            positionX + textMeasure.width(of: statusSlots.position, bold: false) + gap
+            positionX + widestPositionWidth + gap
             + textMeasure.width(of: statusSlots.size, bold: false) + gap - s.px(8)
         let width = textMeasure.width(of: "1600%", bold: false) + s.px(30)
         return IntRect(x: x, y: bar.y + s.px(3), width: width, height: bar.height - s.px(5))

@@ -119,7 +119,12 @@ public final class Session {
     public internal(set) var infoPanel: InfoPanel?
     /// Measures text as the window draws it (the window's font once it has drawn the chrome):
     /// where menu titles and the zoom field sit depends on it.
-    var textMeasure: TextMeasuring = FixedWidthMeasurer()
+    var textMeasure: TextMeasuring = FixedWidthMeasurer() {
+        didSet { widestPosition = nil }
+    }
+    /// The widest pointer position's width as `textMeasure` measured it, and the picture side it
+    /// was measured for (`widestPositionWidth`).
+    var widestPosition: (side: Int, width: Int)?
     /// A smooth wheel's scrolling not yet a whole pixel, and its turns over a panel not yet a
     /// whole click; the zoom its Ctrl turns follow, unrounded (Session+Wheel.swift).
     var wheelRemainder = (x: 0.0, y: 0.0)

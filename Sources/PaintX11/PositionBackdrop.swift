@@ -11,8 +11,11 @@ struct PositionBackdrop {
     let slot: IntRect
     let backdrop: Pixmap
     let scratch: Pixmap
+    /// The text's Xft drawing on `scratch`, kept with it (nil without an Xft font).
+    let scratchText: OpaquePointer?
 
     func free(_ display: OpaquePointer) {
+        if let scratchText { XftDrawDestroy(scratchText) }
         XFreePixmap(display, backdrop)
         XFreePixmap(display, scratch)
     }
@@ -26,7 +29,11 @@ extension X11App {
         let kept = positionBackdrop(for: slot)
         let (w, h) = (UInt32(slot.width), UInt32(slot.height))
         XCopyArea(display, kept.backdrop, kept.scratch, chromeGC, 0, 0, w, h, 0, 0)
-        text.draw([run], on: kept.scratch, dx: -slot.x, dy: -slot.y, gc: chromeGC)
+        if let draw = kept.scratchText {
+            text.draw([run], with: draw, dx: -slot.x, dy: -slot.y)
+        } else {
+            text.draw([run], on: kept.scratch, dx: -slot.x, dy: -slot.y, gc: chromeGC)
+        }
         XCopyArea(display, kept.scratch, window, chromeGC, 0, 0, w, h, Int32(slot.x), Int32(slot.y))
         lastStatusDraw = clock
         owed.pointerPosition = false
@@ -37,9 +44,10 @@ extension X11App {
         if let kept = positionPixmaps, kept.slot == slot { return kept }
         positionPixmaps?.free(display)
         let (w, h) = (UInt32(slot.width), UInt32(slot.height))
+        let scratch = XCreatePixmap(display, window, w, h, UInt32(depth))
         let kept = PositionBackdrop(
-            slot: slot, backdrop: XCreatePixmap(display, window, w, h, UInt32(depth)),
-            scratch: XCreatePixmap(display, window, w, h, UInt32(depth)))
+            slot: slot, backdrop: XCreatePixmap(display, window, w, h, UInt32(depth)), scratch: scratch,
+            scratchText: text.makeDraw(on: scratch))
         SmallImage.put(
             session.positionBackdrop(slot), display: display, drawable: kept.backdrop, gc: chromeGC, visual: visual,
             depth: depth, format: format)

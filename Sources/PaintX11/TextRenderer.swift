@@ -78,23 +78,9 @@ final class TextRenderer: TextMeasuring {
 
     /// Draws runs onto a drawable (a pixmap or window), offset by (dx, dy).
     func draw(_ runs: [TextRun], on drawable: Drawable, dx: Int = 0, dy: Int = 0, gc: GC) {
-        if regular != nil, let draw = XftDrawCreate(display, drawable, visual, colormap) {
-            defer { XftDrawDestroy(draw) }
-            for run in runs {
-                guard let font = run.bold ? bold : regular else { continue }
-                var render = XRenderColor(
-                    red: UInt16(run.color.r) * 257, green: UInt16(run.color.g) * 257, blue: UInt16(run.color.b) * 257,
-                    alpha: 0xFFFF)
-                var color = XftColor()
-                XftColorAllocValue(display, visual, colormap, &render, &color)
-                let bytes = Array(run.text.utf8)
-                bytes.withUnsafeBufferPointer {
-                    XftDrawStringUtf8(
-                        draw, &color, font, Int32(run.x + dx), Int32(run.baseline + dy), $0.baseAddress, Int32($0.count)
-                    )
-                }
-                XftColorFree(display, visual, colormap, &color)
-            }
+        if let made = makeDraw(on: drawable) {
+            defer { XftDrawDestroy(made) }
+            draw(runs, with: made, dx: dx, dy: dy)
             return
         }
         if let coreFont { XSetFont(display, gc, coreFont.pointee.fid) }
@@ -103,6 +89,32 @@ final class TextRenderer: TextMeasuring {
             XDrawString(
                 display, drawable, gc, Int32(run.x + dx), Int32(run.baseline + dy), run.text, Int32(run.text.utf8.count)
             )
+        }
+    }
+
+    /// An Xft drawing on `drawable` for `draw(_:with:dx:dy:)`, for a caller that draws on the
+    /// same pixmap often and keeps it (freed with `XftDrawDestroy` before the pixmap): one made
+    /// per draw makes and frees a picture on the server each time. Nil without an Xft font.
+    func makeDraw(on drawable: Drawable) -> OpaquePointer? {
+        guard regular != nil else { return nil }
+        return XftDrawCreate(display, drawable, visual, colormap)
+    }
+
+    /// Draws runs with an Xft drawing from `makeDraw`, offset by (dx, dy).
+    func draw(_ runs: [TextRun], with draw: OpaquePointer, dx: Int = 0, dy: Int = 0) {
+        for run in runs {
+            guard let font = run.bold ? bold : regular else { continue }
+            var render = XRenderColor(
+                red: UInt16(run.color.r) * 257, green: UInt16(run.color.g) * 257, blue: UInt16(run.color.b) * 257,
+                alpha: 0xFFFF)
+            var color = XftColor()
+            XftColorAllocValue(display, visual, colormap, &render, &color)
+            let bytes = Array(run.text.utf8)
+            bytes.withUnsafeBufferPointer {
+                XftDrawStringUtf8(
+                    draw, &color, font, Int32(run.x + dx), Int32(run.baseline + dy), $0.baseAddress, Int32($0.count))
+            }
+            XftColorFree(display, visual, colormap, &color)
         }
     }
 }

@@ -194,6 +194,7 @@ public final class X11App {
         // (stored properties are destroyed only after this body has run).
         input = nil
         loadedText = nil
+        positionPixmaps?.free(display)
         blitter.release()
         XCloseDisplay(display)
     }

@@ -103,6 +103,28 @@ import Testing
         }
     }
 
+    /// The widest position's width is kept between redraws: it follows the picture when a crop
+    /// or its undo changes how many digits a position has, and a new measurer.
+    @Test func theSlotFollowsThePictureSizeAndTheMeasurer() {
+        let s = SessionTests.makeSession(width: 1000, height: 40)
+        Self.expectSlotMatchesWholeBar(s, "1000 x 40")
+        let wide = s.positionSlot.width
+        s.selection = IntRect(x: 0, y: 0, width: 50, height: 40)
+        s.run(.cropToSelection)
+        #expect(s.engine.width == 50)
+        Self.expectSlotMatchesWholeBar(s, "cropped to 50 x 40")
+        let narrow = s.positionSlot.width
+        #expect(narrow == wide - 2 * 2 * 7, "two digits fewer in each coordinate, 7 px each")
+        s.handle(.key(.character("z"), modifiers: .control))
+        #expect(s.engine.width == 1000)
+        #expect(s.positionSlot.width == wide, "the undo brings the wider slot back")
+        struct Wider: TextMeasuring {
+            func width(of text: String, bold: Bool) -> Int { text.count * 9 }
+        }
+        _ = s.renderStatus(measure: Wider())
+        #expect(s.positionSlot.width == wide + "8888, 8888".count * 2, "measured again with the new measurer")
+    }
+
     @Test func aQuestionInTheBarIsRedrawnWhole() {
         let s = SessionTests.makeSession()
         let (x, y) = SessionTests.window(s, 10, 10)
