@@ -225,6 +225,8 @@ extension Session {
     }
 
     func updatePointerPixel(_ x: Int, _ y: Int) {
+        // One read of the layout per event, not one per question asked of it.
+        let layout = self.layout
         let p = layout.imagePoint(windowX: x, windowY: y)
         let pixel = (x: Int(p.x.rounded(.down)), y: Int(p.y.rounded(.down)))
         let new: (x: Int, y: Int)? = layout.visibleImage.contains(x, y) ? pixel : nil

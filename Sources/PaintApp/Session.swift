@@ -258,8 +258,15 @@ public final class Session {
     /// effects were last taken, ask of the window.
     @discardableResult
     public func handle(_ events: [InputEvent]) -> Effects {
-        for event in events { apply(event) }
+        feed(events)
         return takeEffects()
+    }
+
+    /// Feeds a batch of input events, in order, leaving what they ask to be taken later
+    /// (`takeEffects`): the window takes it once per turn of its loop, after the turn's input
+    /// and its look at the journal, not once for each.
+    public func feed(_ events: [InputEvent]) {
+        for event in events { apply(event) }
     }
 
     /// Feeds one input event; returns what the window must do (as `handle(_:)` for a batch).

@@ -25,8 +25,14 @@ struct DeviceStates {
     mutating func pen(
         source: Int32, valuators: XIValuatorState, query: (Int32) -> DeviceAxes
     ) -> (axes: DeviceAxes, pressure: Double?) {
-        let known = axes[source] ?? query(source)
-        axes[source] = known
+        let known: DeviceAxes
+        if let kept = axes[source] {
+            known = kept
+        } else {
+            // Stored once, not at every event of the device.
+            known = query(source)
+            axes[source] = known
+        }
         guard known.pressure != nil else { return (known, nil) }
         if let p = known.pressure(in: valuators) { lastPressure[source] = p }
         return (known, lastPressure[source])

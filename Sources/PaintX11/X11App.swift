@@ -282,6 +282,7 @@ public final class X11App {
             let lookAtFile = clock >= nextFileLook
             if lookAtFile { nextFileLook = clock + Session.fileInterval }
             watchAgain = session.watch(lookingAtFile: lookAtFile).map { clock + $0 }
+            // What the turn's input and the look ask of the window, taken once.
             owed.merge(session.takeEffects())
             serveClipboard()
             if session.isRebuildingHistory && session.historyRebuildDescriptor == nil {
@@ -458,7 +459,8 @@ public final class X11App {
         }
     }
 
-    /// Hands the input collected so far to the session; what it asks is owed.
+    /// Hands the input collected so far to the session; what it asks is taken later in the
+    /// turn.
     private func hand(_ batch: inout [InputEvent]) {
         guard !batch.isEmpty else { return }
         give(batch)
@@ -467,10 +469,11 @@ public final class X11App {
 
     /// Input for the session. It may composite the view into the window's image, so the server
     /// must have read the last put first (known without a round trip at drawing speed: see
-    /// `Blitter.waitUntilServerRead`).
+    /// `Blitter.waitUntilServerRead`). What it asks waits in the session for the loop's
+    /// `takeEffects`.
     private func give(_ events: [InputEvent]) {
         blitter.waitUntilServerRead()
-        owed.merge(session.handle(events))
+        session.feed(events)
     }
 
     private var exposed = IntRect.empty
@@ -512,7 +515,10 @@ public final class X11App {
             case .fetchText:
                 fetched = clipboard.fetch(time: lastEventTime, text: true)
             }
-            if let fetched { give([Self.input(fetched)]) }
+            if let fetched {
+                give([Self.input(fetched)])
+                owed.merge(session.takeEffects())
+            }
         }
     }
 
