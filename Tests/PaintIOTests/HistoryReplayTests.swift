@@ -69,6 +69,29 @@ import Testing
         #expect(whole.engine.flattenedImage() == plain.engine.flattenedImage())
     }
 
+    /// A replay has no idle slices to free what its history lets go of: the keyframes it
+    /// thins (here 1 MB each, a noise picture that does not pack) are freed as it goes, not
+    /// kept until the history is taken over (a 2,000-step 4K history kept some 140 MB so).
+    @Test func aReplayFreesTheKeyframesItThinsAsItGoes() throws {
+        var rng = SplitMix(seed: 7)
+        var picture = PixelImage(width: 512, height: 512)
+        for i in picture.pixels.indices { picture.pixels[i] = 0xFF00_0000 | UInt32(truncatingIfNeeded: rng.next()) }
+        let operations = (0..<100).map { _ in
+            PaintCore.Operation.stroke(
+                StrokeStyle(width: 3), points: [Point(x: rng.unit() * 500, y: rng.unit() * 500)])
+        }
+        let start = HistoryReplay.Start(
+            width: 512, height: 512, background: .color(.white),
+            baseImage: try PNGCodec.encode(picture, withAlpha: false))
+        // Keyframes may hold a quarter of the cap, two of them: thinned at the third.
+        let cap = 8 << 20
+        let replayed = try HistoryReplay.replay(start, operations, memoryCap: cap)
+        let history = replayed.history
+        #expect(history.keyframeInterval > History.initialKeyframeInterval, "keyframes were thinned")
+        #expect(history.keyframeBytes > 1 << 20 && history.snapshotBytes <= cap, "nothing to trim")
+        #expect(!history.hasIdleWork(engine: replayed.engine), "nothing held for idle slices to free")
+    }
+
     @Test func aMillionAndOneStrokesAreRefusedBeforeAnyIsDecoded() throws {
         var rng = SplitMix(seed: 1)
         let image = PixelImage(width: 64, height: 48, fill: 0xFFFF_FFFF)

@@ -116,6 +116,15 @@ extension History {
     /// Whether snapshots let go of are still held, to be freed by idle slices.
     var hasRetired: Bool { !retiredTiles.isEmpty || !retiredPacked.isEmpty }
 
+    /// Frees everything retired, here and now: for a history that no idle slice serves while
+    /// it grows (a replay, on a thread no input waits for). Left to the slices, every keyframe
+    /// a 2,000-step 4K replay thins (some 140 MB of them) stays alive until the window takes
+    /// the history over, and the program's peak is that much higher.
+    public func freeRetiredNow() {
+        retiredPacked = []
+        retiredTiles = []
+    }
+
     /// Hands everything retired to the reclaimer; without one, frees one retired packed
     /// snapshot, else lets go of up to `limit` retired tiles (the last
     /// one held frees a tile's pixels).

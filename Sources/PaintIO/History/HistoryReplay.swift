@@ -159,6 +159,8 @@ public enum HistoryReplay {
             switch record {
             case .operation(let operation):
                 history.perform(operation, engine: engine)
+                // No idle slice runs here to let go of what the step retired (thinned keyframes).
+                history.freeRetiredNow()
             case .saved(let path):
                 result.savedStep = history.cursor
                 // A path read back becomes a save target only when it is a sane one.
