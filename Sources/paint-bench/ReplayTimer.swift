@@ -163,6 +163,11 @@ final class ReplayTimer {
         return record
     }
 
+    /// What the window would show: every event's rectangle copied from the view, nothing else.
+    var presented: PixelImage {
+        PixelImage(width: width, height: height, pixels: Array(present)) ?? PixelImage(width: 0, height: 0)
+    }
+
     /// Copies the dirty rectangle's rows from the engine's view into `present`: the window's blit.
     @inline(__always)
     private func blit(_ dirty: IntRect) {

@@ -11,6 +11,9 @@
 // --curves: the strokes are drawn as the window draws them by default, as curves through their
 // samples (without it, straight segments between them, as before curves existed);
 // --stabilizer N: and smoothed by the stabilizer with a window of N samples.
+// --out-view OUT.png: what the window would show at the end, assembled only from each event's
+// returned rectangle copied out of the view (a rectangle too small, or a view pixel composited
+// wrong, shows here; compare two builds' files to show a change left every pixel as it was).
 // --stroke-gap-ms MS: an untimed pause after every release (default 0: strokes back to back),
 // the time between a person's strokes, in which the journal's thread writes and syncs.
 //
@@ -25,6 +28,8 @@ import PaintIO
 struct Options {
     var input = ""
     var output: String?
+    /// Where to save the window's picture as the events' rectangles left it (`--out-view`).
+    var viewOutput: String?
     var repeats = 1
     var json = false
     /// Journal folder for a single run with the journal on.
@@ -41,7 +46,7 @@ struct Options {
     var dynamics = StrokeDynamics.straight
 
     static let usage =
-        "usage: paint-bench STROKES.jsonl [--out OUT.png] [--repeat N] [--json]"
+        "usage: paint-bench STROKES.jsonl [--out OUT.png] [--out-view OUT.png] [--repeat N] [--json]"
         + " [--journal DIR | --compare-journal DIR [--runs N]] [--stroke-gap-ms MS] [--best-of N] [--curves]"
         + " [--stabilizer N]"
 
@@ -64,6 +69,8 @@ struct Options {
             switch name {
             case "--out", "-o":
                 output = try value()
+            case "--out-view":
+                viewOutput = try value()
             case "--repeat", "-n":
                 let text = try value()
                 guard let n = Int(text), n >= 1, n <= 100_000 else {
@@ -412,6 +419,13 @@ if options.json {
 // Both lines must reach a pipe even if saving below fails and exits.
 fflush(nil)
 
+if let output = options.viewOutput {
+    do {
+        try ImageFile.save(timer.presented, to: output, withAlpha: false)
+    } catch {
+        fail(error.message, code: 1)
+    }
+}
 if let output = options.output {
     do {
         try ImageFile.save(timer.engine.flattenedImage(), to: output, withAlpha: false)

@@ -1,6 +1,6 @@
 extension StrokeEngine {
     /// Adds a capsule's coverage to the stroke image (max-combined) and recomposites the pixels
-    /// whose coverage grew. `level` is the coverage of its inside (255: full; less for a pen
+    /// whose coverage grew (or adds them to the event's `collected` runs). `level` is the coverage of its inside (255: full; less for a pen
     /// pressed lightly with pressure on opacity).
     ///
     /// With `fullDiscAtStart`, the disc around the capsule's start was already stamped (it ended
@@ -97,8 +97,9 @@ extension StrokeEngine {
                         coverage: tile + r * Tile.size, origin: origin, insideFrom: ia, insideThrough: ib, level: level)
                     if run.first <= run.last {
                         CoverageLayer.mark(tile, row: r, from: run.first - origin, through: run.last - origin)
-                        if !defersComposite {
-                            // Only a full inside takes the constant-alpha path.
+                        // Composited now, unless the event collects its runs to composite
+                        // once (`stampPath`). Only a full inside takes the constant-alpha path.
+                        if !defersComposite && !collected.add(y, run.first, run.last) {
                             if level == 255 {
                                 compositeRow(y, run.first, run.last, fullFrom: ia, fullThrough: ib)
                             } else {

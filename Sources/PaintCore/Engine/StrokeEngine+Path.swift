@@ -4,16 +4,8 @@ struct SavedCoverage {
     /// The pixels saved (image coordinates); empty when nothing is.
     var rect = IntRect.empty
     var bytes: [UInt8] = []
-    /// Pixel runs (within one tile each) a restore changed, to recomposite after the new pieces
-    /// are stamped, with where in `shown` their coverage as the view shows it is kept.
-    var restored: [(y: Int, x0: Int, x1: Int, at: Int)] = []
-    /// The restored runs' coverage before the restore: what the view shows there.
-    var shown: [UInt8] = []
 
-    mutating func discard() {
-        rect = .empty
-        restored.removeAll(keepingCapacity: true)
-    }
+    mutating func discard() { rect = .empty }
 }
 
 /// Freehand strokes through `StrokePath`: the pieces it makes are stamped, the provisional
@@ -23,20 +15,51 @@ extension StrokeEngine {
     /// keeps them), stamps the final ones, saves what lies under the new provisional ones and
     /// stamps them; returns the changed view rectangle. The work is the pixels these pieces
     /// touch.
+    ///
+    /// When more than one thing changes the view (a restore, several pieces), the changed runs
+    /// are collected and each pixel composited once at the end, with its final coverage: the
+    /// pieces of a curve overlap by most of their width.
     func stampPath() -> IntRect {
+        let restores = !path.keepsProvisional && !provisional.rect.isEmpty
+        let collects = view != nil && !defersComposite && (restores || path.final.count + path.provisional.count > 1)
+        if collects { startCollecting() }
         var dirty = IntRect.empty
-        if path.keepsProvisional {
-            provisional.discard()
-        } else {
+        if restores {
             dirty = restoreProvisional()
+        } else {
+            provisional.discard()
         }
         for piece in path.final { dirty = dirty.union(stamp(piece)) }
         if !path.provisional.isEmpty {
             save(under: path.provisional)
             for piece in path.provisional { dirty = dirty.union(stamp(piece)) }
         }
-        recompositeRestored()
+        if collects { compositeCollected() }
         return dirty
+    }
+
+    /// Starts collecting the rows of the view the path's pieces and the restore can change.
+    private func startCollecting() {
+        var box = provisional.rect
+        for piece in path.final { box = box.union(Self.pixelBounds(of: piece)) }
+        for piece in path.provisional { box = box.union(Self.pixelBounds(of: piece)) }
+        let y0 = max(box.y, viewRect.y)
+        let y1 = min(box.maxY, viewRect.maxY)
+        collected.start(top: y0, rows: y1 - y0)
+    }
+
+    /// Composites the runs collected, each once, and stops collecting.
+    private func compositeCollected() {
+        collected.visit { y, x0, x1 in compositeStrokeRun(y, x0, x1) }
+        collected.stop()
+    }
+
+    /// The pixels `piece` can touch (its bounds with a pixel to spare).
+    static func pixelBounds(of piece: StrokePiece) -> IntRect {
+        let b = Capsule(from: piece.from, to: piece.to, width: piece.width).bounds(margin: 1)
+        return IntRect(
+            x0: Int(clamping: b.minX, .down), y0: Int(clamping: b.minY, .down), x1: Int(clamping: b.maxX, .up),
+            y1: Int(clamping: b.maxY, .up))
     }
 
     func stamp(_ piece: StrokePiece) -> IntRect {
@@ -68,13 +91,7 @@ extension StrokeEngine {
     /// Saves the stroke image under `pieces` (their bounding box within the clip).
     func save(under pieces: [StrokePiece]) {
         var box = IntRect.empty
-        for piece in pieces {
-            let b = Capsule(from: piece.from, to: piece.to, width: piece.width).bounds(margin: 1)
-            box = box.union(
-                IntRect(
-                    x0: Int(clamping: b.minX, .down), y0: Int(clamping: b.minY, .down), x1: Int(clamping: b.maxX, .up),
-                    y1: Int(clamping: b.maxY, .up)))
-        }
+        for piece in pieces { box = box.union(Self.pixelBounds(of: piece)) }
         let r = box.intersection(clip)
         provisional.rect = r
         guard !r.isEmpty else { return }
@@ -94,69 +111,32 @@ extension StrokeEngine {
         }
     }
 
-    /// Puts back the stroke image saved under the provisional pieces; notes the runs that
-    /// changed (and what they held, which the view shows) and returns their bounds.
+    /// Puts back the stroke image saved under the provisional pieces; the runs that changed are
+    /// composited (collected, or noted as stale while compositing is deferred). Returns their
+    /// bounds.
     func restoreProvisional() -> IntRect {
         let r = provisional.rect
         guard !r.isEmpty else { return .empty }
         provisional.rect = .empty
         var changed = IntRect.empty
-        var used = 0
-        if provisional.shown.count < r.width * r.height {
-            provisional.shown = [UInt8](repeating: 0, count: r.width * r.height)
-        }
-        // Out of `provisional` while its buffers are open (their storage moves, nothing is copied).
-        var runs = provisional.restored
-        provisional.restored = []
-        defer { provisional.restored = runs }
         provisional.bytes.withUnsafeBufferPointer { saved in
-            provisional.shown.withUnsafeMutableBufferPointer { shown in
-                for y in r.y..<r.maxY {
-                    let line = saved.baseAddress! + (y - r.y) * r.width - r.x
-                    visitRow(y, r.x, r.maxX - 1) { x0, x1, row in
-                        // A tile made after the save held zeros then; none: nothing to restore.
-                        guard let row else { return }
-                        var first = x0
-                        while first <= x1 && row[first & Tile.mask] == line[first] { first += 1 }
-                        guard first <= x1 else { return }
-                        var last = x1
-                        while row[last & Tile.mask] == line[last] { last -= 1 }
-                        let count = last - first + 1
-                        (shown.baseAddress! + used).update(from: row + (first & Tile.mask), count: count)
-                        (row + (first & Tile.mask)).update(from: line + first, count: count)
-                        runs.append((y, first, last, used))
-                        used += count
-                        changed = changed.union(IntRect(x0: first, y0: y, x1: last, y1: y))
-                    }
+            for y in r.y..<r.maxY {
+                let line = saved.baseAddress! + (y - r.y) * r.width - r.x
+                visitRow(y, r.x, r.maxX - 1) { x0, x1, row in
+                    // A tile made after the save held zeros then; none: nothing to restore.
+                    guard let row else { return }
+                    var first = x0
+                    while first <= x1 && row[first & Tile.mask] == line[first] { first += 1 }
+                    guard first <= x1 else { return }
+                    var last = x1
+                    while row[last & Tile.mask] == line[last] { last -= 1 }
+                    (row + (first & Tile.mask)).update(from: line + first, count: last - first + 1)
+                    changed = changed.union(IntRect(x0: first, y0: y, x1: last, y1: y))
+                    if !defersComposite && !collected.add(y, first, last) { compositeRow(y, first, last) }
                 }
             }
         }
+        if defersComposite { staleView = staleView.union(changed) }
         return changed
-    }
-
-    /// Taken-back pixels whose coverage now differs from what the view shows are composited
-    /// again (most were covered again by the new pieces, to the same coverage).
-    func recompositeRestored() {
-        provisional.shown.withUnsafeBufferPointer { shown in
-            for run in provisional.restored {
-                guard let row = ownTile(x: run.x0, y: run.y) else { continue }
-                let base = run.x0 & ~Tile.mask
-                var x = run.x0
-                while x <= run.x1 {
-                    guard row[x - base] != shown[run.at + x - run.x0] else {
-                        x += 1
-                        continue
-                    }
-                    let start = x
-                    while x <= run.x1 && row[x - base] != shown[run.at + x - run.x0] { x += 1 }
-                    if defersComposite {
-                        staleView = staleView.union(IntRect(x0: start, y0: run.y, x1: x - 1, y1: run.y))
-                    } else {
-                        compositeRow(run.y, start, x - 1)
-                    }
-                }
-            }
-        }
-        provisional.restored.removeAll(keepingCapacity: true)
     }
 }

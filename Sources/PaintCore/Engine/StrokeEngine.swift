@@ -65,6 +65,8 @@ public final class StrokeEngine {
     enum Activity { case idle, stroke, shape, fill, text }
     var activity = Activity.idle
     var strokeBounds = IntRect.empty
+    /// The view pixels an event with several pieces changed, composited once when it ends.
+    let collected = RowRuns()
     /// While true, strokes leave the view as it is and only note where it is stale: a replay
     /// (opening a file's history, restoring a journal, re-rendering under a removed stroke)
     /// shows nothing until it ends, so compositing every segment would be wasted. A fill, which

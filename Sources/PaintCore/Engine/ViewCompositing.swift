@@ -195,6 +195,51 @@ extension StrokeEngine {
         if f1 < b { compose(y, f1 + 1, b, into: row + (f1 + 1 - vx)) }
     }
 
+    /// `compositeRow` for pixels a stroke changed: runs of full coverage take the constant-alpha
+    /// path, found from the coverage bytes (equal to `compose`, bit for bit).
+    func compositeStrokeRun(_ y: Int, _ x0: Int, _ x1: Int) {
+        guard let view, y >= viewRect.y, y < viewRect.maxY else { return }
+        let a = max(x0, viewRect.x)
+        let b = min(x1, viewRect.maxX - 1)
+        guard a <= b else { return }
+        // The view's row, indexed by canvas column.
+        let row = view + (y - viewRect.y) * viewStride - viewRect.x
+        guard let backdrop = backdropColor else {
+            compose(y, a, b, into: row + a)
+            return
+        }
+        let r = y & Tile.mask
+        let rowTiles = (y >> Tile.shift) * paint.across
+        Tile.segments(from: a, through: b) { tx, from, through in
+            let t = rowTiles + tx
+            guard let tile = coverage.tiles[t] else {
+                composeOverColor(t, r, from, through, row + from, backdrop)
+                return
+            }
+            let origin = tx << Tile.shift
+            let paintRow = paint.bases[t] + r * paint.strides[t] - origin
+            let cover = tile + r * Tile.size - origin
+            let src = coverage.source[t]
+            let opacity = coverage.opacity[t]
+            var x = from
+            while x <= through {
+                var end = x
+                if cover[x] == 255 {
+                    while end < through && cover[end + 1] == 255 { end += 1 }
+                    SpanCompositor.compositeFull(
+                        paint: paintRow + x, view: row + x, count: end - x + 1, source: src, opacity: opacity,
+                        backdrop: backdrop)
+                } else {
+                    while end < through && cover[end + 1] != 255 { end += 1 }
+                    SpanCompositor.composite(
+                        paint: paintRow + x, coverage: cover + x, view: row + x, count: end - x + 1, source: src,
+                        opacity: opacity, backdrop: backdrop)
+                }
+                x = end + 1
+            }
+        }
+    }
+
     /// Composites pixels x0...x1 of row y into `target` (which holds pixel x0 first). The single
     /// place that defines what the screen shows.
     @inline(__always)
