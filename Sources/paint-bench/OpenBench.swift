@@ -1,4 +1,4 @@
-// paint-bench open [--folder DIR] [--runs 5]
+// paint-bench open [--folder DIR] [--runs 5] [--tiles] [--file PATH ...]
 //
 // How long opening a 4K photo takes, and at what peak memory (issue 13): a photo-like 3840 x 2160
 // picture (smooth shapes plus sensor-like noise, so it compresses as photos do) is written once
@@ -8,6 +8,10 @@
 // the child's peak resident memory (its own VmHWM: a fresh address space since exec, unlike
 // wait4's ru_maxrss, which also counts the parent's peak when spawned with posix_spawn) is what
 // opening that file costs.
+//
+// --tiles opens through `ImageFile.openTiles` instead, as the window does (the pixels go into
+// the engine's 64 x 64 tiles; the peak is what opening a picture costs the program); --file
+// opens the files named (any format, any size) instead of the written photos.
 
 import Glibc
 import PaintCore
@@ -16,6 +20,8 @@ import PaintIO
 func runOpenBench(arguments: [String]) -> Never {
     var folder = ".build/bench-open"
     var runs = 5
+    var tiles = false
+    var named: [String] = []
     var rest = arguments[...]
     while let a = rest.popFirst() {
         func val() -> String {
@@ -25,20 +31,24 @@ func runOpenBench(arguments: [String]) -> Never {
         switch a {
         case "--folder": folder = val()
         case "--runs": runs = Int(val()) ?? -1
-        default: fail("usage: paint-bench open [--folder DIR] [--runs 5]", code: 2)
+        case "--tiles": tiles = true
+        case "--file": named.append(val())
+        default: fail("usage: paint-bench open [--folder DIR] [--runs 5] [--tiles] [--file PATH ...]", code: 2)
         }
     }
     guard runs >= 1, runs <= 1000 else { fail("--runs needs a whole number from 1 to 1000", code: 2) }
-    mkdir(folder, 0o755)
-    let files = ["photo-4k.png", "photo-4k-alpha.png", "photo-4k.jpg"].map { folder + "/" + $0 }
-    if !files.allSatisfy({ access($0, R_OK) == 0 }) { writePhotos(files) }
-    print(
-        "opening a 3840 x 2160 photo-like picture through ImageFile.open, \(runs) runs each, one child process per file"
-    )
-    print("(the picture itself takes 32 MB; the process alone about 10 MB)")
+    var files = named
+    if files.isEmpty {
+        mkdir(folder, 0o755)
+        files = ["photo-4k.png", "photo-4k-alpha.png", "photo-4k.jpg"].map { folder + "/" + $0 }
+        if !files.allSatisfy({ access($0, R_OK) == 0 }) { writePhotos(files) }
+        print("a 3840 x 2160 photo-like picture (it takes 32 MB; the process alone about 10 MB)")
+    }
+    let through = tiles ? "ImageFile.openTiles" : "ImageFile.open"
+    print("opening through \(through), \(runs) runs each, one child process per file")
     fflush(nil)
     for file in files {
-        let status = spawnSelf(["open-file", file, String(runs)])
+        let status = spawnSelf(["open-file", file, String(runs)] + (tiles ? ["tiles"] : []))
         guard status == 0 else { fail("opening \(file) failed (status \(status))", code: 1) }
     }
     exit(0)
@@ -46,8 +56,11 @@ func runOpenBench(arguments: [String]) -> Never {
 
 /// The child's part: opens `file` `runs` times and prints the times.
 func runOpenFile(arguments: [String]) -> Never {
-    guard arguments.count == 2, let runs = Int(arguments[1]) else { fail("open-file FILE RUNS", code: 2) }
+    guard arguments.count == 2 || arguments.count == 3, let runs = Int(arguments[1]) else {
+        fail("open-file FILE RUNS [tiles]", code: 2)
+    }
     let file = arguments[0]
+    let tiles = arguments.count == 3
     var milliseconds: [Double] = []
     var cpuMilliseconds: [Double] = []
     var size = ""
@@ -60,8 +73,13 @@ func runOpenFile(arguments: [String]) -> Never {
         let start = monotonicNanoseconds()
         let cpuStart = cpuNanoseconds()
         do {
-            let opened = try ImageFile.open(path: file)
-            size = "\(opened.picture.image.width) x \(opened.picture.image.height), \(opened.bytes.count / 1024) KB"
+            if tiles {
+                let opened = try ImageFile.openTiles(path: file)
+                size = "\(opened.picture.width) x \(opened.picture.height), \(opened.bytes.count / 1024) KB"
+            } else {
+                let opened = try ImageFile.open(path: file)
+                size = "\(opened.picture.image.width) x \(opened.picture.image.height), \(opened.bytes.count / 1024) KB"
+            }
         } catch {
             fail(error.description, code: 1)
         }
