@@ -42,7 +42,8 @@ public enum ImageFile {
     }
 
     /// Reads and decodes the picture file at `path` as `open` does, into the engine's tiles
-    /// (`ImageDecoder.decodeTiles`: a PNG without a whole-picture buffer); the same errors.
+    /// (`ImageDecoder.decodeTiles`: a PNG or a JPEG without a whole-picture buffer); the same
+    /// errors.
     public static func openTiles(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> OpenedTiles {
         let bytes = try readAll(path, limit: maxFileBytes)
         let decoded = try ImageDecoder.decodeTiles(bytes, name: path, limits: limits)

@@ -51,30 +51,46 @@ public struct TiledPicture: Sendable {
     /// Tiles holding pixels of their own (not one shared value): what the picture costs.
     public var fullTileCount: Int { tiles.reduce(0) { $0 + ($1.isUniform ? 0 : 1) } }
 
-    /// Builds a picture one band of 64 rows at a time: the caller writes the band's rows into
-    /// `band` (row-major, `width` pixels a row, the band's first row first) and calls
-    /// `storeBand`, which cuts them into tiles. The band is the only buffer besides the tiles:
-    /// 64 rows, whatever the picture's height. Make one only once the size is within
+    /// Builds a picture one band of 64 rows at a time: the caller writes the rows it decodes
+    /// into `band` (`width` pixels a row, at `bandRow(of:)`) and calls `rowWritten` after each,
+    /// which cuts a band into tiles once its last row is in. The band is the only buffer besides
+    /// the tiles: 64 rows, whatever the picture's height. Make one only once the size is within
     /// `ImageLimits`.
+    ///
+    /// With an `orientation` (a photo's EXIF one) the rows are turned as they are cut: the
+    /// picture is `orientation.size(width:height:)`, and no whole-picture buffer is needed to
+    /// turn it either. Rows that become the picture's columns fill a column of tiles per band;
+    /// rows that end up bottom to top fill the bands from the last one up, so that each band is
+    /// one row (or column) of tiles whatever the height.
     public final class Writer {
+        /// The decoder's rows: `width` pixels each, `height` of them, before the orientation.
         public let width: Int
         public let height: Int
-        /// Rows of tiles: bands to store.
+        /// How the rows are turned into the picture.
+        public let orientation: Orientation
+        /// Bands of up to 64 rows to store.
         public let bands: Int
         /// The band being written: 64 rows of `width` pixels (not zeroed).
         public let band: UnsafeMutableBufferPointer<UInt32>
-        private let across: Int
-        private var tiles: ContiguousArray<PaintTile>
-        private var lastUniform = PaintLayer.transparent
+        /// Tiles across the picture (after the orientation).
+        let across: Int
+        var tiles: ContiguousArray<PaintTile>
+        var lastUniform = PaintLayer.transparent
+        /// The rows come bottom to top in the picture (or right to left, turned).
+        private let flipsRows: Bool
 
-        /// A writer for a `width` x `height` picture (at least 1 x 1).
-        public init(width: Int, height: Int) {
+        /// A writer for `height` rows of `width` pixels (at least 1 x 1), turned by
+        /// `orientation` into the picture.
+        public init(width: Int, height: Int, orientation: Orientation = .identity) {
             self.width = max(1, width)
             self.height = max(1, height)
-            across = Tile.count(self.width)
+            self.orientation = orientation
+            let picture = orientation.size(width: self.width, height: self.height)
+            across = Tile.count(picture.width)
             bands = Tile.count(self.height)
             band = .allocate(capacity: self.width * Tile.size)
-            tiles = ContiguousArray(repeating: PaintLayer.transparent, count: across * bands)
+            tiles = ContiguousArray(repeating: PaintLayer.transparent, count: across * Tile.count(picture.height))
+            flipsRows = orientation.swapsAxes ? orientation.mirrorsX : orientation.mirrorsY
         }
 
         deinit { band.deallocate() }
@@ -82,19 +98,30 @@ public struct TiledPicture: Sendable {
         /// Rows in band `index` (64, or what is left for the last).
         public func rows(inBand index: Int) -> Int { min(Tile.size, height - (index << Tile.shift)) }
 
-        /// Where row `y` of the picture goes in `band`: its row within its band.
-        public func bandRow(of y: Int) -> Int { y & Tile.mask }
+        /// Where the decoder's row `y` goes in the picture's order of rows (or of columns).
+        private func line(of y: Int) -> Int { flipsRows ? height - 1 - y : y }
+
+        /// Where row `y` goes in `band`: its row within its band.
+        public func bandRow(of y: Int) -> Int { line(of: y) & Tile.mask }
 
         /// Row `y` has been written into `band` (rows in order): once it is the last of its
         /// band, the band is cut into tiles.
         public func rowWritten(_ y: Int) {
-            if y & Tile.mask == Tile.mask || y == height - 1 { storeBand(y >> Tile.shift) }
+            let l = line(of: y)
+            let last = flipsRows ? l & Tile.mask == 0 : l & Tile.mask == Tile.mask || l == height - 1
+            if last { storeBand(l >> Tile.shift) }
         }
 
         /// Cuts the rows written into `band` into the tiles of band `index`.
         public func storeBand(_ index: Int) {
-            guard let base = band.baseAddress else { return }
-            cut(index, from: base)
+            guard let base = band.baseAddress, index >= 0, index < bands else { return }
+            if orientation.swapsAxes ? orientation.mirrorsY : orientation.mirrorsX {
+                for r in 0..<rows(inBand: index) {
+                    var row = UnsafeMutableBufferPointer(start: base + r * width, count: width)
+                    row.reverse()
+                }
+            }
+            if orientation.swapsAxes { cutTurned(index, from: base) } else { cut(index, from: base) }
         }
 
         /// Cuts the rows of band `index`, `width` pixels apart from `start` on, into its tiles.
@@ -107,9 +134,7 @@ public struct TiledPicture: Sendable {
                 let square = start + x0
                 let t = index * across + tx
                 if let v = PaintTile.uniformValue(of: square, stride: width, count: w, rows: rows) {
-                    // Neighbouring squares of one value (a white page) share one tile.
-                    if lastUniform.pixels[0] != v { lastUniform = PaintTile(uniform: v) }
-                    tiles[t] = lastUniform
+                    tiles[t] = uniformTile(v)
                     continue
                 }
                 let tile = PaintTile(uninitialized: ())
@@ -123,7 +148,17 @@ public struct TiledPicture: Sendable {
             }
         }
 
+        /// The shared tile of value `v`: neighbouring squares of one value (a white page) share
+        /// one tile.
+        func uniformTile(_ v: UInt32) -> PaintTile {
+            if lastUniform.pixels[0] != v { lastUniform = PaintTile(uniform: v) }
+            return lastUniform
+        }
+
         /// The picture, once every band is stored.
-        public func finish() -> TiledPicture { TiledPicture(width: width, height: height, tiles: tiles) }
+        public func finish() -> TiledPicture {
+            let picture = orientation.size(width: width, height: height)
+            return TiledPicture(width: picture.width, height: picture.height, tiles: tiles)
+        }
     }
 }

@@ -26,16 +26,24 @@ public enum ImageDecoder {
         }
     }
 
-    /// Decodes `bytes` as `decode` does, into the engine's tiles: a PNG straight from its rows
-    /// (no buffer of the whole picture), any other format decoded and then cut.
+    /// Decodes `bytes` as `decode` does, into the engine's tiles: PNG and JPEG straight from
+    /// their rows, 64 at a time (no buffer of the whole picture); WebP, GIF and BMP decoded
+    /// whole and then cut, the whole picture's memory given back band by band as it is cut
+    /// (`TiledPicture(releasing:)`). The same checks, errors and pixels as `decode`.
     public static func decodeTiles(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
     ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool) {
-        if ImageFormat.sniff(bytes) == .png {
+        switch ImageFormat.sniff(bytes) {
+        case .png:
             let (picture, hasAlpha) = try PNGCodec.decodeTiles(bytes, name: name, limits: limits)
             return (picture, .png, hasAlpha)
+        case .jpeg:
+            return (try JPEGCodec.decodeTiles(bytes, name: name, limits: limits), .jpeg, false)
+        default:
+            let decoded = try decode(bytes, name: name, limits: limits)
+            let (format, hasAlpha) = (decoded.format, decoded.hasAlpha)
+            // The decoded picture's pages go back to the system as its bands are cut.
+            return (TiledPicture(releasing: (consume decoded).image), format, hasAlpha)
         }
-        let decoded = try decode(bytes, name: name, limits: limits)
-        return (TiledPicture(decoded.image), decoded.format, decoded.hasAlpha)
     }
 }

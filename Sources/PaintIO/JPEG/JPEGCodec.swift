@@ -4,7 +4,8 @@ import PaintCore
 /// JPEG bytes to and from `PixelImage`, through libjpeg-turbo (via the `CJPEG` C functions,
 /// which keep libjpeg's longjmp inside C).
 ///
-/// Decoding writes libjpeg-turbo's BGRA output straight into the picture's rows, converts an
+/// Decoding writes libjpeg-turbo's BGRA output straight into the picture's rows (or the engine's
+/// tiles, 64 rows at a time), converts an
 /// embedded ICC profile's colors to sRGB, converts CMYK (through its profile, or naively without
 /// one), and turns the picture upright as its EXIF orientation says. Encoding writes baseline
 /// JFIF with optimized Huffman tables at a quality of 1 to 100.
@@ -17,74 +18,137 @@ public enum JPEGCodec {
     public static func decode(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
     ) throws(ImageFileError) -> DecodedImage {
+        let (image, orientation) = try reading(bytes, name: name, limits: limits) {
+            (rows) throws(ImageFileError) -> PixelImage in
+            let (width, height) = (rows.width, rows.height)
+            let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
+                guard let start = out.baseAddress else { return }
+                for y in 0..<height { try rows.read(into: start + y * width) }
+            }
+            guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
+                throw .damaged(path: name, reason: "the pixel count does not match the size")
+            }
+            return image
+        }
+        return DecodedImage(image: image.oriented(orientation), format: .jpeg, hasAlpha: false)
+    }
+
+    /// Decodes JPEG `bytes` as `decode` does, straight into the engine's tiles: 64 rows at a
+    /// time, turned upright as they are cut (`TiledPicture.Writer`), so no buffer of the whole
+    /// picture is made, not even for a photo whose EXIF orientation turns it. The same checks,
+    /// errors and pixels as `decode`.
+    public static func decodeTiles(
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> TiledPicture {
+        try reading(bytes, name: name, limits: limits) { (rows, orientation) throws(ImageFileError) in
+            let writer = TiledPicture.Writer(width: rows.width, height: rows.height, orientation: orientation)
+            guard let band = writer.band.baseAddress else { return writer.finish() }
+            for y in 0..<rows.height {
+                try rows.read(into: band + writer.bandRow(of: y) * rows.width)
+                writer.rowWritten(y)
+            }
+            return writer.finish()
+        }
+    }
+
+    /// Reads the header of JPEG `bytes`, checks its size against `limits`, starts the decoder
+    /// and hands `body` the rows to read, with the orientation the file asks for.
+    private static func reading<Result>(
+        _ bytes: [UInt8], name: String, limits: ImageLimits,
+        _ body: (JPEGRows, Orientation) throws(ImageFileError) -> Result
+    ) throws(ImageFileError) -> Result {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         let metadata = JPEGMetadata(bytes, maxProfileBytes: limits.maxMetadataBytes)
-        let result: Result<PixelImage, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
-            Result { () throws(ImageFileError) in
+        let result: Swift.Result<Result, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
+            Swift.Result { () throws(ImageFileError) in
                 guard let base = raw.baseAddress,
                     let reader = cjpeg_reader_new(base, raw.count, 16 << 20, Int32(maxScans))
                 else { throw .damaged(path: name, reason: "out of memory") }
                 defer { cjpeg_reader_free(reader) }
-                return try read(reader, name: name, fileSize: raw.count, limits: limits, profile: metadata.iccProfile)
+                let rows = try JPEGRows.start(
+                    reader, name: name, fileSize: raw.count, limits: limits, profile: metadata.iccProfile)
+                defer { rows.deallocate() }
+                return try body(rows, metadata.orientation)
             }
         }
-        let image = try result.get().oriented(metadata.orientation)
-        return DecodedImage(image: image, format: .jpeg, hasAlpha: false)
+        return try result.get()
     }
 
-    private static func read(
-        _ reader: OpaquePointer, name: String, fileSize: Int, limits: ImageLimits, profile: [UInt8]?
-    ) throws(ImageFileError) -> PixelImage {
-        func failure() -> ImageFileError {
+    /// Decodes JPEG `bytes` with the orientation the file asks for, not yet applied.
+    private static func reading<Result>(
+        _ bytes: [UInt8], name: String, limits: ImageLimits, _ body: (JPEGRows) throws(ImageFileError) -> Result
+    ) throws(ImageFileError) -> (Result, Orientation) {
+        try reading(bytes, name: name, limits: limits) { (rows, orientation) throws(ImageFileError) in
+            (try body(rows), orientation)
+        }
+    }
+
+    /// A started decoding: the picture's rows, one after another, as packed opaque pixels.
+    private struct JPEGRows {
+        let reader: OpaquePointer
+        let name: String
+        let width: Int
+        let height: Int
+        let rgb: Bool
+        let adobe: Bool
+        let transform: ColorTransform?
+        let scratch: UnsafeMutableBufferPointer<UInt16>
+
+        /// Reads the header, checks the size against `limits` and that the file can hold it,
+        /// and starts decompressing.
+        static func start(
+            _ reader: OpaquePointer, name: String, fileSize: Int, limits: ImageLimits, profile: [UInt8]?
+        ) throws(ImageFileError) -> JPEGRows {
+            var info = cjpeg_info()
+            guard cjpeg_read_header(reader, &info) != 0 else { throw failure(reader, name) }
+            let width = Int(info.width)
+            let height = Int(info.height)
+            guard limits.allows(width: width, height: height) else {
+                throw .tooLarge(path: name, width: width, height: height, limits: limits)
+            }
+            // Huffman coding spends at least one bit on every 8 x 8 block (its DC code), so a
+            // file shorter than that is cut short: refused here, before any buffer is made.
+            let blocks = ((width + 7) / 8) * ((height + 7) / 8)
+            if info.arithmetic == 0 && fileSize * 8 < blocks {
+                throw .cutShort(
+                    path: name, reason: "it holds \(fileSize) bytes, too few for a \(width) x \(height) picture")
+            }
+            // libjpeg's own memory: a progressive file keeps every coefficient (2 bytes per
+            // sample, at most 4 samples per pixel) until its last scan; anything beyond that is
+            // refused.
+            guard cjpeg_start(reader, width * height * 8 + (16 << 20)) != 0 else { throw failure(reader, name) }
+            let rgb = info.rgb != 0
+            let transform: ColorTransform? =
+                rgb
+                ? profile.flatMap { ColorTransform.make(for: .icc($0), gray: false) }
+                : profile.flatMap { ColorTransform.cmyk(profile: $0, inverted: info.adobe != 0) }
+            return JPEGRows(
+                reader: reader, name: name, width: width, height: height, rgb: rgb, adobe: info.adobe != 0,
+                transform: transform, scratch: .allocate(capacity: width * 4))
+        }
+
+        func deallocate() { scratch.deallocate() }
+
+        /// Decodes the next row into the `width` pixels at `row`.
+        func read(into row: UnsafeMutablePointer<UInt32>) throws(ImageFileError) {
+            // libjpeg-turbo writes bytes B, G, R, 255: SwiftPaint's packed pixel, opaque. CMYK
+            // rows are 4 bytes per pixel too, converted in place below.
+            guard cjpeg_read_row(reader, UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt8.self)) != 0
+            else { throw Self.failure(reader, name) }
+            let pixels = UnsafeMutableBufferPointer(start: row, count: width)
+            if rgb {
+                if let transform { JPEGCodec.convertRGB(pixels, transform, scratch) }
+            } else {
+                JPEGCodec.convertCMYK(pixels, transform, inverted: adobe, scratch)
+            }
+        }
+
+        /// The decoder's last failure: the file cut short, or damaged.
+        static func failure(_ reader: OpaquePointer, _ name: String) -> ImageFileError {
             let reason = String(cString: cjpeg_reader_message(reader))
             return cjpeg_reader_truncated(reader) != 0
                 ? .cutShort(path: name, reason: reason) : .damaged(path: name, reason: reason)
         }
-        var info = cjpeg_info()
-        guard cjpeg_read_header(reader, &info) != 0 else { throw failure() }
-        let width = Int(info.width)
-        let height = Int(info.height)
-        guard limits.allows(width: width, height: height) else {
-            throw .tooLarge(path: name, width: width, height: height, limits: limits)
-        }
-        // Huffman coding spends at least one bit on every 8 x 8 block (its DC code), so a file
-        // shorter than that is cut short: refused here, before the picture's buffers are made.
-        let blocks = ((width + 7) / 8) * ((height + 7) / 8)
-        if info.arithmetic == 0 && fileSize * 8 < blocks {
-            throw .cutShort(
-                path: name, reason: "it holds \(fileSize) bytes, too few for a \(width) x \(height) picture")
-        }
-        // libjpeg's own memory: a progressive file keeps every coefficient (2 bytes per sample,
-        // at most 4 samples per pixel) until its last scan; anything beyond that is refused.
-        guard cjpeg_start(reader, width * height * 8 + (16 << 20)) != 0 else { throw failure() }
-
-        let rgb = info.rgb != 0
-        let transform: ColorTransform? =
-            rgb
-            ? profile.flatMap { ColorTransform.make(for: .icc($0), gray: false) }
-            : profile.flatMap { ColorTransform.cmyk(profile: $0, inverted: info.adobe != 0) }
-        let scratch = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: width * 4)
-        defer { scratch.deallocate() }
-        let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
-            guard let start = out.baseAddress else { return }
-            for y in 0..<height {
-                let row = start + y * width
-                // libjpeg-turbo writes bytes B, G, R, 255: SwiftPaint's packed pixel, opaque.
-                // CMYK rows are 4 bytes per pixel too, converted in place below.
-                guard cjpeg_read_row(reader, UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt8.self)) != 0
-                else { throw failure() }
-                let pixelsOfRow = UnsafeMutableBufferPointer(start: row, count: width)
-                if rgb {
-                    if let transform { convertRGB(pixelsOfRow, transform, scratch) }
-                } else {
-                    convertCMYK(pixelsOfRow, transform, inverted: info.adobe != 0, scratch)
-                }
-            }
-        }
-        guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
-            throw .damaged(path: name, reason: "the pixel count does not match the size")
-        }
-        return image
     }
 
     /// Opaque BGRA pixels through an RGB profile's transform, in place.

@@ -42,7 +42,8 @@ public enum PNGCodec {
     /// Decodes PNG `bytes` straight into the engine's tiles (`TiledPicture`), one band of 64
     /// rows at a time: no buffer of the whole picture is made, and squares of one value take no
     /// memory of their own. The same checks, errors and pixels as `decodePicture` (an interlaced
-    /// file, whose rows come in seven passes, is decoded whole and then cut).
+    /// file, whose rows come in seven passes, is decoded whole and then cut, its memory given
+    /// back as it is cut: `TiledPicture(releasing:)`).
     public static func decodeTiles(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
     ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
@@ -144,8 +145,11 @@ private struct PNGReading {
         var first = spng_ihdr()
         try check(spng_get_ihdr(context, &first))
         if first.interlace_method != 0 {
+            // The seven passes each cover the whole picture: decoded whole, its memory given
+            // back band by band as it is cut.
             let decoded = try read()
-            return (TiledPicture(decoded.image), decoded.hasAlpha)
+            let hasAlpha = decoded.hasAlpha
+            return (TiledPicture(releasing: (consume decoded).image), hasAlpha)
         }
         let (header, hasAlpha, rows) = try start()
         defer { rows.deallocate() }
