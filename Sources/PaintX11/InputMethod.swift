@@ -51,11 +51,18 @@ final class InputMethod {
         callbacks.initialize(repeating: XIMCallback(), count: 5)
     }
 
-    /// Opens the input method: after the first frame, since Xlib's own method reads the
-    /// locale's whole Compose table (about 10 ms); keys before that are looked up without it.
-    func start() {
-        guard im == nil else { return }
+    /// Whether `start` has opened the method (or tried: without one, keys are looked up
+    /// without it).
+    private(set) var started = false
+
+    /// Opens the input method, once; true when this call opened it. The window calls it at its
+    /// first key press: Xlib's own method reads the locale's whole Compose table (12–15 ms),
+    /// which a click need not wait for.
+    func start() -> Bool {
+        guard !started else { return false }
+        started = true
         open()
+        return true
     }
 
     deinit {

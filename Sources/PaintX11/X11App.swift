@@ -227,8 +227,8 @@ public final class X11App {
     /// The first frame (the picture, the toolbar, the status bar) is drawn right after the
     /// window is mapped, before any event is read; then `afterFirstFrame` runs (what can wait
     /// for the picture to be on screen: the crash journal, the recent list, a history rebuild),
-    /// then the input method is opened (it reads the Compose table), and only then input is
-    /// handled, so every input event finds all of it in place.
+    /// and only then input is handled, so every input event finds all of it in place. The input
+    /// method opens at the first key press (`translate`).
     public func run(afterFirstFrame: () -> Void = {}) -> Int32 {
         // Before the window shows: a SIGTERM from then on ends the program as a close does.
         let signalFD = TerminationSignals.install()
@@ -247,8 +247,6 @@ public final class X11App {
             StartupTrace.mark("first frame shown")
         }
         afterFirstFrame()
-        input.start()
-        selectEvents()
         XFlush(display)
         owed.merge(session.takeEffects())
         StartupTrace.mark("input ready")
@@ -376,6 +374,13 @@ public final class X11App {
     /// Appends the input `event` stands for to `batch`, in the order X delivered it; exposures
     /// are noted for the next present.
     private func translate(_ event: inout XEvent, into batch: inout [InputEvent]) {
+        // The input method opens at the first key press, this one included, not before input
+        // is read: it reads the locale's Compose table (12–15 ms), which a first click need not
+        // wait for. It may ask for more events (e.g. key releases).
+        if event.type == KeyPress, input.start() {
+            selectEvents()
+            StartupTrace.mark("input method opened")
+        }
         // The input method sees every event first: it may take a key that starts or continues
         // a composition, and its own messages.
         if input.filter(&event) { return }

@@ -143,6 +143,36 @@ struct TextEndToEndTests: CanvasChecks {
         #expect(try load(file) == moved)
     }
 
+    @Test(
+        "The input method opens at the first key press, not before the first click: a dead key as the program's first key composes é"
+    )
+    func firstKeyOpensTheInputMethod() throws {
+        let file = try scratchFolder().file("first.png")
+        let paint = try PaintWindow(
+            ServerConfig(depth: 24, shm: true), arguments: ["--size", "\(Self.size.w)x\(Self.size.h)", file],
+            imageWidth: Self.size.w, imageHeight: Self.size.h, environment: ["SWIFTPAINT_TRACE_STARTUP": "1"])
+        defer { paint.stop() }
+        try paint.client.setKeyboardLayout("de")
+        // Only the pointer first: the text tool from the toolbar, a box on the canvas (its frame
+        // and caret show once the click is handled).
+        try paint.click(.tool(.text))
+        try paint.click(imageX: 30, imageY: 40)
+        paint.parkPointer()
+        try Self.waitForInk(paint, in: IntRect(x: 20, y: 30, width: 40, height: 40), "the empty box")
+        let beforeKeys = paint.app.stderr
+        #expect(beforeKeys.contains("startup input ready"), "\(beforeKeys)")
+        #expect(!beforeKeys.contains("input method opened"), "opened before any key: \(beforeKeys)")
+        // A dead key, then e: composed by the method this very press opened.
+        try paint.key("dead_acute")
+        try paint.key("e")
+        try paint.client.typeText("t")
+        try Self.waitForText(paint, "ét", x: 30, y: 40)
+        let log = paint.app.stderr
+        let ready = try #require(log.range(of: "startup input ready"))
+        let opened = try #require(log.range(of: "startup input method opened"), "\(log)")
+        #expect(ready.upperBound < opened.lowerBound)
+    }
+
     @Test("kill -9 after the text is put down: the next start restores it pixel for pixel; a box still open is lost")
     func killNineRestoresText() throws {
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
