@@ -71,7 +71,7 @@ public enum DocumentLoader {
             (bytes, format, hasAlpha) = (opened.bytes, picture.format, picture.hasAlpha)
             let shown = picture.image
             switch savedHistory(
-                bytes, format: format, key: HistoryKey(of: shown), shows: { shown }, path: path,
+                bytes, format: format, key: { HistoryKey(of: shown) }, shows: { shown }, path: path,
                 store: options.historyStore, memoryCap: options.historyMemoryMB << 20)
             {
             case .found(var document, let detail):
@@ -113,13 +113,14 @@ public enum DocumentLoader {
     }
 
     /// The editing history of a picture whose file holds `bytes` in `format` and shows the
-    /// picture `picture` gives (asked only when there is a history to check; `key` is its
-    /// `HistoryKey`): from this computer's `store` or (a PNG) from the file itself, when it
-    /// replays to the picture the file was saved from. Safe to run on a thread of its own;
-    /// `control` stops it between two replayed operations.
+    /// picture `picture` gives (asked only when there is a history to check; `key` gives its
+    /// `HistoryKey`, asked only when the store keeps any entry, nil when told to stop): from
+    /// this computer's `store` or (a PNG) from the file itself, when it replays to the picture
+    /// the file was saved from. Safe to run on a thread of its own; `control` stops it between
+    /// two replayed operations (and `key` between two bands of hashed rows).
     static func savedHistory(
-        _ bytes: [UInt8], format: ImageFormat, key: HistoryKey, shows picture: () -> PixelImage, path: String,
-        store: HistoryStore?, memoryCap: Int, control: ReplayControl? = nil
+        _ bytes: [UInt8], format: ImageFormat, key: () -> HistoryKey?, shows picture: () -> PixelImage,
+        path: String, store: HistoryStore?, memoryCap: Int, control: ReplayControl? = nil
     ) -> SavedHistory {
         let inFile = format == .png ? HistoryChunk.extract(from: bytes) : .none
         let carries = inFile != .none
@@ -132,7 +133,8 @@ public enum DocumentLoader {
             return image
         }
         // This computer's store first: it holds the latest history saved here for these pixels.
-        if let store {
+        // An empty one is not looked in (hashing a 4K picture takes 0.1 to 0.3 s).
+        if let store, !store.isEmpty, let key = key() {
             switch store.find(key) {
             case .entry(let archive, let named):
                 let shown = shownPicture()

@@ -15,9 +15,9 @@ import Synchronization
 /// done it writes a byte to `descriptor`, which the window polls, and the session takes the
 /// result over (Session+HistoryRebuild), replaying what was drawn meanwhile on top. Made by
 /// `DocumentLoader` with the document, started when the document is installed; dropped
-/// unfinished (another document opened), it tells its replay to stop (`ReplayControl`: looked
-/// at between two operations), so the thread ends within one operation and frees what it
-/// built.
+/// unfinished (another document opened), it tells its hash and replay to stop
+/// (`ReplayControl`: looked at between two bands of rows and between two operations), so the
+/// thread ends within one band or operation and frees what it built.
 public final class HistoryRebuild {
     /// What to look for: the history of a file's picture.
     public struct Plan: Sendable {
@@ -72,10 +72,10 @@ public final class HistoryRebuild {
             // Drawing comes first: the replay takes what the window leaves of the CPU (on Linux
             // the nice value of "this process" is this thread's own).
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-            // The picture is hashed from the engine's tiles, and copied whole only when there is a
-            // history to check against it.
+            // The picture is hashed from the engine's tiles (a band of rows at a time, stopping
+            // when told to), and copied whole only when there is a history to check against it.
             result = DocumentLoader.savedHistory(
-                plan.fileBytes, format: plan.format, key: HistoryKey(of: plan.picture),
+                plan.fileBytes, format: plan.format, key: { HistoryKey(of: self.plan.picture, control: self.control) },
                 shows: { self.plan.picture.image() },
                 path: plan.path, store: plan.store, memoryCap: plan.memoryCap, control: control)
             var byte: UInt8 = 1

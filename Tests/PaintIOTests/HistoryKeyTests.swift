@@ -113,4 +113,19 @@ import Testing
         #expect(snapshot.image() == painted)
         #expect(HistoryKey(of: snapshot) != HistoryKey(of: image))
     }
+
+    /// Hashed band by band with a control: the same key, every row counted once (131 rows: two
+    /// bands of 64 and one of 3); a control told to stop gives no key and hashes nothing.
+    @Test func aKeyHashedWithAControlIsTheSameAndStopsWhenTold() {
+        var noise = Support.Noise(state: 5)
+        var image = PixelImage(width: 197, height: 131)
+        for i in image.pixels.indices { image.pixels[i] = UInt32(truncatingIfNeeded: noise.next()) }
+        let snapshot = StrokeEngine(image: image).paintSnapshot()
+        let control = ReplayControl()
+        #expect(HistoryKey(of: snapshot, control: control) == HistoryKey(of: image))
+        #expect(control.rowsHashed == 131)
+        let stopped = ReplayControl()
+        stopped.stop()
+        #expect(HistoryKey(of: snapshot, control: stopped) == nil && stopped.rowsHashed == 0)
+    }
 }

@@ -173,14 +173,17 @@ public struct PackedPixels: Sendable {
 
     /// Calls `body` with each row of `rect` in turn, top to bottom (transparent where a
     /// footprint holds nothing), through one row-sized buffer: a whole picture read in order
-    /// without a second picture-sized copy.
-    public func forEachRow(_ body: (UnsafeBufferPointer<UInt32>) -> Void) {
-        guard rect.width > 0 else { return }
+    /// without a second picture-sized copy. `rows` (canvas rows) reads only those of them, so
+    /// a long read can be done a band at a time and given up between two bands.
+    public func forEachRow(in rows: Range<Int>? = nil, _ body: (UnsafeBufferPointer<UInt32>) -> Void) {
+        let first = max(rect.y, rows?.lowerBound ?? rect.y)
+        let end = min(rect.maxY, rows?.upperBound ?? rect.maxY)
+        guard rect.width > 0, first < end else { return }
         var row = [UInt32](repeating: 0, count: rect.width)
         row.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             // The spans come in row order: a row is handed on when the next one starts.
-            var y = rect.y
+            var y = first
             func advance(to next: Int) {
                 while y < next {
                     body(UnsafeBufferPointer(buffer))
@@ -188,7 +191,7 @@ public struct PackedPixels: Sendable {
                     y += 1
                 }
             }
-            visit(clip: rect) { rowY, x, n, run in
+            visit(clip: IntRect(x: rect.x, y: first, width: rect.width, height: end - first)) { rowY, x, n, run in
                 advance(to: rowY)
                 let to = base + (x - rect.x)
                 switch run {
@@ -196,7 +199,7 @@ public struct PackedPixels: Sendable {
                 case .pixels(let p): to.update(from: p, count: n)
                 }
             }
-            advance(to: rect.maxY)
+            advance(to: end)
         }
     }
 

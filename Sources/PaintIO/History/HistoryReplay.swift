@@ -195,12 +195,14 @@ public enum HistoryReplay {
 }
 
 /// Tells a replay running on another thread to stop, and how far it got: the replay looks at
-/// it between operations (`HistoryReplay.replay(…, control:)`), so a replay nobody waits for
+/// it between operations (`HistoryReplay.replay(…, control:)`) and the hash of the picture
+/// before it between bands of rows (`HistoryKey(of:control:)`), so a rebuild nobody waits for
 /// any more (`HistoryRebuild` dropped when another picture is opened) ends within one
-/// operation and frees what it built.
+/// operation or band and frees what it built.
 public final class ReplayControl: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let replayed = Atomic<Int>(0)
+    private let hashed = Atomic<Int>(0)
     private let ended = Atomic<Bool>(false)
     /// Operations after which it stops by itself (tests: a stop at a known point).
     private let stopAfter: Int
@@ -223,6 +225,11 @@ public final class ReplayControl: Sendable {
     public var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
     func noteReplayed() { replayed.add(1, ordering: .relaxed) }
+
+    /// Rows of the picture hashed so far (`HistoryKey(of:control:)`).
+    public var rowsHashed: Int { hashed.load(ordering: .relaxed) }
+
+    func noteHashed(rows: Int) { hashed.add(rows, ordering: .relaxed) }
 
     /// Says the work around the replay is over (its thread is about to end).
     public func noteEnded() { ended.store(true, ordering: .releasing) }
