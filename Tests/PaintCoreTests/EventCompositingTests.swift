@@ -71,4 +71,27 @@ import Testing
         }
         #expect(checked > 1000)
     }
+
+    /// The restore's first and last differing byte, found eight bytes at a time, against a
+    /// byte-by-byte scan: every length up to 40, differences anywhere.
+    @Test func theFirstAndLastDifferenceAreFoundWordByWord() {
+        var rng = SplitMix(seed: 31)
+        for round in 0..<4000 {
+            let count = 1 + round % 40
+            let a = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next() % 3) }
+            var b = a
+            // One to three changed bytes, or none.
+            for _ in 0..<Int(rng.next() % 4) { b[Int(rng.next() % UInt64(count))] ^= 1 }
+            let first = (0..<count).first { a[$0] != b[$0] } ?? count
+            let last = (0..<count).last { a[$0] != b[$0] }
+            a.withUnsafeBufferPointer { pa in
+                b.withUnsafeBufferPointer { pb in
+                    #expect(StrokeEngine.firstDifference(pa.baseAddress!, pb.baseAddress!, count) == first)
+                    if let last {
+                        #expect(StrokeEngine.lastDifference(pa.baseAddress!, pb.baseAddress!, count) == last)
+                    }
+                }
+            }
+        }
+    }
 }

@@ -58,6 +58,51 @@ import Testing
         }
     }
 
+    /// The one-pixel path of short runs (two channels per multiply) gives the bits of the
+    /// channel-by-channel formula for every coverage and opacity, and for any pixels at all,
+    /// premultiplied or not.
+    @Test func twoChannelsPerMultiplyEqualTheChannelFormula() {
+        var rng = SplitMix(seed: 13)
+        for round in 0..<24 {
+            let paint = UInt32(truncatingIfNeeded: rng.next())
+            let source = round % 6 == 5 ? 0 : UInt32(truncatingIfNeeded: rng.next())
+            let backdrop = UInt32(truncatingIfNeeded: rng.next())
+            for m in 0...255 {
+                for o in 0...255 {
+                    let expected = SpanCompositor.over(
+                        SpanCompositor.blend(paint, source: source, coverage: UInt8(m), opacity: UInt16(o)),
+                        backdrop: backdrop)
+                    let got = SpanCompositor.compositePixel(
+                        paint, source: source, coverage: UInt8(m), opacity: UInt16(o), backdrop: backdrop)
+                    guard got == expected else {
+                        Issue.record("paint \(paint) source \(source) backdrop \(backdrop) m \(m) o \(o)")
+                        return
+                    }
+                }
+            }
+        }
+        // Short runs and long ones through `composite`: the same pixels either way.
+        let count = 21
+        var paint = (0..<count).map { _ in UInt32(truncatingIfNeeded: rng.next()) }
+        var coverage = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        var view = [UInt32](repeating: 0, count: count)
+        for n in 1...count {
+            paint.withUnsafeMutableBufferPointer { p in
+                coverage.withUnsafeMutableBufferPointer { c in
+                    view.withUnsafeMutableBufferPointer { v in
+                        SpanCompositor.composite(
+                            paint: p.baseAddress!, coverage: c.baseAddress!, view: v.baseAddress!, count: n,
+                            source: 0xFF80_4020, opacity: 200, backdrop: 0xFFFF_FFFF)
+                    }
+                }
+            }
+            for i in 0..<n {
+                let blended = SpanCompositor.blend(paint[i], source: 0xFF80_4020, coverage: coverage[i], opacity: 200)
+                #expect(view[i] == SpanCompositor.over(blended, backdrop: 0xFFFF_FFFF), "run of \(n), pixel \(i)")
+            }
+        }
+    }
+
     /// The fully-covered span path (constant alpha, and a plain fill for an opaque source at
     /// full opacity) writes exactly what the general path writes with every coverage 255.
     @Test func fullyCoveredSpansEqualTheGeneralComposite() {

@@ -125,12 +125,15 @@ extension StrokeEngine {
                 visitRow(y, r.x, r.maxX - 1) { x0, x1, row in
                     // A tile made after the save held zeros then; none: nothing to restore.
                     guard let row else { return }
-                    var first = x0
-                    while first <= x1 && row[first & Tile.mask] == line[first] { first += 1 }
-                    guard first <= x1 else { return }
-                    var last = x1
-                    while row[last & Tile.mask] == line[last] { last -= 1 }
-                    (row + (first & Tile.mask)).update(from: line + first, count: last - first + 1)
+                    let now = row + (x0 & Tile.mask)
+                    let before = line + x0
+                    let count = x1 - x0 + 1
+                    let from = Self.firstDifference(now, before, count)
+                    guard from < count else { return }
+                    let through = Self.lastDifference(now, before, count)
+                    (now + from).update(from: before + from, count: through - from + 1)
+                    let first = x0 + from
+                    let last = x0 + through
                     changed = changed.union(IntRect(x0: first, y0: y, x1: last, y1: y))
                     if !defersComposite && !collected.add(y, first, last) { compositeRow(y, first, last) }
                 }
@@ -138,5 +141,38 @@ extension StrokeEngine {
         }
         if defersComposite { staleView = staleView.union(changed) }
         return changed
+    }
+
+    /// The first of the `count` bytes at `a` and `b` that differ (`count` when none does),
+    /// compared eight at a time.
+    @inline(__always)
+    static func firstDifference(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        var i = 0
+        while i + 8 <= count {
+            let x =
+                UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+                ^ UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self)
+            // Little-endian: the byte at the lowest address is the word's lowest.
+            if x != 0 { return i + x.littleEndian.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < count && a[i] == b[i] { i += 1 }
+        return i
+    }
+
+    /// The last of the `count` bytes at `a` and `b` that differ (one must), compared eight at
+    /// a time from the end.
+    @inline(__always)
+    static func lastDifference(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        var end = count
+        while end >= 8 {
+            let x =
+                UnsafeRawPointer(a + end - 8).loadUnaligned(as: UInt64.self)
+                ^ UnsafeRawPointer(b + end - 8).loadUnaligned(as: UInt64.self)
+            if x != 0 { return end - 1 - x.littleEndian.leadingZeroBitCount >> 3 }
+            end -= 8
+        }
+        while a[end - 1] == b[end - 1] { end -= 1 }
+        return end - 1
     }
 }
