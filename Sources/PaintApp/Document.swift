@@ -16,10 +16,9 @@ public struct Document {
     public var path: String?
     /// The history step that is on disk (nil: none is, or it was undone and overwritten).
     public var savedStep: Int?
-    /// The bytes of the picture the history starts from, in any format SwiftPaint opens (the
-    /// opened file's own bytes; nil: a blank canvas): saved with the history, and the journal's
-    /// starting point.
-    public var baseBytes: [UInt8]?
+    /// The picture the history starts from (nil: a blank canvas): saved with the history, and
+    /// the journal's starting point; in memory, or only in the journal once it has started.
+    public var base: BaseImage?
     /// The steps that rebuild the picture from `baseBytes` as they were read (a reopened file's
     /// saved history, undone steps and their undos included): its journal starts with them.
     public var log: [Operation]
@@ -50,7 +49,7 @@ public struct Document {
         history.reclaimer = Reclaimer.shared
         self.path = path
         self.savedStep = savedStep
-        self.baseBytes = baseBytes
+        self.base = baseBytes.map(BaseImage.bytes)
         self.log = log
         self.format = format
         self.carriesHistory = carriesHistory

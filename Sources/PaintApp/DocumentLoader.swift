@@ -219,15 +219,18 @@ public enum DocumentLoader {
 
     /// The archive to keep with the saved picture: the starting picture and every step (undone
     /// ones too, followed by the undos). Its pixel hash is filled in by the save, from the
-    /// pixels a reader decodes.
-    public static func archive(for document: Document) -> DocumentArchive {
+    /// pixels a reader decodes. Nil when the starting picture cannot be read back from the
+    /// journal that holds it (`BaseImage.read`): no history is better than a wrong one.
+    public static func archive(for document: Document) -> DocumentArchive? {
+        let baseImage = document.base?.read()
+        if document.base != nil && baseImage == nil { return nil }
         let history = document.history
         var operations = history.operations
         operations.append(contentsOf: Array(repeating: Operation.undo, count: history.count - history.cursor))
         let start = history.startingCanvas
         return DocumentArchive(
             width: document.engine.width, height: document.engine.height,
-            background: document.startingBackground, baseImage: document.baseBytes,
+            background: document.startingBackground, baseImage: baseImage,
             operations: operations, pixelHash: 0,
             startingCanvas: start == nil || start == document.engine.bounds ? nil : start)
     }

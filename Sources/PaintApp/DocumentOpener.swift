@@ -16,12 +16,13 @@ public struct DocumentOpener {
     }
 
     /// Starts journaling `document`: its header, then the steps it was opened with, so the
-    /// journal always holds the whole log from the starting picture. With `offeringLeftOver`,
+    /// journal always holds the whole log from the starting picture. The journal then holds
+    /// the document's starting picture: `document.base` moves there, out of memory. With `offeringLeftOver`,
     /// the newest journal a crash left for the same file (for an untitled document, the newest
     /// of all) comes with it, to offer, even when this document's own journal cannot be made (a
     /// full disk). Without a journal folder there is no journal and no problem; when the journal
     /// cannot be made, `problem` says why (drawing goes on without it).
-    public func startJournal(for document: Document, offeringLeftOver: Bool) -> (
+    public func startJournal(for document: inout Document, offeringLeftOver: Bool) -> (
         journal: DocumentJournal?, offer: RestoreOffer?, problem: String?
     ) {
         guard let folder = journalFolder else { return (nil, nil, nil) }
@@ -29,12 +30,19 @@ public struct DocumentOpener {
         // The canvas the operations start on: the history's first, which a crop, scale or turn
         // in a reopened file's history makes differ from the picture's.
         let start = document.history.startingCanvas ?? document.engine.bounds
+        let baseImage = document.base?.read()
+        if document.base != nil && baseImage == nil {
+            return (nil, leftOver.map(Recovery.offer), "No crash journal: its starting picture could not be read back")
+        }
         let header = JournalHeader(
             documentPath: document.path, width: start.width, height: start.height,
-            background: document.startingBackground, baseImage: document.baseBytes)
+            background: document.startingBackground, baseImage: baseImage)
         do {
             let writer = try JournalWriter.create(in: folder, header: header)
             for operation in document.log { writer.append(operation) }
+            // The file holds the starting picture now (synced): neither the document nor the
+            // writer keeps it in memory.
+            if document.base != nil && writer.releaseBaseImage() { document.base = .journal(writer) }
             return (DocumentJournal(writer: writer), leftOver.map(Recovery.offer), nil)
         } catch {
             // A drawing a crash left is offered even so: restoring it goes on in its own journal.

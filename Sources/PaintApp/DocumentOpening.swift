@@ -55,7 +55,9 @@ public final class DocumentOpening {
         }
     }
 
-    /// Waits for the picture: the document and what the status bar says first.
+    /// Waits for the picture: the document and what the status bar says first. The document is
+    /// handed over, not kept here: it holds the opened file's bytes until its journal does
+    /// (`BaseImage`), and this object lives as long as the program.
     public func finish() -> (document: Document, message: String) {
         if let thread {
             pthread_join(thread, nil)
@@ -63,7 +65,7 @@ public final class DocumentOpening {
         }
         // The thread always leaves a result; without one, the picture is opened here.
         let result = work.result ?? DocumentLoader.open(work.path, options: work.options, historyInBackground: true)
-        work.result = result
+        work.result = nil
         return result
     }
 }

@@ -133,7 +133,8 @@ extension Session {
     /// was wanted: drawing goes on without it, and the status bar says what is at stake.
     @discardableResult
     public func start(_ document: Document, message: String, offeringLeftOver: Bool) -> String? {
-        let started = opener.startJournal(for: document, offeringLeftOver: offeringLeftOver)
+        var document = document
+        let started = opener.startJournal(for: &document, offeringLeftOver: offeringLeftOver)
         install(document, message: started.problem ?? message, journal: started.journal)
         if let offer = started.offer { self.offer(offer) }
         return started.problem
@@ -153,7 +154,7 @@ extension Session {
     @discardableResult
     public func startJournal() -> String? {
         guard sink == nil else { return nil }
-        let started = opener.startJournal(for: document, offeringLeftOver: false)
+        let started = opener.startJournal(for: &document, offeringLeftOver: false)
         sink = started.journal
         crashProtectionStopped = nil
         if let problem = started.problem { setMessage(problem) }

@@ -103,16 +103,19 @@ extension Session {
         let store = opener.options.historyStore
         // The entry is named by what a reader decodes from the file, whatever the format does to
         // the pixels (SavedHistory).
-        let kept =
-            store != nil || inside
-            ? SavedHistory(archive: DocumentLoader.archive(for: document), store: store, portable: inside) : nil
-        let outcome: SavedHistory.Outcome
+        let archive = store != nil || inside ? DocumentLoader.archive(for: document) : nil
+        let kept = archive.map { SavedHistory(archive: $0, store: store, portable: inside) }
+        var outcome: SavedHistory.Outcome
         do {
             outcome = try ImageFile.save(
                 engine.flattenedImage(), to: target, options: options, withAlpha: transparent, history: kept)
         } catch {
             setMessage(error.description)
             return false
+        }
+        if (store != nil || inside) && archive == nil {
+            outcome.problem =
+                "its history was not kept: its starting picture could not be read back from the crash journal"
         }
         sink?.saved(path: target)
         document.path = target

@@ -37,11 +37,11 @@ extension Session {
             next.engine = found.engine
             next.history = found.history
             next.savedStep = document.savedStep.map { $0 + steps }
-            next.baseBytes = found.baseBytes
+            next.base = found.base
             next.log = found.log + rebuild.liveOperations
             document = next
             if sink != nil {
-                let started = opener.startJournal(for: document, offeringLeftOver: false)
+                let started = opener.startJournal(for: &document, offeringLeftOver: false)
                 if let journal = started.journal {
                     sink?.closedCleanly()
                     sink = journal

@@ -82,11 +82,16 @@ do {
     let app = try X11App(session: session, displayName: nil, windowSize: stored.window)
     app.prepareFirstFrame()
     StartupTrace.mark("window made")
-    let (document, message) = opening.finish()
-    StartupTrace.mark("picture opened")
-    // Installed after the settings are restored: a large picture opens fitted when they say so.
-    session.install(document, message: message, journal: nil)
-    let path = document.path
+    do {
+        // Scoped: the session holds the document from here on (its file's bytes go to the
+        // journal once that starts, and no copy may stay alive in this frame).
+        let (document, message) = opening.finish()
+        StartupTrace.mark("picture opened")
+        // Installed after the settings are restored: a large picture opens fitted when they
+        // say so.
+        session.install(document, message: message, journal: nil)
+    }
+    let path = session.document.path
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
         FileSystem.printError("swiftpaint: drawing through \(app.transport), pointer through \(app.pointerInput)")
     }

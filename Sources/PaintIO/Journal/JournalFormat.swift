@@ -91,6 +91,26 @@ enum JournalFormat {
 
     // MARK: File helpers
 
+    /// `count` bytes at `offset` of `fd` (fewer at the end of the file), looping over partial
+    /// reads and EINTR; nil on a read error (`errno` says which).
+    static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { raw in
+                raw.baseAddress.map { pread(fd, $0 + filled, count - filled, off_t(offset + filled)) } ?? 0
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        bytes.removeLast(count - filled)
+        return bytes
+    }
+
     /// Writes every byte at `offset`, looping over partial writes and EINTR; returns 0 or an errno.
     static func writeAll(_ bytes: [UInt8], to fd: Int32, at offset: Int) -> Int32 {
         writeCounting(bytes, to: fd, at: offset).errno

@@ -309,20 +309,9 @@ struct JournalParser {
 
     /// `count` bytes at `offset` (fewer at the end of the file).
     private func read(at offset: Int, count: Int) throws(JournalError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = bytes.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + filled, count - filled, off_t(offset + filled))
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .cannotRead(path: path, errno: errno)
-            }
-            if n == 0 { break }
-            filled += n
+        guard let bytes = JournalFormat.read(fd, at: offset, count: count) else {
+            throw .cannotRead(path: path, errno: errno)
         }
-        bytes.removeLast(count - filled)
         return bytes
     }
 }

@@ -87,6 +87,13 @@ public final class JournalWriter: @unchecked Sendable {
             let core = Core(
                 fd: fd, path: path, folder: folder, header: header, fileEnd: bytes.count + base.count, recordCount: 0)
             core.sizeLimit = sizeLimit ?? JournalFormat.maxJournalBytes
+            if let image = header.baseImage {
+                core.baseInFile = BaseInFile(
+                    fieldsAt: JournalFormat.prefixSize + JournalFormat.recordOverhead,
+                    fieldsCount: headerRecord.count - image.count, count: image.count,
+                    // The CRC the record's framing carries (bytes 12 to 15, little-endian).
+                    crc: headerRecord.head[12..<16].reversed().reduce(0) { $0 << 8 | UInt32($1) })
+            }
             return try JournalWriter(core: core)
         }
     }
@@ -141,8 +148,37 @@ public final class JournalWriter: @unchecked Sendable {
     /// The journal file's path.
     public var path: String { core.path }
 
-    /// The header of the current journal file.
-    public var header: JournalHeader { core.header }
+    /// The header of the current journal file (without its base image once
+    /// `releaseBaseImage` has let it go: `readBaseImage` reads it back).
+    public var header: JournalHeader { core.locked { core.header } }
+
+    /// The base image this writer wrote into the file's header, read back from the file (or
+    /// the header's own bytes while it keeps them) and checked against the header record's
+    /// CRC; nil when it cannot be read, does not check out, or the journal is closed.
+    public func readBaseImage() -> [UInt8]? {
+        core.locked { () -> [UInt8]? in
+            if let image = core.header.baseImage { return image }
+            guard let stored = core.baseInFile, !core.closed else { return nil }
+            guard let fields = JournalFormat.read(core.fd, at: stored.fieldsAt, count: stored.fieldsCount),
+                let image = JournalFormat.read(core.fd, at: stored.fieldsAt + stored.fieldsCount, count: stored.count),
+                JournalFormat.recordCRC(sequence: 0, payload: [fields, image]) == stored.crc
+            else { return nil }
+            return image
+        }
+    }
+
+    /// Lets go of the header's base image, which the file holds (synced since `create`): a
+    /// document keeps its starting picture's bytes (a whole picture file: megabytes) in its
+    /// journal instead of in memory, and `readBaseImage` reads them back when a save needs them.
+    /// Returns whether they were let go (not for an adopted journal, whose bytes stay).
+    @discardableResult
+    public func releaseBaseImage() -> Bool {
+        core.locked {
+            guard core.baseInFile != nil, !core.closed else { return false }
+            core.header.baseImage = nil
+            return true
+        }
+    }
 
     /// Operations in the current journal file: those already on disk plus those appended since.
     public var recordCount: Int { core.locked { core.recordCount } }
@@ -263,6 +299,18 @@ public final class JournalWriter: @unchecked Sendable {
     }
 }
 
+/// Where a journal's header record holds its fields and base image, and its CRC: enough to read
+/// the base image back and know it is the one written.
+struct BaseInFile {
+    /// The offset of the header's fields (its payload) in the file.
+    let fieldsAt: Int
+    let fieldsCount: Int
+    /// The base image's bytes, which follow the fields.
+    let count: Int
+    /// The header record's CRC (`JournalFormat.recordCRC`, sequence 0).
+    let crc: UInt32
+}
+
 /// One record waiting to be written: a change or a save mark, framed by the writer's thread.
 struct Pending {
     let record: JournalRecord
@@ -289,7 +337,9 @@ final class Core: @unchecked Sendable {
     let path: String
     /// The folder the journal is in (synced when it is deleted).
     let folder: String
-    let header: JournalHeader
+    var header: JournalHeader
+    /// Where the header's base image lies in the file, when this writer wrote it.
+    var baseInFile: BaseInFile?
     /// The offset just past the last durable record.
     var fileEnd: Int
     var recordCount: Int

@@ -1,0 +1,89 @@
+import Foundation
+import PaintCore
+import PaintIO
+import Testing
+
+@testable import PaintApp
+
+/// An opened picture's file bytes (the history's starting picture) live in its crash journal
+/// once that is made, not in memory for the whole session; a save with history and a crash
+/// restore still get exactly those bytes, and a journal that cannot give them back costs the
+/// saved history, never the saved picture.
+@Suite struct BaseImageTests {
+    typealias T = SessionTests
+
+    /// A photo-like 80 x 60 PNG in `dir`, opened as the window opens it, with a journal in
+    /// `dir`/journal and a history store: the session, the file and its bytes.
+    static func opened(in dir: String) throws -> (Session, String, [UInt8], CommandLineOptions) {
+        var image = PixelImage(width: 80, height: 60)
+        for y in 0..<60 {
+            for x in 0..<80 { image[x, y] = Pixel.pack(r: UInt8(x * 3), g: UInt8(y * 4), b: 90, a: 255) }
+        }
+        let file = dir + "/photo.png"
+        try ImageFile.save(image, to: file, withAlpha: false)
+        let bytes = try DocumentLoaderTests.bytes(file)
+        let options = DocumentLoaderTests.options(dir)
+        let (document, _) = try DocumentLoader.load(file, options: options, historyInBackground: true)
+        let s = Session(document: document, windowWidth: 1000, windowHeight: 400, message: "")
+        s.opener = DocumentOpener(options: options, journalFolder: dir + "/journal")
+        #expect(s.start(s.document, message: "", offeringLeftOver: false) == nil)
+        return (s, file, bytes, options)
+    }
+
+    static func journalPath(_ s: Session) throws -> String {
+        try #require((s.sink as? DocumentJournal)?.path)
+    }
+
+    @Test func theOpenedFileLivesInTheJournalAndComesBackForTheSavedHistory() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (s, file, bytes, options) = try Self.opened(in: dir)
+        let original = s.engine.flattenedImage()
+        // Not in memory: in the journal, which a crash restore reads the starting picture from.
+        #expect(s.document.base?.isInMemory == false)
+        #expect(s.document.base?.read() == bytes)
+        let journal = try JournalReader.read(path: try Self.journalPath(s))
+        #expect(journal.header.baseImage == bytes)
+
+        T.drag(s, [(10, 10), (70, 50)])
+        T.key(s, "s", .control)
+        #expect(s.message.hasPrefix("Saved to"), "\(s.message)")
+        // The store's entry starts from the opened file's own bytes, read back from the journal.
+        let saved = try ImageFile.load(path: file)
+        guard case .entry(let archive, _) = try #require(options.historyStore).find(HistoryKey(of: saved)) else {
+            Issue.record("no history kept for the saved picture")
+            return
+        }
+        #expect(archive.baseImage == bytes)
+        // Reopened, the history goes back to the picture as it was opened.
+        let reopened = DocumentLoaderTests.open(file, options)
+        #expect(reopened.history.canUndo)
+        T.key(reopened, "z", .control)
+        #expect(DocumentLoaderTests.shows(reopened.engine, original))
+    }
+
+    @Test func aJournalThatCannotGiveItBackCostsTheSavedHistoryNotThePicture() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (s, file, bytes, options) = try Self.opened(in: dir)
+        // A flipped bit in the middle of the journal's copy of the starting picture.
+        let path = try Self.journalPath(s)
+        let journal = try DocumentLoaderTests.bytes(path)
+        let at = try #require(
+            (0...(journal.count - bytes.count)).first { journal[$0..<($0 + 64)].elementsEqual(bytes[0..<64]) })
+        let fd = open(path, O_WRONLY)
+        var flipped = journal[at + bytes.count / 2] ^ 0x10
+        #expect(pwrite(fd, &flipped, 1, off_t(at + bytes.count / 2)) == 1)
+        close(fd)
+        #expect(s.document.base?.read() == nil)
+
+        T.drag(s, [(10, 10), (70, 50)])
+        let drawn = s.engine.flattenedImage()
+        T.key(s, "s", .control)
+        #expect(s.message.contains("its history was not kept"), "\(s.message)")
+        // The picture is saved as drawn; no history names it.
+        let saved = try ImageFile.load(path: file)
+        #expect(saved == drawn)
+        #expect(try #require(options.historyStore).find(HistoryKey(of: saved)) == .none)
+    }
+}
