@@ -100,11 +100,9 @@ extension StrokeEngine {
                         // Composited now, unless the event collects its runs to composite
                         // once (`stampPath`). Only a full inside takes the constant-alpha path.
                         if !defersComposite && !collected.add(y, run.first, run.last) {
-                            if level == 255 {
-                                compositeRow(y, run.first, run.last, fullFrom: ia, fullThrough: ib)
-                            } else {
-                                compositeRow(y, run.first, run.last)
-                            }
+                            compositeOwnRun(
+                                y, run.first, run.last, tile: t, coverage: tile + r * Tile.size - origin,
+                                fullFrom: level == 255 ? ia : Int.max, fullThrough: ib)
                         }
                         rowFirst = min(rowFirst, run.first)
                         rowLast = max(rowLast, run.last)

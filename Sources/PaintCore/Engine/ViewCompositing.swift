@@ -163,36 +163,44 @@ extension StrokeEngine {
         compose(y, a, b, into: view + (y - viewRect.y) * viewStride + (a - viewRect.x))
     }
 
-    /// `compositeRow` for pixels x0...x1 of which fullFrom...fullThrough are known to be fully
-    /// covered by the stroke in progress: those take the constant-alpha path.
+    /// `compositeRow` for pixels x0...x1 of row y that lie in tile `t` of the stroke in progress
+    /// (`cover`: its coverage row, indexed by canvas column), of which fullFrom...fullThrough are
+    /// known to be fully covered: those take the constant-alpha path. One tile, so its pointers
+    /// are worked out once, and the rim's few pixels go straight to the compositor.
     @inline(__always)
-    func compositeRow(_ y: Int, _ x0: Int, _ x1: Int, fullFrom: Int, fullThrough: Int) {
+    func compositeOwnRun(
+        _ y: Int, _ x0: Int, _ x1: Int, tile t: Int, coverage cover: UnsafeMutablePointer<UInt8>, fullFrom: Int,
+        fullThrough: Int
+    ) {
         guard let view, y >= viewRect.y, y < viewRect.maxY else { return }
         let a = max(x0, viewRect.x)
         let b = min(x1, viewRect.maxX - 1)
         guard a <= b else { return }
-        let row = view + (y - viewRect.y) * viewStride
-        let vx = viewRect.x
-        let f0 = max(a, fullFrom)
-        let f1 = min(b, fullThrough)
-        guard f0 <= f1, let backdrop = backdropColor else {
-            compose(y, a, b, into: row + (a - vx))
+        // The view's row, indexed by canvas column.
+        let row = view + (y - viewRect.y) * viewStride - viewRect.x
+        guard let backdrop = backdropColor else {
+            compose(y, a, b, into: row + a)
             return
         }
-        if a < f0 { compose(y, a, f0 - 1, into: row + (a - vx)) }
-        let r = y & Tile.mask
-        let rowTiles = (y >> Tile.shift) * paint.across
-        var x = f0
-        while x <= f1 {
-            let tx = x >> Tile.shift
-            let through = min(f1, (tx << Tile.shift) + Tile.mask)
-            let t = rowTiles + tx
-            SpanCompositor.compositeFull(
-                paint: paint.bases[t] + r * paint.strides[t] + (x & Tile.mask), view: row + (x - vx),
-                count: through - x + 1, source: source, opacity: UInt16(alpha), backdrop: backdrop)
-            x = through + 1
+        let paintRow = paint.bases[t] + (y & Tile.mask) * paint.strides[t] - (x0 & ~Tile.mask)
+        let opacity = UInt16(alpha)
+        let f0 = max(a, fullFrom)
+        let f1 = min(b, fullThrough)
+        let rimEnd = f0 <= f1 ? f0 : b + 1
+        if a < rimEnd {
+            SpanCompositor.composite(
+                paint: paintRow + a, coverage: cover + a, view: row + a, count: rimEnd - a, source: source,
+                opacity: opacity, backdrop: backdrop)
         }
-        if f1 < b { compose(y, f1 + 1, b, into: row + (f1 + 1 - vx)) }
+        guard f0 <= f1 else { return }
+        SpanCompositor.compositeFull(
+            paint: paintRow + f0, view: row + f0, count: f1 - f0 + 1, source: source, opacity: opacity,
+            backdrop: backdrop)
+        if f1 < b {
+            SpanCompositor.composite(
+                paint: paintRow + f1 + 1, coverage: cover + f1 + 1, view: row + f1 + 1, count: b - f1, source: source,
+                opacity: opacity, backdrop: backdrop)
+        }
     }
 
     /// `compositeRow` for pixels a stroke changed: runs of full coverage take the constant-alpha
