@@ -70,8 +70,11 @@ public enum DocumentLoader {
             let picture = opened.picture
             (bytes, format, hasAlpha) = (opened.bytes, picture.format, picture.hasAlpha)
             let shown = picture.image
+            // The file's pixels in tiles: what a history must replay to, and the starting
+            // picture when none does.
+            engine = StrokeEngine(image: shown, background: hasAlpha ? .transparent : options.background)
             switch savedHistory(
-                bytes, format: format, key: { HistoryKey(of: shown) }, shows: { shown }, path: path,
+                bytes, format: format, key: { HistoryKey(of: shown) }, shows: engine.paintSnapshot(), path: path,
                 store: options.historyStore, memoryCap: options.historyMemoryMB << 20)
             {
             case .found(var document, let detail):
@@ -79,8 +82,6 @@ public enum DocumentLoader {
                 return (document, "\(said) — \(detail)")
             case .none(let why): notes = why
             }
-            // Without its history: the file's pixels are the starting picture.
-            engine = StrokeEngine(image: shown, background: hasAlpha ? .transparent : options.background)
         }
         // Only the chunks' lengths and types: the chunk itself is read with the history.
         let carries = format == .png && HistoryChunk.isPresent(in: bytes)
@@ -112,37 +113,29 @@ public enum DocumentLoader {
         case none([String])
     }
 
-    /// The editing history of a picture whose file holds `bytes` in `format` and shows the
-    /// picture `picture` gives (asked only when there is a history to check; `key` gives its
-    /// `HistoryKey`, asked only when the store keeps any entry, nil when told to stop): from
+    /// The editing history of a picture whose file holds `bytes` in `format` and shows
+    /// `picture` (the engine's tiles of it, read a row at a time: never copied whole; `key`
+    /// gives its `HistoryKey`, asked only when the store keeps any entry, nil when told to stop): from
     /// this computer's `store` or (a PNG) from the file itself, when it replays to the picture
     /// the file was saved from. Safe to run on a thread of its own; `control` stops it between
     /// two replayed operations (and `key` between two bands of hashed rows).
     static func savedHistory(
-        _ bytes: [UInt8], format: ImageFormat, key: () -> HistoryKey?, shows picture: () -> PixelImage,
+        _ bytes: [UInt8], format: ImageFormat, key: () -> HistoryKey?, shows shown: PackedPixels,
         path: String, store: HistoryStore?, memoryCap: Int, control: ReplayControl? = nil
     ) -> SavedHistory {
         let inFile = format == .png ? HistoryChunk.extract(from: bytes) : .none
         let carries = inFile != .none
         var notes: [String] = []
-        var asked: PixelImage?
-        func shownPicture() -> PixelImage {
-            if let asked { return asked }
-            let image = picture()
-            asked = image
-            return image
-        }
         // This computer's store first: it holds the latest history saved here for these pixels.
         // An empty one is not looked in (hashing a 4K picture takes 0.1 to 0.3 s).
         if let store, !store.isEmpty, let key = key() {
             switch store.find(key) {
             case .entry(let archive, let named):
-                let shown = shownPicture()
                 // The replay must give the picture that was encoded into this file: the file's
                 // own pixels (as a chunk's replay must), or (a lossy format) the picture the
                 // entry names.
                 let trusted = { (engine: StrokeEngine) -> Bool in
-                    HistoryReplay.verify(engine, shows: shown) || HistoryKey(of: engine.flattenedImage()) == named
+                    HistoryReplay.verify(engine, shows: shown) || HistoryKey(flattening: engine) == named
                 }
                 switch restore(
                     archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted, control: control)
@@ -162,7 +155,6 @@ public enum DocumentLoader {
         if control?.isStopped == true { return .none([HistoryReplay.Refusal.stopped.description]) }
         switch inFile {
         case .archive(let archive):
-            let shown = shownPicture()
             let trusted = { (engine: StrokeEngine) in HistoryReplay.verify(engine, shows: shown) }
             switch restore(archive, shows: shown, path: path, memoryCap: memoryCap, trusting: trusted, control: control)
             {
@@ -193,7 +185,7 @@ public enum DocumentLoader {
     /// `trusted` accepts (the picture the file `shown` was saved from): the one path every
     /// history read back takes, from the store or from the file.
     static func restore(
-        _ archive: DocumentArchive, shows shown: PixelImage, path: String, memoryCap: Int,
+        _ archive: DocumentArchive, shows shown: PackedPixels, path: String, memoryCap: Int,
         trusting trusted: (StrokeEngine) -> Bool, control: ReplayControl? = nil
     ) -> Result<Document, Distrust> {
         // Cheap checks first: a history of another size or other pixels is not replayed at all.

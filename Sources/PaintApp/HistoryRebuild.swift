@@ -72,11 +72,11 @@ public final class HistoryRebuild {
             // Drawing comes first: the replay takes what the window leaves of the CPU (on Linux
             // the nice value of "this process" is this thread's own).
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-            // The picture is hashed from the engine's tiles (a band of rows at a time, stopping
-            // when told to), and copied whole only when there is a history to check against it.
+            // The picture is hashed and checked from the engine's tiles (a band of rows at a
+            // time, the hash stopping when told to), never copied whole.
             result = DocumentLoader.savedHistory(
                 plan.fileBytes, format: plan.format, key: { HistoryKey(of: self.plan.picture, control: self.control) },
-                shows: { self.plan.picture.image() },
+                shows: plan.picture,
                 path: plan.path, store: plan.store, memoryCap: plan.memoryCap, control: control)
             var byte: UInt8 = 1
             _ = write(writeEnd, &byte, 1)

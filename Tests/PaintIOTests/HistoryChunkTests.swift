@@ -103,6 +103,10 @@ import Testing
             var other = image
             other.pixels[0] ^= 1
             #expect(!back.matches(other))
+            // The same check on the engine's tiles of the picture, read a row at a time.
+            #expect(back.matches(StrokeEngine(image: image).paintSnapshot()))
+            #expect(!back.matches(StrokeEngine(image: other).paintSnapshot()))
+            #expect(!back.matches(StrokeEngine(width: 97, height: 60).paintSnapshot()))
         }
 
         // A blank canvas with a transparent background and no operations round-trips too.

@@ -114,6 +114,22 @@ import Testing
         #expect(HistoryKey(of: snapshot) != HistoryKey(of: image))
     }
 
+    /// The key of an engine's picture as saved, flattened band by band (131 rows: 64 + 64 +
+    /// 3), is the key of its flattened image, over a background colour and over none.
+    @Test func theKeyFlattenedBandByBandIsTheKeyOfTheFlattenedImage() {
+        for background in [Background.transparent, .color(Color(r: 30, g: 60, b: 90))] {
+            let engine = StrokeEngine(width: 197, height: 131, background: background)
+            _ = engine.begin(
+                StrokeStyle(color: Color(r: 200, g: 30, b: 60), opacity: 0.7, width: 9), at: Point(x: 5, y: 10))
+            _ = engine.move(to: Point(x: 190, y: 125))
+            _ = engine.end()
+            #expect(HistoryKey(flattening: engine) == HistoryKey(of: engine.flattenedImage()))
+            #expect(
+                HistoryKey(flattening: engine) != HistoryKey(of: StrokeEngine(width: 197, height: 131).flattenedImage())
+            )
+        }
+    }
+
     /// Hashed band by band with a control: the same key, every row counted once (131 rows: two
     /// bands of 64 and one of 3); a control told to stop gives no key and hashes nothing.
     @Test func aKeyHashedWithAControlIsTheSameAndStopsWhenTold() {

@@ -154,26 +154,32 @@ import Testing
         }
     }
 
+    /// The picture saved and read back is what `verify` accepts, compared a band of 64 rows at
+    /// a time (150 rows: three bands); one pixel off in any band, and it is refused.
     @Test func verifyAgreesWithARealSaveAndReadBack() throws {
         var rng = SplitMix(seed: 3)
         for background in [Background.transparent, .color(Color(r: 10, g: 200, b: 30))] {
-            let engine = StrokeEngine(width: 40, height: 30, background: background)
-            for _ in 0..<12 {
+            let engine = StrokeEngine(width: 40, height: 150, background: background)
+            for _ in 0..<24 {
                 let style = StrokeStyle(
                     color: Color(
                         r: UInt8(truncatingIfNeeded: rng.next()), g: UInt8(truncatingIfNeeded: rng.next()),
                         b: UInt8(truncatingIfNeeded: rng.next())),
                     opacity: 0.05 + rng.unit() * 0.9, width: 1 + rng.unit() * 9)
                 PaintCore.Operation.stroke(
-                    style, points: (0..<5).map { _ in Point(x: rng.unit() * 40, y: rng.unit() * 30) }
+                    style, points: (0..<5).map { _ in Point(x: rng.unit() * 40, y: rng.unit() * 150) }
                 ).apply(to: engine)
             }
             let saved = try PNGCodec.decode(
                 try PNGCodec.encode(engine.flattenedImage(), withAlpha: background == .transparent), name: "t")
-            #expect(HistoryReplay.verify(engine, shows: saved))
-            var off = saved
-            off.pixels[17] ^= 0x0000_0100
-            #expect(!HistoryReplay.verify(engine, shows: off))
+            #expect(HistoryReplay.verify(engine, shows: StrokeEngine(image: saved).paintSnapshot()))
+            for pixel in [17, 40 * 70 + 3, 40 * 149 + 39] {
+                var off = saved
+                off.pixels[pixel] ^= 0x0000_0100
+                #expect(
+                    !HistoryReplay.verify(engine, shows: StrokeEngine(image: off).paintSnapshot()), "pixel \(pixel)")
+            }
+            #expect(!HistoryReplay.verify(engine, shows: StrokeEngine(width: 40, height: 149).paintSnapshot()))
         }
     }
 }

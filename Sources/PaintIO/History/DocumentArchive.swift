@@ -38,22 +38,40 @@ public struct DocumentArchive: Sendable, Equatable {
 
     /// FNV-1a 64 over the image's packed pixels, each as four little-endian bytes.
     public static func hash(_ image: PixelImage) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        let prime: UInt64 = 0x0000_0100_0000_01b3
-        image.pixels.withUnsafeBufferPointer { pixels in
-            for p in pixels {
-                h = (h ^ UInt64(p & 0xFF)) &* prime
-                h = (h ^ UInt64(p >> 8 & 0xFF)) &* prime
-                h = (h ^ UInt64(p >> 16 & 0xFF)) &* prime
-                h = (h ^ UInt64(p >> 24)) &* prime
-            }
-        }
+        var h = fnvOffset
+        image.pixels.withUnsafeBufferPointer { fnv(&h, $0) }
         return h
+    }
+
+    /// The same hash of the picture `packed` holds (the engine's paint, by reference to its
+    /// tiles), read a row at a time: no copy of the whole picture.
+    public static func hash(_ packed: PackedPixels) -> UInt64 {
+        var h = fnvOffset
+        packed.forEachRow { fnv(&h, $0) }
+        return h
+    }
+
+    private static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// Folds `pixels` into the FNV-1a hash `h`.
+    private static func fnv(_ h: inout UInt64, _ pixels: UnsafeBufferPointer<UInt32>) {
+        let prime: UInt64 = 0x0000_0100_0000_01b3
+        for p in pixels {
+            h = (h ^ UInt64(p & 0xFF)) &* prime
+            h = (h ^ UInt64(p >> 8 & 0xFF)) &* prime
+            h = (h ^ UInt64(p >> 16 & 0xFF)) &* prime
+            h = (h ^ UInt64(p >> 24)) &* prime
+        }
     }
 
     /// Whether `image` is the picture this archive was saved with (same size, same pixel hash).
     public func matches(_ image: PixelImage) -> Bool {
         image.width == width && image.height == height && Self.hash(image) == pixelHash
+    }
+
+    /// Whether the picture `packed` holds is the one this archive was saved with.
+    public func matches(_ packed: PackedPixels) -> Bool {
+        packed.rect == IntRect(x: 0, y: 0, width: width, height: height) && Self.hash(packed) == pixelHash
     }
 
     // MARK: Binary form

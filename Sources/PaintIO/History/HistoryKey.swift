@@ -51,6 +51,23 @@ public struct HistoryKey: Hashable, Sendable, CustomStringConvertible {
     /// Rows hashed between two looks at a `ReplayControl`.
     static let bandRows = 64
 
+    /// The key of `engine`'s picture as a save writes it (`flattenedImage`), flattened a band
+    /// of rows at a time: no copy of the whole picture.
+    public init(flattening engine: StrokeEngine) {
+        var hash = SHA256()
+        hash.update(Self.header(width: engine.width, height: engine.height))
+        for top in stride(from: 0, to: engine.height, by: Self.bandRows) {
+            let band = engine.flattenedImage(
+                in: IntRect(x: 0, y: top, width: engine.width, height: min(Self.bandRows, engine.height - top)))
+            if 1.littleEndian == 1 {
+                band.pixels.withUnsafeBytes { hash.update($0) }
+            } else {
+                band.pixels.map { $0.littleEndian }.withUnsafeBytes { hash.update($0) }
+            }
+        }
+        digest = hash.finish()
+    }
+
     /// Width and height, UInt32 little-endian each.
     static func header(width: Int, height: Int) -> [UInt8] {
         var header: [UInt8] = []

@@ -172,26 +172,42 @@ public enum HistoryReplay {
     }
 
     /// Whether `engine`'s picture, saved as a PNG and read back, gives exactly `shown` (the
-    /// pixels the file holds): the history then describes the file and can be trusted.
+    /// pixels the file holds, as the engine's tiles hold them when opened): the history then
+    /// describes the file and can be trusted.
     ///
     /// A save writes the flattened picture as 8-bit RGBA with straight alpha when the
     /// background is transparent (read back premultiplied again), else as RGB (read back
-    /// opaque); the same round trip is applied here pixel by pixel, without encoding.
-    public static func verify(_ engine: StrokeEngine, shows shown: PixelImage) -> Bool {
-        guard shown.width == engine.width, shown.height == engine.height else { return false }
-        let flattened = engine.flattenedImage()
+    /// opaque); the same round trip is applied here pixel by pixel, without encoding. Both are
+    /// read a band of rows at a time (a 4K picture: 1 MB at a time, not two 33 MB copies).
+    public static func verify(_ engine: StrokeEngine, shows shown: PackedPixels) -> Bool {
+        guard shown.rect == engine.bounds else { return false }
         let withAlpha = engine.background == .transparent
-        return flattened.pixels.withUnsafeBufferPointer { mine in
-            shown.pixels.withUnsafeBufferPointer { theirs in
-                for i in 0..<mine.count {
-                    let p = mine[i]
-                    let read = withAlpha ? Pixel.premultiply(Pixel.unpremultiply(p)) : p | 0xFF00_0000
-                    if read != theirs[i] { return false }
+        for top in stride(from: 0, to: engine.height, by: bandRows) {
+            let band = IntRect(x: 0, y: top, width: engine.width, height: min(bandRows, engine.height - top))
+            let flattened = engine.flattenedImage(in: band)
+            var same = true
+            var y = 0
+            shown.forEachRow(in: band.y..<band.maxY) { theirs in
+                guard same else { return }
+                flattened.pixels.withUnsafeBufferPointer { mine in
+                    for x in 0..<theirs.count {
+                        let p = mine[y * band.width + x]
+                        let read = withAlpha ? Pixel.premultiply(Pixel.unpremultiply(p)) : p | 0xFF00_0000
+                        if read != theirs[x] {
+                            same = false
+                            return
+                        }
+                    }
                 }
-                return true
+                y += 1
             }
+            if !same { return false }
         }
+        return true
     }
+
+    /// Rows compared at a time by `verify`.
+    static let bandRows = 64
 }
 
 /// Tells a replay running on another thread to stop, and how far it got: the replay looks at
