@@ -11,6 +11,11 @@
 // --also FILE opens FILE too (a picture with a long saved history, say, as `paint-bench history
 // --save-png` writes it), reporting when its window shows (map_ms).
 //
+// Each line gives the peak right after the stroke (peak_rss_mb, rss_mb) and again once the
+// program has settled, its CPU time unchanged for a second (settled_peak_rss_mb,
+// settled_rss_mb, settled_ms after the stroke): a saved history is rebuilt in the background
+// and may take seconds on a loaded machine, so only the settled peak is sure to include it.
+//
 // Pictures: white 1920 x 1080, white 3840 x 2160, noise 3840 x 2160 (every pixel different, as
 // a photograph: no square shares a tile) and white 8192 x 8192. With two --app the programs
 // alternate launch by launch, so their figures come from the same minutes (compare ratios).
@@ -131,11 +136,47 @@ private func measureOpen(
     let peak = x11PeakRSS(process.pid)
     let resident = residentMegabytes(process.pid)
     let phases = startupPhases(in: "\(home).err", launchedAt: t0)
+    // What comes after the first moments (a saved history rebuilt in the background: seconds
+    // on a loaded machine) is in the peak only once the program has settled: its CPU time
+    // unchanged for a second.
+    let settled = waitUntilIdle(process.pid)
     return "map_ms=\(x11Fixed(Double(mapped ?? 0) / 1e6, 1)) ready_ms=\(x11Fixed(Double(ready!) / 1e6, 1))"
         + (phases.isEmpty ? "" : " phases_ms=\(phases)")
         + " peak_rss_mb=\(peak.map { x11Fixed($0, 1) } ?? "unknown")"
         + " rss_mb=\(resident.map { x11Fixed($0, 1) } ?? "unknown")"
+        + " settled_peak_rss_mb=\(x11PeakRSS(process.pid).map { x11Fixed($0, 1) } ?? "unknown")"
+        + " settled_rss_mb=\(residentMegabytes(process.pid).map { x11Fixed($0, 1) } ?? "unknown")"
+        + " settled_ms=\(settled.map { x11Fixed(Double($0) / 1e6, 0) } ?? "never")"
         + (inked == nil ? " stroke=not-seen" : "")
+}
+
+/// The process's CPU time (user + system) in clock ticks, from /proc.
+private func cpuTicks(_ pid: pid_t) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = text.lastIndex(of: ")")
+    else { return nil }
+    // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    return user + system
+}
+
+/// Waits (up to 60 s) until `pid` has used no CPU for a second; the ns waited, or nil.
+private func waitUntilIdle(_ pid: pid_t) -> UInt64? {
+    let start = x11Now()
+    var last = cpuTicks(pid)
+    var stillSince = start
+    while x11Now() - start < 60_000_000_000 {
+        usleep(100_000)
+        let now = cpuTicks(pid)
+        if now != last {
+            last = now
+            stillSince = x11Now()
+        } else if x11Now() - stillSince >= 1_000_000_000 {
+            return stillSince - start
+        }
+    }
+    return nil
 }
 
 /// The phases `SWIFTPAINT_TRACE_STARTUP=1` wrote to `path`, as milliseconds since the launch at
