@@ -163,6 +163,25 @@ extension StrokeEngine {
         compose(y, a, b, into: view + (y - viewRect.y) * viewStride + (a - viewRect.x))
     }
 
+    /// Pixels x0...x1 of row y clipped to the view (a...b), the view's row indexed by canvas
+    /// column, and the backdrop's one color; nil when none of them is shown, or when there is
+    /// no one backdrop color, in which case the shown pixels have been composed already.
+    @inline(__always)
+    private func shownRun(_ y: Int, _ x0: Int, _ x1: Int) -> (
+        Int, Int, UnsafeMutablePointer<UInt32>, UInt32
+    )? {
+        guard let view, y >= viewRect.y, y < viewRect.maxY else { return nil }
+        let a = max(x0, viewRect.x)
+        let b = min(x1, viewRect.maxX - 1)
+        guard a <= b else { return nil }
+        let row = view + (y - viewRect.y) * viewStride - viewRect.x
+        guard let backdrop = backdropColor else {
+            compose(y, a, b, into: row + a)
+            return nil
+        }
+        return (a, b, row, backdrop)
+    }
+
     /// `compositeRow` for pixels x0...x1 of row y that lie in tile `t` of the stroke in progress
     /// (`cover`: its coverage row, indexed by canvas column), of which fullFrom...fullThrough are
     /// known to be fully covered: those take the constant-alpha path. One tile, so its pointers
@@ -172,16 +191,7 @@ extension StrokeEngine {
         _ y: Int, _ x0: Int, _ x1: Int, tile t: Int, coverage cover: UnsafeMutablePointer<UInt8>, fullFrom: Int,
         fullThrough: Int
     ) {
-        guard let view, y >= viewRect.y, y < viewRect.maxY else { return }
-        let a = max(x0, viewRect.x)
-        let b = min(x1, viewRect.maxX - 1)
-        guard a <= b else { return }
-        // The view's row, indexed by canvas column.
-        let row = view + (y - viewRect.y) * viewStride - viewRect.x
-        guard let backdrop = backdropColor else {
-            compose(y, a, b, into: row + a)
-            return
-        }
+        guard let (a, b, row, backdrop) = shownRun(y, x0, x1) else { return }
         let paintRow = paint.bases[t] + (y & Tile.mask) * paint.strides[t] - (x0 & ~Tile.mask)
         let opacity = UInt16(alpha)
         let f0 = max(a, fullFrom)
@@ -206,16 +216,7 @@ extension StrokeEngine {
     /// `compositeRow` for pixels a stroke changed: runs of full coverage take the constant-alpha
     /// path, found from the coverage bytes (equal to `compose`, bit for bit).
     func compositeStrokeRun(_ y: Int, _ x0: Int, _ x1: Int) {
-        guard let view, y >= viewRect.y, y < viewRect.maxY else { return }
-        let a = max(x0, viewRect.x)
-        let b = min(x1, viewRect.maxX - 1)
-        guard a <= b else { return }
-        // The view's row, indexed by canvas column.
-        let row = view + (y - viewRect.y) * viewStride - viewRect.x
-        guard let backdrop = backdropColor else {
-            compose(y, a, b, into: row + a)
-            return
-        }
+        guard let (a, b, row, backdrop) = shownRun(y, x0, x1) else { return }
         let r = y & Tile.mask
         let rowTiles = (y >> Tile.shift) * paint.across
         Tile.segments(from: a, through: b) { tx, from, through in
