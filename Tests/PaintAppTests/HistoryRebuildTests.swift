@@ -136,6 +136,14 @@ import Testing
         try AtomicFile.write(try HistoryChunk.embed(archive, into: png), to: path)
     }
 
+    /// Opens a blank 200 x 100 picture in `s` while its history rebuild runs: the rebuild is
+    /// dropped at once, and its thread (`control`'s) ends.
+    static func openAnother(in s: Session, _ options: CommandLineOptions, dropping control: ReplayControl) {
+        s.install(DocumentLoader.blank(width: 200, height: 100, options: options), message: "", journal: nil)
+        #expect(!s.isRebuildingHistory)
+        #expect(Self.waitUntil { control.hasEnded }, "the dropped rebuild's thread ends")
+    }
+
     /// Polls `condition` (every millisecond, for up to two minutes: a loaded machine).
     static func waitUntil(_ condition: () -> Bool) -> Bool {
         for _ in 0..<120_000 {
@@ -160,9 +168,7 @@ import Testing
         // Only the control is kept: the rebuild itself goes with the document.
         let control = try #require(s.document.historyRebuild?.control)
         #expect(Self.waitUntil { control.operationsReplayed > 0 }, "the replay started")
-        s.install(DocumentLoader.blank(width: 200, height: 100, options: options), message: "", journal: nil)
-        #expect(!s.isRebuildingHistory)
-        #expect(Self.waitUntil { control.hasEnded }, "the dropped rebuild's thread ends")
+        Self.openAnother(in: s, options, dropping: control)
         #expect(control.isStopped)
         #expect(control.operationsReplayed < steps, "stopped after \(control.operationsReplayed) of \(steps)")
 
@@ -193,9 +199,7 @@ import Testing
         let s = Self.openInWindow(file, options)
         let control = try #require(s.document.historyRebuild?.control)
         #expect(Self.waitUntil { control.rowsHashed > 0 }, "the hash started")
-        s.install(DocumentLoader.blank(width: 200, height: 100, options: options), message: "", journal: nil)
-        #expect(!s.isRebuildingHistory)
-        #expect(Self.waitUntil { control.hasEnded }, "the dropped rebuild's thread ends")
+        Self.openAnother(in: s, options, dropping: control)
         #expect(control.isStopped && control.operationsReplayed == 0)
         #expect(control.rowsHashed < rows, "stopped after \(control.rowsHashed) of \(rows) rows")
     }
