@@ -7,6 +7,14 @@ let uncheckedInRelease: [SwiftSetting] = [
     .unsafeFlags(["-Ounchecked", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
 ]
 
+// The optimizer inlines nothing into a function of more than 400 blocks, @inline(__always) or
+// not; the stroke rasterizer (`StrokeEngine.stamp`) is larger, so `raise` was a call for every
+// run of every row. 2.6-2.9 % of the engine's instructions per motion event (callgrind,
+// BENCHMARKS "The engine per event (session 5)"), same pixels, no larger binary.
+let inlineIntoLargeFunctions: [SwiftSetting] = [
+    .unsafeFlags(["-Xllvm", "-sil-inline-overall-caller-block-limit=2000"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "SwiftPaint",
     products: [
@@ -65,7 +73,9 @@ let package = Package(
 
         // The pure engine: pixels, rasterizing, compositing, history (zlib for its cold
         // snapshots, pixman for scaling the picture). No X11, no files.
-        .target(name: "PaintCore", dependencies: ["CZlib", "CPixman"], swiftSettings: uncheckedInRelease),
+        .target(
+            name: "PaintCore", dependencies: ["CZlib", "CPixman"],
+            swiftSettings: uncheckedInRelease + inlineIntoLargeFunctions),
         // Text: font families and files from fontconfig, bidi runs from FriBidi, shaping with
         // HarfBuzz, glyphs rasterized by FreeType into a coverage mask for the engine.
         .target(
