@@ -67,11 +67,19 @@ enum JournalFormat {
     /// of `parts`, which follow it in the file.
     static func recordHead(payload parts: [[UInt8]], sequence: Int) -> [UInt8] {
         let number = UInt32(truncatingIfNeeded: sequence)
+        return recordHead(
+            length: parts.reduce(0) { $0 + $1.count }, sequence: number,
+            crc: recordCRC(sequence: number, payload: parts))
+    }
+
+    /// A version 2 record's framing for a payload of `length` bytes whose `recordCRC` the
+    /// caller has (and keeps: the journal's header checks its base image with it).
+    static func recordHead(length: Int, sequence: UInt32, crc: UInt32) -> [UInt8] {
         var out = ByteWriter()
         out.append(marker)
-        out.uint32(number)
-        out.uint32(UInt32(parts.reduce(0) { $0 + $1.count }))
-        out.uint32(recordCRC(sequence: number, payload: parts))
+        out.uint32(sequence)
+        out.uint32(UInt32(length))
+        out.uint32(crc)
         return out.bytes
     }
 

@@ -90,9 +90,7 @@ public final class JournalWriter: @unchecked Sendable {
             if let image = header.baseImage {
                 core.baseInFile = BaseInFile(
                     fieldsAt: JournalFormat.prefixSize + JournalFormat.recordOverhead,
-                    fieldsCount: headerRecord.count - image.count, count: image.count,
-                    // The CRC the record's framing carries (bytes 12 to 15, little-endian).
-                    crc: headerRecord.head[12..<16].reversed().reduce(0) { $0 << 8 | UInt32($1) })
+                    fieldsCount: headerRecord.count - image.count, count: image.count, crc: headerRecord.crc)
             }
             return try JournalWriter(core: core)
         }
@@ -284,14 +282,17 @@ public final class JournalWriter: @unchecked Sendable {
 
     /// The header record, but for the base image's bytes that end it: its framing and the
     /// header's fields.
-    private static func framedHeader(_ header: JournalHeader) throws(JournalError) -> (head: [UInt8], count: Int) {
+    private static func framedHeader(
+        _ header: JournalHeader
+    ) throws(JournalError) -> (head: [UInt8], count: Int, crc: UInt32) {
         let fields = header.encodedFields()
         let parts = [fields, header.baseImage ?? []]
         let count = fields.count + (header.baseImage?.count ?? 0)
         guard count <= JournalFormat.maxRecordBytes else {
             throw .recordTooLarge(bytes: count, limit: JournalFormat.maxRecordBytes)
         }
-        return (JournalFormat.recordHead(payload: parts, sequence: 0) + fields, count)
+        let crc = JournalFormat.recordCRC(sequence: 0, payload: parts)
+        return (JournalFormat.recordHead(length: count, sequence: 0, crc: crc) + fields, count, crc)
     }
 
     private static func join(_ folder: String, _ name: String) -> String {
