@@ -61,6 +61,12 @@ public struct Document {
         DocumentJournal.journalBackground(history.startingBackground(engine: engine))
     }
 
+    /// Every step as a log replays it from `base`: the history's steps, undone ones too, then
+    /// an undo for each undone one (so a replay ends on the same step, with the same redo).
+    public var replayLog: [Operation] {
+        history.operations + Array(repeating: Operation.undo, count: history.count - history.cursor)
+    }
+
     /// Whether there are changes since the last save: the history is not on the saved step.
     public var isModified: Bool { savedStep != history.cursor }
 

@@ -216,14 +216,11 @@ public enum DocumentLoader {
     public static func archive(for document: Document) -> DocumentArchive? {
         let baseImage = document.base?.read()
         if document.base != nil && baseImage == nil { return nil }
-        let history = document.history
-        var operations = history.operations
-        operations.append(contentsOf: Array(repeating: Operation.undo, count: history.count - history.cursor))
-        let start = history.startingCanvas
+        let start = document.history.startingCanvas
         return DocumentArchive(
             width: document.engine.width, height: document.engine.height,
             background: document.startingBackground, baseImage: baseImage,
-            operations: operations, pixelHash: 0,
+            operations: document.replayLog, pixelHash: 0,
             startingCanvas: start == nil || start == document.engine.bounds ? nil : start)
     }
 }

@@ -21,18 +21,20 @@ public struct DocumentOpener {
     /// the newest journal a crash left for the same file (for an untitled document, the newest
     /// of all) comes with it, to offer, even when this document's own journal cannot be made (a
     /// full disk). Without a journal folder there is no journal and no problem; when the journal
-    /// cannot be made, `problem` says why (drawing goes on without it).
+    /// cannot be made, `problem` says why (drawing goes on without it) and `why` says it short
+    /// enough for the status bar ("the disk is full").
     public func startJournal(for document: inout Document, offeringLeftOver: Bool) -> (
-        journal: DocumentJournal?, offer: RestoreOffer?, problem: String?
+        journal: DocumentJournal?, offer: RestoreOffer?, problem: String?, why: String?
     ) {
-        guard let folder = journalFolder else { return (nil, nil, nil) }
+        guard let folder = journalFolder else { return (nil, nil, nil, nil) }
         let leftOver = offeringLeftOver ? Recovery.candidate(for: document.path, in: folder) : nil
         // The canvas the operations start on: the history's first, which a crop, scale or turn
         // in a reopened file's history makes differ from the picture's.
         let start = document.history.startingCanvas ?? document.engine.bounds
         let baseImage = document.base?.read()
         if document.base != nil && baseImage == nil {
-            return (nil, leftOver.map(Recovery.offer), "No crash journal: its starting picture could not be read back")
+            let why = "its starting picture could not be read back"
+            return (nil, leftOver.map(Recovery.offer), "No crash journal: " + why, why)
         }
         let header = JournalHeader(
             documentPath: document.path, width: start.width, height: start.height,
@@ -43,10 +45,13 @@ public struct DocumentOpener {
             // The file holds the starting picture now (synced): neither the document nor the
             // writer keeps it in memory.
             if document.base != nil && writer.releaseBaseImage() { document.base = .journal(writer) }
-            return (DocumentJournal(writer: writer), leftOver.map(Recovery.offer), nil)
+            return (DocumentJournal(writer: writer), leftOver.map(Recovery.offer), nil, nil)
         } catch {
             // A drawing a crash left is offered even so: restoring it goes on in its own journal.
-            return (nil, leftOver.map(Recovery.offer), "No crash journal: \(error.description)")
+            return (
+                nil, leftOver.map(Recovery.offer), "No crash journal: \(error.description)",
+                DocumentJournal.reason(error)
+            )
         }
     }
 

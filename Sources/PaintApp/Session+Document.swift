@@ -98,6 +98,7 @@ extension Session {
         if journal !== sink { sink?.closedCleanly() }
         sink = journal
         crashProtectionStopped = nil
+        journalMissing = nil
         changedOnDisk = false
         diskSeen = nil
         overwriteAccepted = nil
@@ -136,6 +137,7 @@ extension Session {
         var document = document
         let started = opener.startJournal(for: &document, offeringLeftOver: offeringLeftOver)
         install(document, message: started.problem ?? message, journal: started.journal)
+        journalMissing = started.why
         if let offer = started.offer { self.offer(offer) }
         return started.problem
     }
@@ -157,6 +159,7 @@ extension Session {
         let started = opener.startJournal(for: &document, offeringLeftOver: false)
         sink = started.journal
         crashProtectionStopped = nil
+        journalMissing = started.why
         if let problem = started.problem { setMessage(problem) }
         return started.problem
     }
@@ -181,6 +184,8 @@ extension Session {
     public func terminate() {
         commitStroke()
         if isModified {
+            // Without a journal (a start that could not make one), a last try.
+            retryJournal()
             sink?.flush()
             effects.exit = 0
         } else {

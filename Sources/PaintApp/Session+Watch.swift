@@ -6,13 +6,15 @@ import PaintIO
 /// and whether another program changed the document's file (the title says so).
 extension Session {
     /// Looks at the crash journal and says in the status bar when protection stops (and why)
-    /// and when it resumes; with `lookingAtFile`, also at the document's file. The window calls
-    /// it on every turn of its loop, and looks at the file only when the last look is
+    /// and when it resumes; with `lookingAtFile`, also at the document's file, and tries again
+    /// to make a crash journal that could not be made (`retryJournal`). The window calls it on
+    /// every turn of its loop, and looks at the file only when the last look is
     /// `fileInterval` old (a stat per pointer event would cost more than drawing it). Returns
     /// when to look again (seconds from now), or nil when nothing is pending.
     @discardableResult
     public func watch(lookingAtFile: Bool = true) -> Double? {
-        let protection = sink?.protection ?? .safe
+        if lookingAtFile { retryJournal() }
+        let protection = sink?.protection ?? journalMissing.map(CrashProtection.stopped) ?? .safe
         var stopped: String?
         if case .stopped(let why) = protection { stopped = why }
         if stopped != crashProtectionStopped {
@@ -36,6 +38,21 @@ extension Session {
         let journal: Double? = protection == .safe ? nil : 0.5
         guard path != nil && document.onDisk != .unknown else { return journal }
         return min(Self.fileInterval, journal ?? Self.fileInterval)
+    }
+
+    /// Makes the crash journal a start could not make (a full disk), once there is something
+    /// to lose and room for it: it starts from the document's starting picture with every step
+    /// so far, as if it had been there from the start, and protection resumes.
+    func retryJournal() {
+        guard journalMissing != nil, sink == nil, isModified else { return }
+        document.log = document.replayLog
+        let started = opener.startJournal(for: &document, offeringLeftOver: false)
+        guard let journal = started.journal else {
+            journalMissing = started.why ?? journalMissing
+            return
+        }
+        sink = journal
+        journalMissing = nil
     }
 
     /// Seconds between looks at the document's file.

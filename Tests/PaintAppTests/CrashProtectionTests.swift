@@ -109,6 +109,52 @@ import Testing
         s.finish()
     }
 
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    func aJournalTheStartCouldNotMakeIsMadeOnceThereIsRoomWithEveryChangeSoFar() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A picture file, so the journal must hold its starting picture too.
+        let file = dir + "/picture.png"
+        var picture = PixelImage(width: 120, height: 90, fill: Color(r: 20, g: 140, b: 200).pixel)
+        for y in 30..<60 { for x in 10..<50 { picture[x, y] = Color(r: 250, g: 200, b: 0).pixel } }
+        try ImageFile.save(picture, to: file, withAlpha: false)
+        let folder = try Self.smallDisk()
+        defer { Self.unmount(folder) }
+        Self.fill(folder)
+        let s = T.makeSession(width: 300, height: 200)
+        s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
+        let opened = try s.opener.load(file).get()
+        let problem = s.start(opened.document, message: opened.message, offeringLeftOver: false)
+        #expect(problem?.contains("the disk is full") == true, "\(problem ?? "a journal was made")")
+        #expect(s.sink == nil)
+        T.drag(s, [(5, 5), (100, 80)])
+        T.drag(s, [(100, 5), (5, 80)])
+        T.key(s, "z", .control)
+        T.drag(s, [(60, 10), (60, 85)])
+        // While there is no room the status bar keeps saying so, as for a journal that stops.
+        #expect(s.watch() == 0.5)
+        #expect(s.sink == nil)
+        #expect(s.shownMessage == "Crash protection stopped: the disk is full; retrying every 2 s", "\(s.shownMessage)")
+
+        // Room again: the next look makes the journal, with every change made so far.
+        unlink(folder + "/filler")
+        s.watch()
+        let path = try #require((s.sink as? DocumentJournal)?.path, "no journal made: \(s.shownMessage)")
+        #expect(s.message == "Crash protection resumed: every change is safe from a crash again", "\(s.message)")
+        T.drag(s, [(20, 70), (110, 70)])
+        s.sink?.flush()
+        // What a restore after a crash now gives back: this picture, pixel for pixel, and the
+        // same undo and redo.
+        let restored = try DocumentJournal.rebuild(try JournalReader.read(path: path))
+        #expect(restored.engine.flattenedImage() == s.engine.flattenedImage())
+        #expect(restored.history.cursor == s.history.cursor && restored.history.count == s.history.count)
+        restored.history.undo(engine: restored.engine)
+        restored.history.undo(engine: restored.engine)
+        restored.history.undo(engine: restored.engine)
+        #expect(restored.engine.flattenedImage() == picture, "undone to the opened picture")
+        s.finish()
+    }
+
     /// A journal a crash left in `folder` for an untitled drawing: a red fill, a rectangle, a
     /// blue fill undone (two steps shown, no freehand stroke at all).
     static func leftOver(in folder: String) throws -> String {
