@@ -194,4 +194,27 @@ import Testing
                 kkkkkkkk
                 """)
     }
+
+    /// Over a transparent background the fill floods the picture, not the checkerboard the
+    /// view shows behind it: a click on an empty canvas fills all of it (it used to fill one
+    /// 8 x 8 square of the checkerboard), and a wall of paint still stops it.
+    @Test(arguments: [0, 32])
+    func aFillOnATransparentCanvasFloodsThePaintNotTheCheckerboard(tolerance: Int) {
+        // Transparent paint with an opaque black wall down column 20.
+        var image = PixelImage(width: 40, height: 24, fill: 0)
+        for y in 0..<24 { image[20, y] = Color.black.pixel }
+        let engine = StrokeEngine(image: image, background: .transparent)
+        let red = Color(r: 255, g: 0, b: 0)
+        let dirty = engine.beginFill(StrokeStyle(color: red), at: Point(x: 3.5, y: 3.5), tolerance: tolerance)
+        engine.end()
+        #expect(dirty == IntRect(x0: 0, y0: 0, x1: 19, y1: 23))
+        let picture = engine.flattenedImage()
+        var unfilled = 0
+        for y in 0..<24 {
+            for x in 0..<20 where picture[x, y] != red.pixel { unfilled += 1 }
+            for x in 22..<40 where picture[x, y] != 0 { Issue.record("filled past the wall at (\(x), \(y))") }
+        }
+        #expect(unfilled == 0, "every transparent pixel left of the wall is filled")
+        #expect(picture[20, 12] == Color.black.pixel)
+    }
 }

@@ -1,7 +1,10 @@
 extension StrokeEngine {
     /// Starts a fill: full coverage on the 4-connected region of the view (what the user sees)
     /// whose colors are within `tolerance` (0...255, the largest channel difference; 0 = exact)
-    /// of the view pixel under `point`, within `clip`. The preview is composited and the fill is
+    /// of the view pixel under `point`, within `clip`. Over a transparent background the paint
+    /// itself is searched (premultiplied, alpha compared like the colors): the checkerboard
+    /// the view shows there is not part of the picture, so a click on a transparent area fills
+    /// all of it, not one square of the checkerboard. The preview is composited and the fill is
     /// left in progress like a stroke: `end()` merges it at the style's opacity, `cancel()` drops
     /// it. Returns the changed view rectangle. A point outside the canvas (or the clip) does
     /// nothing and returns `.empty`. A stroke in progress is merged first.
@@ -20,11 +23,14 @@ extension StrokeEngine {
         let sx = Int(clamping: point.x, .down)
         let sy = Int(clamping: point.y, .down)
         guard clip.contains(sx, sy) else { return .empty }
+        let searchesPaint = background == .transparent
+        // The paint is read from its tiles: merge what a finished stroke left pending first.
+        if searchesPaint { settle() }
         start(.fill, style, at: nil)
 
         let area = clip
         let tol = UInt32(min(max(tolerance, 0), 255))
-        let target = viewPixel(x: sx, y: sy) ?? 0
+        let target = searchesPaint ? paint.pixel(x: sx, y: sy) : viewPixel(x: sx, y: sy) ?? 0
         let tb = target & 0xFF
         let tg = target >> 8 & 0xFF
         let tr = target >> 16 & 0xFF
@@ -50,8 +56,13 @@ extension StrokeEngine {
             let line = state + (y - area.y) * w
             if !ready[y - area.y] {
                 ready[y - area.y] = true
-                withViewPixels(in: IntRect(x: area.x, y: y, width: w, height: 1)) { pixels, _ in
-                    for i in 0..<w { line[i] = matches(pixels[i]) ? 1 : 0 }
+                if searchesPaint {
+                    paint.read(y: y, x0: area.x, count: w, into: shown)
+                    for i in 0..<w { line[i] = matches(shown[i]) ? 1 : 0 }
+                } else {
+                    withViewPixels(in: IntRect(x: area.x, y: y, width: w, height: 1)) { pixels, _ in
+                        for i in 0..<w { line[i] = matches(pixels[i]) ? 1 : 0 }
+                    }
                 }
             }
             return line
