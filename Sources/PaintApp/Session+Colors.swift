@@ -60,14 +60,22 @@ extension Session {
         }
     }
 
+    /// Sets the color of `button` to the picture's color at `point`: the view's pixel, or,
+    /// over a transparent background, the paint's own color (the checkerboard the view shows
+    /// there is no color of the picture); a transparent pixel picks nothing.
     func pickColor(at point: Point, into button: PointerButton) {
-        guard let pixel = engine.viewPixel(x: Int(point.x.rounded(.down)), y: Int(point.y.rounded(.down))) else {
-            return
-        }
+        let x = Int(point.x.rounded(.down))
+        let y = Int(point.y.rounded(.down))
+        let transparent = engine.background == .transparent
+        guard
+            let pixel = transparent
+                ? engine.paintPixel(x: x, y: y).map(Pixel.unpremultiply) : engine.viewPixel(x: x, y: y)
+        else { return }
         let c = Pixel.unpack(pixel)
+        guard c.a > 0 else { return setMessage("Nothing to pick there: the picture is transparent") }
         let color = Color(r: c.r, g: c.g, b: c.b)
         changeSettings { $0.setColor(color, for: button) }
-        setMessage("Picked \(color.hex)")
+        setMessage(c.a < 255 ? "Picked \(color.hex) (the paint there is partly transparent)" : "Picked \(color.hex)")
     }
 
     // MARK: Background

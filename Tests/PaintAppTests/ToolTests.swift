@@ -96,4 +96,27 @@ import Testing
         ]
         for op in ops { #expect(Operation(decoding: op.encoded()) == op) }
     }
+
+    /// On a transparent picture the picker takes the paint's color, never the checkerboard
+    /// shown behind it: a transparent pixel picks nothing, a half-transparent one its color.
+    @Test func thePickerOnATransparentPictureReadsThePaintNotTheCheckerboard() {
+        var image = PixelImage(width: 40, height: 20, fill: 0)
+        let green = Color(r: 40, g: 200, b: 60)
+        image[30, 10] = Pixel.premultiply(Pixel.pack(r: green.r, g: green.g, b: green.b, a: 128))
+        let s = Session(
+            document: Document(
+                engine: StrokeEngine(image: image, background: .transparent), history: History(base: nil), path: nil),
+            windowWidth: 1400, windowHeight: 400)
+        let before = s.settings.primary
+        T.key(s, "i")
+        // (12, 3) and (5, 12) show the checkerboard's gray squares.
+        T.drag(s, [(12, 3)])
+        T.drag(s, [(5, 12)], button: .right)
+        #expect(s.settings.primary == before && s.settings.secondary == .white)
+        #expect(s.message == "Nothing to pick there: the picture is transparent")
+        T.drag(s, [(30, 10)])
+        let picked = s.settings.primary
+        #expect(abs(Int(picked.r) - 40) <= 1 && abs(Int(picked.g) - 200) <= 1 && abs(Int(picked.b) - 60) <= 1)
+        #expect(s.message.hasPrefix("Picked #"))
+    }
 }
