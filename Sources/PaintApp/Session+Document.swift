@@ -120,6 +120,7 @@ extension Session {
         effects.layout = true
         effects.toolbar = true
         effects.status = true
+        refreshPointerPixel()
         lastPaintPoint = nil
         // The selection and the stroke under the pointer belonged to the picture that went.
         setSelection(nil)

@@ -149,9 +149,11 @@ extension Session {
             setLayout(layout.scrolled(toX: layout.scrollX, y: moved))
         case .selecting(let anchorX, let anchorY):
             dragSelection(from: (anchorX, anchorY), to: layout.imagePoint(windowX: x, windowY: y))
+            updatePointerPixel(x, y)
         case .dragFloating(let grabX, let grabY):
             let point = layout.imagePoint(windowX: x, windowY: y)
             movePlacing(toX: Int(point.x.rounded(.down)) - grabX, y: Int(point.y.rounded(.down)) - grabY)
+            updatePointerPixel(x, y)
         case .editor:
             if fileDialog != nil {
                 hoverFileDialog(x, y)
@@ -162,6 +164,7 @@ extension Session {
             }
         case .textBox:
             dragText(toWindowX: x, y: y)
+            updatePointerPixel(x, y)
         case .idle, .button:
             if fileDialog != nil { return hoverFileDialog(x, y) }
             if fontChooser != nil { hoverFontChooser(x, y) }

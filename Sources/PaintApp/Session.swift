@@ -359,6 +359,15 @@ public final class Session {
         effects.layout = true
         effects.toolbar = true
         effects.status = true
+        // The picture moved under a pointer that did not (a zoom, a scroll, a new size): the
+        // position the status bar shows is of the pixel under it now.
+        refreshPointerPixel()
+    }
+
+    /// Shows in the status bar the image pixel under the pointer's last known place.
+    func refreshPointerPixel() {
+        guard let p = lastPointer else { return }
+        updatePointerPixel(p.x, p.y)
     }
 
     func setHovered(_ item: ToolbarItem?) {

@@ -59,6 +59,47 @@ import Testing
             })
         #expect(s.settings.stabilizer == 4)
     }
+
+    /// The position shown is of the pixel under the pointer now: a scroll, a zoom or a new
+    /// canvas size under a pointer that stays put changes it (it used to show the pixel of the
+    /// last motion until the pointer moved), and so does dragging out or moving a selection.
+    @Test func thePositionIsOfThePixelUnderThePointerAfterTheViewMoves() {
+        let s = T.makeSession(width: 3000, height: 2000, windowWidth: 1000, windowHeight: 700)
+        let (x, y) = T.window(s, 300, 200)
+        func expectShown(_ ix: Int, _ iy: Int, _ what: Comment) {
+            #expect(s.pointerPixel?.x == ix && s.pointerPixel?.y == iy, what)
+            #expect(s.renderStatus().texts.contains { $0.text == "\(ix), \(iy)" }, what)
+        }
+        /// The pixel the layout puts under window point (x, y).
+        func under(_ x: Int, _ y: Int) -> (Int, Int) {
+            let p = s.layout.imagePoint(windowX: x, windowY: y)
+            return (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+        }
+        s.handle(.motion(x: x, y: y, modifiers: []))
+        expectShown(300, 200, "after a motion")
+        s.handle(.press(x: x, y: y, button: .wheelDown, modifiers: []))
+        s.handle(.press(x: x, y: y, button: .wheelDown, modifiers: [.shift]))
+        #expect(under(x, y) != (300, 200))
+        expectShown(under(x, y).0, under(x, y).1, "after the wheel scrolled")
+        T.key(s, "=", .control)
+        T.key(s, "=", .control)
+        expectShown(under(x, y).0, under(x, y).1, "after Ctrl+= zoomed in about the canvas's centre")
+        T.key(s, "0", .control)
+        T.key(s, "h", .control)
+        #expect(s.engine.width == 2000)
+        expectShown(under(x, y).0, under(x, y).1, "after the picture turned")
+        // The select tool: the position follows the pointer while a selection is dragged out
+        // and while it is moved.
+        T.key(s, "s")
+        let (ax, ay) = T.window(s, 10, 10)
+        s.handle(.press(x: ax, y: ay, button: .left, modifiers: []))
+        s.handle(.motion(x: ax + 40, y: ay + 30, modifiers: []))
+        expectShown(50, 40, "while a selection is dragged out")
+        s.handle(.release(x: ax + 40, y: ay + 30, button: .left, modifiers: []))
+        s.handle(.press(x: ax + 20, y: ay + 20, button: .left, modifiers: []))
+        s.handle(.motion(x: ax + 70, y: ay + 25, modifiers: []))
+        expectShown(80, 35, "while the selection is moved")
+    }
 }
 
 /// The pointer position drawn alone while the pointer moves: the same pixels and text the whole
