@@ -401,6 +401,8 @@ extension Session {
             case .confirmOverwrite(let target, _):
                 question =
                     "Another program changed “\(FileSystem.lastComponent(target))” since it was opened or saved here:"
+            case .confirmLeave(.quit) where !isModified && deletedOnDisk:
+                question = "“\(displayName)” was deleted since it was saved here. Save this picture?"
             case .confirmLeave(.quit) where !isModified:
                 // Saved here, then replaced by another program: this window holds the only copy.
                 question = "Another program changed “\(displayName)” since it was saved here. Save this picture?"

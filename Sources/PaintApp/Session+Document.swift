@@ -56,9 +56,10 @@ extension Session {
     public func requestLeave(to leaving: Leaving) {
         commitStroke()
         historyInsideNextSave = false
-        // A picture saved here that another program has since replaced exists only in this
-        // window: leaving asks too.
-        if isModified || (history.cursor > 0 && fileChangedOnDisk()) {
+        // A picture saved here that another program has since replaced, or whose file is gone,
+        // exists only in this window: leaving asks too.
+        deletedOnDisk = fileDeletedOnDisk()
+        if isModified || (history.cursor > 0 && (fileChangedOnDisk() || deletedOnDisk)) {
             setMode(.confirmLeave(leaving))
         } else {
             proceed(to: leaving)
@@ -100,6 +101,7 @@ extension Session {
         crashProtectionStopped = nil
         journalMissing = nil
         changedOnDisk = false
+        deletedOnDisk = false
         diskSeen = nil
         overwriteAccepted = nil
         // A text box belonged to the picture that goes (whoever replaces it puts it down first).

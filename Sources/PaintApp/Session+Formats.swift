@@ -124,6 +124,7 @@ extension Session {
         diskSeen = nil
         overwriteAccepted = nil
         changedOnDisk = false
+        deletedOnDisk = false
         lastFolder = FileSystem.parentFolder(target)
         rememberRecent(target)
         document.format = format

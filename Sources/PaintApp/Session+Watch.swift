@@ -33,6 +33,15 @@ extension Session {
                     setMessage("Another program changed “\(displayName)” since it was opened or saved here")
                 }
             }
+            let deleted = fileDeletedOnDisk()
+            if deleted != deletedOnDisk {
+                deletedOnDisk = deleted
+                if deleted {
+                    setMessage(
+                        "“\(displayName)” was deleted or moved since it was opened or saved here; Ctrl+S saves it again"
+                    )
+                }
+            }
         }
         // The file is looked at every 2 s (a stat; its bytes only when the stat changed).
         let journal: Double? = protection == .safe ? nil : 0.5
@@ -53,6 +62,13 @@ extension Session {
         }
         sink = journal
         journalMissing = nil
+    }
+
+    /// Whether the document's file, as it was opened or saved here, is gone from its path (deleted,
+    /// or moved away): nothing a save could overwrite, but this window may now hold the only copy.
+    func fileDeletedOnDisk() -> Bool {
+        guard let path, case .version = document.onDisk else { return false }
+        return !FileSystem.exists(path)
     }
 
     /// Seconds between looks at the document's file.

@@ -54,6 +54,7 @@ public final class Session {
         var path: String?
         var carriesHistory: Bool
         var changedOnDisk: Bool
+        var deletedOnDisk: Bool
     }
     /// The pointer shape the window was last told.
     private var shownPointer: PointerShape?
@@ -78,6 +79,9 @@ public final class Session {
     /// Whether another program changed the document's file since it was opened or saved here,
     /// as last looked (the title says so).
     public internal(set) var changedOnDisk = false
+    /// Whether the document's file, opened or saved here, is gone from its path since (deleted,
+    /// or moved away), as last looked: this window may hold the only copy of the picture.
+    public internal(set) var deletedOnDisk = false
     /// The file's stat when its bytes were last compared, and whether they differed: a file
     /// that stays as it is is read once, not at every look.
     var diskSeen: (stat: FileVersion.Stat, changed: Bool)?
@@ -214,10 +218,11 @@ public final class Session {
     /// The window title: `name.png — SwiftPaint`, with a leading `*` while modified,
     /// `(with history)` after the name while the file carries its editing history inside and
     /// `(changed on disk)` once another program changed the file since it was opened or saved
-    /// here.
+    /// here, `(deleted on disk)` once it is gone from its path.
     public var title: String {
         (isModified ? "*" : "") + displayName + (carriesHistory ? " (with history)" : "")
-            + (changedOnDisk ? " (changed on disk)" : "") + " — SwiftPaint"
+            + (changedOnDisk ? " (changed on disk)" : "") + (deletedOnDisk ? " (deleted on disk)" : "")
+            + " — SwiftPaint"
     }
 
     /// The document's file name, or "Untitled".
@@ -289,7 +294,8 @@ public final class Session {
             effects.toolbar = true
         }
         let titleKey = TitleKey(
-            modified: isModified, path: path, carriesHistory: carriesHistory, changedOnDisk: changedOnDisk)
+            modified: isModified, path: path, carriesHistory: carriesHistory, changedOnDisk: changedOnDisk,
+            deletedOnDisk: deletedOnDisk)
         if titleKey != shownTitle {
             shownTitle = titleKey
             effects.title = title

@@ -94,4 +94,38 @@ import Testing
         #expect(c.mode == .confirmOverwrite(later, then: nil))
         #expect(try Data(contentsOf: URL(fileURLWithPath: later)) == bytes, "nothing written yet")
     }
+
+    @Test func aSavedPictureWhoseFileIsDeletedSaysSoAndClosingAsksToSaveItAgain() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (a, b, file) = try Self.twoWindows(dir)
+        T.drag(a, [(10, 5), (10, 50)])
+        T.key(a, "s", .control)
+        #expect(!a.isModified && a.mode == .normal, "\(a.message)")
+        // The file is deleted (or moved away) by another program: this window holds the only
+        // copy of what it saved, and says so at its next look.
+        #expect(unlink(file) == 0)
+        a.watch()
+        #expect(a.deletedOnDisk && a.title == "shared.png (deleted on disk) — SwiftPaint", "\(a.title)")
+        #expect(
+            a.message == "“shared.png” was deleted or moved since it was opened or saved here; Ctrl+S saves it again")
+        _ = a.takeEffects()
+        // Closing asks, as for a file another program replaced.
+        #expect(a.handle(.closeRequest).exit == nil)
+        #expect(a.mode == .confirmLeave(.quit), "closing without asking loses the picture: \(a.mode)")
+        // Save writes it again, with nothing to ask about overwriting, and closes.
+        a.answer(.save)
+        #expect(a.mode == .normal, "\(a.mode)")
+        #expect(try Self.pixel(file, 10, 30) == 0xFF00_0000, "the picture is back on disk")
+        #expect(!a.deletedOnDisk && a.title == "shared.png — SwiftPaint", "\(a.title)")
+        #expect(a.takeEffects().exit == 0)
+
+        // A picture opened and not changed here (nothing drawn in this window) whose file is
+        // deleted closes without asking: the user deleted what they had not touched.
+        #expect(unlink(file) == 0)
+        b.watch()
+        #expect(b.deletedOnDisk)
+        #expect(b.handle(.closeRequest).exit == 0)
+        #expect(b.mode == .normal)
+    }
 }
