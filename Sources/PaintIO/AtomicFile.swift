@@ -89,6 +89,42 @@ public enum AtomicFile {
         if syncRetrying(dir) != 0, errno != EINVAL, errno != ENOTSUP {
             throw .cannotWrite(path: path, errno: errno)
         }
+        // A write of this file killed before its rename (a crash, kill -9 during a save) left a
+        // hidden whole copy next to it that nothing else would ever remove.
+        removeStaleTemporaries(in: folder, of: name)
+    }
+
+    /// A temporary file older than this (15 minutes) is left over from a crash; a younger one
+    /// may be another program's write in progress.
+    static let staleTemporarySeconds = 15 * 60
+
+    /// Removes the temporary files `write` makes (`.NAME.XXXXXX.tmp`) in `folder`, of the file
+    /// `name` only or, with nil, of any file, that are older than `staleTemporarySeconds` and
+    /// belong to this user: what a write killed between making its temporary file and renaming
+    /// it leaves behind.
+    public static func removeStaleTemporaries(in folder: String, of name: String? = nil) {
+        guard let names = FileSystem.names(inFolder: folder) else { return }
+        let now = Int64(time(nil))
+        for candidate in names where isTemporary(candidate, of: name) {
+            var info = stat()
+            let path = folder == "/" ? "/" + candidate : folder + "/" + candidate
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+                now - Int64(info.st_mtim.tv_sec) > Int64(staleTemporarySeconds)
+            else { continue }
+            _ = unlink(path)
+        }
+    }
+
+    /// Whether `candidate` is the name of a temporary file `write` makes: of the file `name`
+    /// (the part of it that went into the temporary name), or with nil of any file.
+    static func isTemporary(_ candidate: String, of name: String? = nil) -> Bool {
+        let bytes = Array(candidate.utf8)
+        // ".", at least one byte of the name, ".", six random characters, ".tmp".
+        guard bytes.count >= 13, bytes[0] == UInt8(ascii: "."), bytes.suffix(4).elementsEqual(".tmp".utf8),
+            bytes[bytes.count - 11] == UInt8(ascii: ".")
+        else { return false }
+        guard let name else { return true }
+        return bytes[1..<(bytes.count - 11)].elementsEqual(name.utf8.prefix(200))
     }
 
     /// The real folder (absolute, symlinks resolved) and file name that `path` ends up at.

@@ -20,6 +20,30 @@ import Testing
         #expect(folder.entries() == ["new.bin", "reference"])
     }
 
+    @Test func aSaveRemovesTheTemporaryCopyAnEarlierSaveKilledBeforeItsRenameLeft() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let path = folder.file("picture.png")
+        Support.put([1], path)
+        // What a save killed between writing its temporary file and renaming it leaves (a
+        // hidden whole copy of the picture), an hour ago and a moment ago (another program's
+        // save may still be writing that one), and a temporary file of another picture.
+        let hourAgo = [timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)]
+        for name in [".picture.png.Ab3dE9.tmp", ".other.png.Zz09aB.tmp", ".picture.png.old"] {
+            Support.put([7, 7, 7], folder.file(name))
+            #expect(utimensat(AT_FDCWD, folder.file(name), hourAgo, 0) == 0)
+        }
+        Support.put([8], folder.file(".picture.png.q1W2e3.tmp"))
+
+        try AtomicFile.write([9, 8], to: path)
+        #expect(Support.get(path) == [9, 8])
+        #expect(
+            folder.entries() == [
+                ".other.png.Zz09aB.tmp", ".picture.png.old", ".picture.png.q1W2e3.tmp", "picture.png",
+            ],
+            "only this picture's stale temporary copy goes")
+    }
+
     @Test func replacesContentsAndKeepsMode0600() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

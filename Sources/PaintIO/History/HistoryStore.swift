@@ -22,10 +22,6 @@ public struct HistoryStore: Sendable, Equatable {
     public static let defaultCapBytes = 1 << 30
     /// The file name extension of an entry.
     public static let fileExtension = ".sphist"
-    /// A temporary file older than this is left over from a crash and is removed (a younger one
-    /// may be another SwiftPaint's save in progress).
-    static let staleTemporarySeconds = 15 * 60
-
     /// A store in `folder` (by default `$XDG_DATA_HOME/swiftpaint/history`) keeping at most
     /// `capBytes`.
     public init(folder: String = HistoryStore.defaultFolder, capBytes: Int = HistoryStore.defaultCapBytes) {
@@ -142,7 +138,7 @@ public struct HistoryStore: Sendable, Equatable {
     public func forgetAll() throws(HistoryStoreError) -> (entries: Int, bytes: Int) {
         guard let names = FileSystem.names(inFolder: folder) else { return (0, 0) }
         var removed = (entries: 0, bytes: 0)
-        for name in names where Self.key(fromName: name) != nil || Self.isTemporary(name) {
+        for name in names where Self.key(fromName: name) != nil || AtomicFile.isTemporary(name) {
             let path = folder + "/" + name
             var info = stat()
             let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
@@ -150,7 +146,7 @@ public struct HistoryStore: Sendable, Equatable {
                 if errno == ENOENT { continue }
                 throw .cannotRemove(path: path, errno: errno)
             }
-            if !Self.isTemporary(name) {
+            if !AtomicFile.isTemporary(name) {
                 removed.entries += 1
                 removed.bytes += size
             }
@@ -187,7 +183,7 @@ public struct HistoryStore: Sendable, Equatable {
     /// removes temporary files a crash left behind; returns how many entries were dropped.
     @discardableResult
     func enforceCap(keeping: HistoryKey?) -> Int {
-        removeStaleTemporaries()
+        AtomicFile.removeStaleTemporaries(in: folder)
         let all = entries()
         var total = all.reduce(0) { $0 + $1.bytes }
         var dropped = 0
@@ -197,20 +193,6 @@ public struct HistoryStore: Sendable, Equatable {
             total -= entry.bytes
         }
         return dropped
-    }
-
-    /// Removes `.*.tmp` files older than `staleTemporarySeconds`: what a save killed between
-    /// writing its temporary file and renaming it leaves behind.
-    private func removeStaleTemporaries() {
-        guard let names = FileSystem.names(inFolder: folder) else { return }
-        let now = Int64(time(nil))
-        for name in names where Self.isTemporary(name) {
-            var info = stat()
-            let path = folder + "/" + name
-            if lstat(path, &info) == 0, now - Int64(info.st_mtim.tv_sec) > Int64(Self.staleTemporarySeconds) {
-                _ = unlink(path)
-            }
-        }
     }
 
     // MARK: Helpers
@@ -237,9 +219,6 @@ public struct HistoryStore: Sendable, Equatable {
         guard name.hasSuffix(fileExtension) else { return nil }
         return HistoryKey(hex: String(name.dropLast(fileExtension.count)))
     }
-
-    /// Whether `name` is an `AtomicFile` temporary file.
-    static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.hasSuffix(".tmp") }
 }
 
 /// Why the history store could not keep or drop an entry, in words.
