@@ -39,8 +39,52 @@ static void errors_init(error_state *state) {
     state->truncated = 0;
 }
 
+// ---- reading through a stream -----------------------------------------------------------------
+
+/// A source that asks `fill` for each next chunk of the file (libjpeg.txt, "Compressed data
+/// handling"): libjpeg reads the chunk in place and asks again when it has used it up.
+typedef struct {
+    struct jpeg_source_mgr pub;
+    cjpeg_fill fill;
+    void *user;
+} stream_source;
+
+static void stream_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean stream_fill(j_decompress_ptr cinfo) {
+    stream_source *src = (stream_source *)cinfo->src;
+    const unsigned char *data = NULL;
+    size_t n = src->fill(src->user, &data);
+    if (n == 0 || !data) {
+        // As libjpeg's memory source does at the end of its buffer: a warning (which marks the
+        // file cut short, see on_message) and a made-up end-of-image marker.
+        static const JOCTET end_of_image[2] = {0xFF, JPEG_EOI};
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        src->pub.next_input_byte = end_of_image;
+        src->pub.bytes_in_buffer = 2;
+        return TRUE;
+    }
+    src->pub.next_input_byte = data;
+    src->pub.bytes_in_buffer = n;
+    return TRUE;
+}
+
+static void stream_skip(j_decompress_ptr cinfo, long num_bytes) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (num_bytes <= 0) return;
+    while (num_bytes > (long)src->bytes_in_buffer) {
+        num_bytes -= (long)src->bytes_in_buffer;
+        (void)src->fill_input_buffer(cinfo);
+    }
+    src->next_input_byte += (size_t)num_bytes;
+    src->bytes_in_buffer -= (size_t)num_bytes;
+}
+
+static void stream_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
 struct cjpeg_reader {
     struct jpeg_decompress_struct cinfo;
+    stream_source source;
     error_state errors;
     struct jpeg_progress_mgr progress;
     int max_scans;
@@ -56,7 +100,9 @@ static void on_progress(j_common_ptr cinfo) {
     }
 }
 
-cjpeg_reader *cjpeg_reader_new(const unsigned char *data, size_t size, long max_memory, int max_scans) {
+/// A reader of the `size` bytes at `data`, or (`fill` given) of the chunks `fill` gives.
+static cjpeg_reader *reader_new(const unsigned char *data, size_t size, cjpeg_fill fill, void *user, long max_memory,
+                                int max_scans) {
     cjpeg_reader *reader = calloc(1, sizeof *reader);
     if (!reader) return NULL;
     reader->cinfo.err = &reader->errors.pub;
@@ -71,8 +117,27 @@ cjpeg_reader *cjpeg_reader_new(const unsigned char *data, size_t size, long max_
     reader->cinfo.mem->max_memory_to_use = max_memory;
     reader->progress.progress_monitor = on_progress;
     reader->cinfo.progress = &reader->progress;
-    jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+    if (!fill) {
+        jpeg_mem_src(&reader->cinfo, data, (unsigned long)size);
+    } else {
+        reader->source.pub.init_source = stream_init;
+        reader->source.pub.fill_input_buffer = stream_fill;
+        reader->source.pub.skip_input_data = stream_skip;
+        reader->source.pub.resync_to_restart = jpeg_resync_to_restart;
+        reader->source.pub.term_source = stream_term;
+        reader->source.fill = fill;
+        reader->source.user = user;
+        reader->cinfo.src = &reader->source.pub;
+    }
     return reader;
+}
+
+cjpeg_reader *cjpeg_reader_new(const unsigned char *data, size_t size, long max_memory, int max_scans) {
+    return reader_new(data, size, NULL, NULL, max_memory, max_scans);
+}
+
+cjpeg_reader *cjpeg_reader_new_stream(cjpeg_fill fill, void *user, long max_memory, int max_scans) {
+    return reader_new(NULL, 0, fill, user, max_memory, max_scans);
 }
 
 int cjpeg_read_header(cjpeg_reader *reader, cjpeg_info *info) {

@@ -54,21 +54,33 @@ public enum DocumentLoader {
         func baseline(_ bytes: [UInt8]) -> DiskBaseline {
             FileVersion(path: path, bytes: bytes).map(DiskBaseline.version) ?? .unknown
         }
-        let bytes: [UInt8]
+        let base: BaseImage
         let format: ImageFormat
         let hasAlpha: Bool
         let engine: StrokeEngine
+        let carries: Bool
+        let onDisk: DiskBaseline
         var notes: [String] = []
         if historyInBackground {
-            // Decoded straight into the engine's tiles; the history is looked for later.
+            // Decoded straight into the engine's tiles as the file is read (never held whole);
+            // the history is looked for later.
             let opened = try ImageFile.openTiles(path: path)
-            (bytes, format, hasAlpha) = (opened.bytes, opened.format, opened.hasAlpha)
+            (format, hasAlpha, carries) = (opened.format, opened.hasAlpha, opened.carriesHistory)
+            onDisk = opened.version.map(DiskBaseline.version) ?? .unknown
+            switch opened.bytes {
+            case .file(let file): base = .file(file)
+            case .memory(let bytes): base = .bytes(bytes)
+            }
             engine = StrokeEngine(
                 picture: opened.picture, background: hasAlpha ? .transparent : options.background)
         } else {
             let opened = try ImageFile.open(path: path)
             let picture = opened.picture
-            (bytes, format, hasAlpha) = (opened.bytes, picture.format, picture.hasAlpha)
+            let bytes = opened.bytes
+            (base, format, hasAlpha) = (.bytes(bytes), picture.format, picture.hasAlpha)
+            // Only the chunks' lengths and types: the chunk itself is read with the history.
+            carries = format == .png && HistoryChunk.isPresent(in: bytes)
+            onDisk = baseline(bytes)
             let shown = picture.image
             // The file's pixels in tiles: what a history must replay to, and the starting
             // picture when none does.
@@ -83,19 +95,20 @@ public enum DocumentLoader {
             case .none(let why): notes = why
             }
         }
-        // Only the chunks' lengths and types: the chunk itself is read with the history.
-        let carries = format == .png && HistoryChunk.isPresent(in: bytes)
         // A picture whose file stores transparency opens over a transparent background. The
         // history shares the engine's tiles of the opened picture: no second copy.
         var document = Document(
             engine: engine, history: History(startingFrom: engine, memoryCap: options.historyMemoryMB << 20),
-            path: path, baseBytes: bytes, format: format, carriesHistory: carries)
-        document.onDisk = baseline(bytes)
+            path: path, format: format, carriesHistory: carries)
+        document.base = base
+        document.onDisk = onDisk
         // Looked for only where there can be one: the file's chunk, or a store that keeps any
         // history at all (else the thread would hash a 4K picture for nothing: 0.2 s of CPU).
         if historyInBackground && (carries || options.historyStore.map { !$0.isEmpty } ?? false) {
+            // The file's bytes only where its own history is to be read (the thread reads
+            // them from the file).
             let plan = HistoryRebuild.Plan(
-                fileBytes: bytes, format: format, picture: engine.paintSnapshot(), path: path,
+                fileBytes: carries ? base : .bytes([]), format: format, picture: engine.paintSnapshot(), path: path,
                 store: options.historyStore, memoryCap: options.historyMemoryMB << 20)
             if let rebuild = HistoryRebuild(plan) {
                 document.historyRebuild = rebuild

@@ -31,8 +31,11 @@ public struct DocumentOpener {
         // The canvas the operations start on: the history's first, which a crop, scale or turn
         // in a reopened file's history makes differ from the picture's.
         let start = document.history.startingCanvas ?? document.engine.bounds
-        let baseImage = document.base?.read()
-        if document.base != nil && baseImage == nil {
+        // An opened file's bytes are copied from the file, checked as they are copied.
+        var baseFile: PictureFile?
+        if case .file(let file) = document.base { baseFile = file }
+        let baseImage = baseFile == nil ? document.base?.read() : nil
+        if document.base != nil && baseImage == nil && baseFile == nil {
             let why = "its starting picture could not be read back"
             return (nil, leftOver.map(Recovery.offer), "No crash journal: " + why, why)
         }
@@ -40,7 +43,22 @@ public struct DocumentOpener {
             documentPath: document.path, width: start.width, height: start.height,
             background: document.startingBackground, baseImage: baseImage)
         do {
-            let writer = try JournalWriter.create(in: folder, header: header)
+            let writer: JournalWriter
+            do {
+                writer = try JournalWriter.create(in: folder, header: header, baseFile: baseFile)
+            } catch .baseChanged {
+                // The file was written over since it was decoded: the journal starts from the
+                // picture as decoded, in its own encoding, or not at all.
+                guard let own = Self.ownEncoding(of: document) else {
+                    let problem = JournalError.baseChanged(path: baseFile?.path ?? "").description
+                    let why = "its file was changed by another program since it was opened"
+                    return (nil, leftOver.map(Recovery.offer), "No crash journal: " + problem, why)
+                }
+                document.base = .bytes(own)
+                var header = header
+                header.baseImage = own
+                writer = try JournalWriter.create(in: folder, header: header)
+            }
             for operation in document.log { writer.append(operation) }
             // The file holds the starting picture now (synced): neither the document nor the
             // writer keeps it in memory.
@@ -53,6 +71,17 @@ public struct DocumentOpener {
                 DocumentJournal.reason(error)
             )
         }
+    }
+
+    /// The document's starting picture as PNG bytes that decode to exactly its pixels, when
+    /// nothing has been done to it yet (its paint is that picture); nil otherwise.
+    static func ownEncoding(of document: Document) -> [UInt8]? {
+        guard document.log.isEmpty, document.history.count == 0 else { return nil }
+        let paint = document.engine.paintImage()
+        guard let png = try? ImageEncoder.encode(paint, options: SaveOptions(format: .png), withAlpha: true),
+            let back = try? ImageDecoder.decode(png, name: document.path ?? ""), back.image == paint
+        else { return nil }
+        return png
     }
 
     /// A blank untitled canvas (File > New).

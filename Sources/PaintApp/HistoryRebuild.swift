@@ -21,8 +21,9 @@ import Synchronization
 public final class HistoryRebuild {
     /// What to look for: the history of a file's picture.
     public struct Plan: Sendable {
-        /// The file's bytes (a PNG may carry its history inside).
-        public var fileBytes: [UInt8]
+        /// The file's bytes (a PNG may carry its history inside), read on the thread when they
+        /// are left in the file (`BaseImage.file`).
+        public var fileBytes: BaseImage
         public var format: ImageFormat
         /// The picture as opened (the document's paint, by reference to its tiles): a history
         /// is used only when it ends on exactly these pixels.
@@ -33,7 +34,7 @@ public final class HistoryRebuild {
         public var memoryCap: Int
 
         public init(
-            fileBytes: [UInt8], format: ImageFormat, picture: PackedPixels, path: String, store: HistoryStore?,
+            fileBytes: BaseImage, format: ImageFormat, picture: PackedPixels, path: String, store: HistoryStore?,
             memoryCap: Int
         ) {
             self.fileBytes = fileBytes
@@ -74,8 +75,11 @@ public final class HistoryRebuild {
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             // The picture is hashed and checked from the engine's tiles (a band of rows at a
             // time, the hash stopping when told to), never copied whole.
+            // Read here, off the window's thread, when the opening left them in the file (and
+            // nothing when the file no longer holds them: no history is found in them then).
+            let bytes = plan.fileBytes.read() ?? []
             result = DocumentLoader.savedHistory(
-                plan.fileBytes, format: plan.format, key: { HistoryKey(of: self.plan.picture, control: self.control) },
+                bytes, format: plan.format, key: { HistoryKey(of: self.plan.picture, control: self.control) },
                 shows: plan.picture,
                 path: plan.path, store: plan.store, memoryCap: plan.memoryCap, control: control)
             var byte: UInt8 = 1

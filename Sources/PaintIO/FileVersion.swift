@@ -38,6 +38,14 @@ public struct FileVersion: Sendable, Equatable {
         crc = Zlib.crc32(bytes)
     }
 
+    /// The file at `path` that holds `count` bytes of CRC-32 `crc` (just read through a
+    /// stream); nil when it does not hold that many bytes any more.
+    public init?(path: String, count: Int, crc: UInt32) {
+        guard let now = Stat(path: path), now.size == count else { return nil }
+        stat = now
+        self.crc = crc
+    }
+
     /// The file at `path` now, read whole; nil when there is none or it cannot be read.
     public static func current(path: String) -> FileVersion? {
         guard let bytes = try? ImageFile.readAll(path, limit: ImageFile.maxFileBytes) else { return nil }

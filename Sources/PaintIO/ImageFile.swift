@@ -4,8 +4,8 @@ import PaintCore
 /// Opening and saving picture files on disk: the one entry point the app uses for files (and for
 /// keeping a saved document's history, `SavedHistory`).
 ///
-/// Loading reads the whole file into memory and decodes it there, with the decoder the file's
-/// content names (PNG, JPEG, WebP, GIF, BMP); saving encodes in memory in the format the options
+/// Loading decodes with the decoder the file's content names (PNG, JPEG, WebP, GIF, BMP): `open`
+/// from the whole file read into memory, `openTiles` (the window) as it reads the file; saving encodes in memory in the format the options
 /// name and hands the bytes to `AtomicFile`, so a failed save never leaves a half-written file
 /// behind. Both report failures as `ImageFileError`, whose `message` goes to the status bar.
 public enum ImageFile {
@@ -37,17 +37,61 @@ public enum ImageFile {
         public var format: ImageFormat
         /// Whether the file stores transparency (see `DecodedImage.hasAlpha`).
         public var hasAlpha: Bool
-        /// The file's bytes: decoding them again gives exactly `picture`.
-        public var bytes: [UInt8]
+        /// The bytes the picture was decoded from: decoding them again gives exactly `picture`.
+        public var bytes: DecodedBytes
+        /// The file as it was read (nil when it changed while it was read).
+        public var version: FileVersion?
+        /// Whether the file (a PNG) carries an editing history (`HistoryChunk`).
+        public var carriesHistory: Bool
+    }
+
+    /// Where the bytes a picture was decoded from are.
+    public enum DecodedBytes: Sendable {
+        /// Left in the file, which stays open (`PictureFile`): a streamed decode.
+        case file(PictureFile)
+        /// In memory: the decode needed them whole a second time (a PNG whose metadata is over
+        /// the limit opens from a copy without it).
+        case memory([UInt8])
+
+        /// How many there are.
+        public var count: Int {
+            switch self {
+            case .file(let file): return file.count
+            case .memory(let bytes): return bytes.count
+            }
+        }
     }
 
     /// Reads and decodes the picture file at `path` as `open` does, into the engine's tiles
-    /// (`ImageDecoder.decodeTiles`: a PNG or a JPEG without a whole-picture buffer); the same
-    /// errors.
+    /// (`ImageDecoder.decodeTiles`: a PNG, a JPEG or a BMP without a whole-picture buffer),
+    /// reading the file once through a small buffer (`PictureStream`): opening holds the tiles,
+    /// not the file. The bytes stay in the file, which is kept open, with the count and CRC the
+    /// decoder read (`PictureFile`). The same errors.
     public static func openTiles(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> OpenedTiles {
-        let bytes = try readAll(path, limit: maxFileBytes)
-        let decoded = try ImageDecoder.decodeTiles(bytes, name: path, limits: limits)
-        return OpenedTiles(picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: bytes)
+        let (fd, size) = try openForReading(path, limit: maxFileBytes)
+        var kept = false
+        defer { if !kept { _ = close(fd) } }
+        let stream = PictureStream(fd: fd, name: path, size: size, limit: maxFileBytes)
+        let history = PNGChunkSpotter(lookingFor: HistoryChunk.type)
+        stream.observe { history.see($0) }
+        let decoded: (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool)
+        do {
+            decoded = try ImageDecoder.decodeTiles(stream, limits: limits)
+        } catch .metadataTooLarge {
+            // Rare: the file is read again, whole, and opens from a copy without that metadata;
+            // its bytes are the ones those pixels come from.
+            let bytes = try readAll(path, limit: maxFileBytes)
+            let again = try ImageDecoder.decodeTiles(bytes, name: path, limits: limits)
+            return OpenedTiles(
+                picture: again.picture, format: again.format, hasAlpha: again.hasAlpha, bytes: .memory(bytes),
+                version: FileVersion(path: path, bytes: bytes), carriesHistory: HistoryChunk.isPresent(in: bytes))
+        }
+        kept = true
+        let file = PictureFile(fd: fd, path: path, count: stream.count, crc: stream.crc)
+        return OpenedTiles(
+            picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: .file(file),
+            version: FileVersion(path: path, count: stream.count, crc: stream.crc),
+            carriesHistory: decoded.format == .png && history.found)
     }
 
     /// The pixels of the picture file at `path`, in any format SwiftPaint opens.
@@ -96,20 +140,8 @@ public enum ImageFile {
 
     /// The whole contents of the ordinary file at `path`, refusing more than `limit` bytes.
     static func readAll(_ path: String, limit: Int) throws(ImageFileError) -> [UInt8] {
-        guard !path.isEmpty else { throw .cannotRead(path: path, errno: ENOENT) }
-        // O_NONBLOCK so that a FIFO cannot hang the open; it is refused just below anyway and
-        // has no effect on ordinary files.
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw .cannotRead(path: path, errno: errno) }
+        let (fd, size) = try openForReading(path, limit: limit)
         defer { _ = close(fd) }
-
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw .cannotRead(path: path, errno: EISDIR) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path, saving: false) }
-        let size = Int(info.st_size)
-        guard size <= limit else { throw .fileTooBig(path: path, bytes: size, limit: limit) }
-
         // One spare byte lets EOF show up without a second allocation; the loop still copes
         // with a file that grows or shrinks while it is read.
         var bytes = [UInt8](repeating: 0, count: size + 1)
@@ -132,5 +164,25 @@ public enum ImageFile {
         }
         bytes.removeLast(bytes.count - filled)
         return bytes
+    }
+
+    /// The ordinary file at `path` opened for reading, and its size, refusing more than
+    /// `limit` bytes, a folder and anything that is not a file (a FIFO, a device).
+    static func openForReading(_ path: String, limit: Int) throws(ImageFileError) -> (fd: Int32, size: Int) {
+        guard !path.isEmpty else { throw .cannotRead(path: path, errno: ENOENT) }
+        // O_NONBLOCK so that a FIFO cannot hang the open; it is refused just below anyway and
+        // has no effect on ordinary files.
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw .cannotRead(path: path, errno: errno) }
+        var ok = false
+        defer { if !ok { _ = close(fd) } }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw .cannotRead(path: path, errno: EISDIR) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path, saving: false) }
+        let size = Int(info.st_size)
+        guard size <= limit else { throw .fileTooBig(path: path, bytes: size, limit: limit) }
+        ok = true
+        return (fd, size)
     }
 }

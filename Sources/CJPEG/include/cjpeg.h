@@ -34,6 +34,15 @@ typedef struct {
 /// make each scan cost a pass over the whole picture). NULL only when out of memory.
 cjpeg_reader *cjpeg_reader_new(const unsigned char *data, size_t size, long max_memory, int max_scans);
 
+/// Gives the next chunk of a JPEG file: sets `*data` to its first byte and returns its length;
+/// 0 at the end of the file. The chunk stays valid until the next call.
+typedef size_t (*cjpeg_fill)(void *user, const unsigned char **data);
+
+/// A reader of the bytes `fill` gives, chunk after chunk (called with `user`), read once from
+/// the start: the file is never held whole. The same limits as cjpeg_reader_new; a file that
+/// ends early is cut short in the same words.
+cjpeg_reader *cjpeg_reader_new_stream(cjpeg_fill fill, void *user, long max_memory, int max_scans);
+
 /// Reads the header. 1 on success; 0 on error (see cjpeg_reader_message).
 int cjpeg_read_header(cjpeg_reader *reader, cjpeg_info *info);
 

@@ -79,42 +79,120 @@ public enum BMPDecoder {
     /// Uncompressed rows into straight pixels (alpha only where a mask gives one, else 255).
     private static func decodeRows(_ bytes: [UInt8], _ header: BMPHeader, into out: UnsafeMutableBufferPointer<UInt32>)
     {
-        let (width, height) = (header.width, header.height)
-        let (red, green, blue, alpha) = (
-            Channel(header.masks.red), Channel(header.masks.green), Channel(header.masks.blue),
-            Channel(header.masks.alpha)
-        )
-        let black: UInt32 = 0xFF00_0000
+        guard let target = out.baseAddress else { return }
+        let converter = RowConverter(header)
         bytes.withUnsafeBufferPointer { data in
-            for stored in 0..<height {
-                let y = header.topDown ? stored : height - 1 - stored
+            for stored in 0..<header.height {
+                let y = header.topDown ? stored : header.height - 1 - stored
                 let row = header.dataOffset + stored * header.rowBytes
-                let o = y * width
-                switch header.bitsPerPixel {
-                case 24:
-                    for x in 0..<width {
-                        let p = row + x * 3
-                        out[o + x] = black | UInt32(data[p + 2]) << 16 | UInt32(data[p + 1]) << 8 | UInt32(data[p])
-                    }
-                case 16, 32:
-                    let size = header.bitsPerPixel / 8
-                    for x in 0..<width {
-                        let p = row + x * size
-                        var v = UInt32(data[p]) | UInt32(data[p + 1]) << 8
-                        if size == 4 { v |= UInt32(data[p + 2]) << 16 | UInt32(data[p + 3]) << 24 }
-                        let a = alpha.bits > 0 ? alpha.value(v) : 255
-                        out[o + x] = a << 24 | red.value(v) << 16 | green.value(v) << 8 | blue.value(v)
-                    }
-                default:  // 1, 4, 8: palette indices, most significant bits first
-                    let bits = header.bitsPerPixel
-                    let perByte = 8 / bits
-                    let mask = UInt8(truncatingIfNeeded: (1 << bits) - 1)
-                    for x in 0..<width {
-                        let byte = data[row + x / perByte]
-                        let index = Int(byte >> UInt8(8 - bits - (x % perByte) * bits) & mask)
-                        // An index past the table shows black, as Windows does.
-                        out[o + x] = index < header.palette.count ? header.palette[index] : black
-                    }
+                converter.convert(
+                    UnsafeBufferPointer(rebasing: data[row..<(row + header.rowBytes)]), into: target + y * header.width)
+            }
+        }
+    }
+
+    /// Decodes the BMP `stream` reads into tiles, as `decode` and then cutting would, without
+    /// holding the file: an uncompressed picture without an alpha mask row after row as its
+    /// rows are read (a bottom-up one turned as its bands are cut); any other (run-length
+    /// coded, an alpha mask that may mean nothing, a PNG or JPEG inside) from its bytes read
+    /// whole, then cut with its pages given back.
+    static func decodeTiles(
+        _ stream: PictureStream, limits: ImageLimits
+    ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
+        let name = stream.name
+        // The headers and the color table come before the pixels, within the first bytes.
+        var head = stream.read(min(stream.size, Self.headBytes))
+        guard !head.isEmpty else { throw .emptyFile(path: name) }
+        let header = try BMPHeader(head, name: name, fileSize: stream.size)
+        let (width, height) = (header.width, header.height)
+        guard limits.allows(width: width, height: height) else {
+            throw .tooLarge(path: name, width: width, height: height, limits: limits)
+        }
+        let plain = header.compression == .none || header.compression == .bitfields
+        guard plain, header.masks.alpha == 0, header.dataOffset <= head.count else {
+            head += stream.readRest()
+            let decoded = try decode(head, name: name, limits: limits)
+            let hasAlpha = decoded.hasAlpha
+            return (TiledPicture(releasing: (consume decoded).image), hasAlpha)
+        }
+        guard header.dataOffset + header.rowBytes * height <= stream.size else {
+            throw .cutShort(
+                path: name, reason: "it holds \(stream.size) bytes, too few for a \(width) x \(height) picture")
+        }
+        // Bottom-up rows (the usual kind) fill the picture from its last band.
+        let writer = TiledPicture.Writer(
+            width: width, height: height, orientation: header.topDown ? .identity : .flipVertical)
+        let converter = RowConverter(header)
+        let row = UnsafeMutableRawBufferPointer.allocate(byteCount: header.rowBytes, alignment: 4)
+        defer { row.deallocate() }
+        // The first rows may be among the bytes read for the headers.
+        var early = head[header.dataOffset...]
+        for stored in 0..<height {
+            let taken = min(early.count, row.count)
+            early.withUnsafeBytes { row.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<taken])) }
+            early = early.dropFirst(taken)
+            let got = taken + stream.read(into: UnsafeMutableRawBufferPointer(rebasing: row[taken...]))
+            guard got == row.count, let band = writer.band.baseAddress else {
+                throw .cutShort(
+                    path: name,
+                    reason: "it holds \(header.dataOffset + stored * header.rowBytes + got) bytes, too few for a"
+                        + " \(width) x \(height) picture")
+            }
+            converter.convert(
+                UnsafeBufferPointer(row.bindMemory(to: UInt8.self)), into: band + writer.bandRow(of: stored) * width)
+            writer.rowWritten(stored)
+        }
+        return (writer.finish(), false)
+    }
+
+    /// Bytes read for a streamed BMP's headers: the largest header (124), its masks and a
+    /// 256-color table, with room to spare.
+    static let headBytes = 2048
+
+    /// One stored row of an uncompressed BMP to straight pixels (alpha only where a mask gives
+    /// one, else 255).
+    private struct RowConverter {
+        let header: BMPHeader
+        let red: Channel
+        let green: Channel
+        let blue: Channel
+        let alpha: Channel
+
+        init(_ header: BMPHeader) {
+            self.header = header
+            (red, green, blue, alpha) = (
+                Channel(header.masks.red), Channel(header.masks.green), Channel(header.masks.blue),
+                Channel(header.masks.alpha)
+            )
+        }
+
+        func convert(_ data: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt32>) {
+            let width = header.width
+            let black: UInt32 = 0xFF00_0000
+            switch header.bitsPerPixel {
+            case 24:
+                for x in 0..<width {
+                    let p = x * 3
+                    out[x] = black | UInt32(data[p + 2]) << 16 | UInt32(data[p + 1]) << 8 | UInt32(data[p])
+                }
+            case 16, 32:
+                let size = header.bitsPerPixel / 8
+                for x in 0..<width {
+                    let p = x * size
+                    var v = UInt32(data[p]) | UInt32(data[p + 1]) << 8
+                    if size == 4 { v |= UInt32(data[p + 2]) << 16 | UInt32(data[p + 3]) << 24 }
+                    let a = alpha.bits > 0 ? alpha.value(v) : 255
+                    out[x] = a << 24 | red.value(v) << 16 | green.value(v) << 8 | blue.value(v)
+                }
+            default:  // 1, 4, 8: palette indices, most significant bits first
+                let bits = header.bitsPerPixel
+                let perByte = 8 / bits
+                let mask = UInt8(truncatingIfNeeded: (1 << bits) - 1)
+                for x in 0..<width {
+                    let byte = data[x / perByte]
+                    let index = Int(byte >> UInt8(8 - bits - (x % perByte) * bits) & mask)
+                    // An index past the table shows black, as Windows does.
+                    out[x] = index < header.palette.count ? header.palette[index] : black
                 }
             }
         }

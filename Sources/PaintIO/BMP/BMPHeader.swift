@@ -20,8 +20,9 @@ struct BMPHeader {
         case embedded
     }
 
-    /// Parses the headers of `bytes`; throws with the reason in words.
-    init(_ bytes: [UInt8], name: String) throws(ImageFileError) {
+    /// Parses the headers of `bytes`, the file's first bytes (`fileSize` of them in all: by
+    /// default `bytes` is the whole file); throws with the reason in words.
+    init(_ bytes: [UInt8], name: String, fileSize: Int? = nil) throws(ImageFileError) {
         let reader = LittleEndianFields(bytes: bytes, name: name)
         guard bytes.count >= 26 else { throw .cutShort(path: name, reason: "it ends inside its header") }
         dataOffset = try reader.u32(10)
@@ -90,7 +91,9 @@ struct BMPHeader {
                 return 0xFF00_0000 | UInt32(bytes[o + 2]) << 16 | UInt32(bytes[o + 1]) << 8 | UInt32(bytes[o])
             }
         }
-        guard dataOffset < bytes.count else { throw .cutShort(path: name, reason: "it ends before its pixels") }
+        guard dataOffset < (fileSize ?? bytes.count) else {
+            throw .cutShort(path: name, reason: "it ends before its pixels")
+        }
     }
 
     /// Bytes per stored row: rows are padded to 4 bytes.

@@ -33,14 +33,57 @@ public enum ImageDecoder {
     public static func decodeTiles(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
     ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool) {
-        switch ImageFormat.sniff(bytes) {
-        case .png:
+        do {
+            return try decodeTiles(PictureStream(bytes: bytes, name: name), limits: limits)
+        } catch .metadataTooLarge {
+            // A PNG with metadata over the limit opens from a copy without it.
             let (picture, hasAlpha) = try PNGCodec.decodeTiles(bytes, name: name, limits: limits)
             return (picture, .png, hasAlpha)
+        }
+    }
+
+    /// Decodes what `stream` reads into the engine's tiles, reading it once from start to end
+    /// and to its end (`PictureStream.drain`: its count and CRC then cover every byte): PNG,
+    /// JPEG and an uncompressed BMP through the stream's buffer, never holding the file; GIF
+    /// through it too, decoded whole and then cut; WebP (libwebp reads from memory) from its
+    /// bytes read whole. The same checks, errors and pixels as `decode` of the same bytes, but
+    /// a PNG whose metadata is over the limit fails with `.metadataTooLarge` (the caller decodes
+    /// its bytes without that metadata), and a read that fails says so (`cannotRead`).
+    static func decodeTiles(
+        _ stream: PictureStream, limits: ImageLimits
+    ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool) {
+        do {
+            let decoded = try decodeTilesOnce(stream, limits: limits)
+            try stream.drain()
+            return decoded
+        } catch {
+            // A read that failed looks like a file cut short to the decoder.
+            if let failure = stream.failure { throw failure }
+            throw error
+        }
+    }
+
+    private static func decodeTilesOnce(
+        _ stream: PictureStream, limits: ImageLimits
+    ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool) {
+        let head = stream.peek(32)
+        guard !head.isEmpty else { throw .emptyFile(path: stream.name) }
+        switch ImageFormat.sniff(head) {
+        case .png:
+            let (picture, hasAlpha) = try PNGCodec.decodeTiles(stream, limits: limits)
+            return (picture, .png, hasAlpha)
         case .jpeg:
-            return (try JPEGCodec.decodeTiles(bytes, name: name, limits: limits), .jpeg, false)
-        default:
-            let decoded = try decode(bytes, name: name, limits: limits)
+            return (try JPEGCodec.decodeTiles(stream, limits: limits), .jpeg, false)
+        case .bmp:
+            let (picture, hasAlpha) = try BMPDecoder.decodeTiles(stream, limits: limits)
+            return (picture, .bmp, hasAlpha)
+        case .gif:
+            let decoded = try GIFDecoder.decode(stream, limits: limits)
+            let hasAlpha = decoded.hasAlpha
+            return (TiledPicture(releasing: (consume decoded).image), .gif, hasAlpha)
+        case .webp, nil:
+            // A file cut inside the PNG signature, or in no known format: as `decode` says.
+            let decoded = try decode(stream.readRest(), name: stream.name, limits: limits)
             let (format, hasAlpha) = (decoded.format, decoded.hasAlpha)
             // The decoded picture's pages go back to the system as its bands are cut.
             return (TiledPicture(releasing: (consume decoded).image), format, hasAlpha)

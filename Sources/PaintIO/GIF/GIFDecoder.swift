@@ -12,40 +12,30 @@ public enum GIFDecoder {
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
     ) throws(ImageFileError) -> DecodedImage {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
-        let result: Result<DecodedImage, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
-            Result { () throws(ImageFileError) in
-                let input = Input(bytes: raw)
-                var error: Int32 = 0
-                let opened = withExtendedLifetime(input) {
-                    DGifOpen(Unmanaged.passUnretained(input).toOpaque(), Input.read, &error)
-                }
-                guard let gif = opened else { throw failure(error, name) }
-                defer { DGifCloseFile(gif, &error) }
-                return try withExtendedLifetime(input) { () throws(ImageFileError) in
-                    try firstFrame(gif, name: name, limits: limits)
-                }
-            }
-        }
-        return try result.get()
+        return try decode(PictureStream(bytes: bytes, name: name), limits: limits)
     }
 
-    /// The bytes giflib reads from, through `read`.
-    private final class Input {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var offset = 0
-
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-        /// giflib's input callback: copies up to `count` bytes; fewer means the file ended.
-        static let read: InputFunc = { gif, buffer, count in
-            guard let gif, let buffer, let user = gif.pointee.UserData, count > 0 else { return 0 }
-            let input = Unmanaged<Input>.fromOpaque(user).takeUnretainedValue()
-            let n = min(Int(count), input.bytes.count - input.offset)
-            guard n > 0, let base = input.bytes.baseAddress else { return 0 }
-            buffer.update(from: base + input.offset, count: n)
-            input.offset += n
-            return Int32(n)
+    /// Decodes the first frame of the GIF `stream` reads, as giflib asks for its bytes: the
+    /// file is not held whole (the frame's pixels are).
+    static func decode(_ stream: PictureStream, limits: ImageLimits) throws(ImageFileError) -> DecodedImage {
+        let name = stream.name
+        var error: Int32 = 0
+        let opened = withExtendedLifetime(stream) {
+            DGifOpen(Unmanaged.passUnretained(stream).toOpaque(), read, &error)
         }
+        guard let gif = opened else { throw failure(error, name) }
+        defer { DGifCloseFile(gif, &error) }
+        return try withExtendedLifetime(stream) { () throws(ImageFileError) in
+            try firstFrame(gif, name: name, limits: limits)
+        }
+    }
+
+    /// giflib's input callback: copies up to `count` bytes from the stream; fewer means the
+    /// file ended.
+    private static let read: InputFunc = { gif, buffer, count in
+        guard let gif, let buffer, let user = gif.pointee.UserData, count > 0 else { return 0 }
+        let stream = Unmanaged<PictureStream>.fromOpaque(user).takeUnretainedValue()
+        return Int32(stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count))))
     }
 
     private static func firstFrame(

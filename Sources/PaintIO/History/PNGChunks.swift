@@ -99,3 +99,41 @@ enum PNGChunks {
         out.append(UInt8(truncatingIfNeeded: v))
     }
 }
+
+/// Whether a PNG read through a stream holds a chunk of one type, seen from its chunk heads
+/// as the file's bytes pass by (`PictureStream.observe`), as `PNGChunks.walk` would find it
+/// in the whole file: up to IEND, or to a chunk whose length no PNG may have (that chunk's type
+/// still counts).
+final class PNGChunkSpotter {
+    let type: [UInt8]
+    /// Whether a chunk of `type` went by.
+    private(set) var found = false
+    /// Bytes to pass over before the next chunk head: the signature first.
+    private var skip = PNGChunks.signature.count
+    private var head: [UInt8] = []
+    private var done = false
+
+    init(lookingFor type: [UInt8]) { self.type = type }
+
+    func see(_ bytes: UnsafeRawBufferPointer) {
+        var i = 0
+        while i < bytes.count && !done {
+            if skip > 0 {
+                let k = min(skip, bytes.count - i)
+                skip -= k
+                i += k
+                continue
+            }
+            head.append(bytes[i])
+            i += 1
+            guard head.count == 8 else { continue }
+            let length = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+            let chunkType = Array(head[4..<8])
+            if chunkType == type { found = true }
+            done = found || chunkType == Array("IEND".utf8) || length > PNGChunks.specMaxLength
+            // Its data and CRC.
+            skip = length + 4
+            head.removeAll(keepingCapacity: true)
+        }
+    }
+}

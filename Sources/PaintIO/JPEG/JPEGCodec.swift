@@ -40,15 +40,43 @@ public enum JPEGCodec {
     public static func decodeTiles(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
     ) throws(ImageFileError) -> TiledPicture {
-        try reading(bytes, name: name, limits: limits) { (rows, orientation) throws(ImageFileError) in
-            let writer = TiledPicture.Writer(width: rows.width, height: rows.height, orientation: orientation)
-            guard let band = writer.band.baseAddress else { return writer.finish() }
-            for y in 0..<rows.height {
-                try rows.read(into: band + writer.bandRow(of: y) * rows.width)
-                writer.rowWritten(y)
-            }
-            return writer.finish()
+        try reading(bytes, name: name, limits: limits, tiles)
+    }
+
+    /// Decodes the JPEG `stream` reads as `decodeTiles` decodes bytes: libjpeg's source asks
+    /// the stream for each next chunk of the file (`cjpeg_reader_new_stream`), so the file is
+    /// never held whole; its EXIF orientation and ICC profile come from the header segments,
+    /// kept as they pass (`JPEGHeaderCapture`).
+    static func decodeTiles(_ stream: PictureStream, limits: ImageLimits) throws(ImageFileError) -> TiledPicture {
+        let capture = JPEGHeaderCapture(limit: limits.maxMetadataBytes + (1 << 20))
+        stream.observe { capture.see($0) }
+        // libjpeg reads the chunk in place until it asks for the next one.
+        let fill: cjpeg_fill = { user, data in
+            guard let user else { return 0 }
+            let stream = Unmanaged<PictureStream>.fromOpaque(user).takeUnretainedValue()
+            let chunk = stream.available
+            stream.consume(chunk.count)
+            data?.pointee = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            return chunk.count
         }
+        return try withExtendedLifetime(stream) { () throws(ImageFileError) in
+            let reader = cjpeg_reader_new_stream(
+                fill, Unmanaged.passUnretained(stream).toOpaque(), 16 << 20, Int32(maxScans))
+            return try reading(
+                reader, name: stream.name, fileSize: stream.size, limits: limits,
+                metadata: { JPEGMetadata(capture.prefix, maxProfileBytes: limits.maxMetadataBytes) }, tiles)
+        }
+    }
+
+    /// The rows of `rows` into tiles, turned upright as `orientation` asks while they are cut.
+    private static func tiles(_ rows: JPEGRows, _ orientation: Orientation) throws(ImageFileError) -> TiledPicture {
+        let writer = TiledPicture.Writer(width: rows.width, height: rows.height, orientation: orientation)
+        guard let band = writer.band.baseAddress else { return writer.finish() }
+        for y in 0..<rows.height {
+            try rows.read(into: band + writer.bandRow(of: y) * rows.width)
+            writer.rowWritten(y)
+        }
+        return writer.finish()
     }
 
     /// Reads the header of JPEG `bytes`, checks its size against `limits`, starts the decoder
@@ -61,17 +89,27 @@ public enum JPEGCodec {
         let metadata = JPEGMetadata(bytes, maxProfileBytes: limits.maxMetadataBytes)
         let result: Swift.Result<Result, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
             Swift.Result { () throws(ImageFileError) in
-                guard let base = raw.baseAddress,
-                    let reader = cjpeg_reader_new(base, raw.count, 16 << 20, Int32(maxScans))
-                else { throw .damaged(path: name, reason: "out of memory") }
-                defer { cjpeg_reader_free(reader) }
-                let rows = try JPEGRows.start(
-                    reader, name: name, fileSize: raw.count, limits: limits, profile: metadata.iccProfile)
-                defer { rows.deallocate() }
-                return try body(rows, metadata.orientation)
+                let reader = raw.baseAddress.flatMap { cjpeg_reader_new($0, raw.count, 16 << 20, Int32(maxScans)) }
+                return try reading(
+                    reader, name: name, fileSize: raw.count, limits: limits, metadata: { metadata }, body)
             }
         }
         return try result.get()
+    }
+
+    /// Reads the header through `reader` (freed here), checks the size against `limits`,
+    /// starts the decoder and hands `body` the rows to read, with the orientation `metadata`
+    /// (asked once the header is read) says.
+    private static func reading<Result>(
+        _ reader: OpaquePointer?, name: String, fileSize: Int, limits: ImageLimits, metadata: () -> JPEGMetadata,
+        _ body: (JPEGRows, Orientation) throws(ImageFileError) -> Result
+    ) throws(ImageFileError) -> Result {
+        guard let reader else { throw .damaged(path: name, reason: "out of memory") }
+        defer { cjpeg_reader_free(reader) }
+        let (rows, orientation) = try JPEGRows.start(
+            reader, name: name, fileSize: fileSize, limits: limits, metadata: metadata)
+        defer { rows.deallocate() }
+        return try body(rows, orientation)
     }
 
     /// Decodes JPEG `bytes` with the orientation the file asks for, not yet applied.
@@ -97,10 +135,13 @@ public enum JPEGCodec {
         /// Reads the header, checks the size against `limits` and that the file can hold it,
         /// and starts decompressing.
         static func start(
-            _ reader: OpaquePointer, name: String, fileSize: Int, limits: ImageLimits, profile: [UInt8]?
-        ) throws(ImageFileError) -> JPEGRows {
+            _ reader: OpaquePointer, name: String, fileSize: Int, limits: ImageLimits, metadata: () -> JPEGMetadata
+        ) throws(ImageFileError) -> (JPEGRows, Orientation) {
             var info = cjpeg_info()
             guard cjpeg_read_header(reader, &info) != 0 else { throw failure(reader, name) }
+            // Every segment before the first scan has been read by now.
+            let metadata = metadata()
+            let profile = metadata.iccProfile
             let width = Int(info.width)
             let height = Int(info.height)
             guard limits.allows(width: width, height: height) else {
@@ -122,9 +163,10 @@ public enum JPEGCodec {
                 rgb
                 ? profile.flatMap { ColorTransform.make(for: .icc($0), gray: false) }
                 : profile.flatMap { ColorTransform.cmyk(profile: $0, inverted: info.adobe != 0) }
-            return JPEGRows(
+            let rows = JPEGRows(
                 reader: reader, name: name, width: width, height: height, rgb: rgb, adobe: info.adobe != 0,
                 transform: transform, scratch: .allocate(capacity: width * 4))
+            return (rows, metadata.orientation)
         }
 
         func deallocate() { scratch.deallocate() }

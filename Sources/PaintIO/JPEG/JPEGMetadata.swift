@@ -105,3 +105,43 @@ extension Orientation {
         }
     }
 }
+
+/// A JPEG's header segments (everything before its first scan) kept as the file's chunks pass
+/// by on their way to libjpeg (`PictureStream.observe`), so `JPEGMetadata` reads them from
+/// memory while the file is never held whole: the walk stops at the first scan (or at
+/// `limit` bytes, beyond which a header is not kept: its metadata is what the first `limit`
+/// bytes hold).
+final class JPEGHeaderCapture {
+    /// The file's first bytes: every header segment, and at most one chunk beyond them.
+    private(set) var prefix: [UInt8] = []
+    private let limit: Int
+    /// Where the next segment starts in `prefix`, after SOI.
+    private var next = 2
+    private var done = false
+
+    init(limit: Int) { self.limit = limit }
+
+    func see(_ chunk: UnsafeRawBufferPointer) {
+        guard !done else { return }
+        prefix.append(contentsOf: chunk.prefix(limit - prefix.count))
+        if prefix.count >= limit { done = true }
+        // The same steps as `JPEGMetadata`'s walk: it ends where that one stops.
+        while !done, next + 4 <= prefix.count {
+            guard prefix[next] == 0xFF else {
+                done = true
+                break
+            }
+            let marker = prefix[next + 1]
+            if marker == 0xFF {
+                next += 1
+            } else if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                next += 2
+            } else if marker == 0xDA || marker == 0xD9 {
+                done = true
+            } else {
+                let length = Int(prefix[next + 2]) << 8 | Int(prefix[next + 3])
+                if length < 2 { done = true } else { next += 2 + length }
+            }
+        }
+    }
+}

@@ -26,6 +26,9 @@ public enum JournalError: Error, CustomStringConvertible, Equatable, Sendable {
     case recordTooLarge(bytes: Int, limit: Int)
     /// The writer was discarded; nothing more can be written to it.
     case closed(path: String)
+    /// The picture file at `path` no longer holds the bytes its picture was decoded from
+    /// (another program wrote over it since): a journal cannot start from it.
+    case baseChanged(path: String)
 
     /// One sentence for a person.
     public var description: String {
@@ -55,6 +58,8 @@ public enum JournalError: Error, CustomStringConvertible, Equatable, Sendable {
                 + "(at most \(limit / (1 << 20)) MB)"
         case .closed(let path):
             return "The recovery journal “\(path)” was already closed"
+        case .baseChanged(let path):
+            return "“\(path)” was changed by another program since it was opened"
         }
     }
 

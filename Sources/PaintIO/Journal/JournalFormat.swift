@@ -55,9 +55,15 @@ enum JournalFormat {
 
     /// `recordCRC` of the payload made of `parts` one after the other, without joining them.
     static func recordCRC(sequence: UInt32, payload parts: [[UInt8]]) -> UInt32 {
+        recordCRC(sequence: sequence, length: parts.reduce(0) { $0 + $1.count }, payload: parts)
+    }
+
+    /// `recordCRC` of a payload of `length` bytes over only its first `parts`: continued over
+    /// the rest (`Zlib.crc32(_:continuing:)`), it is the record's CRC.
+    static func recordCRC(sequence: UInt32, length: Int, payload parts: [[UInt8]]) -> UInt32 {
         var fields = ByteWriter()
         fields.uint32(sequence)
-        fields.uint32(UInt32(parts.reduce(0) { $0 + $1.count }))
+        fields.uint32(UInt32(truncatingIfNeeded: length))
         var crc = Zlib.crc32(fields.bytes)
         for part in parts { crc = Zlib.crc32(part, continuing: crc) }
         return crc

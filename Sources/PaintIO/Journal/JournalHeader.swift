@@ -102,10 +102,14 @@ public struct JournalHeader: Equatable, Sendable {
 
     /// The binary form up to the base image's bytes, which end it (with their count): a writer
     /// writes those bytes from where they are instead of copying them into the record.
-    func encodedFields() -> [UInt8] {
+    ///
+    /// `baseCount` stands for a base image of that many bytes written from elsewhere (a
+    /// picture file) when the header holds none.
+    func encodedFields(baseCount: Int? = nil) -> [UInt8] {
+        let baseCount = baseImage?.count ?? baseCount
         var out = ByteWriter()
         out.byte(Self.formatVersion)
-        out.byte((documentPath == nil ? 0 : 1) | (baseImage == nil ? 0 : 2))
+        out.byte((documentPath == nil ? 0 : 1) | (baseCount == nil ? 0 : 2))
         out.uint32(UInt32(clamping: width))
         out.uint32(UInt32(clamping: height))
         background.encode(into: &out)
@@ -116,7 +120,7 @@ public struct JournalHeader: Equatable, Sendable {
             out.uint32(UInt32(utf8.count))
             out.append(utf8)
         }
-        if let baseImage { out.uint32(UInt32(baseImage.count)) }
+        if let baseCount { out.uint32(UInt32(truncatingIfNeeded: baseCount)) }
         return out.bytes
     }
 

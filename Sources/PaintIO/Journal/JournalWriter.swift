@@ -44,10 +44,16 @@ public final class JournalWriter: @unchecked Sendable {
     ///
     /// `sizeLimit` is the most the file may grow to (by default the most a reader reads back,
     /// 2 GiB; smaller only in tests).
+    ///
+    /// With `baseFile` (and no `header.baseImage`), the header's base image is the picture file
+    /// a document was decoded from, copied from that file into the journal through a small
+    /// buffer and CRC-checked as it is copied: when the file no longer holds the bytes decoded
+    /// (written over since), nothing is left behind and this fails with `.baseChanged`, so
+    /// no journal ever starts from another picture than the one shown.
     public static func create(
-        in folder: String, header: JournalHeader, sizeLimit: Int? = nil
+        in folder: String, header: JournalHeader, baseFile: PictureFile? = nil, sizeLimit: Int? = nil
     ) throws(JournalError) -> JournalWriter {
-        let headerRecord = try framedHeader(header)
+        let headerRecord = try framedHeader(header, baseCount: baseFile?.count)
         try JournalFormat.makeFolders(folder)
         let base = JournalFormat.baseName(for: header)
         var attempt = 1
@@ -73,24 +79,41 @@ public final class JournalWriter: @unchecked Sendable {
             }
             // The base image (a whole picture file: megabytes) is written from the header's
             // own array, never copied into the record.
-            let bytes = JournalFormat.filePrefix + headerRecord.head
+            var crc = headerRecord.crc
             let base = header.baseImage ?? []
-            if e == 0 { e = JournalFormat.writeAll(bytes, to: fd, at: 0) }
-            if e == 0 { e = JournalFormat.writeAll(base, to: fd, at: bytes.count) }
-            if e == 0 { e = JournalFormat.dataSync(fd) }
-            if e == 0 { e = JournalFormat.syncFolder(folder) }
-            if e != 0 {
+            let baseCount = baseFile?.count ?? base.count
+            let baseAt = JournalFormat.filePrefix.count + headerRecord.head.count + headerRecord.fields.count
+            var changed = false
+            if let baseFile, e == 0 {
+                // The picture file straight into the journal; its framing, whose CRC covers
+                // these bytes, is written after them.
+                switch baseFile.copy(to: fd, at: baseAt, seed: crc) {
+                case .success(let copied?): crc = copied
+                case .success(nil): changed = true
+                case .failure(let failure): e = failure.errno
+                }
+            } else if e == 0 {
+                e = JournalFormat.writeAll(base, to: fd, at: baseAt)
+            }
+            let head = JournalFormat.recordHead(length: headerRecord.count, sequence: 0, crc: crc)
+            if e == 0 && !changed {
+                e = JournalFormat.writeAll(JournalFormat.filePrefix + head + headerRecord.fields, to: fd, at: 0)
+            }
+            if e == 0 && !changed { e = JournalFormat.dataSync(fd) }
+            if e == 0 && !changed { e = JournalFormat.syncFolder(folder) }
+            if e != 0 || changed {
                 _ = unlink(path)
                 _ = close(fd)
+                if changed { throw .baseChanged(path: baseFile?.path ?? path) }
                 throw .cannotWrite(path: path, errno: e)
             }
             let core = Core(
-                fd: fd, path: path, folder: folder, header: header, fileEnd: bytes.count + base.count, recordCount: 0)
+                fd: fd, path: path, folder: folder, header: header, fileEnd: baseAt + baseCount, recordCount: 0)
             core.sizeLimit = sizeLimit ?? JournalFormat.maxJournalBytes
-            if let image = header.baseImage {
+            if header.baseImage != nil || baseFile != nil {
                 core.baseInFile = BaseInFile(
                     fieldsAt: JournalFormat.prefixSize + JournalFormat.recordOverhead,
-                    fieldsCount: headerRecord.count - image.count, count: image.count, crc: headerRecord.crc)
+                    fieldsCount: headerRecord.fields.count, count: baseCount, crc: crc)
             }
             return try JournalWriter(core: core)
         }
@@ -280,19 +303,22 @@ public final class JournalWriter: @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// The header record, but for the base image's bytes that end it: its framing and the
-    /// header's fields.
+    /// The header record, but for the base image's bytes that end it: the header's fields, the
+    /// payload's length, and its CRC (sequence 0) when the base image is in `header`; with
+    /// `baseCount`, the base image is that many bytes of a file, and the CRC covers only the
+    /// framing and the fields: the copy continues it over the bytes it copies.
     private static func framedHeader(
-        _ header: JournalHeader
-    ) throws(JournalError) -> (head: [UInt8], count: Int, crc: UInt32) {
-        let fields = header.encodedFields()
-        let parts = [fields, header.baseImage ?? []]
-        let count = fields.count + (header.baseImage?.count ?? 0)
+        _ header: JournalHeader, baseCount: Int?
+    ) throws(JournalError) -> (head: [UInt8], fields: [UInt8], count: Int, crc: UInt32) {
+        let baseCount = header.baseImage?.count ?? baseCount
+        let fields = header.encodedFields(baseCount: baseCount)
+        let count = fields.count + (baseCount ?? 0)
         guard count <= JournalFormat.maxRecordBytes else {
             throw .recordTooLarge(bytes: count, limit: JournalFormat.maxRecordBytes)
         }
-        let crc = JournalFormat.recordCRC(sequence: 0, payload: parts)
-        return (JournalFormat.recordHead(length: count, sequence: 0, crc: crc) + fields, count, crc)
+        let parts = header.baseImage.map { [fields, $0] } ?? [fields]
+        let crc = JournalFormat.recordCRC(sequence: 0, length: count, payload: parts)
+        return (JournalFormat.recordHead(length: count, sequence: 0, crc: crc), fields, count, crc)
     }
 
     private static func join(_ folder: String, _ name: String) -> String {

@@ -55,6 +55,35 @@ public enum PNGCodec {
         }
     }
 
+    /// Decodes the PNG `stream` reads straight into tiles, as `decodeTiles` decodes bytes, in
+    /// one attempt: libspng reads the file through the stream's buffer (its stream callback),
+    /// so the file is never held whole. `.metadataTooLarge` when an ancillary chunk is over the
+    /// limit (the caller then decodes the file's bytes without such chunks).
+    static func decodeTiles(
+        _ stream: PictureStream, limits: ImageLimits
+    ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
+        let head = stream.peek(signature.count)
+        guard !head.isEmpty else { throw .emptyFile(path: stream.name) }
+        guard head.elementsEqual(signature[0..<head.count]) else { throw .notPNG(path: stream.name) }
+        guard let context = spng_ctx_new(0) else { throw .damaged(path: stream.name, reason: "out of memory") }
+        defer { spng_ctx_free(context) }
+        let metadata = min(limits.maxMetadataBytes, Int(Int32.max))
+        spng_set_chunk_limits(context, metadata, metadata)
+        return try withExtendedLifetime(stream) { () throws(ImageFileError) in
+            // libspng asks for exactly `length` bytes each time; fewer is the end of the file.
+            spng_set_png_stream(
+                context,
+                { _, user, target, length in
+                    guard let user, let target else { return SPNG_IO_ERROR.rawValue }
+                    let stream = Unmanaged<PictureStream>.fromOpaque(user).takeUnretainedValue()
+                    let got = stream.read(into: UnsafeMutableRawBufferPointer(start: target, count: length))
+                    return got == length ? 0 : SPNG_IO_EOF.rawValue
+                }, Unmanaged.passUnretained(stream).toOpaque())
+            return try PNGReading(context: context, name: stream.name, fileSize: stream.size, limits: limits)
+                .readTiles()
+        }
+    }
+
     /// Runs `read` on a decoding of `bytes`. Metadata SwiftPaint does not use (text, suggested
     /// palettes, EXIF) that is larger than it reads is skipped, as libpng's chunk limit skips
     /// it: the picture opens from a copy without those chunks, and then without its color
