@@ -391,8 +391,11 @@ public final class Session {
     /// setting up the window, such as a bad SWIFTPAINT_SCALE).
     public func show(_ text: String) { setMessage(text) }
 
-    /// The tooltip for the hovered toolbar item: what it is and its key.
+    /// The tooltip for the hovered toolbar item: what it is and its key. None while a panel
+    /// or a menu is open: the button that opened it (the colors, the font) is still under
+    /// the pointer, and its tooltip would cover the panel's top.
     public var tooltip: String? {
+        guard panelFrame == nil, !popupOpen else { return nil }
         switch hovered {
         case .tool(let t): return "\(t.title) (\(t.key))"
         case .swatch(let i): return "\(Palette.colors[i].hex) — left click: primary, right click: secondary"

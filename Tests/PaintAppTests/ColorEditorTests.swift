@@ -32,6 +32,23 @@ import Testing
         ])
     }
 
+    /// The button that opens a panel keeps the pointer, but its tooltip does not come back
+    /// over the panel it opened (it covered the panel's title); it does once the panel closes.
+    @Test func noTooltipCoversThePanelItsButtonOpened() {
+        let s = T.makeSession()
+        for (item, open) in [(ToolbarItem.currentColors, { s.colorEditor != nil }), (.font, { s.fontChooser != nil })] {
+            if item == .font { T.key(s, "t") }
+            let r = s.layout.rect(of: item)
+            s.handle(.motion(x: r.x + 4, y: r.y + 4, modifiers: []))
+            #expect(s.hovered == item && s.tooltip != nil, "\(item) before the click")
+            T.click(s, item)
+            #expect(open(), "\(item) opened its panel")
+            #expect(s.hovered == item && s.tooltip == nil, "\(item) while its panel is open")
+            s.handle(.key(.escape, modifiers: []))
+            #expect(!open() && s.tooltip != nil, "\(item) after its panel closed")
+        }
+    }
+
     @Test func editingThePrimaryWithSlidersAndHex() {
         let s = T.makeSession()
         T.click(s, .currentColors)
