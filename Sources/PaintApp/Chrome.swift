@@ -283,6 +283,32 @@ extension Session {
         return kept.isEmpty ? nil : String(kept) + "…"
     }
 
+    /// `text` broken at spaces into at most `lines` lines of `width` pixels each, the last one
+    /// elided when the text needs more (a word wider than a line is elided on its own line).
+    static func wrapped(_ text: String, width: Int, lines: Int, bold: Bool, _ measure: TextMeasuring) -> [String] {
+        let words = text.split(separator: " ").map(String.init)
+        var out: [String] = []
+        var line = ""
+        var i = 0
+        while i < words.count {
+            let longer = line.isEmpty ? words[i] : line + " " + words[i]
+            if line.isEmpty || measure.width(of: longer, bold: bold) <= width {
+                line = longer
+                i += 1
+                continue
+            }
+            if out.count == lines - 1 {
+                // The last line takes the rest, cut short where it does not fit.
+                line += " " + words[i...].joined(separator: " ")
+                break
+            }
+            out.append(line)
+            line = ""
+        }
+        if !line.isEmpty { out.append(line) }
+        return out.compactMap { elided($0, width: width, bold: bold, measure) }
+    }
+
     /// The part of a prompt's text that fits `width` pixels, with the cursor in it: the end of
     /// a long path (the file name matters most), or from the cursor on when it was moved left.
     /// Cut-off ends show as "…". Returns the text to draw, the cursor's index in it, and the

@@ -50,7 +50,14 @@ extension SizeDialog {
         // The size now and after, or why it cannot be used.
         let summaryY = s.px(196)
         if let problem {
-            texts.append(TextRun(text: problem, x: s.px(16), baseline: summaryY, color: Theme.errorText, bold: false))
+            // On two lines, between the check box and the buttons, when it is longer than the
+            // panel is wide: never cut off by the panel's edge.
+            let lines = Session.wrapped(problem, width: width - s.px(32), lines: 2, bold: false, measure)
+            let lineHeight = s.px(17)
+            for (i, line) in lines.enumerated() {
+                let baseline = summaryY - (lines.count - 1) * lineHeight / 2 + i * lineHeight
+                texts.append(TextRun(text: line, x: s.px(16), baseline: baseline, color: Theme.errorText, bold: false))
+            }
         } else if let (w, h) = size {
             texts.append(
                 TextRun(

@@ -86,6 +86,31 @@ import Testing
         #expect(same.key(.enter) == .cancel, "nothing to change: Enter just closes")
     }
 
+    /// What is wrong with a size is said inside the panel: a reason longer than the panel is
+    /// wide goes on two lines (it ran past the panel's right edge, cut mid-word), and every
+    /// word of it is shown.
+    @Test func aLongReasonIsWrappedInsideThePanel() {
+        let measure = FixedWidthMeasurer()  // 7 px a character, wider than the real font
+        var d = SizeDialog(
+            kind: .scale, width: 640, height: 480, limits: ImageLimits(maxSide: 20000, maxPixels: 100_000_000))
+        for typed in ["0", "30000"] {
+            Self.type(&d, typed)
+            let problem = d.problem ?? ""
+            #expect(measure.width(of: problem, bold: false) > d.width, "\(typed): a reason wider than the panel")
+            let strip = d.render(measure: measure)
+            let lines = strip.texts.filter { $0.color == Theme.errorText }
+            #expect(lines.count == 2, "\(typed): \(lines.map(\.text))")
+            #expect(lines.map(\.text).joined(separator: " ") == problem)
+            for line in lines {
+                #expect(line.x + measure.width(of: line.text, bold: false) <= d.width - d.scale.px(16), "\(line.text)")
+            }
+            // Between the check box and the buttons.
+            let top = lines.map(\.baseline).min() ?? 0
+            let bottom = lines.map(\.baseline).max() ?? 0
+            #expect(top - d.scale.px(13) >= d.keepAspectBox.maxY && bottom + d.scale.px(4) <= d.acceptButton.y)
+        }
+    }
+
     @Test func theTabsSwitchBetweenScaleAndCanvas() {
         var d = SizeDialog(kind: .scale, width: 20, height: 10)
         Self.type(&d, "40")

@@ -204,4 +204,14 @@ import Testing
         #expect(Session.elided("ab  cdef", width: 35, bold: false, m) == "ab…", "no space before the …")
         #expect(Session.elided("abcdef", width: 13, bold: false, m) == nil)
     }
+
+    @Test func wrappedBreaksAtSpacesAndElidesWhatTheLinesCannotHold() {
+        let m = FixedWidthMeasurer()  // 7 px a character
+        #expect(Session.wrapped("ab cd ef", width: 56, lines: 2, bold: false, m) == ["ab cd ef"])
+        #expect(Session.wrapped("ab cd ef", width: 35, lines: 2, bold: false, m) == ["ab cd", "ef"])
+        #expect(Session.wrapped("ab cd ef gh", width: 35, lines: 2, bold: false, m) == ["ab cd", "ef gh"])
+        #expect(Session.wrapped("ab cd ef gh ij", width: 35, lines: 2, bold: false, m) == ["ab cd", "ef g…"])
+        #expect(Session.wrapped("ab cd ef", width: 35, lines: 1, bold: false, m) == ["ab c…"])
+        #expect(Session.wrapped("abcdefgh ij", width: 35, lines: 3, bold: false, m) == ["abcd…", "ij"])
+    }
 }
