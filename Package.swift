@@ -87,7 +87,13 @@ let package = Package(
             name: "PaintIO", dependencies: ["PaintCore", "CSPNG", "CLCMS2", "CWebP", "CGIF", "CJPEG", "CZlib"]),
         // The program's behaviour without a window: tools, toolbar layout and drawing, keys,
         // documents, saving. Platform-free input events in, pixels and effects out.
-        .target(name: "PaintApp", dependencies: ["PaintCore", "PaintIO", "PaintText"]),
+        // Release builds without the run-time exclusivity checks, as PaintCore and PaintX11: the
+        // Session's properties were checked ~30 times per motion event (swift_beginAccess, ~2,500
+        // instructions, BENCHMARKS "The window's own work per motion event (session 6)"). Debug
+        // builds, which the tests run, keep them.
+        .target(
+            name: "PaintApp", dependencies: ["PaintCore", "PaintIO", "PaintText"],
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // The only code that talks to the X server.
         .target(
             name: "PaintX11", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11"],
