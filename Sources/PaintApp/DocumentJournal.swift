@@ -42,8 +42,9 @@ public final class DocumentJournal: OperationSink {
 
     public var protection: CrashProtection {
         guard let writer else { return .safe }
-        if let failure = writer.failure { return .stopped(Self.reason(failure)) }
-        return writer.isBehind ? .writing : .safe
+        let standing = writer.standing
+        if let failure = standing.failure { return .stopped(Self.reason(failure)) }
+        return standing.isBehind ? .writing : .safe
     }
 
     /// Why the journal cannot be written, short enough for the status bar.

@@ -53,9 +53,11 @@ public struct Effects: Equatable, Sendable {
         pointerPosition = pointerPosition || later.pointerPosition
         layout = layout || later.layout
         editor = editor || later.editor
-        title = later.title ?? title
-        pointer = later.pointer ?? pointer
-        clipboard += later.clipboard
-        exit = later.exit ?? exit
+        // Assigned only when asked: the window merges once per turn of its loop, and most
+        // turns ask none of these (no string or array is copied or released for nothing).
+        if let title = later.title { self.title = title }
+        if let pointer = later.pointer { self.pointer = pointer }
+        if !later.clipboard.isEmpty { clipboard += later.clipboard }
+        if let exit = later.exit { self.exit = exit }
     }
 }

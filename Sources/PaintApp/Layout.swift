@@ -64,6 +64,13 @@ public struct Layout: Sendable, Equatable {
     /// The scrollbars, when the shown picture is wider or taller than the canvas area.
     public let horizontalScrollbar: Scrollbar?
     public let verticalScrollbar: Scrollbar?
+    /// Window position of image pixel (0, 0): centred when the shown image fits, else scrolled.
+    /// Computed with the layout: every pointer event and every blit of the canvas asks.
+    @inline(__always) public var imageOrigin: (x: Int, y: Int) { (originX, originY) }
+    private let originX: Int
+    private let originY: Int
+    /// The part of the window showing image pixels (computed with the layout).
+    public let visibleImage: IntRect
 
     /// Computes a layout; the zoom is clamped to the zoom range and the scroll offset to what
     /// the shown image's size allows.
@@ -109,6 +116,11 @@ public struct Layout: Sendable, Equatable {
         canvasArea = area
         self.scrollX = min(max(0, scrollX), max(0, shown.width - area.width))
         self.scrollY = min(max(0, scrollY), max(0, shown.height - area.height))
+        let x = shown.width <= area.width ? (area.width - shown.width) / 2 : -self.scrollX
+        let y = shown.height <= area.height ? area.y + (area.height - shown.height) / 2 : area.y - self.scrollY
+        originX = x
+        originY = y
+        visibleImage = IntRect(x: x, y: y, width: shown.width, height: shown.height).intersection(area)
         let minimumThumb = ui.px(20)
         horizontalScrollbar =
             across
@@ -222,36 +234,29 @@ public struct Layout: Sendable, Equatable {
         return IntRect(x: v.track.x, y: h.track.y, width: v.track.width, height: h.track.height)
     }
 
-    /// Window position of image pixel (0, 0): centred when the shown image fits, else scrolled.
-    public var imageOrigin: (x: Int, y: Int) {
-        let area = canvasArea
-        let shown = Self.shown(imageWidth, imageHeight, zoom: zoom)
-        let x = shown.width <= area.width ? (area.width - shown.width) / 2 : -scrollX
-        let y = shown.height <= area.height ? area.y + (area.height - shown.height) / 2 : area.y - scrollY
-        return (x, y)
-    }
-
-    /// The part of the window showing image pixels.
-    public var visibleImage: IntRect {
-        let o = imageOrigin
-        let shown = Self.shown(imageWidth, imageHeight, zoom: zoom)
-        return IntRect(x: o.x, y: o.y, width: shown.width, height: shown.height).intersection(canvasArea)
-    }
-
     /// Image coordinates of the centre of the window pixel (x, y).
-    public func imagePoint(windowX x: Int, windowY y: Int) -> Point {
+    @inline(__always) public func imagePoint(windowX x: Int, windowY y: Int) -> Point {
         let o = imageOrigin
-        if zoom == .actualSize { return Point(x: Double(x - o.x) + 0.5, y: Double(y - o.y) + 0.5) }
+        // 100 % (a zoom is kept reduced), without a call for `Zoom.actualSize`: inlined at each
+        // pointer event, this reads the layout's fields where they are, not a copy of it.
+        if zoom.numerator == zoom.denominator { return Point(x: Double(x - o.x) + 0.5, y: Double(y - o.y) + 0.5) }
         // (offset + 1/2) * d / n, in an order that is exact wherever the result can be.
         let d = Double(zoom.denominator)
         let n2 = Double(2 * zoom.numerator)
         return Point(x: Double(2 * (x - o.x) + 1) * d / n2, y: Double(2 * (y - o.y) + 1) * d / n2)
     }
 
+    /// The image pixel shown at window pixel (x, y); nil off the visible image.
+    @inline(__always) public func imagePixel(windowX x: Int, windowY y: Int) -> (x: Int, y: Int)? {
+        guard visibleImage.contains(x, y) else { return nil }
+        let p = imagePoint(windowX: x, windowY: y)
+        return (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+    }
+
     /// The image point under a sub-pixel pointer sample, on the 1/64-pixel grid strokes are
     /// stored on. A sample at a pixel centre (a device without sub-pixel positions) lands on
     /// exactly the point `imagePoint(windowX:windowY:)` gives.
-    public func imagePoint(_ sample: PointerSample) -> Point {
+    @inline(__always) public func imagePoint(_ sample: PointerSample) -> Point {
         let cx = sample.x - 0.5
         let cy = sample.y - 0.5
         if cx == cx.rounded(.down), cy == cy.rounded(.down), let x = Int(exactly: cx), let y = Int(exactly: cy) {

@@ -5,7 +5,9 @@ import PaintCore
 extension Session {
     /// The image point of a pointer event: its sub-pixel sample when it has one.
     func imagePoint(_ x: Int, _ y: Int, _ sample: PointerSample?) -> Point {
-        sample.map(layout.imagePoint) ?? layout.imagePoint(windowX: x, windowY: y)
+        // Not `sample.map(layout.imagePoint)`: that closure would copy the whole layout.
+        guard let sample else { return layout.imagePoint(windowX: x, windowY: y) }
+        return layout.imagePoint(sample)
     }
 
     func handlePress(
@@ -57,7 +59,7 @@ extension Session {
         }
         // An open menu or panel, the menu bar, the status bar's zoom field.
         if case .idle = gesture, pressMenus(x, y, button) { return }
-        if mode.blocksCanvas {
+        if blocksCanvas {
             if let chosen = answerButtons().first(where: { $0.1.contains(x, y) })?.0 { answer(chosen) }
             return
         }
@@ -128,7 +130,7 @@ extension Session {
         if popupOpen && moveInMenus(x, y) { return }
         // A question blocks the canvas: the pointer changes nothing, so nothing is redrawn
         // (only the pointer's shape, where it crosses into or out of the canvas).
-        if mode.blocksCanvas, case .idle = gesture { return }
+        if blocksCanvas, case .idle = gesture { return }
         switch gesture {
         case .stroke:
             extendStroke(to: imagePoint(x, y, sample), pressure: sample?.storedPressure)
@@ -228,11 +230,7 @@ extension Session {
     }
 
     func updatePointerPixel(_ x: Int, _ y: Int) {
-        // One read of the layout per event, not one per question asked of it.
-        let layout = self.layout
-        let p = layout.imagePoint(windowX: x, windowY: y)
-        let pixel = (x: Int(p.x.rounded(.down)), y: Int(p.y.rounded(.down)))
-        let new: (x: Int, y: Int)? = layout.visibleImage.contains(x, y) ? pixel : nil
+        let new = layout.imagePixel(windowX: x, windowY: y)
         if new?.x != pointerPixel?.x || new?.y != pointerPixel?.y {
             pointerPixel = new
             // Shown only in the plain status bar; the window throttles these redraws.

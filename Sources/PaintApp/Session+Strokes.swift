@@ -16,13 +16,16 @@ extension Session {
     /// Feeds one more pointer sample to the stroke in progress (a pen's sample without
     /// pressure keeps the last one).
     func extendStroke(to point: Point, pressure: UInt16? = nil) {
-        guard case .stroke(var live) = gesture, engine.isStroking else { return }
-        // Out of the gesture while it grows, so the samples are appended in place, not copied.
-        gesture = .idle
+        guard case .stroke = gesture, engine.isStroking else { return }
+        // Moved out of the gesture while it grows (not copied: no retain and release of its
+        // arrays per event), so the samples are appended in place.
+        var taken = Gesture.idle
+        swap(&taken, &gesture)
+        guard case .stroke(var live) = consume taken else { return }
         if let last = live.pressure.last { live.pressure.append(pressure ?? last) }
         redraw(engine.move(to: point, pressure: Operation.pressure(live.pressure, live.points.count)))
         live.points.append(point)
-        gesture = .stroke(live)
+        gesture = .stroke(consume live)
         lastPaintPoint = point
     }
 

@@ -27,9 +27,16 @@ public final class Session {
     public internal(set) var mode: SessionMode = .normal {
         didSet {
             // The canvas is shown dimmed while a question blocks it.
-            if oldValue.blocksCanvas != mode.blocksCanvas { redraw(engine.bounds) }
+            let blocks = mode.blocksCanvas
+            if blocks != blocksCanvas {
+                blocksCanvas = blocks
+                redraw(engine.bounds)
+            }
         }
     }
+    /// Whether `mode` blocks the canvas (`SessionMode.blocksCanvas`), kept as the mode changes:
+    /// the pointer's events and every blit of the canvas ask, and reading the mode copies it.
+    public private(set) var blocksCanvas = false
     /// The toolbar item under the pointer.
     public internal(set) var hovered: ToolbarItem?
     /// What the pointer is doing: made by a press, ended by its release.
@@ -241,7 +248,7 @@ public final class Session {
         }
         guard let p = lastPointer, panelFrame?.contains(p.x, p.y) != true else { return .arrow }
         // A question, or the file dialog (modal), leaves the canvas alone.
-        if mode.blocksCanvas || fileDialog != nil {
+        if blocksCanvas || fileDialog != nil {
             return layout.canvasArea.contains(p.x, p.y) ? .notAllowed : .arrow
         }
         if let shape = textPointerShape(atWindowX: p.x, y: p.y) { return shape }
@@ -307,8 +314,10 @@ public final class Session {
             shownPointer = pointer
             effects.pointer = pointer
         }
-        defer { effects = Effects() }
-        return effects
+        // Moved out, not copied and then cleared.
+        var taken = Effects()
+        swap(&taken, &effects)
+        return taken
     }
 
     func apply(_ event: InputEvent) {

@@ -18,7 +18,7 @@ import Testing
             Issue.record("no question: \(s.mode)")
             return
         }
-        #expect(s.mode.blocksCanvas)
+        #expect(s.mode.blocksCanvas && s.blocksCanvas)
         let before = s.engine.paintImage()
         // Motion over the canvas: nothing to redraw, the not-allowed pointer.
         let (x, y) = T.window(s, 100, 50)
@@ -36,7 +36,7 @@ import Testing
         #expect(s.settings.tool == .brush)
         // Answered (Cancel): the canvas is drawn again, undimmed, and paints.
         let answered = s.handle(.key(.escape, modifiers: []))
-        #expect(s.mode == .normal && answered.canvas == s.engine.bounds)
+        #expect(s.mode == .normal && !s.blocksCanvas && answered.canvas == s.engine.bounds)
         T.drag(s, [(100, 50), (150, 80)])
         #expect(s.engine.paintImage() != before)
     }
@@ -54,7 +54,7 @@ import Testing
             Issue.record("no prompt: \(s.mode)")
             return
         }
-        #expect(!s.mode.blocksCanvas)
+        #expect(!s.mode.blocksCanvas && !s.blocksCanvas)
         let before = s.engine.paintImage()
         T.drag(s, [(10, 10), (60, 40)])
         #expect(s.engine.paintImage() != before, "the stroke was swallowed")
