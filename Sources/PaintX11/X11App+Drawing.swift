@@ -77,7 +77,7 @@ extension X11App {
     /// A canvas that waits for a question's answer is shown dimmed: a translucent gray laid
     /// over it by the server (XRender), the picture itself untouched.
     func dimIfBlocked(_ target: IntRect) {
-        guard session.mode.blocksCanvas, !target.isEmpty else { return }
+        guard session.blocksCanvas, !target.isEmpty else { return }
         // After the image in the request stream, so the server lays it over the new pixels.
         var shade = XRenderColor(red: 0x2000, green: 0x2200, blue: 0x2600, alpha: 0x6000)
         XRenderFillRectangle(

@@ -381,8 +381,15 @@ public final class X11App {
             selectEvents()
             StartupTrace.mark("input method opened")
         }
-        // The input method sees every event first: it may take a key that starts or continues
-        // a composition, and its own messages.
+        if event.type == GenericEvent {
+            // XInput 2's pointer events, selected on this window alone. No input method takes
+            // them (methods filter key events and their own protocol's), so they skip its filter
+            // (Xlib's display lock and filter list, at every motion event) and the popups.
+            if let (translated, time) = pointer?.translate(&event) { appendPointer(translated, time: time, to: &batch) }
+            return
+        }
+        // The input method sees every other event first: it may take a key that starts or
+        // continues a composition, and its own messages.
         if input.filter(&event) { return }
         if event.xany.window != window {
             let before = batch.count
@@ -413,8 +420,6 @@ public final class X11App {
             input.focus(true)
         case FocusOut:
             input.focus(false)
-        case GenericEvent:
-            if let (translated, time) = pointer?.translate(&event) { appendPointer(translated, time: time, to: &batch) }
         case ButtonPress:
             if let button = EventTranslator.button(event.xbutton.button) {
                 let (x, y) = (Int(event.xbutton.x), Int(event.xbutton.y))
@@ -484,9 +489,13 @@ public final class X11App {
     private var exposed = IntRect.empty
 
     /// A pointer event from XInput 2 or the core protocol; a left press may make a double click.
-    private func appendPointer(_ pointerEvent: InputEvent, time: Time, to batch: inout [InputEvent]) {
+    private func appendPointer(_ pointerEvent: consuming InputEvent, time: Time, to batch: inout [InputEvent]) {
+        guard case .press(let x, let y, let button, _, _) = pointerEvent else {
+            // Moved into the batch, not copied (a motion event, at every turn).
+            batch.append(pointerEvent)
+            return
+        }
         batch.append(pointerEvent)
-        guard case .press(let x, let y, let button, _, _) = pointerEvent else { return }
         tooltip.hide()
         lastEventTime = time
         if button == .left, isDoubleClick(at: time, x: x, y: y) { batch.append(.doubleClick(x: x, y: y)) }
@@ -506,6 +515,7 @@ public final class X11App {
     /// Carries out what the session asked of the clipboard (Ctrl+C, Ctrl+V); what comes back
     /// goes to the session as input at once.
     private func serveClipboard() {
+        guard !owed.clipboard.isEmpty else { return }
         let requests = owed.clipboard
         owed.clipboard = []
         for request in requests {

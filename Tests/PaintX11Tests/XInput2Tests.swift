@@ -127,6 +127,12 @@ import Testing
         #expect(pen(11, [1: 240]).pressure == nil)
         #expect(pen(12, [0: 5]).pressure == nil)
         #expect(queried == [11, 12, 11, 11, 12])
+        // A change to a device other than the last one seen (the mouse): the pen's axes too.
+        #expect(pen(11, [2: 32768]).pressure == 0.5)
+        #expect(pen(12, [0: 6]).pressure == nil)
+        states.deviceChanged(11)
+        #expect(pen(11, [1: 250]).pressure == nil)
+        #expect(queried == [11, 12, 11, 11, 12, 11])
     }
 }
 

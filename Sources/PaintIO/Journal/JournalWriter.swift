@@ -215,12 +215,19 @@ public final class JournalWriter: @unchecked Sendable {
     /// Why changes wait for the disk, while they do: the error of the last write attempt when
     /// it failed and changes still wait for a retry (a full disk, the size limit); nil once the
     /// journal has caught up. The thread retries every 2 s by itself.
-    public var failure: JournalError? {
-        core.locked { core.lastAttemptFailed && core.durableThrough < core.appended ? core.lastError : nil }
-    }
+    public var failure: JournalError? { standing.failure }
 
     /// Changes appended and not yet durable, or a write that failed: whether to look again soon.
-    public var isBehind: Bool { core.locked { core.durableThrough < core.appended } }
+    public var isBehind: Bool { standing.isBehind }
+
+    /// `failure` and `isBehind` read together, under one lock: the window looks at both on
+    /// every turn of its loop.
+    public var standing: (failure: JournalError?, isBehind: Bool) {
+        core.locked {
+            let behind = core.durableThrough < core.appended
+            return (core.lastAttemptFailed && behind ? core.lastError : nil, behind)
+        }
+    }
 
     /// Queues `operation` to be written and made durable; returns at once. The writer's thread
     /// encodes it: the caller (the event loop, on a release) only hands over the value.
