@@ -25,7 +25,9 @@ import Testing
         let whole = try ImageDecoder.decode(bytes, name: path)
         let opened = try ImageFile.openTiles(path: path)
         #expect(opened.format == whole.format && opened.hasAlpha == whole.hasAlpha, "\(label)")
-        #expect(opened.picture.image == whole.image, "\(label): pixels differ from the whole decode")
+        // Compared first, so a failure does not print every pixel.
+        let same = opened.picture.image == whole.image
+        #expect(same, "\(label): pixels differ from the whole decode")
         guard case .file(let file) = opened.bytes else {
             Issue.record("\(label): the bytes were read into memory")
             return opened
@@ -80,8 +82,26 @@ import Testing
             ("gap.bmp", Self.bmp(gap: 300)), ("far.bmp", Self.bmp(gap: 5000)),
         ] {
             let opened = try Self.opensAsWhole(Self.file(folder, name, bytes), name)
-            #expect(opened.picture.image == Self.picture, "\(name)")
+            let same = opened.picture.image == Self.picture
+            #expect(same, "\(name)")
         }
+    }
+
+    /// A JPEG whose EXIF orientation comes after 120 KB of other header segments: the header
+    /// spans several of the stream's chunks, and the picture still opens turned as it asks.
+    @Test func aJPEGHeaderLongerThanAChunkKeepsItsOrientation() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests-stream")
+        defer { folder.remove() }
+        let plain = try JPEGCodec.encode(Self.picture, quality: 90)
+        let turned = TileDecodingTests.withOrientation(plain, 8)
+        // Two APP13 segments of 60,000 bytes each, right after SOI, before the EXIF one.
+        let filler = [0xFF, 0xED, UInt8(60_002 >> 8), UInt8(60_002 & 0xFF)] + [UInt8](repeating: 0x20, count: 60_000)
+        let jpeg = Array(turned[..<2]) + filler + filler + Array(turned[2...])
+        #expect(jpeg.count > 2 * PictureStream.chunkSize)
+        let opened = try Self.opensAsWhole(Self.file(folder, "long.jpg", jpeg), "long header")
+        let stored = try JPEGCodec.decode(plain, name: "plain.jpg").image
+        let upright = opened.picture.image == stored.oriented(.rotateLeft)
+        #expect(upright, "not turned as its EXIF orientation asks")
     }
 
     /// A file more than a few chunks long whose last bytes are past what the decoder reads
