@@ -12,6 +12,12 @@ public enum DiskBaseline: Sendable, Equatable {
     /// The file as it was read or written here.
     case version(FileVersion)
 
+    /// The file's version, when known.
+    public var version: FileVersion? {
+        if case .version(let version) = self { return version }
+        return nil
+    }
+
     /// The file at `path` as it is now.
     public static func now(_ path: String) -> DiskBaseline {
         guard FileSystem.exists(path) else { return .absent }

@@ -87,8 +87,11 @@ public struct Document {
         control: ReplayControl? = nil
     ) throws(HistoryReplay.Refusal) -> Document {
         let replay = try HistoryReplay.replay(start, records: records, memoryCap: memoryCap, control: control)
-        return Document(
+        var document = Document(
             engine: replay.engine, history: replay.history, path: replay.savedPath ?? path,
             savedStep: replay.savedStep, baseBytes: start.baseImage)
+        // The file as the last save left it: what a restored drawing is saved over unasked.
+        document.onDisk = replay.savedVersion.map(DiskBaseline.version) ?? .unknown
+        return document
     }
 }

@@ -25,8 +25,8 @@ public final class DocumentJournal: OperationSink {
         writer?.append(operation)
     }
 
-    public func saved(path: String) {
-        writer?.append(JournalRecord.saved(path: path))
+    public func saved(path: String, version: FileVersion?) {
+        writer?.append(JournalRecord.saved(path: path, version: version))
     }
 
     public func closedCleanly() {
@@ -77,9 +77,13 @@ public final class DocumentJournal: OperationSink {
     /// fit it, or it is over its replay budget.
     public static func rebuild(_ contents: JournalContents) throws(HistoryReplay.Refusal) -> Document {
         let header = contents.header
-        return try Document.replaying(
+        var document = try Document.replaying(
             contents.records, from: HistoryReplay.Start(header), path: header.documentPath,
             memoryCap: History.defaultMemoryCap)
+        // Not saved since the journal started: the file as it was then.
+        let saved = contents.records.contains { if case .saved = $0 { true } else { false } }
+        if !saved, let version = header.documentVersion { document.onDisk = .version(version) }
+        return document
     }
 
     /// "14:32" in local time, for the restore question.

@@ -41,7 +41,7 @@ public struct DocumentOpener {
         }
         let header = JournalHeader(
             documentPath: document.path, width: start.width, height: start.height,
-            background: document.startingBackground, baseImage: baseImage)
+            background: document.startingBackground, baseImage: baseImage, documentVersion: document.onDisk.version)
         do {
             let writer: JournalWriter
             do {

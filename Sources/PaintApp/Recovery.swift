@@ -80,8 +80,10 @@ public enum Recovery {
                     let writer = try JournalWriter.adopt(path: path)
                     let contents = try JournalReader.read(path: writer.path)
                     var document = try DocumentJournal.rebuild(contents)
-                    // Whatever the file holds now is what the restored drawing is saved over.
-                    if let path = document.path { document.onDisk = .now(path) }
+                    // The file as the journal last knew it (opened or saved): another program's
+                    // save since is asked about before a save writes over it. A journal that
+                    // does not say: whatever the file holds now.
+                    if let path = document.path, document.onDisk == .unknown { document.onDisk = .now(path) }
                     var message = "Restored \(count(StepCounter(contents.operations).steps)) from \(when)"
                     if let dropped = contents.droppedTail { message += "; \(dropped)" }
                     if let bad = contents.unusablePath {

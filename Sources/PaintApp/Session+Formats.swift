@@ -117,10 +117,11 @@ extension Session {
             outcome.problem =
                 "its history was not kept: its starting picture could not be read back from the crash journal"
         }
-        sink?.saved(path: target)
         document.path = target
-        // What is on disk now is this save: the next one compares with it.
+        // What is on disk now is this save: the next one compares with it, and so does a
+        // drawing restored from the journal after a crash.
         document.onDisk = .now(target)
+        sink?.saved(path: target, version: document.onDisk.version)
         diskSeen = nil
         overwriteAccepted = nil
         changedOnDisk = false

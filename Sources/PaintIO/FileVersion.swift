@@ -14,6 +14,14 @@ public struct FileVersion: Sendable, Equatable {
         var inode: UInt64
         var device: UInt64
 
+        init(size: Int, seconds: Int, nanoseconds: Int, inode: UInt64, device: UInt64) {
+            self.size = size
+            self.seconds = seconds
+            self.nanoseconds = nanoseconds
+            self.inode = inode
+            self.device = device
+        }
+
         /// The file at `path` now; nil when there is none (or it is not an ordinary file).
         public init?(path: String) {
             guard let info = statOf(path), info.st_mode & S_IFMT == S_IFREG else { return nil }
@@ -54,6 +62,46 @@ public struct FileVersion: Sendable, Equatable {
 
     /// Whether `other` holds the same bytes (its stat may differ: a touch, a copy).
     public func sameBytes(as other: FileVersion) -> Bool { stat.size == other.stat.size && crc == other.crc }
+
+    // MARK: Binary form (in a crash journal)
+    //
+    //   size, seconds     UInt64 each (Int64 bit patterns)
+    //   nanoseconds       UInt32
+    //   inode, device     UInt64 each
+    //   crc               UInt32
+    //
+    // All little-endian: 40 bytes.
+
+    /// The size of the binary form.
+    static let encodedCount = 40
+
+    /// Appends the binary form to `out`.
+    func encode(into out: inout ByteWriter) {
+        out.uint64(UInt64(bitPattern: Int64(stat.size)))
+        out.uint64(UInt64(bitPattern: Int64(stat.seconds)))
+        out.uint32(UInt32(truncatingIfNeeded: stat.nanoseconds))
+        out.uint64(stat.inode)
+        out.uint64(stat.device)
+        out.uint32(crc)
+    }
+
+    /// Reads the binary form from `input`; nil when it is cut short. Read back, it is only
+    /// ever compared with a file's stat and CRC, so no value can do harm.
+    static func decode(from input: inout ByteReader) -> FileVersion? {
+        guard let size = input.uint64(), let seconds = input.uint64(), let nanoseconds = input.uint32(),
+            let inode = input.uint64(), let device = input.uint64(), let crc = input.uint32()
+        else { return nil }
+        return FileVersion(
+            stat: Stat(
+                size: Int(Int64(bitPattern: size)), seconds: Int(Int64(bitPattern: seconds)),
+                nanoseconds: Int(nanoseconds), inode: inode, device: device),
+            crc: crc)
+    }
+
+    private init(stat: Stat, crc: UInt32) {
+        self.stat = stat
+        self.crc = crc
+    }
 }
 
 /// `stat(2)` of `path`; nil when it fails.

@@ -128,4 +128,88 @@ import Testing
         #expect(b.handle(.closeRequest).exit == 0)
         #expect(b.mode == .normal)
     }
+
+    /// A window on `file` with a crash journal in `journals`, offered what a crash left there.
+    static func journaledWindow(_ file: String, _ journals: String, _ options: CommandLineOptions) -> Session {
+        let s = DocumentLoaderTests.open(file, options)
+        s.opener = DocumentOpener(options: options, journalFolder: journals)
+        s.start(s.document, message: "", offeringLeftOver: true)
+        return s
+    }
+
+    /// The window crashes: its journal stays, as a kill leaves it, and its lock goes (the
+    /// document's starting picture, read back from the journal, holds the journal too).
+    static func crash(_ s: Session) {
+        s.sink?.flush()
+        s.sink = nil
+        s.document.base = nil
+    }
+
+    /// Another program saves a black picture over `file`.
+    static func replaceByAnotherProgram(_ file: String) throws {
+        let black = try PNGCodec.encode(PixelImage(width: 80, height: 60, fill: 0xFF00_0000), withAlpha: false)
+        try Data(black).write(to: URL(fileURLWithPath: file), options: .atomic)
+    }
+
+    @Test func aDrawingRestoredAfterACrashAsksBeforeSavingOverWhatAnotherProgramSavedMeanwhile() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (_, _, file) = try Self.twoWindows(dir)
+        let options = DocumentLoaderTests.options(dir)
+        // Opened, drawn on, never saved; saved once, then drawn on: either way the window
+        // crashes after another program saved over the file.
+        for savedFirst in [false, true] {
+            let journals = dir + "/journals-\(savedFirst)"
+            try Data(try PNGCodec.encode(PixelImage(width: 80, height: 60, fill: 0xFFFF_FFFF), withAlpha: false))
+                .write(to: URL(fileURLWithPath: file))
+            let a = Self.journaledWindow(file, journals, options)
+            T.drag(a, [(10, 5), (10, 50)])
+            if savedFirst {
+                T.key(a, "s", .control)
+                #expect(!a.isModified, "\(a.message)")
+                T.drag(a, [(30, 5), (30, 50)])
+            }
+            try Self.replaceByAnotherProgram(file)
+            Self.crash(a)
+
+            let c = Self.journaledWindow(file, journals, options)
+            guard case .offerRestore = c.mode else {
+                Issue.record("nothing offered: \(c.mode)")
+                continue
+            }
+            c.answer(.restore)
+            #expect(c.engine.viewPixel(x: 10, y: 30) == Color.black.pixel && c.isModified, "\(c.message)")
+            c.watch()
+            #expect(c.changedOnDisk && c.title == "*shared.png (changed on disk) — SwiftPaint", "\(c.title)")
+            T.key(c, "s", .control)
+            #expect(c.mode == .confirmOverwrite(file, then: nil), "saved over the other program's file unasked")
+            #expect(try Self.pixel(file, 60, 30) == 0xFF00_0000, "the other program's picture is still there")
+            c.finish()
+        }
+    }
+
+    @Test func aDrawingRestoredAfterACrashSavesUnaskedOverTheFileItLeft() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (_, _, file) = try Self.twoWindows(dir)
+        let options = DocumentLoaderTests.options(dir)
+        for savedFirst in [false, true] {
+            let journals = dir + "/journals-\(savedFirst)"
+            let a = Self.journaledWindow(file, journals, options)
+            T.drag(a, [(10, 5), (10, 50)])
+            if savedFirst {
+                T.key(a, "s", .control)
+                T.drag(a, [(30, 5), (30, 50)])
+            }
+            Self.crash(a)
+            let c = Self.journaledWindow(file, journals, options)
+            c.answer(.restore)
+            c.watch()
+            #expect(!c.changedOnDisk && c.isModified, "\(c.title) \(c.message)")
+            T.key(c, "s", .control)
+            #expect(c.mode == .normal && !c.isModified, "\(c.mode) \(c.message)")
+            #expect(try Self.pixel(file, 10, 30) == 0xFF00_0000 && Self.pixel(file, 60, 30) == 0xFFFF_FFFF)
+            c.finish()
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import PaintCore
+import PaintIO
 import Testing
 
 @testable import PaintApp
@@ -8,7 +9,7 @@ final class RecordingSink: OperationSink {
     var operations: [Operation] = []
     var events: [String] = []
     func record(_ operation: Operation) { operations.append(operation) }
-    func saved(path: String) { events.append("saved \(path)") }
+    func saved(path: String, version: FileVersion?) { events.append("saved \(path)") }
     func closedCleanly() { events.append("closed") }
     func flush() { events.append("flush") }
 }

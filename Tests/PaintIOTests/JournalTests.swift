@@ -152,6 +152,30 @@ import Testing
         #expect(JournalRecord(decoding: old + [0]) == nil && JournalRecord(decoding: [5, 9, 0, 0, 0]) == nil)
     }
 
+    @Test func theFileAsTheWindowKnewItIsKeptInTheHeaderAndInEachSaveMark() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let picture = folder.file("cat.png")
+        Support.put([1, 2, 3, 4], picture)
+        let opened = try #require(FileVersion(path: picture, bytes: [1, 2, 3, 4]))
+        var header = Self.header(path: picture, base: [9, 9, 9])
+        header.documentVersion = opened
+        let writer = try JournalWriter.create(in: folder.path, header: header)
+        writer.append(.clear)
+        Support.put([5, 6], picture)
+        let saved = try #require(FileVersion.current(path: picture))
+        writer.append(JournalRecord.saved(path: picture, version: saved))
+        #expect(writer.flush())
+        let contents = try JournalReader.read(path: writer.path)
+        writer.discard()
+        #expect(contents.header.documentVersion == opened && contents.header.baseImage == [9, 9, 9])
+        #expect(contents.records == [.operation(.clear), .saved(path: picture, version: saved)])
+        #expect(!saved.sameBytes(as: opened))
+        // A mark cut inside its version is no mark.
+        let mark = JournalRecord.saved(path: picture, version: saved).encoded()
+        #expect(JournalRecord(decoding: Array(mark.dropLast())) == nil)
+    }
+
     @Test func onlyAJournalWhoseOwnerIsGoneIsDeleted() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

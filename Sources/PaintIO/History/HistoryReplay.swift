@@ -85,6 +85,8 @@ public enum HistoryReplay {
         public var savedStep: Int?
         /// The path of the last save marker in the log, if any.
         public var savedPath: String?
+        /// The file at `savedPath` as that save left it, when the marker says.
+        public var savedVersion: FileVersion?
     }
 
     /// Checks `records` against the budget for `start`'s canvas without replaying them.
@@ -161,10 +163,13 @@ public enum HistoryReplay {
                 history.perform(operation, engine: engine)
                 // No idle slice runs here to let go of what the step retired (thinned keyframes).
                 history.freeRetiredNow()
-            case .saved(let path):
+            case .saved(let path, let version):
                 result.savedStep = history.cursor
                 // A path read back becomes a save target only when it is a sane one.
-                if JournalHeader.isUsable(path) { result.savedPath = path }
+                if JournalHeader.isUsable(path) {
+                    result.savedPath = path
+                    result.savedVersion = version
+                }
             }
         }
         engine.defersComposite = false

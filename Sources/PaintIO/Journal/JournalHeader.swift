@@ -46,15 +46,21 @@ public struct JournalHeader: Equatable, Sendable {
     public var createdAt: Int64
     /// The process that wrote the journal.
     public var pid: Int32
+    /// The document's file as the window last read or wrote it when the journal started (nil
+    /// when there was none, or it was not known): a restored drawing is saved over that file
+    /// without asking only while it is still that version.
+    public var documentVersion: FileVersion?
 
     /// The version of the header's binary form written by `encoded()`.
     public static let formatVersion: UInt8 = 1
 
     public init(
         documentPath: String?, width: Int, height: Int, background: JournalBackground,
-        baseImage: [UInt8]? = nil, createdAt: Int64 = JournalHeader.now(), pid: Int32 = getpid()
+        baseImage: [UInt8]? = nil, createdAt: Int64 = JournalHeader.now(), pid: Int32 = getpid(),
+        documentVersion: FileVersion? = nil
     ) {
         self.documentPath = documentPath
+        self.documentVersion = documentVersion
         self.width = width
         self.height = height
         self.background = background
@@ -85,12 +91,14 @@ public struct JournalHeader: Equatable, Sendable {
     // MARK: Binary form
     //
     //   version           UInt8 (= formatVersion)
-    //   flags             UInt8: bit 0 documentPath present, bit 1 baseImage present
+    //   flags             UInt8: bit 0 documentPath present, bit 1 baseImage present, bit 2
+    //                     documentVersion present
     //   width, height     UInt32 each
     //   background        UInt8 tag (0 transparent, 1 color) + r, g, b for a color
     //   createdAt         UInt64 (Int64 bit pattern)
     //   pid               UInt32 (Int32 bit pattern)
     //   documentPath      UInt32 byte count + UTF-8, when present
+    //   documentVersion   `FileVersion`'s 40 bytes, when present
     //   baseImage         UInt32 byte count + bytes, when present
     //
     // All little-endian; nothing may follow.
@@ -109,7 +117,7 @@ public struct JournalHeader: Equatable, Sendable {
         let baseCount = baseImage?.count ?? baseCount
         var out = ByteWriter()
         out.byte(Self.formatVersion)
-        out.byte((documentPath == nil ? 0 : 1) | (baseCount == nil ? 0 : 2))
+        out.byte((documentPath == nil ? 0 : 1) | (baseCount == nil ? 0 : 2) | (documentVersion == nil ? 0 : 4))
         out.uint32(UInt32(clamping: width))
         out.uint32(UInt32(clamping: height))
         background.encode(into: &out)
@@ -120,6 +128,7 @@ public struct JournalHeader: Equatable, Sendable {
             out.uint32(UInt32(utf8.count))
             out.append(utf8)
         }
+        documentVersion?.encode(into: &out)
         if let baseCount { out.uint32(UInt32(truncatingIfNeeded: baseCount)) }
         return out.bytes
     }
@@ -135,7 +144,7 @@ public struct JournalHeader: Equatable, Sendable {
         var input = ByteReader(bytes)
         guard let version = input.byte() else { throw .malformed("it is empty") }
         guard version == formatVersion else { throw .unsupportedVersion(version) }
-        guard let flags = input.byte(), flags & ~3 == 0 else { throw .malformed("unknown flags") }
+        guard let flags = input.byte(), flags & ~7 == 0 else { throw .malformed("unknown flags") }
         guard let width = input.uint32(), let height = input.uint32() else { throw .malformed("it is cut short") }
         let background: JournalBackground
         switch JournalBackground.decode(from: &input) {
@@ -154,6 +163,13 @@ public struct JournalHeader: Equatable, Sendable {
             }
             path = text
         }
+        var fileVersion: FileVersion?
+        if flags & 4 != 0 {
+            guard let read = FileVersion.decode(from: &input) else {
+                throw .malformed("the file's version is cut short")
+            }
+            fileVersion = read
+        }
         var base: [UInt8]? = nil
         if flags & 2 != 0 {
             guard let count = input.uint32(), let image = input.take(Int(count)) else {
@@ -164,6 +180,7 @@ public struct JournalHeader: Equatable, Sendable {
         guard input.isAtEnd else { throw .malformed("unexpected bytes after it") }
         return JournalHeader(
             documentPath: path, width: Int(width), height: Int(height), background: background,
-            baseImage: base, createdAt: Int64(bitPattern: created), pid: Int32(bitPattern: pid))
+            baseImage: base, createdAt: Int64(bitPattern: created), pid: Int32(bitPattern: pid),
+            documentVersion: fileVersion)
     }
 }

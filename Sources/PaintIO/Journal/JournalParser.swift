@@ -154,7 +154,7 @@ struct JournalParser {
             case .operation(let operation):
                 parsed.steps.add(operation)
                 parsed.hasUnsavedWork = true
-            case .saved(let savedPath):
+            case .saved(let savedPath, _):
                 parsed.hasUnsavedWork = false
                 if JournalHeader.isUsable(savedPath) { parsed.documentPath = savedPath }
             default:

@@ -8,25 +8,29 @@ import PaintCore
 public enum JournalRecord: Equatable, Sendable {
     /// A change, replayed onto the picture.
     case operation(Operation)
-    /// The document was saved here, to this path.
-    case saved(path: String)
+    /// The document was saved here, to this path, which then held `version` (nil in journals
+    /// written before it was kept): a restored drawing is saved over that file without asking
+    /// only while it is still that version.
+    case saved(path: String, version: FileVersion? = nil)
 
     /// The first byte of a save marker. It sits among the operations' tags (which never use
     /// it) because it once was one, so journals written before read the same.
     static let savedTag: UInt8 = 5
 
     /// The record's bytes: an operation as `Operation.encoded()`; a save as its tag, the path's
-    /// UTF-8 length (UInt32 LE) and the path.
+    /// UTF-8 length (UInt32 LE) and the path, then the file's version (`FileVersion`'s 40
+    /// bytes) when known.
     public func encoded() -> [UInt8] {
         switch self {
         case .operation(let operation):
             return operation.encoded()
-        case .saved(let path):
+        case .saved(let path, let version):
             var out = ByteWriter()
             out.byte(Self.savedTag)
             let utf8 = Array(path.utf8)
             out.uint32(UInt32(utf8.count))
             out.append(utf8)
+            version?.encode(into: &out)
             return out.bytes
         }
     }
@@ -40,10 +44,15 @@ public enum JournalRecord: Equatable, Sendable {
         }
         var input = ByteReader(bytes)
         _ = input.byte()
-        guard let count = input.uint32(), Int(count) == input.remaining, let path = input.take(Int(count)) else {
-            return nil
+        guard let count = input.uint32(), let path = input.take(Int(count)) else { return nil }
+        var version: FileVersion?
+        if !input.isAtEnd {
+            guard input.remaining == FileVersion.encodedCount, let read = FileVersion.decode(from: &input) else {
+                return nil
+            }
+            version = read
         }
-        self = .saved(path: String(decoding: path, as: UTF8.self))
+        self = .saved(path: String(decoding: path, as: UTF8.self), version: version)
     }
 }
 
