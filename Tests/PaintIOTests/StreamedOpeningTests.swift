@@ -168,10 +168,16 @@ import Testing
         let fd = open(other, O_WRONLY)
         #expect(changed.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == bytes.count)
         close(fd)
+        #expect(inPlace.read() == nil && inPlace.isKnownChanged)
+        // Once found changed, never trusted again, even with the same bytes back in place.
+        let again = open(other, O_WRONLY)
+        #expect(bytes.withUnsafeBytes { pwrite(again, $0.baseAddress, $0.count, 0) } == bytes.count)
+        close(again)
         #expect(inPlace.read() == nil)
         // Cut short in place: nothing either.
-        #expect(truncate(other, off_t(bytes.count - 1)) == 0)
-        #expect(inPlace.read() == nil)
+        let cut = try Self.openedPNG(folder.file("r.png")).file
+        #expect(truncate(folder.file("r.png"), off_t(bytes.count - 1)) == 0)
+        #expect(cut.read() == nil)
     }
 
     @Test func aJournalCopiesTheOpenedFileOrNothingWhenItChanged() throws {

@@ -1,5 +1,6 @@
 import Glibc
 import PaintCore
+import Synchronization
 
 /// The bytes a picture was decoded from, left in its file: the file kept open (so a save that
 /// replaces it, a new file renamed over the name, leaves these bytes readable), and how many
@@ -7,8 +8,9 @@ import PaintCore
 ///
 /// The bytes are never trusted to be still there: `read` and `copy` read them again and give
 /// them only when their count and CRC are those of the decode. A file written over in place
-/// since then gives nothing, and the caller keeps no history rather than one replayed onto
-/// another picture.
+/// since then gives nothing, from then on without reading it again (a journal that is retried
+/// every few seconds does not copy it each time), and the caller keeps no history rather than
+/// one replayed onto another picture.
 public final class PictureFile: Sendable {
     /// The path it was opened at (for messages).
     public let path: String
@@ -17,6 +19,8 @@ public final class PictureFile: Sendable {
     /// Their CRC-32.
     public let crc: UInt32
     private let fd: Int32
+    /// Set once a read found other bytes.
+    private let changed = Atomic<Bool>(false)
 
     init(fd: Int32, path: String, count: Int, crc: UInt32) {
         self.fd = fd
@@ -30,6 +34,7 @@ public final class PictureFile: Sendable {
     /// The bytes, read again, when they are still those decoded; nil when the file changed (or
     /// cannot be read).
     public func read() -> [UInt8]? {
+        guard !isKnownChanged else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)
         var check: UInt32 = 0
         let complete = bytes.withUnsafeMutableBytes { raw -> Bool in
@@ -43,8 +48,15 @@ public final class PictureFile: Sendable {
             }
             return true
         }
-        return complete && check == crc ? bytes : nil
+        guard complete && check == crc else {
+            changed.store(true, ordering: .relaxed)
+            return nil
+        }
+        return bytes
     }
+
+    /// Whether a read or copy found the file no longer holding the bytes decoded.
+    public var isKnownChanged: Bool { changed.load(ordering: .relaxed) }
 
     /// Copies the bytes into `target` at `offset` through a buffer of `chunkSize`, CRC-ing what
     /// it copies; `crc` continues `seed` over them (a journal record's CRC covers its framing
@@ -54,14 +66,17 @@ public final class PictureFile: Sendable {
     func copy(to target: Int32, at offset: Int, seed: UInt32) -> Result<UInt32?, CopyFailure> {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: PictureStream.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
-        guard let base = buffer.baseAddress else { return .success(nil) }
+        guard let base = buffer.baseAddress, !isKnownChanged else { return .success(nil) }
         var done = 0
         var plain: UInt32 = 0
         var framed = seed
         while done < count {
             let n = pread(fd, base, min(count - done, buffer.count), off_t(done))
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return .success(nil) }
+            guard n > 0 else {
+                changed.store(true, ordering: .relaxed)
+                return .success(nil)
+            }
             let chunk = UnsafeRawBufferPointer(start: base, count: n)
             plain = Zlib.crc32(chunk, continuing: plain)
             framed = Zlib.crc32(chunk, continuing: framed)
@@ -74,7 +89,11 @@ public final class PictureFile: Sendable {
             }
             done += n
         }
-        return .success(plain == crc ? framed : nil)
+        guard plain == crc else {
+            changed.store(true, ordering: .relaxed)
+            return .success(nil)
+        }
+        return .success(framed)
     }
 
     /// A write that failed while copying.
