@@ -229,7 +229,10 @@ extension Session {
         guard settings.tool == .text, layout.visibleImage.contains(x, y) else { return false }
         if let live = liveText, !live.box.isBlank || live.reopened { return false }
         let point = layout.imagePoint(windowX: x, windowY: y)
-        guard let step = history.stroke(at: point, slack: 1), history.operations.indices.contains(step),
+        // On the ink of the newest step there, or else anywhere in a text's box (between its
+        // letters, inside an "o").
+        guard let step = history.stroke(at: point, slack: 1) ?? history.text(around: point),
+            history.operations.indices.contains(step),
             case .text(let style, let spec) = history.operations[step]
         else { return false }
         // Turned, scaled, cropped or moved since, it no longer stands where its box says.

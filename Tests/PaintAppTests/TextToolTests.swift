@@ -290,6 +290,40 @@ import Testing
         #expect(s.editedText == "")
     }
 
+    /// A double click opens text again wherever it falls in the text: inside the O, where no
+    /// ink is within reach (it left an empty box there, and only the ink of a letter reopened
+    /// the text); a stroke painted over the text is what a double click on that stroke finds.
+    @Test func doubleClickBetweenTheLettersReopensText() throws {
+        let (s, sink) = Self.typing(at: 20, 10)
+        Self.type(s, "OO")
+        Self.click(s, 230, 115)
+        guard case .text(_, let spec) = try #require(sink.operations.last) else { return }
+        let mask = spec.mask
+        // A pixel of the box with no ink within 3 pixels: inside the first O.
+        func blank(_ x: Int, _ y: Int) -> Bool {
+            for dy in -3...3 {
+                for dx in -3...3 where mask.coverage(atX: x + dx, y: y + dy) != 0 { return false }
+            }
+            return true
+        }
+        var empty: (x: Int, y: Int)?
+        for y in (mask.y + 4)..<(mask.y + mask.height - 4) where empty == nil {
+            for x in (mask.x + 4)..<(mask.x + mask.width / 2) where blank(x, y) {
+                empty = (x, y)
+                break
+            }
+        }
+        let inside = try #require(empty, "no empty pixel inside the O")
+        #expect(s.history.stroke(at: Point(x: Double(inside.x) + 0.5, y: Double(inside.y) + 0.5), slack: 1) == nil)
+        Self.doubleClick(s, inside.x, inside.y)
+        #expect(s.editedText == "OO")
+        s.handle(.key(.escape, modifiers: []))
+        #expect(!s.isEditingText)
+        // Outside the box: an empty box, as a click makes.
+        Self.doubleClick(s, mask.x + mask.width + 20, inside.y)
+        #expect(s.editedText == "")
+    }
+
     /// Text put down before the picture is turned stays where it shows now for the stroke
     /// eraser (which takes it out), but it is not opened again by a double click: its box no
     /// longer says where it stands.

@@ -242,6 +242,23 @@ public final class History {
 
     // MARK: Removing a past stroke
 
+    /// The newest text step (not removed) whose ink's bounding box holds `point`, looked for
+    /// down to the newest clear or canvas change: where a double click opens text again, which
+    /// falls as often between two letters or inside an "o" as on a letter's ink.
+    public func text(around point: Point) -> Int? {
+        guard point.isFinite else { return nil }
+        let x = Int(clamping: point.x, .down)
+        let y = Int(clamping: point.y, .down)
+        for index in stride(from: cursor - 1, through: 0, by: -1) where !entries[index].removed {
+            switch entries[index].operation {
+            case .clear, .canvas: return nil
+            case .text(_, let spec) where spec.mask.bounds.contains(x, y): return index
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// The applied stroke whose footprint lies under `point` (within `slack` pixels of its
     /// rim), topmost first; nil when none does or a clear hides everything beneath.
     public func stroke(at point: Point, slack: Double = 3) -> Int? {
