@@ -91,7 +91,10 @@ extension Session {
     /// there (or inside) belongs to the box.
     public var textFrameMargin: Int { layout.ui.px(5) }
 
-    /// The box's frame in window coordinates, with its margin (where the window draws it).
+    /// The box's frame in window coordinates, with its margin: where the window draws the
+    /// dashed frame, all round at the margin outside the text, where a press still belongs to
+    /// the box, so the caret at a line's end stays clear of it (drawn 2 px out, the frame ran
+    /// under that caret).
     public var textFrameInWindowRect: IntRect? { textFrameInWindow() }
 
     /// The box's frame in window coordinates, with its margin.
@@ -106,6 +109,12 @@ extension Session {
         let x1 = z.scaledUp(f.maxX) + o.x + m
         let y1 = z.scaledUp(f.maxY) + o.y + m
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The caret bar the window draws, in window coordinates, its white edge included (a dark
+    /// bar of 2 px, at 96 dpi, between two white columns).
+    public var textCaretBar: IntRect? {
+        textCaretInWindow.map { IntRect(x: $0.x - 1, y: $0.y, width: max(2, layout.ui.px(2)) + 2, height: $0.height) }
     }
 
     /// The style text is shown and merged in: the primary color at the current opacity.

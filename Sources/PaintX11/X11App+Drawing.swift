@@ -126,7 +126,7 @@ extension X11App {
     /// a few pixels outside the text, white under blue so it shows on any picture, and the
     /// caret, a dark bar with a white edge. The input method's window goes to the caret.
     func drawTextOverlay(_ layout: Layout) {
-        guard let overlay = session.textOverlay, let frame = session.textFrameInWindowRect else { return }
+        guard let frame = session.textFrameInWindowRect, let caret = session.textCaretBar else { return }
         blitter.waitUntilServerRead()
         let area = layout.visibleImage
         var clip = XRectangle(
@@ -134,25 +134,22 @@ extension X11App {
             height: UInt16(clamping: area.height))
         XSetClipRectangles(display, chromeGC, 0, 0, &clip, 1, Unsorted)
         let ui = session.layout.ui
-        let inset = session.textFrameMargin - ui.px(2)
         XSetForeground(display, chromeGC, format.pixel(Color(r: 0x2F, g: 0x6F, b: 0xD6)))
         XSetBackground(display, chromeGC, format.pixel(.white))
         XSetLineAttributes(display, chromeGC, UInt32(max(1, ui.px(1))), LineDoubleDash, CapButt, JoinMiter)
         var dashes: [Int8] = [Int8(clamping: ui.px(4)), Int8(clamping: ui.px(3))]
         XSetDashes(display, chromeGC, 0, &dashes, 2)
         XDrawRectangle(
-            display, window, chromeGC, Int32(frame.x + inset), Int32(frame.y + inset),
-            UInt32(max(1, frame.width - 2 * inset - 1)), UInt32(max(1, frame.height - 2 * inset - 1)))
+            display, window, chromeGC, Int32(frame.x), Int32(frame.y), UInt32(max(1, frame.width - 1)),
+            UInt32(max(1, frame.height - 1)))
         XSetLineAttributes(display, chromeGC, 0, LineSolid, CapButt, JoinMiter)
-        let o = layout.imageOrigin
-        let x = Int32((overlay.caretX * layout.zoom.factor).rounded(.down)) + Int32(o.x)
-        let top = Int32(layout.zoom.scaledDown(overlay.caretTop) + o.y)
-        let bottom = Int32(layout.zoom.scaledUp(overlay.caretBottom) + o.y)
-        let caret = Int32(max(2, ui.px(2)))
         XSetForeground(display, chromeGC, format.pixel(.white))
-        XFillRectangle(display, window, chromeGC, x - 1, top, UInt32(caret + 2), UInt32(max(1, bottom - top)))
+        XFillRectangle(
+            display, window, chromeGC, Int32(caret.x), Int32(caret.y), UInt32(caret.width), UInt32(caret.height))
         XSetForeground(display, chromeGC, format.pixel(Color(r: 0x1A, g: 0x1C, b: 0x20)))
-        XFillRectangle(display, window, chromeGC, x, top, UInt32(caret), UInt32(max(1, bottom - top)))
+        XFillRectangle(
+            display, window, chromeGC, Int32(caret.x + 1), Int32(caret.y), UInt32(caret.width - 2),
+            UInt32(caret.height))
         XSetClipMask(display, chromeGC, 0)
         if let cursor = session.textCursor { input.setSpot(x: cursor.x, y: cursor.maxY) }
     }

@@ -290,6 +290,27 @@ import Testing
         #expect(s.editedText == "")
     }
 
+    /// The caret at the end of a line, and at its start, stands clear inside the dashed frame
+    /// the window draws (the frame ran under it at a line's end), at any zoom and scale.
+    @Test(arguments: [(1.0, 0), (1.5, 0), (2.0, 1), (1.0, 4), (1.0, -2)])
+    func theCaretStaysInsideTheFrame(scale: Double, zoomSteps: Int) throws {
+        let (s, _) = Self.typing(at: 20, 10)
+        s.uiScale = UIScale(scale)
+        if zoomSteps != 0 { s.zoom(by: zoomSteps, aroundWindowX: T.window(s, 20, 10).0, y: T.window(s, 20, 10).1) }
+        for text in ["Wd", "\nl"] {
+            Self.type(s, text)
+            let frame = try #require(s.textFrameInWindowRect)
+            let caret = try #require(s.textCaretBar)
+            // The frame's lines are its outermost rows and columns.
+            let inside = IntRect(x: frame.x + 1, y: frame.y + 1, width: frame.width - 2, height: frame.height - 2)
+            #expect(inside.intersection(caret) == caret, "\(text): caret \(caret), frame \(frame)")
+        }
+        s.handle(.key(.home, modifiers: []))
+        let frame = try #require(s.textFrameInWindowRect)
+        let caret = try #require(s.textCaretBar)
+        #expect(caret.x > frame.x, "at a line's start: caret \(caret), frame \(frame)")
+    }
+
     /// A double click opens text again wherever it falls in the text: inside the O, where no
     /// ink is within reach (it left an empty box there, and only the ink of a letter reopened
     /// the text); a stroke painted over the text is what a double click on that stroke finds.
