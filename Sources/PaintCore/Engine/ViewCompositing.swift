@@ -185,8 +185,9 @@ extension StrokeEngine {
     /// `compositeRow` for pixels x0...x1 of row y that lie in tile `t` of the stroke in progress
     /// (`cover`: its coverage row, indexed by canvas column), of which fullFrom...fullThrough are
     /// known to be fully covered: those take the constant-alpha path. One tile, so its pointers
-    /// are worked out once, and the rim's few pixels go straight to the compositor.
-    @inline(__always)
+    /// are worked out once, and the rim's few pixels go straight to the compositor. Out of line:
+    /// inlined into `stamp`, its set-up was paid on every row, collected or not.
+    @inline(never)
     func compositeOwnRun(
         _ y: Int, _ x0: Int, _ x1: Int, tile t: Int, coverage cover: UnsafeMutablePointer<UInt8>, fullFrom: Int,
         fullThrough: Int

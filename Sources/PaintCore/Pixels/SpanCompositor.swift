@@ -82,6 +82,18 @@ enum SpanCompositor {
             }
             return
         }
+        compositeLong(
+            paint: paint, coverage: coverage, view: view, count: count, source: source, opacity: opacity,
+            backdrop: backdrop)
+    }
+
+    /// `composite`'s vector loop, out of line: inlined, its lane constants were set up in the
+    /// caller's loops for every tile of every run, the short runs of a stroke's rim included.
+    @inline(never)
+    static func compositeLong(
+        paint: UnsafeMutablePointer<UInt32>, coverage: UnsafeMutablePointer<UInt8>, view: UnsafeMutablePointer<UInt32>,
+        count: Int, source: UInt32, opacity: UInt16, backdrop: UInt32
+    ) {
         for i in 0..<count {
             view[i] = over(blend(paint[i], source: source, coverage: coverage[i], opacity: opacity), backdrop: backdrop)
         }
@@ -130,6 +142,15 @@ enum SpanCompositor {
             view.update(repeating: s | 0xFF00_0000, count: count)
             return
         }
+        compositeFullBlend(paint: paint, view: view, count: count, source: s, opacity: a, backdrop: backdrop)
+    }
+
+    /// `compositeFull` for a source or opacity short of opaque, out of line (see `compositeLong`).
+    @inline(never)
+    static func compositeFullBlend(
+        paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32,
+        opacity a: UInt16, backdrop: UInt32
+    ) {
         let ia = 255 &- a
         let sb = channel(s, 0) &* a
         let sg = channel(s, 8) &* a
