@@ -7,6 +7,17 @@ extension StrokeEngine {
     /// the previous segment), so its fully covered inside is skipped: a wide brush moving a few
     /// pixels then only visits the thin crescent it adds, not its whole width on every row.
     func stamp(_ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8 = 255) -> IntRect {
+        capsule.roundsInRange
+            ? stamp(capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: InRangeRounding.self)
+            : stamp(capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: ClampedRounding.self)
+    }
+
+    /// `stamp`, rounding each row's span ends with `R`: two specializations of one body, the
+    /// one for ordinary capsules without the range guards of `Int(clamping:)` (seven roundings a
+    /// row).
+    func stamp<R: SpanRounding>(
+        _ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8, rounding: R.Type
+    ) -> IntRect {
         let box = capsule.bounds(margin: 0.5)
         let y0 = max(clip.y, Int(clamping: box.minY - 0.5, .up))
         let y1 = min(clip.maxY - 1, Int(clamping: box.maxY - 0.5, .down))
@@ -27,8 +38,8 @@ extension StrokeEngine {
             let outer = capsule.span(atY: cy, within: outerRadius)
             guard outer.lo <= outer.hi else { continue }
             // Pixel x is touched when its centre x + 0.5 lies strictly inside (lo, hi).
-            let xa = max(clipX0, Int(clamping: outer.lo - 0.5, .down) + 1)
-            let xb = min(clipX1, Int(clamping: outer.hi - 0.5, .up) - 1)
+            let xa = max(clipX0, R.down(outer.lo - 0.5) + 1)
+            let xb = min(clipX1, R.up(outer.hi - 0.5) - 1)
             guard xa <= xb else { continue }
             // Behind the start point (seen along the segment) the capsule is the start disc
             // itself, which the previous segment stamped: nothing there can grow. Only pixels
@@ -41,9 +52,9 @@ extension StrokeEngine {
                 // Pixel x is behind when (x + 0.5 - a.x) * dx + along <= 0.
                 let limit = capsule.a.x - along * capsule.inverseDx - 0.5
                 if capsule.dx > 0 {
-                    frontFrom = max(xa, Int(clamping: limit, .down) + 1)
+                    frontFrom = max(xa, R.down(limit) + 1)
                 } else if capsule.dx < 0 {
-                    frontThrough = min(xb, Int(clamping: limit, .up) - 1)
+                    frontThrough = min(xb, R.up(limit) - 1)
                 } else if along <= 0 {
                     continue
                 }
@@ -54,8 +65,8 @@ extension StrokeEngine {
             if innerRadius > 0 {
                 let inner = capsule.span(atY: cy, within: innerRadius)
                 if inner.lo <= inner.hi {
-                    ia = max(xa, Int(clamping: inner.lo - 0.5, .up))
-                    ib = min(xb, Int(clamping: inner.hi - 0.5, .down))
+                    ia = max(xa, R.up(inner.lo - 0.5))
+                    ib = min(xb, R.down(inner.hi - 0.5))
                     if ia > ib {
                         ia = xb + 1
                         ib = xb
@@ -71,8 +82,8 @@ extension StrokeEngine {
                 let h2 = innerRadius * innerRadius - dy * dy
                 if h2 > 0 {
                     let h = h2.squareRoot()
-                    skipFrom = max(xa, Int(clamping: capsule.a.x - h - 0.5, .up) + 1)
-                    skipThrough = min(xb, Int(clamping: capsule.a.x + h - 0.5, .down) - 1)
+                    skipFrom = max(xa, R.up(capsule.a.x - h - 0.5) + 1)
+                    skipThrough = min(xb, R.down(capsule.a.x + h - 0.5) - 1)
                     if skipFrom > skipThrough {
                         skipFrom = xb + 1
                         skipThrough = xb
@@ -230,7 +241,54 @@ extension StrokeEngine {
             if row[last] != 255 { break }
             last -= 1
         }
-        (row + first).initialize(repeating: 255, count: last - first + 1)
+        fill(row + first, count: last - first + 1)
         return (first, last)
+    }
+
+    /// Sets `count` bytes at `p` to 255. The inside of a thin brush's row is a few pixels: for up
+    /// to eight, two overlapping 4-byte stores (or up to three byte stores) instead of a call
+    /// to memset.
+    @inline(__always)
+    static func fill(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
+        guard count <= 8 else {
+            p.initialize(repeating: 255, count: count)
+            return
+        }
+        if count >= 4 {
+            let raw = UnsafeMutableRawPointer(p)
+            raw.storeBytes(of: UInt32.max, as: UInt32.self)
+            raw.storeBytes(of: UInt32.max, toByteOffset: count - 4, as: UInt32.self)
+        } else {
+            // count 1...3: bytes 0, count / 2 and count - 1 are all of them.
+            p[0] = 255
+            p[count >> 1] = 255
+            p[count - 1] = 255
+        }
+    }
+}
+
+/// How `stamp` rounds a row's span ends to pixel columns.
+protocol SpanRounding {
+    static func down(_ value: Double) -> Int
+    static func up(_ value: Double) -> Int
+}
+
+/// `Int(clamping:)`: saturating, for any value (a capsule far off the canvas, a degenerate one).
+enum ClampedRounding: SpanRounding {
+    @inline(__always) static func down(_ value: Double) -> Int { Int(clamping: value, .down) }
+    @inline(__always) static func up(_ value: Double) -> Int { Int(clamping: value, .up) }
+}
+
+/// The same results for values strictly within ±1e15 and not NaN (where `Int(clamping:)`'s
+/// range guards never fire): what every rounding of a capsule with `roundsInRange` is.
+enum InRangeRounding: SpanRounding {
+    @inline(__always) static func down(_ value: Double) -> Int {
+        let t = Int(value)
+        return Double(t) > value ? t - 1 : t
+    }
+
+    @inline(__always) static func up(_ value: Double) -> Int {
+        let t = Int(value)
+        return Double(t) < value ? t + 1 : t
     }
 }

@@ -56,7 +56,7 @@ extension StrokeEngine {
 
     /// The pixels `piece` can touch (its bounds with a pixel to spare).
     static func pixelBounds(of piece: StrokePiece) -> IntRect {
-        let b = Capsule(from: piece.from, to: piece.to, width: piece.width).bounds(margin: 1)
+        let b = Capsule.bounds(from: piece.from, to: piece.to, radius: piece.width / 2, margin: 1)
         return IntRect(
             x0: Int(clamping: b.minX, .down), y0: Int(clamping: b.minY, .down), x1: Int(clamping: b.maxX, .up),
             y1: Int(clamping: b.maxY, .up))

@@ -31,8 +31,35 @@ public struct Capsule: Sendable {
         inverseDx = dx != 0 ? 1 / dx : 0
     }
 
+    /// Whether every value `StrokeEngine.stamp` rounds on this capsule's rows lies well within
+    /// ±1e15 (so `Int(clamping:)` needs none of its guards): the ends and the radius within
+    /// 2^24 of the origin, and neither difference tiny unless zero, nor dy more than 2^20
+    /// times dx. Then on a row of the capsule |y - a.y| < 2^26, the end discs' cuts lie within
+    /// |a.x| + r, the band's cut along the segment within |a.x| + (|y - a.y| |dy| + dx^2 +
+    /// dy^2) / |dx| < 2^48, the band's cut across it (dx == 0) within |a.x| + r, and a span
+    /// takes the band only between the cuts along it (a NaN or infinite edge from a tiny dy
+    /// fails `bandLo <= bandHi`). So the roundings agree bit for bit with the guarded ones.
+    var roundsInRange: Bool {
+        let far = 16_777_216.0  // 2^24
+        let tiny = 1.0 / 1_048_576  // 2^-20
+        guard abs(a.x) <= far, abs(a.y) <= far, abs(b.x) <= far, abs(b.y) <= far, abs(radius) <= far else {
+            return false
+        }
+        guard dy == 0 || abs(dy) >= tiny else { return false }
+        return dx == 0 || (abs(dx) >= tiny && abs(dy) <= abs(dx) * 1_048_576)
+    }
+
     /// The bounding box of the points within `radius + margin`, in image coordinates.
     public func bounds(margin: Double) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        Self.bounds(from: a, to: b, radius: radius, margin: margin)
+    }
+
+    /// `bounds(margin:)` of the capsule of `radius` from `a` to `b`, without making it (its
+    /// length and reciprocals cost a square root and three divisions).
+    @inline(__always)
+    static func bounds(from a: Point, to b: Point, radius: Double, margin: Double) -> (
+        minX: Double, minY: Double, maxX: Double, maxY: Double
+    ) {
         let r = radius + margin
         return (min(a.x, b.x) - r, min(a.y, b.y) - r, max(a.x, b.x) + r, max(a.y, b.y) + r)
     }
