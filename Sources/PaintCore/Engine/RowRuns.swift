@@ -51,46 +51,62 @@ final class RowRuns {
 
     /// Adds pixels x0...x1 (x0 <= x1) of row y; false when row y is not collected.
     @inline(__always)
-    func add(_ y: Int, _ x0: Int, _ x1: Int) -> Bool {
-        let i = y &- top
-        guard i >= 0, i < rows else { return false }
-        let p = spans + i * 4
-        if p[0] > p[1] {
-            p[0] = x0
-            p[1] = x1
-        } else if Self.near(p, x0, x1) {
-            widen(p, 0, x0, x1)
-        } else if p[2] > p[3] {
-            p[2] = x0
-            p[3] = x1
-        } else if Self.near(p + 2, x0, x1) {
-            widen(p, 2, x0, x1)
-        } else {
-            // A third run apart from both: it widens the nearer one.
-            let first = x1 < p[0] ? p[0] - x1 : x0 - p[1]
-            let second = x1 < p[2] ? p[2] - x1 : x0 - p[3]
-            widen(p, first <= second ? 0 : 2, x0, x1)
+    func add(_ y: Int, _ x0: Int, _ x1: Int) -> Bool { sink.add(y, x0, x1) }
+
+    /// The rows collected now, as a value: `stamp` reads it once per piece, and its `add`
+    /// inlines there, where the class's method stayed a call (43 instructions a run). Valid
+    /// until the next `start` or `stop`.
+    var sink: Sink { Sink(spans: spans, top: top, rows: rows) }
+
+    /// Adds runs to the rows collected when it was taken (see `sink`).
+    struct Sink {
+        let spans: UnsafeMutablePointer<Int>
+        let top: Int
+        let rows: Int
+
+        /// `RowRuns.add`.
+        @inline(__always)
+        func add(_ y: Int, _ x0: Int, _ x1: Int) -> Bool {
+            let i = y &- top
+            guard i >= 0, i < rows else { return false }
+            let p = spans + i * 4
+            if p[0] > p[1] {
+                p[0] = x0
+                p[1] = x1
+            } else if Self.near(p, x0, x1) {
+                Self.widen(p, 0, x0, x1)
+            } else if p[2] > p[3] {
+                p[2] = x0
+                p[3] = x1
+            } else if Self.near(p + 2, x0, x1) {
+                Self.widen(p, 2, x0, x1)
+            } else {
+                // A third run apart from both: it widens the nearer one.
+                let first = x1 < p[0] ? p[0] - x1 : x0 - p[1]
+                let second = x1 < p[2] ? p[2] - x1 : x0 - p[3]
+                Self.widen(p, first <= second ? 0 : 2, x0, x1)
+            }
+            return true
         }
-        return true
-    }
 
-    /// Whether x0...x1 overlaps the run at `run` or lies within `gap` of it.
-    @inline(__always)
-    private static func near(_ run: UnsafeMutablePointer<Int>, _ x0: Int, _ x1: Int) -> Bool {
-        x0 <= run[1] + gap && x1 + gap >= run[0]
-    }
+        /// Whether x0...x1 overlaps the run at `run` or lies within `gap` of it.
+        @inline(__always)
+        private static func near(_ run: UnsafeMutablePointer<Int>, _ x0: Int, _ x1: Int) -> Bool {
+            x0 <= run[1] + gap && x1 + gap >= run[0]
+        }
 
-    /// Widens run `k` (0 or 2) of the row at `p` to take in x0...x1; the row's two runs become
-    /// one when that brought them within `gap`.
-    @inline(__always)
-    private func widen(_ p: UnsafeMutablePointer<Int>, _ k: Int, _ x0: Int, _ x1: Int) {
-        p[k] = min(p[k], x0)
-        p[k + 1] = max(p[k + 1], x1)
-        guard p[2] <= p[3], Self.near(p, p[2], p[3]) else { return }
-        p[0] = min(p[0], p[2])
-        p[1] = max(p[1], p[3])
-        p[2] = 0
-        p[3] = -1
+        /// Widens run `k` (0 or 2) of the row at `p` to take in x0...x1; the row's two runs
+        /// become one when that brought them within `gap`.
+        @inline(__always)
+        private static func widen(_ p: UnsafeMutablePointer<Int>, _ k: Int, _ x0: Int, _ x1: Int) {
+            p[k] = min(p[k], x0)
+            p[k + 1] = max(p[k + 1], x1)
+            guard p[2] <= p[3], near(p, p[2], p[3]) else { return }
+            p[0] = min(p[0], p[2])
+            p[1] = max(p[1], p[3])
+            p[2] = 0
+            p[3] = -1
+        }
     }
 
     /// Calls `body(y, x0, x1)` for every run collected.

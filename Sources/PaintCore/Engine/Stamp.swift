@@ -29,6 +29,7 @@ extension StrokeEngine {
         let across = coverage.across
         // Whether this event collects its runs (`stampPath`): asked once, not for every run.
         let collecting = collected.rows > 0
+        let runs = collected.sink
         var dirtyX0 = Int.max
         var dirtyX1 = Int.min
         var dirtyY0 = Int.max
@@ -112,7 +113,7 @@ extension StrokeEngine {
                         CoverageLayer.mark(tile, row: r, from: run.first - origin, through: run.last - origin)
                         // Composited now, unless the event collects its runs to composite
                         // once (`stampPath`). Only a full inside takes the constant-alpha path.
-                        if !defersComposite && !(collecting && collected.add(y, run.first, run.last)) {
+                        if !defersComposite && !(collecting && runs.add(y, run.first, run.last)) {
                             compositeOwnRun(
                                 y, run.first, run.last, tile: t, coverage: tile + r * Tile.size - origin,
                                 fullFrom: level == 255 ? ia : Int.max, fullThrough: ib)
