@@ -105,7 +105,7 @@ public enum ImageFile {
     /// kept; on failure the old file is left byte-identical. With `history`, the document's
     /// history is kept in the history store under the saved pixels (before the file is written)
     /// and, when it is portable, carried in the file; what became of it is returned. The history
-    /// never makes a save fail.
+    /// never makes a save fail, and a save that fails keeps no entry of its own.
     @discardableResult
     public static func save(
         _ image: PixelImage, to path: String, withAlpha: Bool, history: SavedHistory? = nil
@@ -134,7 +134,14 @@ public enum ImageFile {
             // The codec does not know the file name; put it into the message.
             throw error.withPath(path)
         }
-        try AtomicFile.write(bytes, to: path)
+        do {
+            try AtomicFile.write(bytes, to: path)
+        } catch {
+            // No file holds these pixels: an entry this save made would be the history of
+            // nothing, kept on this computer and counted against the store's cap.
+            if let key = outcome.newEntry { _ = try? history?.store?.forget(key) }
+            throw error
+        }
         return outcome
     }
 

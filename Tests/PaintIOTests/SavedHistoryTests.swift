@@ -57,6 +57,28 @@ import Testing
         #expect(outcome.kept?.bytes == Support.get(store.path(for: HistoryKey(of: reread)))?.count)
     }
 
+    @Test func aSaveThatFailsLeavesNoHistoryOfItsOwnInTheStore() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let store = HistoryStore(folder: folder.file("data/swiftpaint/history"))
+        let picture = Support.opaqueImage(width: 31, height: 17)
+        let history = try Self.history(store, portable: false)
+        // The file cannot be written (its folder is gone): no entry stays for its pixels.
+        #expect(throws: ImageFileError.self) {
+            try ImageFile.save(picture, to: folder.file("gone/a.png"), withAlpha: false, history: history)
+        }
+        #expect(store.entries().isEmpty, "a history kept for a picture no file holds")
+        #expect(folder.entries("data/swiftpaint/history").isEmpty)
+
+        // An entry the same pixels had from an earlier save (another file) stays.
+        try ImageFile.save(picture, to: folder.file("a.png"), withAlpha: false, history: history)
+        #expect(store.entries().count == 1)
+        #expect(throws: ImageFileError.self) {
+            try ImageFile.save(picture, to: folder.file("gone/b.png"), withAlpha: false, history: history)
+        }
+        #expect(store.find(HistoryKey(of: picture)) != .none, "a.png's history is still kept")
+    }
+
     @Test func aPortableSaveCarriesTheHistoryInTheFileAndKeepsItToo() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

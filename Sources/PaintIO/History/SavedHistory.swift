@@ -21,6 +21,9 @@ public struct SavedHistory: Sendable {
     public struct Outcome: Equatable, Sendable {
         /// The store entry written, nil when none was.
         public var kept: HistoryStore.Kept?
+        /// The key of the entry written when there was none for it before: a save that then
+        /// fails removes it again (it would be the history of no file).
+        var newEntry: HistoryKey?
         /// Whether the file carries the history in its `spHS` chunk.
         public var carried = false
         /// Why the history was not kept or not carried as asked, as a clause for the status bar
@@ -55,9 +58,11 @@ public struct SavedHistory: Sendable {
         archive.pixelHash = DocumentArchive.hash(saved)
         if let store, store.capBytes > 0 {
             let key = HistoryKey(of: saved)
+            let existed = FileSystem.exists(store.path(for: key))
             do {
                 outcome.kept = try store.keep(
                     archive, for: key, picture: saved == picture ? key : HistoryKey(of: picture))
+                if !existed { outcome.newEntry = key }
             } catch {
                 outcome.problem = "its history was not kept: \(error.description)"
             }
