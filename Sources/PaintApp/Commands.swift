@@ -88,8 +88,13 @@ struct Command: Sendable {
     init(image command: ImageCommand, access: Character, group: Bool = false) {
         var label = command.title
         if let index = label.firstIndex(of: access) { label.insert("&", at: index) }
+        // Crop to Selection is gray with nothing selected, as Cut and Delete Selection are.
+        let enabled: @Sendable (Session) -> Bool = { session in
+            command != .cropToSelection || session.selection != nil || session.placing != nil
+        }
         self.init(
-            "image.\(command)", label, .image, group: group, keys: [command.chord], run: { $0.run(command) })
+            "image.\(command)", label, .image, group: group, keys: [command.chord], enabled: enabled,
+            run: { $0.run(command) })
     }
 
     /// Every command, menu by menu, in menu order.

@@ -39,6 +39,13 @@ import Testing
             }
         }
         #expect(menus[1].items.first { $0.command == "undo" }?.enabled == false, "nothing to undo yet")
+        // Crop to Selection is gray until something is selected (it was always enabled).
+        func cropEnabled() -> Bool? {
+            Command.menus(for: s).flatMap(\.items).first { $0.command == "image.cropToSelection" }?.enabled
+        }
+        #expect(cropEnabled() == false, "nothing selected")
+        s.selectAll()
+        #expect(cropEnabled() == true, "everything selected")
         let letters = menus.map { $0.title.key }
         #expect(Set(letters).count == letters.count, "each menu its own access letter")
         for menu in menus {
