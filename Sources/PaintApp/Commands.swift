@@ -120,13 +120,14 @@ struct Command: Sendable {
             "redo", "&Redo", .edit, keys: [.ctrlShift("z"), .ctrl("y")], enabled: { $0.history.canRedo },
             run: { $0.redo() }),
         Command(
-            "cut", "Cu&t", .edit, group: true, keys: [.ctrl("x")], enabled: { $0.selection != nil },
+            "cut", "Cu&t", .edit, group: true, keys: [.ctrl("x")],
+            enabled: { $0.selection != nil || $0.placing != nil },
             run: { $0.cutSelection() }),
         Command("copy", "&Copy", .edit, keys: [.ctrl("c")]) { if !$0.copySelection() { $0.copy() } },
         Command("paste", "&Paste", .edit, keys: [.ctrl("v")]) { $0.requestPaste() },
         Command(
             "delete", "&Delete Selection", .edit, keys: [.plain(.delete), .plain(.backspace)],
-            enabled: { $0.selection != nil }, run: { $0.clearSelection() }),
+            enabled: { $0.selection != nil || $0.placing != nil }, run: { $0.clearSelection() }),
         Command("select-all", "Select &All", .edit, group: true, keys: [.ctrl("a")]) { $0.selectAll() },
 
         Command("background", "&Background…", .image, keys: [.ctrl("b")]) { $0.promptBackground() },

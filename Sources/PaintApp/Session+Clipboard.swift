@@ -156,6 +156,41 @@ extension Session {
         setMessage(p.liftedFrom == nil ? "Paste dropped" : "Move cancelled")
     }
 
+    /// Delete (or Ctrl+X) while a picture floats: a paste is dropped; a selection being moved
+    /// goes, leaving its place cleared to the background and the picture where it floated as
+    /// it was, one step (MS Paint's and Paint.NET's Delete). False when nothing floats.
+    func deleteFloating() -> Bool {
+        guard let p = takePlacing() else { return false }
+        guard let source = p.liftedFrom else {
+            setMessage("Paste dropped")
+            return true
+        }
+        perform(.clearRect(source))
+        setSelection(nil)
+        setMessage("Cleared \(source.width) × \(source.height)")
+        return true
+    }
+
+    /// The floating picture as it would be saved where it floats: over the background (its
+    /// own alpha kept when the background is transparent).
+    func flattenedFloating(_ p: Placing) -> PixelImage {
+        var out = p.image
+        let background = engine.background
+        for y in 0..<out.height {
+            for x in 0..<out.width {
+                switch background {
+                case .transparent: return out
+                case .color(let color): out[x, y] = Pixel.over(out[x, y], backdrop: color.pixel)
+                case .image(let image):
+                    let (cx, cy) = (p.x + x, p.y + y)
+                    let inside = cx >= 0 && cy >= 0 && cx < image.width && cy < image.height
+                    out[x, y] = Pixel.over(out[x, y], backdrop: inside ? image[cx, cy] : Color.white.pixel)
+                }
+            }
+        }
+        return out
+    }
+
     /// Ends the floating picture: takes it off the view and puts back the paint it was lifted
     /// from, if any. Returns it.
     private func takePlacing() -> Placing? {

@@ -71,6 +71,7 @@ extension Session {
     /// Clears the paint inside the selection (Delete): the background shows there, and the
     /// selection goes, as in MS Paint.
     public func clearSelection() {
+        if deleteFloating() { return }
         guard let rect = selection else { return }
         perform(.clearRect(rect))
         setSelection(nil)
@@ -80,12 +81,20 @@ extension Session {
     /// Copies the selection as it would be saved (Ctrl+C with a selection); false when
     /// nothing is selected.
     func copySelection() -> Bool {
-        guard let rect = selection else { return false }
-        commitStroke()
+        // A selection being moved (or a paste) is what floats: copied as it shows, not put
+        // down first, and not the whole picture.
+        let picture: PixelImage
+        if let floating = placing {
+            picture = flattenedFloating(floating)
+        } else if let rect = selection {
+            commitStroke()
+            picture = engine.flattenedImage(in: rect)
+        } else {
+            return false
+        }
         do {
-            let picture = engine.flattenedImage(in: rect)
             effects.clipboard.append(.offer(try PNGCodec.encode(picture, withAlpha: engine.background == .transparent)))
-            setMessage("Copied \(rect.width) × \(rect.height) to the clipboard")
+            setMessage("Copied \(picture.width) × \(picture.height) to the clipboard")
         } catch {
             setMessage(error.description)
         }

@@ -106,6 +106,52 @@ import Testing
                 && s.engine.viewPixel(x: 60, y: 40) == Color.white.pixel)
     }
 
+    /// While a selection is being moved, Ctrl+C copies what floats (it copied the whole
+    /// picture), and Delete takes it away: its old place stays cleared, the picture under
+    /// where it floated is as it was (Delete did nothing); Ctrl+X does both. A paste that
+    /// floats is dropped by Delete, the picture untouched.
+    @Test func copyCutAndDeleteActOnWhatFloats() throws {
+        let s = Self.session()
+        T.key(s, "s")
+        T.drag(s, [(15, 5), (24, 14)])  // over the block's black top-left pixel at (20, 10)
+        T.drag(s, [(16, 6), (76, 46)])  // moved 60 right, 40 down: floats at 75...84 x 45...54
+        #expect(s.isPlacingPaste)
+        guard case .offer(let png)? = T.key(s, "c", .control).clipboard.first else {
+            Issue.record("Ctrl+C offered nothing")
+            return
+        }
+        let copied = try PNGCodec.decode(png, name: "clip")
+        #expect(copied.width == 10 && copied.height == 10)
+        #expect(copied[5, 5] == Color.black.pixel && copied[0, 0] == Color.white.pixel && copied[6, 6] == Self.red)
+        #expect(s.isPlacingPaste, "copying leaves it floating")
+        let steps = s.history.count
+        s.handle(.key(.delete, modifiers: []))
+        #expect(!s.isPlacingPaste && s.selection == nil)
+        #expect(
+            s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel
+                && s.engine.viewPixel(x: 24, y: 14) == Color.white.pixel)
+        #expect(s.engine.viewPixel(x: 25, y: 15) == Self.red, "the block beside the old place stays")
+        #expect(s.engine.viewPixel(x: 80, y: 50) == Color.white.pixel, "nothing is left where it floated")
+        #expect(s.history.count == steps + 1)
+        T.key(s, "z", .control)
+        #expect(s.engine.viewPixel(x: 20, y: 10) == Color.black.pixel)
+        // Ctrl+X while moving: copied, then gone.
+        T.drag(s, [(15, 5), (24, 14)])
+        T.drag(s, [(16, 6), (76, 46)])
+        let cut = T.key(s, "x", .control).clipboard
+        #expect(cut.count == 1 && !s.isPlacingPaste)
+        #expect(
+            s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel
+                && s.engine.viewPixel(x: 80, y: 50) == Color.white.pixel)
+        // A floating paste: Delete drops it, the picture unchanged.
+        let drawn = Array(s.engine.viewPixels)
+        let pasted = s.history.count
+        s.paste(png: try PNGCodec.encode(PixelImage(width: 8, height: 8, fill: Color.black.pixel), withAlpha: false))
+        #expect(s.isPlacingPaste)
+        s.handle(.key(.delete, modifiers: []))
+        #expect(!s.isPlacingPaste && Array(s.engine.viewPixels) == drawn && s.history.count == pasted)
+    }
+
     /// What the journal hears (paste, move, clear) replays to the same picture, as a restore
     /// after a crash would.
     @Test func theJournaledStepsReplayToTheSamePicture() {
