@@ -236,18 +236,46 @@ extension StrokeEngine {
                 var end = x
                 if cover[x] == 255 {
                     while end < through && cover[end + 1] == 255 { end += 1 }
-                    SpanCompositor.compositeFull(
+                    Self.compositeFullApart(
                         paint: paintRow + x, view: row + x, count: end - x + 1, source: src, opacity: opacity,
                         backdrop: backdrop)
                 } else {
                     while end < through && cover[end + 1] != 255 { end += 1 }
-                    SpanCompositor.composite(
+                    Self.compositeApart(
                         paint: paintRow + x, coverage: cover + x, view: row + x, count: end - x + 1, source: src,
                         opacity: opacity, backdrop: backdrop)
                 }
                 x = end + 1
             }
         }
+    }
+
+    /// `SpanCompositor.compositeFull` and `composite` as calls, for `compositeStrokeRun`: inlined,
+    /// their loops' lane constants were set up for every tile of every run, most of whose pieces
+    /// are a few pixels of a rim or an inside.
+    @inline(never)
+    static func compositeFullApart(
+        paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int, source: UInt32,
+        opacity: UInt16, backdrop: UInt32
+    ) {
+        SpanCompositor.compositeFull(
+            paint: paint, view: view, count: count, source: source, opacity: opacity, backdrop: backdrop)
+    }
+
+    @inline(never)
+    static func compositeApart(
+        paint: UnsafeMutablePointer<UInt32>, coverage: UnsafeMutablePointer<UInt8>, view: UnsafeMutablePointer<UInt32>,
+        count: Int, source: UInt32, opacity: UInt16, backdrop: UInt32
+    ) {
+        // Most rim pieces are one pixel: no loop to set up.
+        if count == 1 {
+            view[0] = SpanCompositor.compositePixel(
+                paint[0], source: source, coverage: coverage[0], opacity: opacity, backdrop: backdrop)
+            return
+        }
+        SpanCompositor.composite(
+            paint: paint, coverage: coverage, view: view, count: count, source: source, opacity: opacity,
+            backdrop: backdrop)
     }
 
     /// Composites pixels x0...x1 of row y into `target` (which holds pixel x0 first). The single
