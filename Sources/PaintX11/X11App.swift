@@ -261,15 +261,16 @@ public final class X11App {
         ]
         var batch: [InputEvent] = []
         while owed.exit == nil {
-            // One read of the connection (XPending), then what it queued: XEventsQueued with
-            // QueuedAlready makes no system call, where another XPending per event would try
-            // to read the socket again each time.
+            // One read of the connection (XPending), then what it queued: XQLength makes no
+            // system call, where another XPending per event would try to read the socket again
+            // each time. (It is XEventsQueued's QueuedAlready answer without the display lock,
+            // which this thread, the only one making X calls, need not take twice a turn.)
             if XPending(display) > 0 {
                 repeat {
                     var event = XEvent()
                     XNextEvent(display, &event)
                     translate(&event, into: &batch)
-                } while XEventsQueued(display, QueuedAlready) > 0
+                } while XQLength(display) > 0
             }
             clock = now()
             // A paste whose owner went silent is given up, with a message.
@@ -295,7 +296,7 @@ public final class X11App {
             if owed.exit != nil { break }
             // Flushing read what had arrived into Xlib's queue (XFlush reads after it writes),
             // where poll would not see it: look there, without another read of the socket.
-            if XEventsQueued(display, QueuedAlready) > 0 { continue }
+            if XQLength(display) > 0 { continue }
             // Work a step left for later (merging a finished stroke into the paint, packing
             // its undo snapshot) runs in slices of a fraction of a millisecond, between checks
             // for input: no event waits behind it for long.
