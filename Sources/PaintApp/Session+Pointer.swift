@@ -309,10 +309,14 @@ extension Session {
         var target = layout.zoom
         for _ in 0..<abs(steps) { target = (steps > 0 ? target.stepIn : target.stepOut) ?? target }
         guard target != layout.zoom else {
-            return setMessage(steps > 0 ? "Zoomed in as far as it goes" : "Zoomed out as far as it goes")
+            return setMessage(steps > 0 ? Self.zoomedInAllTheWay : Self.zoomedOutAllTheWay)
         }
         zoom(to: target, aroundWindowX: x, y: y)
     }
+
+    /// What the status bar says when the zoom cannot go further (until the zoom moves).
+    static let zoomedInAllTheWay = "Zoomed in as far as it goes"
+    static let zoomedOutAllTheWay = "Zoomed out as far as it goes"
 
     /// Shows the picture at `zoom`, keeping the image point under window pixel (x, y) where it
     /// is (the canvas centre by default).

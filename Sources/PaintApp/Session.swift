@@ -363,6 +363,10 @@ public final class Session {
 
     func setLayout(_ new: Layout) {
         guard new != layout else { return }
+        // "Zoomed out as far as it goes" is no longer so once the zoom moved (Fit, Ctrl+0).
+        if new.zoom != layout.zoom, message == Self.zoomedInAllTheWay || message == Self.zoomedOutAllTheWay {
+            message = ""
+        }
         layout = new
         // A dialog centred over the canvas moves with it; the file dialog fits the window.
         if sizeDialog != nil { effects.editor = true }

@@ -290,6 +290,14 @@ import Testing
         #expect(s.layout.zoom == Zoom(1, 2) && s.layout.zoomText == "50%")
         for _ in 0..<5 { Self.key(s, "-", .control) }
         #expect(s.layout.zoom == Zoom.minimum && s.message == "Zoomed out as far as it goes")
+        // Once the zoom moves it is no longer so: the message goes (it stayed, at 40 % after a
+        // fit, until the next change to the picture).
+        Self.key(s, "=", .control)
+        #expect(s.layout.zoom != Zoom.minimum && s.message.isEmpty)
+        for _ in 0..<12 { Self.key(s, "=", .control) }
+        #expect(s.message == "Zoomed in as far as it goes")
+        Self.key(s, "0", .control)
+        #expect(s.layout.zoom == .actualSize && s.message.isEmpty)
         #expect(s.settings.opacityPercent == 50, "Ctrl+0 is not the opacity key")
     }
 
