@@ -42,10 +42,13 @@ public struct DocumentOpener {
         let header = JournalHeader(
             documentPath: document.path, width: start.width, height: start.height,
             background: document.startingBackground, baseImage: baseImage, documentVersion: document.onDisk.version)
+        // The steps it starts with are in the file before it counts as a journal: a crash while
+        // it starts never leaves it offered with part of them.
+        let initial = document.log.map(JournalRecord.operation)
         do {
             let writer: JournalWriter
             do {
-                writer = try JournalWriter.create(in: folder, header: header, baseFile: baseFile)
+                writer = try JournalWriter.create(in: folder, header: header, baseFile: baseFile, initial: initial)
             } catch .baseChanged {
                 // The file was written over since it was decoded: the journal starts from the
                 // picture as decoded, in its own encoding, or not at all.
@@ -57,9 +60,8 @@ public struct DocumentOpener {
                 document.base = .bytes(own)
                 var header = header
                 header.baseImage = own
-                writer = try JournalWriter.create(in: folder, header: header)
+                writer = try JournalWriter.create(in: folder, header: header, initial: initial)
             }
-            for operation in document.log { writer.append(operation) }
             // The file holds the starting picture now (synced): neither the document nor the
             // writer keeps it in memory.
             if document.base != nil && writer.releaseBaseImage() { document.base = .journal(writer) }

@@ -152,6 +152,28 @@ import Testing
         #expect(JournalRecord(decoding: old + [0]) == nil && JournalRecord(decoding: [5, 9, 0, 0, 0]) == nil)
     }
 
+    @Test func aJournalStartedWithAHistoryHoldsAllOfItBeforeItIsOne() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        var noise = Support.Noise(state: 11)
+        let history: [PaintCore.Operation] = (0..<300).map { _ in Self.stroke(&noise) } + [.undo, .clear]
+        let writer = try JournalWriter.create(
+            in: folder.path, header: Self.header(base: [1, 2, 3]), initial: history.map(JournalRecord.operation))
+        // The program dies the moment the journal is made, before its thread wrote anything.
+        Self.abandon(writer)
+        let contents = try JournalReader.read(path: writer.path)
+        let whole = contents.operations == history
+        #expect(whole, "\(contents.operations.count) of \(history.count) steps")
+        #expect(contents.header.baseImage == [1, 2, 3])
+        // Adopted, it goes on after them.
+        let adopted = try JournalWriter.adopt(path: writer.path)
+        adopted.append(PaintCore.Operation.clear)
+        #expect(adopted.flush())
+        let continued = try JournalReader.read(path: adopted.path).operations == history + [.clear]
+        #expect(continued)
+        adopted.discard()
+    }
+
     @Test func theFileAsTheWindowKnewItIsKeptInTheHeaderAndInEachSaveMark() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

@@ -50,10 +50,26 @@ public final class JournalWriter: @unchecked Sendable {
     /// buffer and CRC-checked as it is copied: when the file no longer holds the bytes decoded
     /// (written over since), nothing is left behind and this fails with `.baseChanged`, so
     /// no journal ever starts from another picture than the one shown.
+    ///
+    /// `initial` records (a reopened picture's history) are written and synced with the header:
+    /// the file becomes a journal (its signature, written last) only once it holds them all, so
+    /// a crash while a journal starts over from a rebuilt history never leaves a newer journal
+    /// holding part of it beside the whole one it replaces. Past the first record too large
+    /// for a journal, they are appended as `append` does.
     public static func create(
-        in folder: String, header: JournalHeader, baseFile: PictureFile? = nil, sizeLimit: Int? = nil
+        in folder: String, header: JournalHeader, baseFile: PictureFile? = nil, initial: [JournalRecord] = [],
+        sizeLimit: Int? = nil
     ) throws(JournalError) -> JournalWriter {
         let headerRecord = try framedHeader(header, baseCount: baseFile?.count)
+        // The initial records as the file holds them, numbered after the header.
+        var records: [UInt8] = []
+        var written = 0
+        for record in initial {
+            let payload = record.encoded()
+            guard payload.count <= JournalFormat.maxRecordBytes else { break }
+            written += 1
+            records += JournalFormat.record(payload, sequence: written)
+        }
         try JournalFormat.makeFolders(folder)
         let base = JournalFormat.baseName(for: header)
         var attempt = 1
@@ -95,6 +111,7 @@ public final class JournalWriter: @unchecked Sendable {
             } else if e == 0 {
                 e = JournalFormat.writeAll(base, to: fd, at: baseAt)
             }
+            if e == 0 && !changed { e = JournalFormat.writeAll(records, to: fd, at: baseAt + baseCount) }
             let head = JournalFormat.recordHead(length: headerRecord.count, sequence: 0, crc: crc)
             if e == 0 && !changed {
                 e = JournalFormat.writeAll(JournalFormat.filePrefix + head + headerRecord.fields, to: fd, at: 0)
@@ -108,14 +125,17 @@ public final class JournalWriter: @unchecked Sendable {
                 throw .cannotWrite(path: path, errno: e)
             }
             let core = Core(
-                fd: fd, path: path, folder: folder, header: header, fileEnd: baseAt + baseCount, recordCount: 0)
+                fd: fd, path: path, folder: folder, header: header, fileEnd: baseAt + baseCount + records.count,
+                recordCount: written)
             core.sizeLimit = sizeLimit ?? JournalFormat.maxJournalBytes
             if header.baseImage != nil || baseFile != nil {
                 core.baseInFile = BaseInFile(
                     fieldsAt: JournalFormat.prefixSize + JournalFormat.recordOverhead,
                     fieldsCount: headerRecord.fields.count, count: baseCount, crc: crc)
             }
-            return try JournalWriter(core: core)
+            let writer = try JournalWriter(core: core)
+            for record in initial.dropFirst(written) { writer.append(record) }
+            return writer
         }
     }
 
