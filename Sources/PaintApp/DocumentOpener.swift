@@ -79,11 +79,7 @@ public struct DocumentOpener {
     /// nothing has been done to it yet (its paint is that picture); nil otherwise.
     static func ownEncoding(of document: Document) -> [UInt8]? {
         guard document.log.isEmpty, document.history.count == 0 else { return nil }
-        let paint = document.engine.paintImage()
-        guard let png = try? ImageEncoder.encode(paint, options: SaveOptions(format: .png), withAlpha: true),
-            let back = try? ImageDecoder.decode(png, name: document.path ?? ""), back.image == paint
-        else { return nil }
-        return png
+        return CleanBase.png(of: document.engine.paintImage())
     }
 
     /// A blank untitled canvas (File > New).

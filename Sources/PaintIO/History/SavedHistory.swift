@@ -68,6 +68,18 @@ public struct SavedHistory: Sendable {
             }
         }
         guard portable else { return (encoded, outcome) }
+        // What goes to someone else starts from the pixels only, never the opened file's
+        // metadata (EXIF, GPS, thumbnail, comments); this computer's store keeps it as it is.
+        // (Not for a file that cannot carry it: a JPEG saved with history says so below.)
+        if let base = archive.baseImage, PNGChunks.walk(encoded) != .notPNG {
+            guard let clean = CleanBase.of(base) else {
+                outcome.problem = Self.problem(
+                    "its starting picture could not be made to go inside the file without the opened file's metadata",
+                    outcome)
+                return (encoded, outcome)
+            }
+            archive.baseImage = clean
+        }
         do {
             let carrying = try HistoryChunk.embed(archive, into: encoded)
             outcome.carried = true
@@ -78,9 +90,14 @@ public struct SavedHistory: Sendable {
             case .notPNG: carrying = "only a PNG file can carry its history inside"
             case .archiveTooLarge(let reason): carrying = "its history is too large to go inside the file (\(reason))"
             }
-            outcome.problem = [carrying, outcome.kept != nil ? "it is kept on this computer" : nil, outcome.problem]
-                .compactMap { $0 }.joined(separator: "; ")
+            outcome.problem = Self.problem(carrying, outcome)
             return (encoded, outcome)
         }
+    }
+
+    /// Why the history is not in the file, then where it is kept and what else went wrong.
+    private static func problem(_ notCarried: String, _ outcome: Outcome) -> String {
+        [notCarried, outcome.kept != nil ? "it is kept on this computer" : nil, outcome.problem]
+            .compactMap { $0 }.joined(separator: "; ")
     }
 }
