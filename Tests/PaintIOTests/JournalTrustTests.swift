@@ -49,6 +49,47 @@ import Testing
         #expect(throws: JournalError.notAJournal(path: other)) { try JournalReader.read(path: other) }
     }
 
+    /// The first part of a change written in parts (`JournalParts`), claiming `total` bytes
+    /// joined in `count` parts, framed as change `sequence`.
+    static func firstPart(total: UInt64, count: UInt32, sequence: Int) -> [UInt8] {
+        var payload = ByteWriter()
+        payload.byte(JournalParts.tag)
+        payload.uint32(0)
+        payload.uint32(count)
+        payload.uint64(total)
+        payload.append([UInt8](repeating: 0x5A, count: 100))
+        return JournalFormat.record(payload.bytes, sequence: sequence)
+    }
+
+    @Test func aChangeClaimingMorePartsOrBytesThanTheFileHoldsIsRefusedWithoutAllocatingThem() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let ops = J.operations(3, seed: 31)
+        // A terabyte, or four billion parts: allocating either would end the program.
+        for (total, count) in [
+            (UInt64(1) << 40, UInt32(2)), (UInt64(1) << 33, UInt32.max), (UInt64(Int.max), UInt32(2)),
+        ] {
+            let path = try J.abandonedJournal(in: folder, Array(ops[..<2]))
+            var bytes = try #require(Support.get(path))
+            bytes += Self.firstPart(total: total, count: count, sequence: 3)
+            bytes += JournalFormat.record(ops[2].encoded(), sequence: 4)
+            Support.put(bytes, path)
+            let contents = try JournalReader.read(path: path)
+            #expect(contents.operations == Array(ops[..<2]))
+            #expect(contents.droppedTail?.contains("cut short") == true)
+            unlink(path)
+        }
+        // Parts that do not add up (the second never comes) lose their step only.
+        let path = try J.abandonedJournal(in: folder, Array(ops[..<2]))
+        var bytes = try #require(Support.get(path))
+        bytes += Self.firstPart(total: 150, count: 2, sequence: 3)
+        bytes += JournalFormat.record(ops[2].encoded(), sequence: 4)
+        Support.put(bytes, path)
+        let contents = try JournalReader.read(path: path)
+        #expect(contents.records == ops[..<2].map(JournalRecord.operation) + [JournalParser.lost, .operation(ops[2])])
+        #expect(contents.droppedTail?.contains("1 damaged change was left out") == true)
+    }
+
     @Test func everyGoodRecordAfterADamagedOneIsKeptAndAdoptingKeepsThemToo() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

@@ -32,6 +32,8 @@ extension Operation {
         case text = 16
         /// A stroke with dynamics (curves, stabilizer, pressure) or pressure samples.
         case dynamicStroke = 17
+        // 255 starts a part of a change too long for one journal record (`JournalParts` in
+        // PaintIO): never an operation's tag.
     }
 
     /// A compact little-endian encoding: a tag byte, then for a stroke the tool, the color,

@@ -17,7 +17,8 @@ import PaintCore
 /// sequence number.
 ///
 /// The first record's payload is the `JournalHeader`; every later one is a
-/// `JournalRecord.encoded()`. Records are appended and synced one batch at a time, so normally
+/// `JournalRecord.encoded()`, or, for a change longer than a record may be, one of its parts
+/// (`JournalParts`), which carry the change's sequence number and are joined when read. Records are appended and synced one batch at a time, so normally
 /// only the last record can be incomplete after a crash. A record damaged anywhere else (a bad
 /// sector, a flipped bit) loses only itself: the reader finds the next marker whose record
 /// checks out and goes on, and the sequence numbers say how many records the damage took
@@ -33,7 +34,8 @@ enum JournalFormat {
     static let recordOverhead = 16
     /// Length and CRC in front of every version 1 payload.
     static let versionOneOverhead = 8
-    /// No record may claim more than this (512 MiB), so garbage never allocates huge buffers.
+    /// No record may claim more than this (512 MiB), so garbage never allocates huge buffers; a
+    /// longer change is written in parts (`JournalParts`).
     static let maxRecordBytes = 512 << 20
     /// No journal is read past this size (2 GiB): its size is checked before a byte is read,
     /// and the writer stops (and says so) rather than write a journal that would be refused.

@@ -166,7 +166,7 @@ struct JournalParser {
             switch frame {
             case .end:
                 break loop
-            case .record(let sequence, let payload, let next):
+            case .record(let sequence, var payload, var next):
                 let number = sequence ?? lastSequence + 1
                 // A sequence number that goes back or leaps past what the file could hold is a
                 // record from garbage that happened to check out; resynchronize past it.
@@ -190,6 +190,24 @@ struct JournalParser {
                     for _ in 0..<missing { take(Self.lost, counting: &budget) }
                 }
                 lastSequence = number
+                if payload.first == JournalParts.tag {
+                    // A change written in parts: the rest follow, and are joined here.
+                    switch try joined(payload, at: offset, sequence: sequence, next: next, version: version) {
+                    case .whole(let whole, let end):
+                        payload = whole
+                        next = end
+                    case .lost(let end):
+                        parsed.lostRecords += 1
+                        parsed.lostBytes += end - offset
+                        take(Self.lost, counting: &budget)
+                        offset = end
+                        parsed.validEnd = offset
+                        continue loop
+                    case .cutShort:
+                        parsed.droppedTail = "the last change was cut short (\(byteCount(size - offset)) dropped)"
+                        break loop
+                    }
+                }
                 let decoded: JournalRecord?
                 do {
                     // A save mark is the journal's own; anything else is an operation, decoded
@@ -228,6 +246,61 @@ struct JournalParser {
             }
         }
         return parsed
+    }
+
+    /// What became of a change written in parts.
+    private enum Joined {
+        /// Its payload, joined, and the offset past its last part.
+        case whole([UInt8], next: Int)
+        /// Its parts do not add up (damage, or garbage that checked out); the step is lost, and
+        /// the records go on at `next`, past the parts that were there.
+        case lost(next: Int)
+        /// The file ends in its parts: a crash while they were written.
+        case cutShort
+    }
+
+    /// Joins the parts of the change whose first part's payload is `first`, found at `offset`
+    /// and ending at `next`. The joined length a part claims is checked against the bytes the
+    /// file holds after it before anything is allocated for it: a hostile journal claiming a
+    /// huge change costs nothing.
+    private func joined(
+        _ first: [UInt8], at offset: Int, sequence: Int?, next: Int, version: UInt8
+    ) throws(JournalError) -> Joined {
+        var end = next
+        /// Past the parts of this change that follow `end` (they belong to a lost step).
+        func skipParts() throws(JournalError) -> Joined {
+            while case .record(let s, let payload, let after) = try frame(at: end, version: version), s == sequence,
+                payload.first == JournalParts.tag, sequence != nil
+            {
+                end = after
+            }
+            return .lost(next: end)
+        }
+        guard let part = JournalParts.Part(first), part.index == 0, part.total > part.bytes.count else {
+            return try skipParts()
+        }
+        // More than the file holds after it: the parts are cut short (a crash while they were
+        // written), or garbage; either way nothing is allocated for them.
+        guard part.total - part.bytes.count <= size - next,
+            part.count - 1 <= (size - next) / (JournalFormat.recordOverhead + JournalParts.overhead)
+        else { return .cutShort }
+        var whole: [UInt8] = []
+        whole.reserveCapacity(part.total)
+        whole += part.bytes
+        for index in 1..<part.count {
+            switch try frame(at: end, version: version) {
+            case .record(let s, let payload, let after):
+                guard s == sequence, let next = JournalParts.Part(payload), next.index == index,
+                    next.count == part.count, next.total == part.total, whole.count + next.bytes.count <= part.total
+                else { return try skipParts() }
+                whole += next.bytes
+                end = after
+            case .end, .cutShort: return .cutShort
+            case .bad: return .lost(next: end)
+            }
+        }
+        guard whole.count == part.total else { return .lost(next: end) }
+        return .whole(whole, next: end)
     }
 
     /// A lost record's stand-in: a stroke without points draws nothing but is a step.

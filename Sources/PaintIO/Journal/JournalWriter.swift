@@ -54,21 +54,21 @@ public final class JournalWriter: @unchecked Sendable {
     /// `initial` records (a reopened picture's history) are written and synced with the header:
     /// the file becomes a journal (its signature, written last) only once it holds them all, so
     /// a crash while a journal starts over from a rebuilt history never leaves a newer journal
-    /// holding part of it beside the whole one it replaces. Past the first record too large
-    /// for a journal, they are appended as `append` does.
+    /// holding part of it beside the whole one it replaces.
+    ///
+    /// A change longer than `recordLimit` bytes (by default, and at most, the 512 MiB a reader
+    /// takes in one record) is written in parts the reader joins (`JournalParts`).
     public static func create(
         in folder: String, header: JournalHeader, baseFile: PictureFile? = nil, initial: [JournalRecord] = [],
-        sizeLimit: Int? = nil
+        sizeLimit: Int? = nil, recordLimit: Int? = nil
     ) throws(JournalError) -> JournalWriter {
         let headerRecord = try framedHeader(header, baseCount: baseFile?.count)
         // The initial records as the file holds them, numbered after the header.
         var records: [UInt8] = []
-        var written = 0
-        for record in initial {
-            let payload = record.encoded()
-            guard payload.count <= JournalFormat.maxRecordBytes else { break }
-            written += 1
-            records += JournalFormat.record(payload, sequence: written)
+        for (i, record) in initial.enumerated() {
+            records += JournalParts.framed(
+                record.encoded(), sequence: i + 1, version: JournalFormat.version,
+                limit: recordLimit ?? JournalFormat.maxRecordBytes)
         }
         try JournalFormat.makeFolders(folder)
         let base = JournalFormat.baseName(for: header)
@@ -99,6 +99,14 @@ public final class JournalWriter: @unchecked Sendable {
             let base = header.baseImage ?? []
             let baseCount = baseFile?.count ?? base.count
             let baseAt = JournalFormat.filePrefix.count + headerRecord.head.count + headerRecord.fields.count
+            // A journal that would not be read back is not started: the caller says crash
+            // protection stopped, as for a full disk.
+            let limit = sizeLimit ?? JournalFormat.maxJournalBytes
+            if baseAt + baseCount + records.count > limit {
+                _ = unlink(path)
+                _ = close(fd)
+                throw .tooLarge(path: path, bytes: baseAt + baseCount + records.count, limit: limit)
+            }
             var changed = false
             if let baseFile, e == 0 {
                 // The picture file straight into the journal; its framing, whose CRC covers
@@ -126,16 +134,15 @@ public final class JournalWriter: @unchecked Sendable {
             }
             let core = Core(
                 fd: fd, path: path, folder: folder, header: header, fileEnd: baseAt + baseCount + records.count,
-                recordCount: written)
+                recordCount: initial.count)
             core.sizeLimit = sizeLimit ?? JournalFormat.maxJournalBytes
+            core.recordLimit = recordLimit ?? JournalFormat.maxRecordBytes
             if header.baseImage != nil || baseFile != nil {
                 core.baseInFile = BaseInFile(
                     fieldsAt: JournalFormat.prefixSize + JournalFormat.recordOverhead,
                     fieldsCount: headerRecord.fields.count, count: baseCount, crc: crc)
             }
-            let writer = try JournalWriter(core: core)
-            for record in initial.dropFirst(written) { writer.append(record) }
-            return writer
+            return try JournalWriter(core: core)
         }
     }
 
@@ -368,8 +375,7 @@ struct BaseInFile {
 /// One record waiting to be written: a change or a save mark, framed by the writer's thread.
 struct Pending {
     let record: JournalRecord
-    /// The framed record; nil until the thread has encoded it, empty when it was too large to
-    /// journal (then `lastError` says so and it counts as written).
+    /// The framed record (or its parts); nil until the thread has encoded it.
     var bytes: [UInt8]?
     /// CLOCK_MONOTONIC seconds at `append`.
     let appendedAt: Double
@@ -401,6 +407,8 @@ final class Core: @unchecked Sendable {
     var version: UInt8
     /// The most the file may grow to.
     var sizeLimit = JournalFormat.maxJournalBytes
+    /// The longest record written whole; a longer change is written in parts.
+    var recordLimit = JournalFormat.maxRecordBytes
 
     /// Appended, not yet taken by the thread.
     var queue: [Pending] = []
@@ -524,17 +532,12 @@ final class Core: @unchecked Sendable {
             let path = self.path
             let version = self.version
             let sizeLimit = self.sizeLimit
+            let recordLimit = self.recordLimit
             pthread_mutex_unlock(mutex)
 
-            var tooLarge: JournalError?
             for i in batch.indices where batch[i].bytes == nil {
-                let payload = batch[i].record.encoded()
-                if payload.count <= JournalFormat.maxRecordBytes {
-                    batch[i].bytes = JournalFormat.record(payload, sequence: batch[i].recordNumber, version: version)
-                } else {
-                    batch[i].bytes = []
-                    tooLarge = .recordTooLarge(bytes: payload.count, limit: JournalFormat.maxRecordBytes)
-                }
+                batch[i].bytes = JournalParts.framed(
+                    batch[i].record.encoded(), sequence: batch[i].recordNumber, version: version, limit: recordLimit)
             }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(batch.reduce(0) { $0 + ($1.bytes?.count ?? 0) })
@@ -583,10 +586,6 @@ final class Core: @unchecked Sendable {
             let now = JournalFormat.monotonic()
 
             pthread_mutex_lock(mutex)
-            if let tooLarge {
-                lastError = tooLarge
-                recordCount -= batch.count { $0.bytes?.isEmpty == true }
-            }
             writing = false
             attempts += 1
             lastAttemptThrough = batch.last?.sequence ?? lastAttemptThrough
