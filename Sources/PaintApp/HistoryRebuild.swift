@@ -53,20 +53,11 @@ public final class HistoryRebuild {
         let control = ReplayControl()
         /// Written by the thread before it signals; read only after joining it.
         var result: DocumentLoader.SavedHistory?
-        let readEnd: Int32
-        let writeEnd: Int32
+        let done: DonePipe
 
-        init(plan: Plan, readEnd: Int32, writeEnd: Int32) {
+        init(plan: Plan, done: DonePipe) {
             self.plan = plan
-            self.readEnd = readEnd
-            self.writeEnd = writeEnd
-        }
-
-        /// Closed with the last reference, the thread's or the rebuild's: a thread left to
-        /// finish on its own never writes into a closed pipe.
-        deinit {
-            close(readEnd)
-            close(writeEnd)
+            self.done = done
         }
 
         func run() {
@@ -82,8 +73,7 @@ public final class HistoryRebuild {
                 bytes, format: plan.format, key: { HistoryKey(of: self.plan.picture, control: self.control) },
                 shows: plan.picture,
                 path: plan.path, store: plan.store, memoryCap: plan.memoryCap, control: control)
-            var byte: UInt8 = 1
-            _ = write(writeEnd, &byte, 1)
+            done.signal()
             control.noteEnded()
         }
     }
@@ -92,7 +82,7 @@ public final class HistoryRebuild {
     private var thread: pthread_t?
     private var started = false
     /// Readable once the thread is done.
-    public var descriptor: Int32 { work.readEnd }
+    public var descriptor: Int32 { work.done.readEnd }
     /// Whether the thread has said it is done (see `checkFinished`).
     public private(set) var isFinished = false
     /// What was committed on the picture while the thread ran, in order: replayed on top of
@@ -105,13 +95,8 @@ public final class HistoryRebuild {
 
     /// A rebuild of `plan`, not started yet; nil when no pipe could be made.
     public init?(_ plan: Plan) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return nil }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        work = Work(plan: plan, readEnd: ends[0], writeEnd: ends[1])
+        guard let done = DonePipe() else { return nil }
+        work = Work(plan: plan, done: done)
     }
 
     /// Starts the thread (once; later calls do nothing). When no thread can be made the work
@@ -132,8 +117,7 @@ public final class HistoryRebuild {
     @discardableResult
     public func checkFinished() -> Bool {
         guard !isFinished, started else { return isFinished }
-        var byte: UInt8 = 0
-        if read(work.readEnd, &byte, 1) == 1 { isFinished = true }
+        if work.done.take() { isFinished = true }
         return isFinished
     }
 

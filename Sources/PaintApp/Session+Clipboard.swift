@@ -26,16 +26,11 @@ extension Session {
     }
 
     /// Lays a PNG from the clipboard over the paint at the top-left corner of the visible part
-    /// of the canvas, as one step that undo takes back. What does not fit is cropped.
+    /// of the canvas, as one step that undo takes back. What does not fit is cropped. It is
+    /// decoded on a thread of its own (`startPaste`).
     func paste(png: [UInt8]) {
         commitStroke()
-        let image: PixelImage
-        do {
-            image = try PNGCodec.decode(png, name: "the clipboard")
-        } catch {
-            return setMessage(error.description)
-        }
-        place(image)
+        startPaste(.clipboard(png))
     }
 
     /// A picture file dropped on the window: opened as Open does (asking about unsaved changes
@@ -48,10 +43,64 @@ extension Session {
             return setMessage(paths.isEmpty ? "Only files can be dropped here" : "Nothing to open: not a file")
         }
         guard paste else { return open(first) }
-        do {
-            place(try ImageFile.load(path: first))
-        } catch {
-            setMessage(error.description)
+        startPaste(.file(first))
+    }
+
+    // MARK: Decoding a paste
+
+    /// Starts decoding a pasted picture off the window's thread: the window goes on drawing and
+    /// answering, the status bar says what is coming, Escape cancels it. A paste still decoding
+    /// is superseded (told to stop). When it is done it floats as a paste always has
+    /// (`checkPaste`).
+    func startPaste(_ source: PasteDecoding.Source) {
+        pasteDecoding = nil
+        guard let decoding = PasteDecoding(source) else {
+            // No pipe for the thread to signal through: decoded here, as before.
+            return placeDecoded(PasteDecoding.decode(source, control: nil))
+        }
+        pasteDecoding = decoding
+        let size = decoding.header.map { " \($0.width) × \($0.height)" } ?? ""
+        setMessage("Pasting\(size)…; Escape cancels")
+    }
+
+    /// Whether a pasted picture is still being decoded.
+    public var isDecodingPaste: Bool { pasteDecoding != nil }
+
+    /// The descriptor the window polls while a paste decodes: readable when it is done.
+    var pasteDescriptor: Int32? {
+        guard let decoding = pasteDecoding, !decoding.isFinished else { return nil }
+        return decoding.descriptor
+    }
+
+    /// Floats the decoded paste once it is done and nothing is being drawn (a stroke, a
+    /// question, a text box, a dialog finishes first; the window looks again every turn).
+    func checkPaste() {
+        guard let decoding = pasteDecoding, decoding.checkFinished() else { return }
+        guard case .idle = gesture, mode == .normal, fileDialog == nil, liveText == nil else { return }
+        finishPaste()
+    }
+
+    /// Waits for the paste being decoded, if any, and floats it (or says why not).
+    func finishPaste() {
+        guard let decoding = pasteDecoding else { return }
+        // Taken before it is let go: letting it go tells a decode still running to stop.
+        let result = decoding.finish()
+        pasteDecoding = nil
+        commitStroke()
+        placeDecoded(result)
+    }
+
+    /// Escape while a paste decodes: it is stopped, and nothing is pasted.
+    func cancelPaste() {
+        guard pasteDecoding != nil else { return }
+        pasteDecoding = nil
+        setMessage("Paste cancelled")
+    }
+
+    private func placeDecoded(_ result: Result<PixelImage, ImageFileError>) {
+        switch result {
+        case .success(let image): place(image)
+        case .failure(let error): setMessage(error.description)
         }
     }
 

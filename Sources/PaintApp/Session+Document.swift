@@ -107,6 +107,8 @@ extension Session {
         // A text box belonged to the picture that goes (whoever replaces it puts it down first).
         liveText = nil
         fontChooser = nil
+        // So did a paste still being decoded: it is stopped.
+        pasteDecoding = nil
         if case .textBox = gesture { gesture = .idle }
         self.document = document
         // A saved history is replayed on a thread of its own while the picture is drawn on.

@@ -209,12 +209,14 @@ extension Session {
 
     // MARK: Thumbnails
 
-    /// Readable when work done off the event thread (thumbnails) waits to be taken with
+    /// Readable when work done off the event thread (a paste decoded, thumbnails) waits to be taken with
     /// `takeBackgroundWork`; nil when none is under way.
-    public var backgroundWorkFD: Int32? { thumbnailer?.wakeFD }
+    public var backgroundWorkFD: Int32? { pasteDescriptor ?? thumbnailer?.wakeFD }
 
-    /// Takes what the thumbnail thread finished into the dialog.
+    /// Takes what the thumbnail thread finished into the dialog, and a paste decoded on its
+    /// thread onto the canvas (`checkPaste`).
     public func takeBackgroundWork() {
+        checkPaste()
         guard let loader = thumbnailer else { return }
         let done = loader.take()
         guard !done.isEmpty else { return }

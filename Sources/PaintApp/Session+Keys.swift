@@ -64,6 +64,8 @@ extension Session {
         if let command = Command.bound(to: key, modifiers) { return { command.run(self) } }
         if modifiers.contains(.control) { return nil }
         switch key {
+        case .escape where pasteDecoding != nil:
+            return cancelPaste
         case .escape where placing != nil:
             return dropPaste
         case .escape where selection != nil:

@@ -13,6 +13,8 @@ extension Session {
     /// when to look again (seconds from now), or nil when nothing is pending.
     @discardableResult
     public func watch(lookingAtFile: Bool = true) -> Double? {
+        // A decoded paste held back while something was drawn floats once that is done.
+        checkPaste()
         if lookingAtFile { retryJournal() }
         let protection = sink?.protection ?? journalMissing.map(CrashProtection.stopped) ?? .safe
         var stopped: String?

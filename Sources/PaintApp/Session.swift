@@ -177,6 +177,11 @@ public final class Session {
     var pendingOpen: (document: Document, message: String)?
     /// A pasted picture floating over the canvas until it is put down.
     var placing: Placing?
+    /// A pasted or dropped picture being decoded on its own thread, placed when it is done.
+    /// One replaced or dropped (a second paste, Escape, another document) is told to stop.
+    var pasteDecoding: PasteDecoding? {
+        didSet { if oldValue !== pasteDecoding { oldValue?.cancel() } }
+    }
     /// The selected rectangle of image pixels (the select tool), outlined; nil when none.
     public internal(set) var selection: IntRect?
     /// Text an input method is composing into the prompt's field, shown at its cursor.

@@ -25,10 +25,13 @@ public enum ImageFile {
     ///
     /// Fails with `cannotRead` (missing, unreadable, a folder), `notAFile`, `fileTooBig`,
     /// `emptyFile`, `unknownFormat`, `damaged`, `cutShort`, `metadataTooLarge` or `tooLarge`;
-    /// the caller's document is not touched.
-    public static func open(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> Opened {
+    /// the caller's document is not touched. `control` stops a PNG's decode (`ImageDecoder`).
+    public static func open(
+        path: String, limits: ImageLimits = .default, control: ReplayControl? = nil
+    ) throws(ImageFileError) -> Opened {
         let bytes = try readAll(path, limit: maxFileBytes)
-        return Opened(picture: try ImageDecoder.decode(bytes, name: path, limits: limits), bytes: bytes)
+        return Opened(
+            picture: try ImageDecoder.decode(bytes, name: path, limits: limits, control: control), bytes: bytes)
     }
 
     /// A picture file as the window opens it: its pixels already in the engine's tiles.
@@ -95,8 +98,10 @@ public enum ImageFile {
     }
 
     /// The pixels of the picture file at `path`, in any format SwiftPaint opens.
-    public static func load(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> PixelImage {
-        try open(path: path, limits: limits).picture.image
+    public static func load(
+        path: String, limits: ImageLimits = .default, control: ReplayControl? = nil
+    ) throws(ImageFileError) -> PixelImage {
+        try open(path: path, limits: limits, control: control).picture.image
     }
 
     /// Encodes `image` as PNG (RGBA when `withAlpha`, else RGB) and writes it atomically to `path`.

@@ -132,4 +132,50 @@ struct ClipboardEndToEndTests: CanvasChecks {
             pasted, "the chunked picture never showed:\n\(diff.joined(separator: "\n"))\n\(paint.app.outputSummary)")
         #expect(owner.chunksSent == png.count / (64 << 10) + 2, "\(owner.chunksSent) chunks for \(png.count) bytes")
     }
+
+    @Test("Ctrl+V: a large picture decodes while the window goes on drawing, then floats")
+    func pasteDecodesOffTheWindowsThread() throws {
+        let dir = try scratchFolder()
+        let file = dir.file("large.png")
+        let green = Color(r: 30, g: 160, b: 90)
+        // 144 MB of pixels from a few hundred kilobytes: its decode outlasts many frames.
+        try ImageFile.save(PixelImage(width: 6000, height: 6000, fill: green.pixel), to: file, withAlpha: false)
+        let paint = try start(ServerConfig(depth: 24, shm: true))
+        defer { paint.stop() }
+        let owner = try xclip(paint, ["-selection", "clipboard", "-t", "image/png", "-i", file], background: true)
+        defer { owner.child.killAndReap() }
+        // Ctrl+V only once xclip owns the clipboard: the first change of the status bar is then
+        // the paste's own.
+        let owned = Wait.until(poll: .milliseconds(50)) {
+            (try? xclip(paint, ["-selection", "clipboard", "-t", "TARGETS", "-o"]))?.status == .exited(0)
+        }
+        #expect(owned, "xclip never took the clipboard")
+        // The pointer where the key puts it, drawn: nothing but the paste changes the bar after.
+        paint.parkPointer()
+        try paint.roundTrip()
+        let before = try paint.client.capture(paint.window, rect: paint.layout.statusBar).image
+        try paint.key("v", modifiers: [.control])
+        // The status bar says "Pasting 6000 × 6000…" while the canvas is still white: the
+        // window drew a frame while the picture was being decoded.
+        let spot = IntRect(x: 50, y: 50, width: 1, height: 1)
+        var canvasWhileSaid: Color?
+        let said = try Wait.until(poll: .milliseconds(5)) {
+            guard try paint.client.capture(paint.window, rect: paint.layout.statusBar).image != before else {
+                return false
+            }
+            canvasWhileSaid = try paint.client.capture(paint.window, rect: paint.layout.windowRect(forImageRect: spot))
+                .color(x: 0, y: 0)
+            return true
+        }
+        #expect(said, "the status bar never changed: \(paint.app.outputSummary)")
+        #expect(canvasWhileSaid == .white, "the status bar changed only once the paste floated")
+        // The window answers while it decodes (each round trip is answered after drawing).
+        try paint.roundTrip()
+        // Then the picture floats over the whole canvas, and Enter puts it down.
+        _ = try paint.waitForCapture(image: spot, "the pasted picture") { $0.color(x: 0, y: 0) == green }
+        try paint.key("Return")
+        try paint.waitForModified(true)
+        expectCanvas(
+            paint, equals: PixelImage(width: Self.size.w, height: Self.size.h, fill: green.pixel), "the pasted picture")
+    }
 }

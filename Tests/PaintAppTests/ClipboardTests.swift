@@ -31,7 +31,7 @@ import Testing
         let steps = s.history.count
         let red = Color(r: 220, g: 30, b: 30)
         let png = try PNGCodec.encode(PixelImage(width: 30, height: 20, fill: red.pixel), withAlpha: false)
-        s.paste(png: png)
+        s.pasteNow(png: png)
         // Shown at the corner, not yet in the paint or the history.
         #expect(s.isPlacingPaste)
         #expect(s.engine.viewPixel(x: 0, y: 0) == red.pixel && s.engine.viewPixel(x: 29, y: 19) == red.pixel)
@@ -73,11 +73,11 @@ import Testing
         let drawn = Array(s.engine.viewPixels)
         let red = Color(r: 220, g: 30, b: 30)
         let png = try PNGCodec.encode(PixelImage(width: 50, height: 20, fill: red.pixel), withAlpha: false)
-        s.paste(png: png)
+        s.pasteNow(png: png)
         s.handle(.key(.escape, modifiers: []))
         #expect(!s.isPlacingPaste && Array(s.engine.viewPixels) == drawn && !s.history.canUndo)
         // Dragged half off the right edge, then a click outside puts it down, cropped.
-        s.paste(png: png)
+        s.pasteNow(png: png)
         let (gx, gy) = T.window(s, 1, 1)
         s.handle(.press(x: gx, y: gy, button: .left, modifiers: []))
         s.handle(.motion(x: gx + 95, y: gy + 10, modifiers: []))
@@ -97,7 +97,7 @@ import Testing
         let steps = s.history.count
         let truncated: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
         for bytes in [[], Array("hello".utf8), truncated] {
-            s.paste(png: bytes)
+            s.pasteNow(png: bytes)
             #expect(s.message.hasPrefix("Cannot"), "\(bytes.count) bytes: \(s.message)")
             #expect(Array(s.engine.viewPixels) == drawn && s.history.count == steps)
         }

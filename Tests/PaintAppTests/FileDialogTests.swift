@@ -239,6 +239,7 @@ import Testing
         try ImageFile.save(
             PixelImage(width: 4, height: 4, fill: Color.black.pixel), to: dir + "/dot.png", withAlpha: false)
         s.handle(.dropped(paths: [dir + "/dot.png"], paste: true))
+        s.finishPaste()
         #expect(s.placing?.rect == IntRect(x: 0, y: 0, width: 4, height: 4) && s.path == dir + "/drop.png")
         s.handle(.key(.enter, modifiers: []))
         #expect(s.engine.flattenedImage()[2, 2] == Color.black.pixel && s.isModified)

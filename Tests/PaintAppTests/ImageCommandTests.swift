@@ -89,7 +89,7 @@ import Testing
         let (s, sink) = Self.session()
         var picture = PixelImage(width: 3, height: 2, fill: Color.white.pixel)
         picture[0, 0] = Color.black.pixel
-        s.paste(png: try PNGCodec.encode(picture, withAlpha: false))
+        s.pasteNow(png: try PNGCodec.encode(picture, withAlpha: false))
         Self.ctrl(s, "m")
         s.handle(.key(.enter, modifiers: []))
         guard case .paste(let image, _, _) = sink.operations.last else { return #expect(Bool(false), "a paste") }
@@ -151,7 +151,7 @@ import Testing
         s.handle(.key(.escape, modifiers: []))
         T.drag(s, [(70, 100), (79, 119)])
         #expect(s.selection == IntRect(x: 70, y: 100, width: 10, height: 20), "a selection in the new bottom corner")
-        s.paste(png: png)
+        s.pasteNow(png: png)
         s.handle(.key(.enter, modifiers: []))
         #expect(s.engine.flattenedImage() == copied, "the copy pasted back over itself")
     }

@@ -19,7 +19,7 @@ import Testing
         let red = Color(r: 220, g: 30, b: 30)
         var image = PixelImage(width: 40, height: 30, fill: red.pixel)
         image[0, 0] = Color.black.pixel
-        s.paste(png: (try? PNGCodec.encode(image, withAlpha: false)) ?? [])
+        s.pasteNow(png: (try? PNGCodec.encode(image, withAlpha: false)) ?? [])
         // The paste floats at the corner: drag it to (20, 10) and put it down.
         let (gx, gy) = T.window(s, 1, 1)
         s.handle(.press(x: gx, y: gy, button: .left, modifiers: []))
@@ -146,7 +146,7 @@ import Testing
         // A floating paste: Delete drops it, the picture unchanged.
         let drawn = Array(s.engine.viewPixels)
         let pasted = s.history.count
-        s.paste(png: try PNGCodec.encode(PixelImage(width: 8, height: 8, fill: Color.black.pixel), withAlpha: false))
+        s.pasteNow(png: try PNGCodec.encode(PixelImage(width: 8, height: 8, fill: Color.black.pixel), withAlpha: false))
         #expect(s.isPlacingPaste)
         s.handle(.key(.delete, modifiers: []))
         #expect(!s.isPlacingPaste && Array(s.engine.viewPixels) == drawn && s.history.count == pasted)
@@ -157,7 +157,8 @@ import Testing
     @Test func theJournaledStepsReplayToTheSamePicture() {
         let (s, sink) = T.recordingSession(width: 120, height: 80)
         T.drag(s, [(5, 5), (110, 70)])
-        s.paste(png: (try? PNGCodec.encode(PixelImage(width: 30, height: 20, fill: Self.red), withAlpha: false)) ?? [])
+        s.pasteNow(
+            png: (try? PNGCodec.encode(PixelImage(width: 30, height: 20, fill: Self.red), withAlpha: false)) ?? [])
         s.handle(.key(.enter, modifiers: []))
         T.key(s, "s")
         T.drag(s, [(0, 0), (49, 29)])

@@ -219,7 +219,8 @@ public enum HistoryReplay {
 /// it between operations (`HistoryReplay.replay(…, control:)`) and the hash of the picture
 /// before it between bands of rows (`HistoryKey(of:control:)`), so a rebuild nobody waits for
 /// any more (`HistoryRebuild` dropped when another picture is opened) ends within one
-/// operation or band and frees what it built.
+/// operation or band and frees what it built. A PNG decode looks at it between rows
+/// (`PNGCodec.decodePicture(…, control:)`: a paste decoded on its own thread, cancelled).
 public final class ReplayControl: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let replayed = Atomic<Int>(0)

@@ -15,9 +15,9 @@ public enum PNGCodec {
 
     /// Decodes PNG `bytes` into a premultiplied image (see `decodePicture`).
     public static func decode(
-        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> PixelImage {
-        try decodePicture(bytes, name: name, limits: limits).image
+        try decodePicture(bytes, name: name, limits: limits, control: control).image
     }
 
     /// Decodes PNG `bytes`: the pixels, and whether the file stores transparency.
@@ -25,17 +25,19 @@ public enum PNGCodec {
     /// `name` is only used in error messages. The size in the header is checked against `limits`
     /// before the pixel buffer is allocated, so a header claiming 100000 x 100000 pixels fails
     /// at once; so does a file far too short to hold the picture it claims. No ancillary chunk
-    /// (text, color profile) may take more than `limits.maxMetadataBytes`, together.
+    /// (text, color profile) may take more than `limits.maxMetadataBytes`, together. A
+    /// `control` told to stop (a paste decoded on its own thread, cancelled) ends the decode at
+    /// the next row, with its memory freed.
     public static func decodePicture(
-        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         // Our own signature check gives "not a PNG file" for text, JPEGs and the like. A short
         // prefix of the signature is a truncated PNG, so it falls through and is cut short.
         let checked = min(bytes.count, signature.count)
         guard bytes[0..<checked].elementsEqual(signature[0..<checked]) else { throw .notPNG(path: name) }
-        return try retryingWithoutMetadata(bytes, name: name, limits: limits) { (reading) throws(ImageFileError) in
-            try reading.read()
+        return try retryingWithoutMetadata(bytes, name: name, limits: limits, control: control) {
+            (reading) throws(ImageFileError) in try reading.read()
         }
     }
 
@@ -89,12 +91,12 @@ public enum PNGCodec {
     /// it: the picture opens from a copy without those chunks, and then without its color
     /// profile if that is what was too large (it shows as sRGB, as in viewers).
     private static func retryingWithoutMetadata<Result>(
-        _ bytes: [UInt8], name: String, limits: ImageLimits,
+        _ bytes: [UInt8], name: String, limits: ImageLimits, control: ReplayControl? = nil,
         _ read: (PNGReading) throws(ImageFileError) -> Result
     ) throws(ImageFileError) -> Result {
         func attempt(_ png: [UInt8]) throws(ImageFileError) -> Result? {
             do {
-                return try decodeOnce(png, name: name, limits: limits, read)
+                return try decodeOnce(png, name: name, limits: limits, control: control, read)
             } catch .metadataTooLarge {
                 return nil
             }
@@ -108,7 +110,8 @@ public enum PNGCodec {
     /// One decoding of `bytes` through `read`; `.metadataTooLarge` when an ancillary chunk is
     /// over the limit.
     private static func decodeOnce<Result>(
-        _ bytes: [UInt8], name: String, limits: ImageLimits, _ read: (PNGReading) throws(ImageFileError) -> Result
+        _ bytes: [UInt8], name: String, limits: ImageLimits, control: ReplayControl?,
+        _ read: (PNGReading) throws(ImageFileError) -> Result
     ) throws(ImageFileError) -> Result {
         guard let context = spng_ctx_new(0) else { throw .damaged(path: name, reason: "out of memory") }
         defer { spng_ctx_free(context) }
@@ -118,7 +121,8 @@ public enum PNGCodec {
         let result: Swift.Result<Result, ImageFileError> = bytes.withUnsafeBytes { raw in
             Swift.Result { () throws(ImageFileError) in
                 spng_set_png_buffer(context, raw.baseAddress, raw.count)
-                return try read(PNGReading(context: context, name: name, fileSize: raw.count, limits: limits))
+                return try read(
+                    PNGReading(context: context, name: name, fileSize: raw.count, limits: limits, control: control))
             }
         }
         return try result.get()
@@ -149,6 +153,8 @@ private struct PNGReading {
     let name: String
     let fileSize: Int
     let limits: ImageLimits
+    /// Stops the decode between two rows when told to (nil: never).
+    var control: ReplayControl? = nil
 
     /// The whole picture in one buffer.
     func read() throws(ImageFileError) -> DecodedImage {
@@ -237,6 +243,8 @@ private struct PNGReading {
             try check(next)
             let status = spng_decode_row(context, rows.row.baseAddress, rows.row.count)
             if status != 0 && status != SPNG_EOI.rawValue { try check(status) }
+            // Nobody waits for the picture any more (a cancelled paste): the buffers go now.
+            if let control, control.isStopped { throw .damaged(path: name, reason: "the decode was stopped") }
             try body(Int(info.row_num), Int(info.pass))
             if status == SPNG_EOI.rawValue { break }
         }

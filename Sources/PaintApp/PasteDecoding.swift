@@ -1,0 +1,109 @@
+import Glibc
+import PaintCore
+import PaintIO
+
+/// A pasted or dropped picture, decoded on a thread of its own while the window goes on
+/// drawing and answering: a 1 MB PNG that inflates to 16000 x 16000 pixels (within
+/// `ImageLimits`) takes half a minute and a gigabyte to decode, which on the window's thread
+/// froze it for as long.
+///
+/// The same pattern as the history rebuild (`HistoryRebuild`): the thread shares nothing with
+/// the window's thread but the request and, once it has written a byte to `descriptor` (which
+/// the window polls), the result. Dropped unfinished (Escape, a second paste, another
+/// document), it tells the decode to stop (`ReplayControl`: a PNG's decoder looks at it
+/// between rows), so the thread ends within a row and frees what it decoded.
+final class PasteDecoding {
+    /// Where the picture comes from.
+    enum Source: Sendable {
+        /// The clipboard's PNG bytes.
+        case clipboard([UInt8])
+        /// A picture file dropped with Ctrl held, in any format SwiftPaint opens.
+        case file(String)
+    }
+
+    /// Shared with the thread: the request in, the result out, the pipe between them.
+    private final class Work: @unchecked Sendable {
+        let source: Source
+        let control = ReplayControl()
+        /// Written by the thread before it signals; read only after joining it.
+        var result: Result<PixelImage, ImageFileError>?
+        let done: DonePipe
+
+        init(source: Source, done: DonePipe) {
+            self.source = source
+            self.done = done
+        }
+
+        func run() {
+            result = PasteDecoding.decode(source, control: control)
+            done.signal()
+        }
+    }
+
+    private let work: Work
+    private var thread: pthread_t?
+    /// The picture's size as its header says (nil when the header says nothing usable): for
+    /// the status bar while it decodes.
+    let header: PictureHeader?
+    /// Readable once the thread is done.
+    var descriptor: Int32 { work.done.readEnd }
+    /// Whether the thread has said it is done (see `checkFinished`).
+    private(set) var isFinished = false
+
+    /// Starts decoding `source` on a thread of its own (here and now when no thread can be
+    /// made); nil when no pipe could be made (the caller decodes it itself).
+    init?(_ source: Source) {
+        guard let done = DonePipe() else { return nil }
+        switch source {
+        case .clipboard(let bytes): header = PictureHeader.parse(bytes)
+        case .file(let path): header = PictureHeader.read(path: path)
+        }
+        let work = Work(source: source, done: done)
+        self.work = work
+        if let thread = BackgroundThread.start({ work.run() }) {
+            self.thread = thread
+        } else {
+            work.run()
+        }
+    }
+
+    /// Decodes `source` as a paste always has: the clipboard as PNG ("the clipboard" in its
+    /// messages), a file in whatever format it is.
+    static func decode(_ source: Source, control: ReplayControl?) -> Result<PixelImage, ImageFileError> {
+        Result { () throws(ImageFileError) in
+            switch source {
+            case .clipboard(let bytes): return try PNGCodec.decode(bytes, name: "the clipboard", control: control)
+            case .file(let path): return try ImageFile.load(path: path, control: control)
+            }
+        }
+    }
+
+    /// Whether the thread is done, reading its signal when there is one.
+    @discardableResult
+    func checkFinished() -> Bool {
+        if !isFinished && work.done.take() { isFinished = true }
+        return isFinished
+    }
+
+    /// Waits for the thread and gives the picture, or why there is none.
+    func finish() -> Result<PixelImage, ImageFileError> {
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+        isFinished = true
+        return work.result ?? PasteDecoding.decode(work.source, control: nil)
+    }
+
+    /// Tells the decode to stop at its next row (nothing once it is done).
+    func cancel() { work.control.stop() }
+
+    /// An unfinished decode is not waited for: it is told to stop and ends at its next row,
+    /// freeing what it decoded.
+    deinit {
+        if let thread {
+            work.control.stop()
+            pthread_detach(thread)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import PaintCore
+import PaintIO
+import Testing
+
+@testable import PaintApp
+
+extension Session {
+    /// A paste as the window makes it, waited for: floating when this returns.
+    func pasteNow(png: [UInt8]) {
+        paste(png: png)
+        finishPaste()
+    }
+}
+
+/// A pasted or dropped picture is decoded on a thread of its own (`PasteDecoding`): the
+/// session goes on answering while it decodes, Escape and a new document stop it, a second
+/// paste replaces it, and what floats at the end is what a paste decoded in place gave.
+@Suite struct PasteDecodingTests {
+    typealias T = SessionTests
+
+    /// Waits (on the condition, with a generous time-out) until the paste decoding is placed
+    /// or given up, looking as the window's loop does.
+    static func waitForPaste(_ s: Session) {
+        let deadline = Date().addingTimeInterval(120)
+        while s.isDecodingPaste && Date() < deadline {
+            s.watch(lookingAtFile: false)
+            usleep(2000)
+        }
+    }
+
+    /// A picture large enough that its decode outlasts the few calls a test makes meanwhile.
+    static let large: [UInt8] = {
+        var image = PixelImage(width: 3000, height: 3000, fill: Color(r: 20, g: 90, b: 200).pixel)
+        for x in 0..<3000 { image[x, 1500] = Color.black.pixel }
+        return (try? PNGCodec.encode(image, withAlpha: false)) ?? []
+    }()
+
+    @Test func aPasteDecodesWhileTheSessionDrawsAndThenFloatsExactlyAsAPasteInPlace() throws {
+        let (s, sink) = T.recordingSession(width: 120, height: 80)
+        let (reference, _) = T.recordingSession(width: 120, height: 80)
+        var picture = PixelImage(width: 30, height: 20, fill: Color(r: 220, g: 30, b: 30).pixel)
+        picture[3, 4] = Pixel.pack(r: 10, g: 20, b: 30, a: 128)
+        let png = try PNGCodec.encode(picture, withAlpha: true)
+        s.handle(.pasted(png: png))
+        #expect(s.isDecodingPaste && !s.isPlacingPaste)
+        #expect(s.message == "Pasting 30 × 20…; Escape cancels", "\(s.message)")
+        // The session answers meanwhile: a stroke is drawn and recorded.
+        T.drag(s, [(10, 10), (100, 60)])
+        T.drag(reference, [(10, 10), (100, 60)])
+        #expect(s.history.count == 1 && sink.operations.count == 1)
+        Self.waitForPaste(s)
+        #expect(s.isPlacingPaste && !s.isDecodingPaste)
+        // The same as decoded in place, at the same corner, over the same drawing.
+        reference.place(try PNGCodec.decode(png, name: "the clipboard"))
+        #expect(s.placing?.rect == reference.placing?.rect && s.placing?.image == reference.placing?.image)
+        #expect(Array(s.engine.viewPixels) == Array(reference.engine.viewPixels))
+        #expect(s.message == reference.message)
+        // Journaled when it is put down, as one step, not when it started decoding.
+        #expect(sink.operations.count == 1)
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.history.count == 2)
+        guard case .paste(let kept, 0, 0)? = sink.operations.last else {
+            Issue.record("the journal heard \(String(describing: sink.operations.last))")
+            return
+        }
+        #expect(kept == (try PNGCodec.decode(png, name: "the clipboard")))
+        T.key(s, "z", .control)
+        #expect(s.history.cursor == 1 && s.engine.paintPixel(x: 3, y: 4) != kept[3, 4])
+    }
+
+    @Test func escapeStopsTheDecodeAndNothingIsPasted() {
+        let s = T.makeSession(width: 120, height: 80)
+        let before = Array(s.engine.viewPixels)
+        s.handle(.pasted(png: Self.large))
+        #expect(s.message == "Pasting 3000 × 3000…; Escape cancels", "\(s.message)")
+        guard let decoding = s.pasteDecoding else {
+            Issue.record("no decode under way")
+            return
+        }
+        s.handle(.key(.escape, modifiers: []))
+        #expect(!s.isDecodingPaste && s.message == "Paste cancelled")
+        // The thread stopped between two rows instead of finishing the picture.
+        guard case .failure(.damaged(_, let reason)) = decoding.finish() else {
+            Issue.record("the decode ran to its end")
+            return
+        }
+        #expect(reason == "the decode was stopped")
+        s.watch(lookingAtFile: false)
+        #expect(!s.isPlacingPaste && Array(s.engine.viewPixels) == before && !s.history.canUndo)
+    }
+
+    @Test func aNewDocumentDropsThePasteAndASecondPasteReplacesTheFirst() throws {
+        let s = T.makeSession(width: 120, height: 80)
+        s.handle(.pasted(png: Self.large))
+        let first = s.pasteDecoding
+        T.key(s, "n", .control)
+        #expect(!s.isDecodingPaste, "\(s.mode)")
+        if case .failure(.damaged(_, let reason))? = first?.finish() {
+            #expect(reason == "the decode was stopped")
+        } else {
+            Issue.record("the decode ran to its end")
+        }
+        s.watch(lookingAtFile: false)
+        #expect(!s.isPlacingPaste && !s.history.canUndo)
+        // A second paste while the first decodes: the first stops, the second floats.
+        s.handle(.pasted(png: Self.large))
+        let large = s.pasteDecoding
+        let small = try PNGCodec.encode(PixelImage(width: 7, height: 5, fill: Color.black.pixel), withAlpha: false)
+        s.handle(.pasted(png: small))
+        if case .failure(.damaged(_, let reason))? = large?.finish() {
+            #expect(reason == "the decode was stopped")
+        } else {
+            Issue.record("the first decode ran to its end")
+        }
+        Self.waitForPaste(s)
+        #expect(s.placing?.rect == IntRect(x: 0, y: 0, width: 7, height: 5))
+    }
+
+    @Test func aPasteThatIsNoPictureSaysWhatAPasteInPlaceSaid() {
+        let s = T.makeSession(width: 120, height: 80)
+        let truncated: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+        for bytes in [[], Array("hello".utf8), truncated, Array(Self.large.prefix(4000))] {
+            s.handle(.pasted(png: bytes))
+            Self.waitForPaste(s)
+            var expected = ""
+            do { _ = try PNGCodec.decode(bytes, name: "the clipboard") } catch { expected = error.description }
+            #expect(!expected.isEmpty && s.message == expected, "\(bytes.count) bytes: \(s.message)")
+            #expect(!s.isPlacingPaste && !s.history.canUndo)
+        }
+    }
+
+    @Test func aStoppedControlEndsAPNGDecodeAtItsFirstRow() throws {
+        let control = ReplayControl()
+        control.stop()
+        #expect(throws: ImageFileError.self) { try PNGCodec.decode(Self.large, name: "x", control: control) }
+        #expect(try PNGCodec.decode(Self.large, name: "x", control: ReplayControl()).width == 3000)
+    }
+}
