@@ -387,7 +387,9 @@ extension Session {
             }
             x += gap
             let message = shownMessage
-            let failed = message.hasPrefix("Cannot") || message.hasPrefix("Crash protection stopped")
+            let failed =
+                message.hasPrefix("Cannot") || message.hasPrefix("Crash protection stopped")
+                || message.hasPrefix("Your settings from last time could not be saved")
             if !message.isEmpty, let shown = Self.elided(message, width: end - x, bold: failed, measure) {
                 texts.append(
                     TextRun(

@@ -206,23 +206,38 @@ public struct StoredSettings: Equatable, Sendable {
                 + otherEntries.filter { !Self.keys.contains($0.key) })
     }
 
-    /// Writes the settings to `path` (atomically); the reason in words when it cannot.
+    /// Writes the settings to `path` (atomically); the reason in words when it cannot. They are
+    /// written as the window closes, so a failure also leaves a note beside the file
+    /// (`SettingsFile.leaveUnsavedNote`) for the next start to say on the status bar.
     public func save(to path: String) -> String? {
         do {
             try file.save(to: path, header: Self.header)
+            SettingsFile.removeUnsavedNote(for: path)
             return nil
         } catch {
+            SettingsFile.leaveUnsavedNote(error.message, for: path)
             return error.message
         }
     }
 
     /// Reads the settings file at `path`: the settings, and a sentence for the status bar when
-    /// anything in it could not be used (nil for a good or missing file).
+    /// the last run could not save its settings or anything in the file could not be used (nil
+    /// for a good or missing file).
     public static func load(from path: String) -> (settings: StoredSettings, problem: String?) {
         let (stored, problems) = read(SettingsFile.load(path: path))
-        guard let first = problems.first else { return (stored, nil) }
-        let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
-        let name = PathDisplay.abbreviatingHome(path)
-        return (stored, "Cannot use all of the settings in \(name): \(first)\(more); the defaults stand for those")
+        var sentences: [String] = []
+        if let reason = SettingsFile.takeUnsavedNote(for: path) {
+            sentences.append(
+                "Your settings from last time could not be saved"
+                    + (reason.isEmpty ? " (the disk was full or could not be written)" : ": \(reason)")
+                    + "; these are the ones saved before")
+        }
+        if let first = problems.first {
+            let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+            let name = PathDisplay.abbreviatingHome(path)
+            sentences.append(
+                "Cannot use all of the settings in \(name): \(first)\(more); the defaults stand for those")
+        }
+        return (stored, sentences.isEmpty ? nil : sentences.joined(separator: ". "))
     }
 }

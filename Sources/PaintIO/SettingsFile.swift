@@ -112,6 +112,47 @@ public struct SettingsFile: Sendable, Equatable {
     }
 }
 
+extension SettingsFile {
+    /// Beside the settings file at `path`: the note a run that could not save its settings
+    /// leaves for the next start, which says so on the status bar (the program's window is
+    /// gone by the time they are written, and nobody reads stderr).
+    public static func unsavedNotePath(for path: String) -> String { path + ".unsaved" }
+
+    /// Leaves the note that the settings could not be saved, with `reason` in it as far as the
+    /// disk takes it: on a full disk an empty file can usually still be made (a name, no
+    /// data), and an empty note still says the settings were lost.
+    public static func leaveUnsavedNote(_ reason: String, for path: String) {
+        let fd = open(unsavedNotePath(for: path), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        let bytes = Array(reason.utf8.prefix(maxNoteBytes))
+        // Best effort: a short write on a full disk leaves part of the reason, which is cut
+        // back to whole characters when read.
+        _ = bytes.withUnsafeBytes { raw in raw.baseAddress.map { write(fd, $0, raw.count) } }
+        _ = close(fd)
+    }
+
+    /// Whether the last run left the note that its settings could not be saved, and the reason
+    /// it holds ("" when none could be written); removes it, so it is said once.
+    public static func takeUnsavedNote(for path: String) -> String? {
+        let note = unsavedNotePath(for: path)
+        guard FileSystem.kind(note) == .file else { return nil }
+        let bytes = (try? ImageFile.readAll(note, limit: maxNoteBytes)) ?? []
+        _ = unlink(note)
+        var text = String(decoding: bytes, as: UTF8.self)
+        // A write cut short by the full disk may end inside a character.
+        while text.unicodeScalars.last == "\u{FFFD}" { text.unicodeScalars.removeLast() }
+        // Only text a person can read: a damaged note says no reason rather than garbage.
+        return text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0 != "\u{FFFD}" }) ? text : ""
+    }
+
+    /// Removes the note (the settings were saved).
+    public static func removeUnsavedNote(for path: String) {
+        _ = unlink(unsavedNotePath(for: path))
+    }
+
+    private static let maxNoteBytes = 1024
+}
+
 extension String {
     /// The text without leading and trailing spaces and tabs.
     fileprivate var trimmingWhitespace: String {

@@ -127,4 +127,70 @@ import Testing
             message: "", journal: nil)
         #expect(s.layout.zoom == .actualSize)
     }
+
+    /// The settings are written as the window closes, when nobody sees stderr: a save that
+    /// fails leaves a note, and the next start says so on the status bar, once, in red.
+    @Test func settingsTheCloseCouldNotSaveAreReportedAtTheNextStart() throws {
+        let folder = SessionTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/settings.conf"
+        var before = StoredSettings()
+        before.settings.setWidth(7)
+        #expect(before.save(to: path) == nil)
+        let saved = try #require(FileManager.default.contents(atPath: path))
+        // The settings file's name is taken by a folder for a moment: the save cannot rename
+        // over it.
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path + "/x", withIntermediateDirectories: true)
+        var changed = StoredSettings()
+        changed.settings.setWidth(19)
+        let problem = try #require(changed.save(to: path))
+        #expect(FileSystem.exists(SettingsFile.unsavedNotePath(for: path)))
+        try FileManager.default.removeItem(atPath: path)
+        #expect(FileManager.default.createFile(atPath: path, contents: saved))
+
+        let (stored, said) = StoredSettings.load(from: path)
+        #expect(stored.settings.brushWidth == 7)
+        #expect(said == "Your settings from last time could not be saved: \(problem); these are the ones saved before")
+        let s = Self.session()
+        s.show(try #require(said))
+        let status = s.renderStatus().texts.first { $0.text.hasPrefix("Your settings") }
+        #expect(status?.color == Theme.errorText && status?.bold == true)
+        // Said once.
+        #expect(StoredSettings.load(from: path).problem == nil)
+
+        // Saved again: no note left to say anything.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(changed.save(to: path) == nil)
+        #expect(!FileSystem.exists(SettingsFile.unsavedNotePath(for: path)))
+        #expect(StoredSettings.load(from: path).settings.settings.brushWidth == 19)
+    }
+
+    /// On a full disk the note is an empty file (a name needs no data block): the next start
+    /// still says the settings were lost, and the ones saved before are used.
+    @Test(.enabled(if: CrashProtectionTests.canMount, "mounting a tmpfs needs root with CAP_SYS_ADMIN"))
+    func settingsLostToAFullDiskAreReportedAtTheNextStart() throws {
+        let folder = try CrashProtectionTests.smallDisk()
+        defer { CrashProtectionTests.unmount(folder) }
+        let path = folder + "/settings.conf"
+        var before = StoredSettings()
+        before.settings.setWidth(7)
+        #expect(before.save(to: path) == nil)
+        // Fill the disk.
+        let filler = [UInt8](repeating: 1, count: 4096)
+        let fd = open(folder + "/filler", O_WRONLY | O_CREAT, 0o600)
+        while write(fd, filler, filler.count) > 0 {}
+        close(fd)
+        var changed = StoredSettings()
+        changed.settings.setWidth(19)
+        let problem = try #require(changed.save(to: path))
+        #expect(problem.contains("full"))
+
+        let (stored, said) = StoredSettings.load(from: path)
+        #expect(stored.settings.brushWidth == 7)
+        let sentence = try #require(said)
+        #expect(sentence.hasPrefix("Your settings from last time could not be saved"))
+        #expect(sentence.hasSuffix("; these are the ones saved before"))
+        #expect(StoredSettings.load(from: path).problem == nil)
+    }
 }
