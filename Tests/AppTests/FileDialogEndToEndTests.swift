@@ -168,6 +168,12 @@ struct FileDialogEndToEndTests: CanvasChecks {
         let second = try DragSource(displayName: display, uris: "file://\(dir.file("small.png"))\r\n")
         let pasted = try paint.client.withModifiers([.control]) { try second.drop(on: paint.window, x: x, y: y) }
         #expect(pasted.accepted && pasted.finished)
+        // The dropped picture is decoded on a thread of its own: Enter puts it down once it floats.
+        let green = Color(r: 0, g: 200, b: 0)
+        _ = try paint.waitForCapture(image: IntRect(x: 30, y: 20, width: 1, height: 1), "the dropped picture floating")
+        {
+            $0.color(x: 0, y: 0) == green
+        }
         try paint.key("Return")
         try paint.waitForModified(true)
         var expected = picture

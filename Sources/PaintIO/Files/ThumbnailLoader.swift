@@ -28,7 +28,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
 
     /// Starts the thread; nil when it cannot be started (the dialog then shows icons).
     public init?() {
-        guard core.wakeFD >= 0 else { return nil }
+        guard core.wake != nil else { return nil }
         let core = core
         guard let thread = BackgroundThread.start({ core.run() }) else { return nil }
         self.thread = thread
@@ -42,7 +42,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
     }
 
     /// Readable when finished thumbnails wait to be taken.
-    public var wakeFD: Int32 { core.wakeFD }
+    public var wakeFD: Int32 { core.wake?.readEnd ?? -1 }
 
     /// Asks for thumbnails of `paths` (in this order) fitting a `side` x `side` square; what was
     /// asked before and not started yet is dropped.
@@ -56,8 +56,7 @@ public final class ThumbnailLoader: @unchecked Sendable {
     /// The thumbnails finished since the last call.
     public func take() -> [Done] {
         // Empty the pipe: one byte a finished thumbnail, or fewer when it was full.
-        var bytes = [UInt8](repeating: 0, count: 256)
-        while read(core.wakeFD, &bytes, bytes.count) > 0 {}
+        core.wake?.drain()
         return core.locked {
             defer { core.done = [] }
             return core.done
@@ -83,10 +82,8 @@ public final class ThumbnailLoader: @unchecked Sendable {
 private final class LoaderCore: @unchecked Sendable {
     let mutex: UnsafeMutablePointer<pthread_mutex_t>
     let condition: UnsafeMutablePointer<pthread_cond_t>
-    /// The read end of a pipe the thread writes a byte into when something is done (the
-    /// window polls it with the X connection); -1 when there is none.
-    let wakeFD: Int32
-    private let wakeWriteFD: Int32
+    /// Tells the window a thumbnail is done (a byte each); nil when no pipe could be made.
+    let wake = DonePipe()
     var queue: [(path: String, side: Int)] = []
     var done: [ThumbnailLoader.Done] = []
     var stopping = false
@@ -98,20 +95,9 @@ private final class LoaderCore: @unchecked Sendable {
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        wakeFD = fds[0]
-        wakeWriteFD = fds[1]
     }
 
     deinit {
-        if wakeFD >= 0 { close(wakeFD) }
-        if wakeWriteFD >= 0 { close(wakeWriteFD) }
         pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
         condition.deallocate()
@@ -142,8 +128,7 @@ private final class LoaderCore: @unchecked Sendable {
             guard let next else { return }
             let image = ThumbnailLoader.thumbnail(of: next.path, side: next.side)
             locked { done.append(ThumbnailLoader.Done(path: next.path, side: next.side, image: image)) }
-            var one: UInt8 = 1
-            _ = write(wakeWriteFD, &one, 1)
+            wake?.signal()
         }
     }
 }

@@ -1,16 +1,17 @@
 import Glibc
 
 /// How a thread of its own tells the window's thread that its work is done (`HistoryRebuild`,
-/// `PasteDecoding`): a byte written into a pipe whose read end the window polls. Both ends are
+/// `PasteDecoding`, `ThumbnailLoader`): a byte written into a pipe whose read end the window
+/// polls with the X connection. Both ends are
 /// non-blocking and closed with the last reference, the thread's or the window's, so a thread
 /// left to finish on its own never writes into a closed pipe.
-final class DonePipe: Sendable {
+public final class DonePipe: Sendable {
     /// Readable once the work is done.
-    let readEnd: Int32
+    public let readEnd: Int32
     private let writeEnd: Int32
 
     /// A pipe; nil when none could be made.
-    init?() {
+    public init?() {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return nil }
         for fd in ends {
@@ -27,14 +28,20 @@ final class DonePipe: Sendable {
     }
 
     /// Says the work is done (the thread calls it last).
-    func signal() {
+    public func signal() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
 
     /// Whether the work said it is done since the last call (the window's thread).
-    func take() -> Bool {
+    public func take() -> Bool {
         var byte: UInt8 = 0
         return read(readEnd, &byte, 1) == 1
+    }
+
+    /// Empties the pipe, for work that signals once per piece done (`ThumbnailLoader`).
+    public func drain() {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while read(readEnd, &bytes, bytes.count) > 0 {}
     }
 }
