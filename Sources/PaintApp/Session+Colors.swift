@@ -120,13 +120,11 @@ extension Session {
     }
 
     /// The background picture named on the command line (`--background FILE`). It is a step of
-    /// the document, so the journal and the saved history carry the picture; on a document that
-    /// is not on disk yet it is where the document starts, so closing without drawing asks
-    /// nothing. Returns why not when the file cannot be used.
-    public func setStartingBackground(file: String, documentExists: Bool) -> String? {
-        let wasUnmodified = !isModified
-        if let problem = setBackground(fromText: file) { return problem }
-        if wasUnmodified && !documentExists { document.savedStep = history.cursor }
-        return nil
+    /// the document, so the journal and the saved history carry the picture, and it leaves the
+    /// document modified whether its file exists or not: the pixels are not what the file holds
+    /// (or there is no file yet), so closing asks before the picture is lost. Returns why not
+    /// when the file cannot be used (nothing changes then).
+    public func setStartingBackground(file: String) -> String? {
+        setBackground(fromText: file)
     }
 }

@@ -110,9 +110,7 @@ do {
     // other: its journal comes first.
     if let file = options.backgroundFile {
         startJournal()
-        if let problem = session.setStartingBackground(
-            file: file, documentExists: path.map(FileSystem.exists) ?? false)
-        {
+        if let problem = session.setStartingBackground(file: file) {
             FileSystem.printError("swiftpaint: the background \(file) cannot be used: \(problem)")
         }
     }

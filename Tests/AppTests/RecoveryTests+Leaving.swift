@@ -373,7 +373,7 @@ extension RecoveryTests {
 
 extension RecoveryTests {
     @Test(
-        "--background FILE: a new document starts unmodified, the picture is journaled, and kill -9 restores it under the strokes"
+        "--background FILE: a new document starts modified (no file holds its picture), the picture is journaled, and kill -9 restores it under the strokes"
     )
     func backgroundFileIsJournaled() throws {
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
@@ -391,8 +391,8 @@ extension RecoveryTests {
             _ = try paint.waitForCapture(image: IntRect(x: 0, y: 0, width: 4, height: 4), "the green background") {
                 $0.color(x: 1, y: 1) == green
             }
-            try paint.waitForModified(false)
-            #expect(paint.title == "over.png — SwiftPaint", "title \(paint.title ?? "nil")")
+            try paint.waitForModified(true)
+            #expect(paint.title == "*over.png — SwiftPaint", "title \(paint.title ?? "nil")")
             try drawStroke(paint, 0, home: home, journalCount: 2)
             before = try paint.captureCanvas()
             paint.app.killAndReap()

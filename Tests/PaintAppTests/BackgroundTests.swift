@@ -83,24 +83,46 @@ import Testing
                 == .color(Color(r: 0x12, g: 0x34, b: 0x56)))
     }
 
-    /// `--background FILE`: a step the journal hears of, that leaves a document not on disk
-    /// unmodified (an existing one modified); a file that cannot be read says why and changes
-    /// nothing.
-    @Test func aStartingBackgroundPictureIsAJournaledStep() throws {
+    /// `--background FILE`: a step the journal hears of, that leaves the document modified
+    /// whether its file exists yet or not (`swiftpaint --background PIC new.png` shows a picture
+    /// no file holds: closing asks, as closing any unsaved picture does); a plain new file is a
+    /// blank canvas that closes without asking. A file that cannot be read says why and
+    /// changes nothing.
+    @Test func aStartingBackgroundPictureIsAJournaledStepThatLeavesTheDocumentUnsaved() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let picture = PixelImage(width: 120, height: 80, fill: Color(r: 10, g: 120, b: 200).pixel)
         try ImageFile.save(picture, to: dir + "/bg.png", withAlpha: false)
+        var options = CommandLineOptions()
+        (options.width, options.height) = (120, 80)
+        let file = dir + "/doc.png"
+
+        // A new file, blank: nothing to lose.
+        let blank = DocumentLoaderTests.open(file, options)
+        #expect(blank.title == "doc.png — SwiftPaint", "\(blank.title)")
+        #expect(blank.handle(.closeRequest).exit == 0, "a blank new picture closes without asking")
+
         for exists in [false, true] {
-            let (s, sink) = T.recordingSession(path: dir + "/doc.png", width: 120, height: 80)
-            #expect(s.setStartingBackground(file: dir + "/bg.png", documentExists: exists) == nil)
+            // A transparent picture on disk, so the background shows through its paint.
+            if exists { try ImageFile.save(PixelImage(width: 120, height: 80, fill: 0), to: file, withAlpha: true) }
+            let s = DocumentLoaderTests.open(file, options)
+            let sink = RecordingSink()
+            s.sink = sink
+            #expect(s.setStartingBackground(file: dir + "/bg.png") == nil)
             #expect(sink.operations == [.background(.image(picture))])
             #expect(s.engine.viewPixel(x: 5, y: 5) == picture[5, 5])
-            #expect(s.isModified == exists, "document on disk: \(exists)")
+            #expect(s.isModified, "file on disk: \(exists)")
+            #expect(s.title == "*doc.png — SwiftPaint", "file on disk: \(exists): \(s.title)")
             #expect(s.history.canUndo, "the picture is a step that can be undone")
+            #expect(s.handle(.closeRequest).exit == nil, "closing asks first (file on disk: \(exists))")
+            #expect(s.mode == .confirmLeave(.quit), "\(s.mode)")
+            // Saving writes the picture and closes.
+            s.answer(.save)
+            #expect(s.takeEffects().exit == 0)
+            #expect(try ImageFile.load(path: file)[5, 5] == picture[5, 5], "the picture is on disk")
         }
         let (s, sink) = T.recordingSession(width: 120, height: 80)
-        let problem = s.setStartingBackground(file: dir + "/missing.png", documentExists: false)
+        let problem = s.setStartingBackground(file: dir + "/missing.png")
         #expect(problem?.isEmpty == false)
         #expect(sink.operations.isEmpty && !s.isModified && !s.history.canUndo)
         #expect(s.engine.viewPixel(x: 5, y: 5) == Color.white.pixel)
