@@ -45,6 +45,8 @@ final class PasteDecoding {
     /// The picture's size as its header says (nil when the header says nothing usable): for
     /// the status bar while it decodes.
     let header: PictureHeader?
+    /// Where the picture comes from (its messages differ).
+    var source: Source { work.source }
     /// Readable once the thread is done.
     var descriptor: Int32 { work.done.readEnd }
     /// Whether the thread has said it is done (see `checkFinished`).

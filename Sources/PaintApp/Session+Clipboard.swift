@@ -56,7 +56,7 @@ extension Session {
         pasteDecoding = nil
         guard let decoding = PasteDecoding(source) else {
             // No pipe for the thread to signal through: decoded here, as before.
-            return placeDecoded(PasteDecoding.decode(source, control: nil))
+            return placeDecoded(PasteDecoding.decode(source, control: nil), from: source)
         }
         pasteDecoding = decoding
         let size = decoding.header.map { " \($0.width) × \($0.height)" } ?? ""
@@ -87,7 +87,7 @@ extension Session {
         let result = decoding.finish()
         pasteDecoding = nil
         commitStroke()
-        placeDecoded(result)
+        placeDecoded(result, from: decoding.source)
     }
 
     /// Escape while a paste decodes: it is stopped, and nothing is pasted.
@@ -97,10 +97,13 @@ extension Session {
         setMessage("Paste cancelled")
     }
 
-    private func placeDecoded(_ result: Result<PixelImage, ImageFileError>) {
-        switch result {
-        case .success(let image): place(image)
-        case .failure(let error): setMessage(error.description)
+    /// Floats the decoded picture, or says why there is none: a dropped file as Open says it,
+    /// the clipboard as what it is (no file to open).
+    private func placeDecoded(_ result: Result<PixelImage, ImageFileError>, from source: PasteDecoding.Source) {
+        switch (result, source) {
+        case (.success(let image), _): place(image)
+        case (.failure(let error), .clipboard): setMessage(error.clipboardMessage)
+        case (.failure(let error), .file): setMessage(error.description)
         }
     }
 

@@ -117,17 +117,35 @@ extension Session {
         #expect(s.placing?.rect == IntRect(x: 0, y: 0, width: 7, height: 5))
     }
 
-    @Test func aPasteThatIsNoPictureSaysWhatAPasteInPlaceSaid() {
+    /// What is on the clipboard is no file: garbage pasted with Ctrl+V says "Cannot paste: …"
+    /// about the clipboard, not "Cannot open “the clipboard”"; a Ctrl-dropped file that is no
+    /// picture still says what Open says about it. Nothing is pasted either way.
+    @Test func aPasteThatIsNoPictureSaysSoAboutTheClipboardAndADroppedFileAsOpenDoes() throws {
         let s = T.makeSession(width: 120, height: 80)
         let truncated: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
-        for bytes in [[], Array("hello".utf8), truncated, Array(Self.large.prefix(4000))] {
+        let expected: [([UInt8], String)] = [
+            ([], "Cannot paste: the clipboard is empty"),
+            (Array("hello".utf8), "Cannot paste: the clipboard holds no picture SwiftPaint can read (not a PNG)"),
+            (truncated, "Cannot paste: the clipboard's picture is cut short ("),
+            (Array(Self.large.prefix(4000)), "Cannot paste: the clipboard's picture is "),
+        ]
+        for (bytes, message) in expected {
             s.handle(.pasted(png: bytes))
             Self.waitForPaste(s)
-            var expected = ""
-            do { _ = try PNGCodec.decode(bytes, name: "the clipboard") } catch { expected = error.description }
-            #expect(!expected.isEmpty && s.message == expected, "\(bytes.count) bytes: \(s.message)")
+            #expect(s.message.hasPrefix(message), "\(bytes.count) bytes: \(s.message)")
+            #expect(!s.message.contains("“the clipboard”") && !s.message.contains("file"), "\(s.message)")
             #expect(!s.isPlacingPaste && !s.history.canUndo)
         }
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/garbage.png"
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: file))
+        s.handle(.dropped(paths: [file], paste: true))
+        Self.waitForPaste(s)
+        var open = ""
+        do { _ = try ImageFile.load(path: file) } catch { open = error.description }
+        #expect(open.hasPrefix("Cannot open “") && s.message == open, "\(s.message)")
+        #expect(!s.isPlacingPaste && !s.history.canUndo)
     }
 
     @Test func aStoppedControlEndsAPNGDecodeAtItsFirstRow() throws {
