@@ -145,6 +145,16 @@ import Testing
         s.document.base = nil
     }
 
+    /// A line down the picture; with `savingFirst`, saved (Ctrl+S) and then a second line: a
+    /// window either never saved or drawn on since its save.
+    static func draw(_ a: Session, savingFirst: Bool) {
+        T.drag(a, [(10, 5), (10, 50)])
+        guard savingFirst else { return }
+        T.key(a, "s", .control)
+        #expect(!a.isModified, "\(a.message)")
+        T.drag(a, [(30, 5), (30, 50)])
+    }
+
     /// Another program saves a black picture over `file`.
     static func replaceByAnotherProgram(_ file: String) throws {
         let black = try PNGCodec.encode(PixelImage(width: 80, height: 60, fill: 0xFF00_0000), withAlpha: false)
@@ -163,12 +173,7 @@ import Testing
             try Data(try PNGCodec.encode(PixelImage(width: 80, height: 60, fill: 0xFFFF_FFFF), withAlpha: false))
                 .write(to: URL(fileURLWithPath: file))
             let a = Self.journaledWindow(file, journals, options)
-            T.drag(a, [(10, 5), (10, 50)])
-            if savedFirst {
-                T.key(a, "s", .control)
-                #expect(!a.isModified, "\(a.message)")
-                T.drag(a, [(30, 5), (30, 50)])
-            }
+            Self.draw(a, savingFirst: savedFirst)
             try Self.replaceByAnotherProgram(file)
             Self.crash(a)
 
@@ -196,11 +201,7 @@ import Testing
         for savedFirst in [false, true] {
             let journals = dir + "/journals-\(savedFirst)"
             let a = Self.journaledWindow(file, journals, options)
-            T.drag(a, [(10, 5), (10, 50)])
-            if savedFirst {
-                T.key(a, "s", .control)
-                T.drag(a, [(30, 5), (30, 50)])
-            }
+            Self.draw(a, savingFirst: savedFirst)
             Self.crash(a)
             let c = Self.journaledWindow(file, journals, options)
             c.answer(.restore)

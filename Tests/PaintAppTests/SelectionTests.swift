@@ -61,13 +61,7 @@ import Testing
         let s = Self.session()
         T.key(s, "s")
         T.drag(s, [(15, 5), (24, 14)])  // over the block's black top-left pixel at (20, 10)
-        guard case .offer(let png)? = T.key(s, "c", .control).clipboard.first else {
-            Issue.record("Ctrl+C offered nothing")
-            return
-        }
-        let copied = try PNGCodec.decode(png, name: "clip")
-        #expect(copied.width == 10 && copied.height == 10)
-        #expect(copied[5, 5] == Color.black.pixel && copied[0, 0] == Color.white.pixel && copied[6, 6] == Self.red)
+        try Self.expectCopiesTheBlocksCorner(s)
         #expect(T.key(s, "x", .control).clipboard.count == 1)
         #expect(s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel && s.engine.viewPixel(x: 25, y: 15) == Self.red)
         // Ctrl+A then Ctrl+C: the whole picture.
@@ -106,6 +100,18 @@ import Testing
                 && s.engine.viewPixel(x: 60, y: 40) == Color.white.pixel)
     }
 
+    /// Ctrl+C offers the 10 x 10 selected over the block's top-left corner (black at (5, 5), the
+    /// white around it, red inside).
+    static func expectCopiesTheBlocksCorner(_ s: Session) throws {
+        guard case .offer(let png)? = T.key(s, "c", .control).clipboard.first else {
+            Issue.record("Ctrl+C offered nothing")
+            return
+        }
+        let copied = try PNGCodec.decode(png, name: "clip")
+        #expect(copied.width == 10 && copied.height == 10)
+        #expect(copied[5, 5] == Color.black.pixel && copied[0, 0] == Color.white.pixel && copied[6, 6] == Self.red)
+    }
+
     /// While a selection is being moved, Ctrl+C copies what floats (it copied the whole
     /// picture), and Delete takes it away: its old place stays cleared, the picture under
     /// where it floated is as it was (Delete did nothing); Ctrl+X does both. A paste that
@@ -116,13 +122,7 @@ import Testing
         T.drag(s, [(15, 5), (24, 14)])  // over the block's black top-left pixel at (20, 10)
         T.drag(s, [(16, 6), (76, 46)])  // moved 60 right, 40 down: floats at 75...84 x 45...54
         #expect(s.isPlacingPaste)
-        guard case .offer(let png)? = T.key(s, "c", .control).clipboard.first else {
-            Issue.record("Ctrl+C offered nothing")
-            return
-        }
-        let copied = try PNGCodec.decode(png, name: "clip")
-        #expect(copied.width == 10 && copied.height == 10)
-        #expect(copied[5, 5] == Color.black.pixel && copied[0, 0] == Color.white.pixel && copied[6, 6] == Self.red)
+        try Self.expectCopiesTheBlocksCorner(s)
         #expect(s.isPlacingPaste, "copying leaves it floating")
         let steps = s.history.count
         s.handle(.key(.delete, modifiers: []))
