@@ -115,9 +115,9 @@ struct Command: Sendable {
         ) { $0.save(historyInside: true) },
         Command("quit", "&Quit", .file, group: true, keys: [.ctrl("q"), .ctrl("w")]) { $0.requestClose() },
 
-        Command("undo", "&Undo", .edit, keys: [.ctrl("z")], enabled: { $0.history.canUndo }, run: { $0.undo() }),
+        Command("undo", "&Undo", .edit, keys: [.ctrl("z")], enabled: { $0.canUndoNow }, run: { $0.undo() }),
         Command(
-            "redo", "&Redo", .edit, keys: [.ctrlShift("z"), .ctrl("y")], enabled: { $0.history.canRedo },
+            "redo", "&Redo", .edit, keys: [.ctrlShift("z"), .ctrl("y")], enabled: { $0.canRedoNow },
             run: { $0.redo() }),
         Command(
             "cut", "Cu&t", .edit, group: true, keys: [.ctrl("x")],

@@ -13,6 +13,9 @@ extension Session {
     func handlePress(
         _ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers, _ sample: PointerSample? = nil
     ) {
+        // A press ends a run of edits in the text box: what it starts (a drag, a slider) is
+        // its own step of the box's undo.
+        liveText?.edits.endRun()
         if fileDialog != nil {
             // Modal: a press inside is the dialog's, outside nothing happens.
             if fileDialogFrame.contains(x, y), case .idle = gesture { pressFileDialog(x, y, button, modifiers) }

@@ -145,6 +145,8 @@ extension Session {
 
     /// Steps back in the history (Ctrl+Z).
     public func undo() {
+        // While text is typed, undo is the box's (Session+TextEditing).
+        if liveText != nil { return undoTextEdit() }
         commitStroke()
         setHoverStroke(nil)
         // Undo past what was drawn since opening reaches the saved steps: wait for them.
@@ -155,6 +157,7 @@ extension Session {
 
     /// Steps forward again (Ctrl+Shift+Z, Ctrl+Y).
     public func redo() {
+        if redoTextEdit() { return }
         commitStroke()
         setHoverStroke(nil)
         guard history.canRedo else { return setMessage("Nothing to redo") }

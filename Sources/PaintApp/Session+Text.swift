@@ -17,6 +17,11 @@ struct LiveText {
     /// The box is text put down earlier, opened again (its old step taken out): Escape puts
     /// the old text back.
     var reopened = false
+    /// The box's own undo while it is typed.
+    var edits = TextEdits()
+
+    /// What the box's undo keeps and puts back.
+    var editState: TextEdits.State { TextEdits.State(box: box, style: style) }
 
     /// The text as shown: the box's, with the composition at the caret.
     var shownText: String {
@@ -160,10 +165,12 @@ extension Session {
     /// Moves the box so its top-left corner is at image pixel (x, y).
     func moveText(toX x: Int, y: Int) {
         guard var live = liveText, live.box.x != x || live.box.y != y else { return }
+        let before = live.editState
         live.box.x = x
         live.box.y = y
         liveText = live
         refreshText(.place)
+        recordTextEdit(.move, from: before)
     }
 
     /// The pointer shape over the box: an I-beam over its text, the move arrows on its frame.
@@ -311,6 +318,8 @@ extension Session {
     /// After a change of settings: the box takes the new font, color and opacity.
     func followSettings() {
         guard var live = liveText else { return }
+        let before = live.editState
+        defer { recordTextEdit(.style, from: before) }
         let style = textStyle
         if style != live.style {
             live.style = style
@@ -322,88 +331,6 @@ extension Session {
             liveText = live
             refreshText(.reshape)
         }
-    }
-
-    // MARK: Keys
-
-    /// A key while a box is being typed; false when it is not the box's (a shortcut such as
-    /// Ctrl+S, which puts the box down on its way).
-    func handleTextKey(_ key: Key, _ modifiers: Modifiers) -> Bool {
-        guard var live = liveText else { return false }
-        if modifiers.contains(.control) {
-            switch key {
-            case .enter:
-                commitText()
-            case .character(let c) where c.lowercased() == "b":
-                changeSettings { $0.textFont.bold.toggle() }
-            case .character(let c) where c.lowercased() == "i":
-                changeSettings { $0.textFont.italic.toggle() }
-            case .character(let c) where c.lowercased() == "v":
-                requestTextPaste()
-            default:
-                return false
-            }
-            return true
-        }
-        let rightToLeft =
-            live.layout.lines.indices.contains(live.box.caretPosition.line)
-            && live.layout.lines[live.box.caretPosition.line].isRightToLeft
-        var refresh = TextRefresh.reshape
-        switch key {
-        case .escape:
-            cancelText()
-            return true
-        case .character(let c):
-            if !live.box.insert(String(c)) {
-                setMessage("The text box is full (\(Typesetter.maximumScalars) characters)")
-            }
-        case .enter:
-            live.box.insert("\n")
-        case .backspace:
-            live.box.deleteBackward()
-        case .delete:
-            live.box.deleteForward()
-        case .left, .right:
-            // On a right-to-left line the arrows go the way the letters run on screen.
-            live.box.moveCaret(by: (key == .left) != rightToLeft ? -1 : 1)
-            refresh = .caret
-        case .home, .end:
-            live.box.moveCaretToLineEdge(end: key == .end)
-            refresh = .caret
-        case .up, .down:
-            let at = live.box.caretPosition
-            let x = live.layout.caret(line: at.line, offset: at.scalarOffset).x
-            let line = at.line + (key == .up ? -1 : 1)
-            guard live.layout.lines.indices.contains(line) else { return true }
-            let target = live.layout.offset(nearX: x, y: (Double(line) + 0.5) * Double(live.layout.lineHeight))
-            live.box.setCaret(line: target.line, scalarOffset: target.offset)
-            refresh = .caret
-        case .tab, .pageUp, .pageDown:
-            return true
-        case .function:
-            return false
-        }
-        live.preedit = nil
-        liveText = live
-        refreshText(refresh)
-        return true
-    }
-
-    /// Text from the clipboard typed into the box (Ctrl+V while typing): every line of it.
-    func pasteIntoText(_ text: String) {
-        guard var live = liveText else { return }
-        if !live.box.insert(text) { return setMessage("The text box cannot hold that much text") }
-        live.preedit = nil
-        liveText = live
-        refreshText(.reshape)
-    }
-
-    /// What an input method is composing, shown in the box at the caret.
-    func setTextPreedit(_ preedit: Preedit?) {
-        guard var live = liveText, live.preedit != preedit else { return }
-        live.preedit = preedit
-        liveText = live
-        refreshText(.reshape)
     }
 
     /// The caret in window coordinates (where an input method puts its candidate window).

@@ -92,6 +92,53 @@ public struct TextBox: Equatable {
         caret = c
     }
 
+    /// Moves the caret to the start of the word before it (Ctrl+Left) or the end of the word
+    /// after it (Ctrl+Right).
+    public mutating func moveCaretByWord(forward: Bool) { caret = wordEdge(forward: forward) }
+
+    /// Removes from the caret to the start of the word before it (Ctrl+Backspace) or the end
+    /// of the word after it (Ctrl+Delete).
+    public mutating func deleteWord(forward: Bool) {
+        let edge = wordEdge(forward: forward)
+        let lower = min(caret, edge)
+        let upper = max(caret, edge)
+        guard lower < upper else { return }
+        text.unicodeScalars.removeSubrange(scalarIndex(lower)..<scalarIndex(upper))
+        caret = snapped(lower, forward: false)
+    }
+
+    /// Moves the caret to the start or end of the whole text (Ctrl+Home, Ctrl+End).
+    public mutating func moveCaretToTextEdge(end: Bool) { caret = end ? text.unicodeScalars.count : 0 }
+
+    /// Where a word move from the caret stops, as a scalar offset: over the spaces and marks
+    /// next to it, then over the word (letters and digits of any script, as in `TextField`). A
+    /// line break is a stop of its own, so Ctrl+Backspace at a line's start joins the two lines
+    /// and takes nothing more.
+    private func wordEdge(forward: Bool) -> Int {
+        var characters: [Character] = []
+        var offsets = [0]
+        var offset = 0
+        for c in text {
+            characters.append(c)
+            offset += c.unicodeScalars.count
+            offsets.append(offset)
+        }
+        var i = offsets.firstIndex(of: caret) ?? characters.count
+        let isWord = TextField.isWordCharacter
+        if forward {
+            guard i < characters.count else { return caret }
+            if characters[i] == "\n" { return offsets[i + 1] }
+            while i < characters.count && characters[i] != "\n" && !isWord(characters[i]) { i += 1 }
+            while i < characters.count && isWord(characters[i]) { i += 1 }
+        } else {
+            guard i > 0 else { return caret }
+            if characters[i - 1] == "\n" { return offsets[i - 1] }
+            while i > 0 && characters[i - 1] != "\n" && !isWord(characters[i - 1]) { i -= 1 }
+            while i > 0 && isWord(characters[i - 1]) { i -= 1 }
+        }
+        return offsets[i]
+    }
+
     /// Puts the caret at scalar `offset` of line `line` (both clamped), as the layout counts,
     /// moved back to the start of the character it falls inside.
     public mutating func setCaret(line: Int, scalarOffset offset: Int) {
@@ -104,6 +151,13 @@ public struct TextBox: Equatable {
         }
         let end = scalars[start...].firstIndex(of: "\n") ?? scalars.count
         caret = snapped(start + min(max(offset, 0), end - start), forward: false)
+    }
+
+    /// The character just before the caret, if any.
+    public var characterBeforeCaret: Character? {
+        let i = scalarIndex(caret)
+        guard i > text.startIndex else { return nil }
+        return text[text.index(before: i)]
     }
 
     /// The caret as the layout counts it: its line and the scalar offset in that line.
