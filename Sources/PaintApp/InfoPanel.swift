@@ -28,7 +28,9 @@ public struct InfoPanel: Sendable, Equatable {
             rows += [
                 ("[  ]", "Brush width down / up"), ("1 … 9, 0", "Opacity 10 … 90, 100 %"),
                 ("Shift+click", "Line from the last point"), ("Ctrl+click", "Pick the color there"),
-                ("Escape", "Cancel or deselect"), ("Enter", "Put a paste down"), ("Arrow keys", "Nudge a paste"),
+                ("Escape", "Cancel or deselect"), ("Enter", "Put a paste down"),
+                ("Arrow keys", "Nudge a paste, else scroll"),
+                ("Page Up, Down", "Scroll a page (Shift: sideways)"), ("Home, End", "Scroll to a corner"),
                 ("Wheel", "Scroll (Shift: sideways)"), ("Ctrl+wheel", "Zoom about the pointer"),
                 ("Middle drag", "Pan the picture"), ("F10", "Open the menus"), ("Alt+letter", "Open that menu"),
             ]

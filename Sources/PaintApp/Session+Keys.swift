@@ -81,6 +81,8 @@ extension Session {
             return { if let p = self.placing { self.movePlacing(toX: p.x + dx, y: p.y + dy) } }
         case .escape:
             return cancelStroke
+        case .left, .right, .up, .down, .pageUp, .pageDown, .home, .end:
+            return scrollKey(key, modifiers)
         case .character(let c):
             if let digit = c.wholeNumberValue, c.isASCII {
                 return { self.setOpacity(digit == 0 ? 100 : digit * 10) }

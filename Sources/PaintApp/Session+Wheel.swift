@@ -21,6 +21,31 @@ extension Session {
         }
     }
 
+    /// What a scrolling key does to a picture larger than the window, or nil for another key:
+    /// an arrow scrolls a wheel click's step that way, Page Up and Page Down a page (Shift:
+    /// sideways, as Shift+wheel), Home to the top-left corner, End to the bottom-right, as in
+    /// MS Paint and Paint.NET. A picture that fits stays where it is.
+    func scrollKey(_ key: Key, _ modifiers: Modifiers) -> (() -> Void)? {
+        let sideways = modifiers.contains(.shift)
+        switch key {
+        case .left: return { self.scroll(by: (-1, 0)) }
+        case .right: return { self.scroll(by: (1, 0)) }
+        case .up: return { self.scroll(by: (0, -1)) }
+        case .down: return { self.scroll(by: (0, 1)) }
+        case .pageUp, .pageDown:
+            return {
+                let bar = sideways ? self.layout.horizontalScrollbar : self.layout.verticalScrollbar
+                guard let bar else { return }
+                let page = key == .pageUp ? -bar.page : bar.page
+                let (x, y) = (self.layout.scrollX, self.layout.scrollY)
+                self.setLayout(self.layout.scrolled(toX: x + (sideways ? page : 0), y: y + (sideways ? 0 : page)))
+            }
+        case .home: return { self.setLayout(self.layout.scrolled(toX: 0, y: 0)) }
+        case .end: return { self.setLayout(self.layout.scrolled(toX: Int.max / 4, y: Int.max / 4)) }
+        default: return nil
+        }
+    }
+
     /// Scrolls by `notches` clicks (fractions from a smooth wheel add up until they make a pixel).
     private func scroll(by notches: (x: Double, y: Double)) {
         let step = Self.wheelStep * layout.ui.factor

@@ -1,6 +1,7 @@
-import PaintApp
 import PaintCore
 import Testing
+
+@testable import PaintApp
 
 /// Scrollbar geometry: the thumb shows the part in view, a drag moves the offset, the track pages.
 @Suite struct ScrollbarTests {
@@ -74,6 +75,37 @@ import Testing
         #expect(s.layout.scrollY == v.page, "a horizontal drag leaves the vertical offset")
         #expect(Array(s.engine.viewPixels) == blank, "nothing was painted")
         #expect(!s.isModified)
+    }
+
+    @Test("the keys scroll: arrows a wheel step, Page Up and Down a page (Shift: sideways), Home and End the corners")
+    func keysScroll() throws {
+        let s = Self.session(width: 3000, height: 2000)
+        let blank = Array(s.engine.viewPixels)
+        let v = try #require(s.layout.verticalScrollbar)
+        let h = try #require(s.layout.horizontalScrollbar)
+        let step = Int(Session.wheelStep)
+        func press(_ key: Key, _ modifiers: Modifiers = []) -> (Int, Int) {
+            s.handle(.key(key, modifiers: modifiers))
+            return (s.layout.scrollX, s.layout.scrollY)
+        }
+        #expect(press(.pageDown) == (0, v.page))
+        #expect(press(.down) == (0, v.page + step))
+        #expect(press(.up) == (0, v.page))
+        #expect(press(.pageUp) == (0, 0))
+        #expect(press(.right) == (step, 0))
+        #expect(press(.pageDown, [.shift]) == (step + h.page, 0))
+        #expect(press(.left) == (h.page, 0))
+        #expect(press(.pageUp, [.shift]) == (0, 0))
+        let end = (3000 - s.layout.canvasArea.width, 2000 - s.layout.canvasArea.height)
+        #expect(press(.end) == end, "the bottom-right corner")
+        #expect(press(.down) == end && press(.right) == end, "no further than the edge")
+        #expect(press(.home) == (0, 0))
+        #expect(Array(s.engine.viewPixels) == blank && !s.isModified, "scrolling paints nothing")
+        // A picture that fits does not move.
+        let small = Self.session(width: 300, height: 200)
+        let origin = small.layout.imageOrigin
+        for key in [Key.down, .pageDown, .end, .right] { small.handle(.key(key, modifiers: [])) }
+        #expect(small.layout.imageOrigin == origin)
     }
 
     @Test("a picture that fits has no scrollbars and the whole area between the bars")
