@@ -108,7 +108,10 @@ extension Session {
     }
 
     /// Floats `image` at the top-left corner of the visible canvas, to be dragged into place.
+    /// It takes the selection's place, as in MS Paint: once it is put down or dropped nothing
+    /// is selected, so a Delete then cannot clear a rectangle chosen before the paste.
     func place(_ image: PixelImage) {
+        selection = nil
         let visible = layout.visibleImage
         let corner = layout.imagePoint(windowX: visible.x, windowY: visible.y)
         placing = Placing(

@@ -90,6 +90,25 @@ import Testing
         #expect(s.engine.viewPixel(x: 20, y: 70) == Color.white.pixel, "the click that put it down painted nothing")
     }
 
+    @Test func aPasteTakesTheSelectionsPlaceSoNoOldRectangleComesBackAfterIt() throws {
+        let s = T.makeSession(width: 120, height: 80)
+        T.drag(s, [(10, 10), (100, 60)])
+        T.key(s, "s")
+        T.drag(s, [(50, 30), (110, 70)])
+        #expect(s.selection != nil)
+        let red = Color(r: 220, g: 30, b: 30)
+        let png = try PNGCodec.encode(PixelImage(width: 20, height: 10, fill: red.pixel), withAlpha: false)
+        for end in [Key.enter, .escape] {
+            s.pasteNow(png: png)
+            s.handle(.key(end, modifiers: []))
+            #expect(s.selection == nil && s.hoverOutline.isEmpty, "after \(end) the old selection came back")
+            let before = Array(s.engine.viewPixels)
+            let steps = s.history.count
+            s.handle(.key(.delete, modifiers: []))
+            #expect(Array(s.engine.viewPixels) == before && s.history.count == steps, "Delete cleared nothing")
+        }
+    }
+
     @Test func clipboardBytesThatAreNoPictureChangeNothing() {
         let s = T.makeSession(width: 120, height: 80)
         T.drag(s, [(10, 10), (100, 60)])
