@@ -42,7 +42,15 @@ public struct ColorEditor: Equatable {
         original = color
         self.color = color
         (hue, saturation, value) = Self.hsv(color)
-        hex = TextField(color.hex)
+        hex = Self.hexField(color)
+    }
+
+    /// The hex field showing `color`, its text selected: a code typed replaces it (the caret at
+    /// its end, typing `ff8800` made `#000000ff8800`, which is no color).
+    static func hexField(_ color: Color) -> TextField {
+        var field = TextField(color.hex)
+        field.selectAll()
+        return field
     }
 
     // MARK: Geometry (panel coordinates, designed at 96 dpi and scaled)
@@ -132,7 +140,7 @@ public struct ColorEditor: Equatable {
             if channel == .saturation { saturation = v / 100 }
             if channel == .value { value = v / 100 }
             color = Self.rgb(hue: hue, saturation: saturation, value: value)
-            hex = TextField(color.hex)
+            hex = Self.hexField(color)
         }
     }
 
@@ -155,7 +163,7 @@ public struct ColorEditor: Equatable {
         if s > 0 { hue = h }
         saturation = s
         value = v
-        if !keepHex { hex = TextField(c.hex) }
+        if !keepHex { hex = Self.hexField(c) }
     }
 
     // MARK: HSV

@@ -79,6 +79,21 @@ import Testing
         #expect(s.settings.recentColors.first == Color(hex: "#3366cc"))
     }
 
+    @Test func aCodeTypedReplacesTheOneShownOnOpeningAndAfterASlider() {
+        let s = T.makeSession()
+        T.click(s, .currentColors)
+        for c in "ff8800" { s.handle(.key(.character(c), modifiers: [])) }
+        #expect(s.colorEditor?.hex.text == "ff8800", "typed after #000000")
+        #expect(s.colorEditor?.color == Color(r: 255, g: 136, b: 0))
+        // A slider shows its color's code; typing replaces that too.
+        let value = ColorEditor.geometry.track(.value)
+        Self.click(s, panelX: value.x + value.width / 2, y: value.y + 5)
+        #expect(s.colorEditor?.hex.text == s.colorEditor?.color.hex)
+        for c in "#123456" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.settings.primary == Color(r: 0x12, g: 0x34, b: 0x56))
+    }
+
     @Test func cancelAndClickingOutsideKeepTheColor() {
         let s = T.makeSession()
         T.click(s, .currentColors, .right)
