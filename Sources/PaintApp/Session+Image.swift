@@ -24,8 +24,9 @@ extension Session {
             p.orient(orientation)
             placing = p
             showPlacing(previous: old)
-            let what = p.liftedFrom == nil ? "Pasted picture" : "Selection"
-            return setMessage("\(what) \(orientation): Enter or a click outside puts it down, Escape drops it")
+            // Escape drops a paste but puts a lifted selection back where it was, unturned.
+            let (what, escape) = p.liftedFrom == nil ? ("Pasted picture", "drops it") : ("Selection", "puts it back")
+            return setMessage("\(what) \(orientation): Enter or a click outside puts it down, Escape \(escape)")
         }
         changeCanvas(
             .orient(orientation),

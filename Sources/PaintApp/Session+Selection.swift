@@ -35,7 +35,7 @@ extension Session {
         if let rect = selection, rect.contains(px, py) {
             liftSelection(rect)
             gesture = .dragFloating(grabX: px - rect.x, grabY: py - rect.y)
-            setMessage("Moving the selection: Enter or a click outside puts it down, Escape drops it")
+            setMessage("Moving the selection: Enter or a click outside puts it down, Escape puts it back")
             return
         }
         setSelection(nil)
