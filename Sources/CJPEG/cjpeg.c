@@ -89,6 +89,8 @@ struct cjpeg_reader {
     struct jpeg_progress_mgr progress;
     int max_scans;
     int created;
+    cjpeg_should_stop should_stop;
+    void *stop_user;
 };
 
 static void on_progress(j_common_ptr cinfo) {
@@ -98,6 +100,17 @@ static void on_progress(j_common_ptr cinfo) {
                  reader->max_scans);
         longjmp(reader->errors.jump, 1);
     }
+    // libjpeg calls this once per row of every scan it reads and per row it hands out: the
+    // points where a decode nobody waits for can end.
+    if (reader->should_stop && reader->should_stop(reader->stop_user)) {
+        snprintf(reader->errors.message, sizeof reader->errors.message, "the decode was stopped");
+        longjmp(reader->errors.jump, 1);
+    }
+}
+
+void cjpeg_reader_set_stop(cjpeg_reader *reader, cjpeg_should_stop should_stop, void *user) {
+    reader->should_stop = should_stop;
+    reader->stop_user = user;
 }
 
 /// A reader of the `size` bytes at `data`, or (`fill` given) of the chunks `fill` gives.

@@ -10,8 +10,9 @@ import PaintIO
 /// The same pattern as the history rebuild (`HistoryRebuild`): the thread shares nothing with
 /// the window's thread but the request and, once it has written a byte to `descriptor` (which
 /// the window polls), the result. Dropped unfinished (Escape, a second paste, another
-/// document), it tells the decode to stop (`ReplayControl`: a PNG's decoder looks at it
-/// between rows), so the thread ends within a row and frees what it decoded.
+/// document), it tells the decode to stop (`ReplayControl`: every format's decoder looks at it
+/// at each row, a WebP's at each chunk of its data), so the thread ends within one and frees
+/// what it decoded.
 final class PasteDecoding {
     /// Where the picture comes from.
     enum Source: Sendable {
@@ -97,10 +98,10 @@ final class PasteDecoding {
         return work.result ?? PasteDecoding.decode(work.source, control: nil)
     }
 
-    /// Tells the decode to stop at its next row (nothing once it is done).
+    /// Tells the decode to stop at its next step, a row or a chunk (nothing once it is done).
     func cancel() { work.control.stop() }
 
-    /// An unfinished decode is not waited for: it is told to stop and ends at its next row,
+    /// An unfinished decode is not waited for: it is told to stop and ends at its next step,
     /// freeing what it decoded.
     deinit {
         if let thread {

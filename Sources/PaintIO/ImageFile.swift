@@ -25,7 +25,7 @@ public enum ImageFile {
     ///
     /// Fails with `cannotRead` (missing, unreadable, a folder), `notAFile`, `fileTooBig`,
     /// `emptyFile`, `unknownFormat`, `damaged`, `cutShort`, `metadataTooLarge` or `tooLarge`;
-    /// the caller's document is not touched. `control` stops a PNG's decode (`ImageDecoder`).
+    /// the caller's document is not touched. `control` stops the decode midway, in every format (`ImageDecoder`).
     public static func open(
         path: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> Opened {

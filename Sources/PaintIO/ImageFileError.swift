@@ -40,6 +40,11 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
     /// file an atomic save writes first cannot be made there.
     case folderRefusesFiles(path: String, folder: String)
 
+    /// A decode told to stop midway (`ReplayControl`: a paste cancelled): no file is at fault.
+    public static func stopped(path: String) -> ImageFileError {
+        .damaged(path: path, reason: "the decode was stopped")
+    }
+
     /// The path the person asked to open or save (empty when encoding without a file).
     public var path: String {
         switch self {

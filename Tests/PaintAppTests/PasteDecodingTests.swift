@@ -90,6 +90,48 @@ extension Session {
         #expect(!s.isPlacingPaste && Array(s.engine.viewPixels) == before && !s.history.canUndo)
     }
 
+    /// A large 24-bit BMP, by hand: rows of one color, bottom-up.
+    static func bmp(width: Int, height: Int) -> [UInt8] {
+        let rowBytes = (width * 3 + 3) / 4 * 4
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> ($0 * 8)) } }
+        var out = Array("BM".utf8) + le32(54 + rowBytes * height) + le32(0) + le32(54)
+        out += le32(40) + le32(width) + le32(height) + [1, 0, 24, 0] + le32(0)
+        out += le32(rowBytes * height) + le32(2835) + le32(2835) + le32(0) + le32(0)
+        return out + [UInt8](repeating: 0x60, count: rowBytes * height)
+    }
+
+    /// A Ctrl-dropped JPEG or BMP cancelled with Escape stops decoding midway, as a PNG does:
+    /// it used to run to its end on its thread, holding the whole picture, and then be dropped.
+    @Test func escapeStopsADroppedJPEGOrBMPMidway() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let picture = PixelImage(width: 3000, height: 3000, fill: Color(r: 20, g: 90, b: 200).pixel)
+        let files = [
+            ("large.jpg", try JPEGCodec.encode(picture, quality: 90)),
+            ("large.bmp", Self.bmp(width: 3000, height: 3000)),
+        ]
+        for (name, bytes) in files {
+            let path = dir + "/" + name
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let s = T.makeSession(width: 120, height: 80)
+            s.handle(.dropped(paths: [path], paste: true))
+            #expect(s.message == "Pasting 3000 × 3000…; Escape cancels", "\(name): \(s.message)")
+            guard let decoding = s.pasteDecoding else {
+                Issue.record("\(name): no decode under way")
+                continue
+            }
+            s.handle(.key(.escape, modifiers: []))
+            #expect(!s.isDecodingPaste && s.message == "Paste cancelled", "\(name)")
+            guard case .failure(let error) = decoding.finish() else {
+                Issue.record("\(name): the decode ran to its end")
+                continue
+            }
+            #expect(error == .stopped(path: path), "\(name): \(error)")
+            s.watch(lookingAtFile: false)
+            #expect(!s.isPlacingPaste && !s.history.canUndo, "\(name)")
+        }
+    }
+
     @Test func aNewDocumentDropsThePasteAndASecondPasteReplacesTheFirst() throws {
         let s = T.makeSession(width: 120, height: 80)
         s.handle(.pasted(png: Self.large))

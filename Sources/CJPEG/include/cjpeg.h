@@ -43,6 +43,12 @@ typedef size_t (*cjpeg_fill)(void *user, const unsigned char **data);
 /// ends early is cut short in the same words.
 cjpeg_reader *cjpeg_reader_new_stream(cjpeg_fill fill, void *user, long max_memory, int max_scans);
 
+/// Asks `should_stop(user)` at every step of the decode (a row of a scan, a row out): once it
+/// answers nonzero, the call under way fails with the message "the decode was stopped" (a
+/// paste nobody waits for any more). NULL asks nothing.
+typedef int (*cjpeg_should_stop)(void *user);
+void cjpeg_reader_set_stop(cjpeg_reader *reader, cjpeg_should_stop should_stop, void *user);
+
 /// Reads the header. 1 on success; 0 on error (see cjpeg_reader_message).
 int cjpeg_read_header(cjpeg_reader *reader, cjpeg_info *info);
 

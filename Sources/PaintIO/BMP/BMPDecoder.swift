@@ -6,9 +6,10 @@ import PaintCore
 /// The size is checked against the limits, and an uncompressed file against its own length,
 /// before the pixels are allocated: a short file claiming a big picture is refused at once.
 public enum BMPDecoder {
-    /// Decodes BMP `bytes`.
+    /// Decodes BMP `bytes`; a `control` told to stop (a paste cancelled) ends the decode at its
+    /// next row.
     public static func decode(
-        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         let header = try BMPHeader(bytes, name: name)
@@ -22,11 +23,11 @@ public enum BMPDecoder {
             guard let format = ImageFormat.sniff(inner), format == .png || format == .jpeg else {
                 throw .damaged(path: name, reason: "its embedded picture is neither PNG nor JPEG")
             }
-            var decoded = try ImageDecoder.decode(inner, name: name, limits: limits)
+            var decoded = try ImageDecoder.decode(inner, name: name, limits: limits, control: control)
             decoded.format = .bmp
             return decoded
         case .rle8, .rle4:
-            let pixels = try decodeRLE(bytes, header, name: name)
+            let pixels = try decodeRLE(bytes, header, name: name, control: control)
             guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
                 throw .damaged(path: name, reason: "the pixel count does not match the size")
             }
@@ -38,8 +39,8 @@ public enum BMPDecoder {
                     path: name, reason: "it holds \(bytes.count) bytes, too few for a \(width) x \(height) picture")
             }
             let alpha = Channel(header.masks.alpha)
-            var pixels = try PixelBuffer.make(count: width * height) { out in
-                decodeRows(bytes, header, into: out)
+            var pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
+                try decodeRows(bytes, header, name: name, control: control, into: out)
             }
             // Many writers leave the alpha byte 0 everywhere: then it means nothing.
             let usesAlpha = alpha.bits > 0 && pixels.contains { $0 >> 24 != 0 }
@@ -77,12 +78,15 @@ public enum BMPDecoder {
     }
 
     /// Uncompressed rows into straight pixels (alpha only where a mask gives one, else 255).
-    private static func decodeRows(_ bytes: [UInt8], _ header: BMPHeader, into out: UnsafeMutableBufferPointer<UInt32>)
-    {
+    private static func decodeRows(
+        _ bytes: [UInt8], _ header: BMPHeader, name: String, control: ReplayControl?,
+        into out: UnsafeMutableBufferPointer<UInt32>
+    ) throws(ImageFileError) {
         guard let target = out.baseAddress else { return }
         let converter = RowConverter(header)
-        bytes.withUnsafeBufferPointer { data in
+        try bytes.withUnsafeBufferPointer { (data) throws(ImageFileError) in
             for stored in 0..<header.height {
+                try ReplayControl.checkDecodeStep(control, name)
                 let y = header.topDown ? stored : header.height - 1 - stored
                 let row = header.dataOffset + stored * header.rowBytes
                 converter.convert(
@@ -202,9 +206,9 @@ public enum BMPDecoder {
     ///
     /// The codes only ever move forward, so rows are finished one at a time and written to the
     /// picture as they are: a stream that ends early has touched only the rows it described.
-    private static func decodeRLE(_ bytes: [UInt8], _ header: BMPHeader, name: String) throws(ImageFileError)
-        -> [UInt32]
-    {
+    private static func decodeRLE(
+        _ bytes: [UInt8], _ header: BMPHeader, name: String, control: ReplayControl?
+    ) throws(ImageFileError) -> [UInt32] {
         let four = header.compression == .rle4
         let (width, height) = (header.width, header.height)
         let cut = ImageFileError.cutShort(path: name, reason: "its run-length data ends early")
@@ -228,11 +232,20 @@ public enum BMPDecoder {
                 if x < width { row[x] = index < header.palette.count ? header.palette[index] : 0xFF00_0000 }
                 x += 1
             }
+            var checked = -1
             while line < height {
+                if line != checked {
+                    try ReplayControl.checkDecodeStep(control, name)
+                    checked = line
+                }
                 guard i + 2 <= bytes.count else { throw cut }
                 let count = Int(bytes[i])
                 let value = bytes[i + 1]
                 i += 2
+                if count > 0 && x >= width {
+                    x += count  // past the row's end: nothing to write
+                    continue
+                }
                 if count > 0 {
                     for n in 0..<count { put(four ? Int(n % 2 == 0 ? value >> 4 : value & 15) : Int(value)) }
                     continue

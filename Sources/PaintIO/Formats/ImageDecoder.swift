@@ -6,19 +6,19 @@ public enum ImageDecoder {
     ///
     /// `name` is only used in error messages. Every decoder checks the picture's size against
     /// `limits` before allocating its pixels and keeps its metadata within
-    /// `limits.maxMetadataBytes`; bytes in no known format fail with `.unknownFormat`. A PNG's
-    /// decode ends at its next row once `control` is told to stop (the other formats' decoders
-    /// do not look at it).
+    /// `limits.maxMetadataBytes`; bytes in no known format fail with `.unknownFormat`. Once
+    /// `control` is told to stop, the decode ends at its next step (a row; a chunk of a WebP's
+    /// data; a row of a progressive JPEG's scan) with `ImageFileError.stopped`.
     public static func decode(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         switch ImageFormat.sniff(bytes) {
         case .png: return try PNGCodec.decodePicture(bytes, name: name, limits: limits, control: control)
-        case .jpeg: return try JPEGCodec.decode(bytes, name: name, limits: limits)
-        case .webp: return try WebPCodec.decode(bytes, name: name, limits: limits)
-        case .gif: return try GIFDecoder.decode(bytes, name: name, limits: limits)
-        case .bmp: return try BMPDecoder.decode(bytes, name: name, limits: limits)
+        case .jpeg: return try JPEGCodec.decode(bytes, name: name, limits: limits, control: control)
+        case .webp: return try WebPCodec.decode(bytes, name: name, limits: limits, control: control)
+        case .gif: return try GIFDecoder.decode(bytes, name: name, limits: limits, control: control)
+        case .bmp: return try BMPDecoder.decode(bytes, name: name, limits: limits, control: control)
         case nil:
             // A file cut inside the PNG signature is a PNG cut short, not an unknown format.
             if bytes.count < PNGCodec.signature.count && PNGCodec.signature.starts(with: bytes) {

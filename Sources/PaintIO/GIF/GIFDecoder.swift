@@ -7,17 +7,20 @@ import PaintCore
 /// frame of an animation into memory); the frame is drawn at its place on the logical screen,
 /// which is transparent elsewhere, as browsers show it.
 public enum GIFDecoder {
-    /// Decodes the first frame of GIF `bytes`.
+    /// Decodes the first frame of GIF `bytes`; a `control` told to stop (a paste cancelled)
+    /// ends the decode at its next record or row.
     public static func decode(
-        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
-        return try decode(PictureStream(bytes: bytes, name: name), limits: limits)
+        return try decode(PictureStream(bytes: bytes, name: name), limits: limits, control: control)
     }
 
     /// Decodes the first frame of the GIF `stream` reads, as giflib asks for its bytes: the
     /// file is not held whole (the frame's pixels are).
-    static func decode(_ stream: PictureStream, limits: ImageLimits) throws(ImageFileError) -> DecodedImage {
+    static func decode(
+        _ stream: PictureStream, limits: ImageLimits, control: ReplayControl? = nil
+    ) throws(ImageFileError) -> DecodedImage {
         let name = stream.name
         var error: Int32 = 0
         let opened = withExtendedLifetime(stream) {
@@ -26,7 +29,7 @@ public enum GIFDecoder {
         guard let gif = opened else { throw failure(error, name) }
         defer { DGifCloseFile(gif, &error) }
         return try withExtendedLifetime(stream) { () throws(ImageFileError) in
-            try firstFrame(gif, name: name, limits: limits)
+            try firstFrame(gif, name: name, limits: limits, control: control)
         }
     }
 
@@ -39,10 +42,11 @@ public enum GIFDecoder {
     }
 
     private static func firstFrame(
-        _ gif: UnsafeMutablePointer<GifFileType>, name: String, limits: ImageLimits
+        _ gif: UnsafeMutablePointer<GifFileType>, name: String, limits: ImageLimits, control: ReplayControl?
     ) throws(ImageFileError) -> DecodedImage {
         var transparentIndex: Int?
         while true {
+            try ReplayControl.checkDecodeStep(control, name)
             var record = UNDEFINED_RECORD_TYPE
             guard DGifGetRecordType(gif, &record) == GIF_OK else { throw failure(gif.pointee.Error, name) }
             switch record {
@@ -58,7 +62,8 @@ public enum GIFDecoder {
                     guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure(gif.pointee.Error, name) }
                 }
             case IMAGE_DESC_RECORD_TYPE:
-                return try readImage(gif, transparentIndex: transparentIndex, name: name, limits: limits)
+                return try readImage(
+                    gif, transparentIndex: transparentIndex, name: name, limits: limits, control: control)
             case TERMINATE_RECORD_TYPE:
                 throw .damaged(path: name, reason: "it holds no picture")
             default:
@@ -68,7 +73,8 @@ public enum GIFDecoder {
     }
 
     private static func readImage(
-        _ gif: UnsafeMutablePointer<GifFileType>, transparentIndex: Int?, name: String, limits: ImageLimits
+        _ gif: UnsafeMutablePointer<GifFileType>, transparentIndex: Int?, name: String, limits: ImageLimits,
+        control: ReplayControl?
     ) throws(ImageFileError) -> DecodedImage {
         guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif.pointee.Error, name) }
         let frame = gif.pointee.Image
@@ -97,6 +103,7 @@ public enum GIFDecoder {
         let rows = frame.Interlace ? interlacedRows(fh) : Array(0..<fh)
         let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
             for y in rows {
+                try ReplayControl.checkDecodeStep(control, name)
                 guard DGifGetLine(gif, &line, Int32(fw)) == GIF_OK else { throw failure(gif.pointee.Error, name) }
                 let canvasY = top + y
                 guard canvasY < height, left < width else { continue }

@@ -14,11 +14,13 @@ public enum JPEGCodec {
     /// picture, and real encoders write about ten.
     static let maxScans = 1000
 
-    /// Decodes JPEG `bytes` into an opaque premultiplied image, upright.
+    /// Decodes JPEG `bytes` into an opaque premultiplied image, upright. A `control` told to
+    /// stop (a paste cancelled) ends the decode at its next step: a row of a progressive file's
+    /// scan while they are read, a row of the picture after.
     public static func decode(
-        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
-        let (image, orientation) = try reading(bytes, name: name, limits: limits) {
+        let (image, orientation) = try reading(bytes, name: name, limits: limits, control: control) {
             (rows) throws(ImageFileError) -> PixelImage in
             let (width, height) = (rows.width, rows.height)
             let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
@@ -40,7 +42,7 @@ public enum JPEGCodec {
     public static func decodeTiles(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
     ) throws(ImageFileError) -> TiledPicture {
-        try reading(bytes, name: name, limits: limits, tiles)
+        try reading(bytes, name: name, limits: limits, control: nil, tiles)
     }
 
     /// Decodes the JPEG `stream` reads as `decodeTiles` decodes bytes: libjpeg's source asks
@@ -82,7 +84,7 @@ public enum JPEGCodec {
     /// Reads the header of JPEG `bytes`, checks its size against `limits`, starts the decoder
     /// and hands `body` the rows to read, with the orientation the file asks for.
     private static func reading<Result>(
-        _ bytes: [UInt8], name: String, limits: ImageLimits,
+        _ bytes: [UInt8], name: String, limits: ImageLimits, control: ReplayControl?,
         _ body: (JPEGRows, Orientation) throws(ImageFileError) -> Result
     ) throws(ImageFileError) -> Result {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
@@ -90,8 +92,9 @@ public enum JPEGCodec {
         let result: Swift.Result<Result, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
             Swift.Result { () throws(ImageFileError) in
                 let reader = raw.baseAddress.flatMap { cjpeg_reader_new($0, raw.count, 16 << 20, Int32(maxScans)) }
-                return try reading(
-                    reader, name: name, fileSize: raw.count, limits: limits, metadata: { metadata }, body)
+                return try stoppable(reader, control) { () throws(ImageFileError) in
+                    try reading(reader, name: name, fileSize: raw.count, limits: limits, metadata: { metadata }, body)
+                }
             }
         }
         return try result.get()
@@ -114,11 +117,26 @@ public enum JPEGCodec {
 
     /// Decodes JPEG `bytes` with the orientation the file asks for, not yet applied.
     private static func reading<Result>(
-        _ bytes: [UInt8], name: String, limits: ImageLimits, _ body: (JPEGRows) throws(ImageFileError) -> Result
+        _ bytes: [UInt8], name: String, limits: ImageLimits, control: ReplayControl?,
+        _ body: (JPEGRows) throws(ImageFileError) -> Result
     ) throws(ImageFileError) -> (Result, Orientation) {
-        try reading(bytes, name: name, limits: limits) { (rows, orientation) throws(ImageFileError) in
+        try reading(bytes, name: name, limits: limits, control: control) { (rows, orientation) throws(ImageFileError) in
             (try body(rows), orientation)
         }
+    }
+
+    /// Runs `body` with `reader` asking `control` at each of libjpeg's steps whether to stop
+    /// (see `cjpeg_reader_set_stop`; libjpeg checks once per row, in the scans and out of them).
+    private static func stoppable<Result>(
+        _ reader: OpaquePointer?, _ control: ReplayControl?, _ body: () throws(ImageFileError) -> Result
+    ) throws(ImageFileError) -> Result {
+        guard let reader, let control else { return try body() }
+        let ask: cjpeg_should_stop = { user in
+            guard let user else { return 0 }
+            return Unmanaged<ReplayControl>.fromOpaque(user).takeUnretainedValue().decodeShouldStop() ? 1 : 0
+        }
+        cjpeg_reader_set_stop(reader, ask, Unmanaged.passUnretained(control).toOpaque())
+        return try withExtendedLifetime(control) { () throws(ImageFileError) in try body() }
     }
 
     /// A started decoding: the picture's rows, one after another, as packed opaque pixels.

@@ -244,7 +244,7 @@ private struct PNGReading {
             let status = spng_decode_row(context, rows.row.baseAddress, rows.row.count)
             if status != 0 && status != SPNG_EOI.rawValue { try check(status) }
             // Nobody waits for the picture any more (a cancelled paste): the buffers go now.
-            if let control, control.isStopped { throw .damaged(path: name, reason: "the decode was stopped") }
+            try ReplayControl.checkDecodeStep(control, name)
             try body(Int(info.row_num), Int(info.pass))
             if status == SPNG_EOI.rawValue { break }
         }

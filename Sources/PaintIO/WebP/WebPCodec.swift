@@ -10,22 +10,24 @@ public enum WebPCodec {
     /// WebP's own limit on either side.
     static let maxSide = 16383
 
-    /// Decodes WebP `bytes` (the first frame of an animation).
+    /// Decodes WebP `bytes` (the first frame of an animation). With a `control`, the frame is
+    /// decoded a chunk of its data at a time (`decodeChunk`), so a control told to stop (a
+    /// paste cancelled) ends the decode within one.
     public static func decode(
-        _ bytes: [UInt8], name: String, limits: ImageLimits = .default
+        _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         let result: Result<DecodedImage, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
             Result { () throws(ImageFileError) in
                 guard let base = raw.baseAddress else { throw .emptyFile(path: name) }
-                return try decode(base, raw.count, name: name, limits: limits)
+                return try decode(base, raw.count, name: name, limits: limits, control: control)
             }
         }
         return try result.get()
     }
 
     private static func decode(
-        _ base: UnsafePointer<UInt8>, _ count: Int, name: String, limits: ImageLimits
+        _ base: UnsafePointer<UInt8>, _ count: Int, name: String, limits: ImageLimits, control: ReplayControl?
     ) throws(ImageFileError) -> DecodedImage {
         var features = WebPBitstreamFeatures()
         guard count >= 12 else { throw .cutShort(path: name, reason: "it ends inside its header") }
@@ -77,7 +79,7 @@ public enum WebPCodec {
                 to: UInt8.self)
             config.output.u.RGBA.stride = Int32(width * 4)
             config.output.u.RGBA.size = ((fh - 1) * width + fw) * 4
-            try check(WebPDecode(frame.fragment.bytes, frame.fragment.size, &config), name)
+            try decodeFrame(frame.fragment, &config, name: name, control: control)
             var scratch = [UInt16](repeating: 0, count: transform == nil ? 0 : fw * 4)
             for y in y0..<(y0 + fh) {
                 let row = UnsafeMutableBufferPointer(start: start + y * width + x0, count: fw)
@@ -91,6 +93,30 @@ public enum WebPCodec {
             throw .damaged(path: name, reason: "the pixel count does not match the size")
         }
         return DecodedImage(image: image, format: .webp, hasAlpha: frame.has_alpha != 0 || !covers)
+    }
+
+    /// Bytes of a frame's data given to libwebp's incremental decoder at a time when a decode
+    /// may be stopped: a stop is seen within as much decoding as one such chunk holds.
+    static let decodeChunk = 1 << 14
+
+    /// Decodes `data` into `config`'s output: at once, or (with a `control`) through libwebp's
+    /// incremental decoder, given one more chunk of the same bytes at a time (no copy), with
+    /// the control asked before each.
+    private static func decodeFrame(
+        _ data: WebPData, _ config: inout WebPDecoderConfig, name: String, control: ReplayControl?
+    ) throws(ImageFileError) {
+        guard let control else { return try check(WebPDecode(data.bytes, data.size, &config), name) }
+        guard let decoder = WebPIDecode(nil, 0, &config) else { throw .damaged(path: name, reason: "out of memory") }
+        defer { WebPIDelete(decoder) }
+        var given = 0
+        while true {
+            try ReplayControl.checkDecodeStep(control, name)
+            given = min(data.size, given + decodeChunk)
+            let status = WebPIUpdate(decoder, data.bytes, given)
+            if status == VP8_STATUS_OK { return }
+            if status != VP8_STATUS_SUSPENDED { try check(status, name) }
+            if given == data.size { try check(VP8_STATUS_NOT_ENOUGH_DATA, name) }
+        }
     }
 
     /// Straight BGRA pixels through a profile's transform, in place.
