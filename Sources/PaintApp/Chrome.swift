@@ -370,11 +370,21 @@ extension Session {
                     text: stabilizer, x: field.x + s.px(8), baseline: baseline,
                     color: settings.stabilizer == 0 ? Theme.dimText : Theme.text, bold: false))
             // The name, then the message at the right end: each cut short with "…" where the
-            // window is too narrow for it, never drawn past the edge.
+            // window is too narrow for it, never drawn past the edge. A long name leaves the
+            // message its room (it may say that a save failed), keeping at least a third for
+            // itself; before, a long file name took the whole bar and every message went unseen.
             let end = bar.width - s.px(10)
             var x = field.maxX + gap
             let name = displayName + (isModified ? " (unsaved)" : "")
-            if let shown = Self.elided(name, width: end - x, bold: true, measure) {
+            let message = shownMessage
+            let failed =
+                message.hasPrefix("Cannot") || message.hasPrefix("Crash protection stopped")
+                || message.hasPrefix("Your settings from last time could not be saved")
+            let historyWidth = carriesHistory ? s.px(8) + measure.width(of: "with history", bold: false) : 0
+            let messageWidth = message.isEmpty ? 0 : gap + measure.width(of: message, bold: failed)
+            let room = end - x
+            let nameRoom = max(min(measure.width(of: name, bold: true), room / 3), room - historyWidth - messageWidth)
+            if let shown = Self.elided(name, width: min(room, nameRoom), bold: true, measure) {
                 texts.append(TextRun(text: shown, x: x, baseline: baseline, color: Theme.text, bold: true))
                 x += measure.width(of: shown, bold: true)
             }
@@ -386,10 +396,6 @@ extension Session {
                 x += measure.width(of: "with history", bold: false)
             }
             x += gap
-            let message = shownMessage
-            let failed =
-                message.hasPrefix("Cannot") || message.hasPrefix("Crash protection stopped")
-                || message.hasPrefix("Your settings from last time could not be saved")
             if !message.isEmpty, let shown = Self.elided(message, width: end - x, bold: failed, measure) {
                 texts.append(
                     TextRun(

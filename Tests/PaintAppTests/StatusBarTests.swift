@@ -197,6 +197,31 @@ import Testing
         #expect(wide.zoomField.x == s.zoomField.x && wide.stabilizerField?.x == s.stabilizerField?.x)
     }
 
+    @Test("a long file name leaves the message its room: a failed save is not hidden behind the name")
+    func aLongNameLeavesTheMessageItsRoom() {
+        let name = String(repeating: "a picture of the summer holiday at the seaside ", count: 3) + "2026.png"
+        let s = SessionTests.makeSession(
+            path: "/tmp/\(name)", width: 300, height: 200, windowWidth: 1000, windowHeight: 600)
+        let measure = FixedWidthMeasurer()
+        let bar = s.layout.statusBar
+        s.show("Cannot save “\(name)”: the disk is full")
+        let texts = s.renderStatus(measure: measure).texts
+        for run in texts {
+            #expect(run.x + measure.width(of: run.text, bold: run.bold) <= bar.maxX, "\(run.text) at \(run.x)")
+        }
+        let shownName = texts.first { $0.bold && $0.text.hasPrefix("a picture of") }
+        let message = texts.first { $0.text.hasPrefix("Cannot save") }
+        #expect(shownName?.text.hasSuffix("…") == true, "\(String(describing: shownName?.text))")
+        #expect(message != nil, "the message shows: \(texts.map(\.text))")
+        if let shownName, let message {
+            #expect(shownName.x + measure.width(of: shownName.text, bold: true) < message.x, "side by side")
+        }
+        // Without a message the name has the whole room again.
+        s.show("")
+        let alone = s.renderStatus(measure: measure).texts.first { $0.bold && $0.text.hasPrefix("a picture of") }
+        #expect((alone?.text.count ?? 0) > (shownName?.text.count ?? 0))
+    }
+
     @Test func elidedKeepsTheLongestBeginningThatFits() {
         let m = FixedWidthMeasurer()  // 7 px a character
         #expect(Session.elided("abcdef", width: 42, bold: false, m) == "abcdef")
