@@ -217,7 +217,9 @@ extension FileDialog {
         }
         let bar = pathBar
         let gap = s.px(4)
-        var widths = parts.map { measure.width(of: $0.title, bold: $0.path == folder) + s.px(20) }
+        // Measured as drawn: the current one (Recent's too, whose path is "") is bold.
+        let current = showsRecent ? "" : folder
+        var widths = parts.map { measure.width(of: $0.title, bold: $0.path == current) + s.px(20) }
         // Drop folders from the front until the rest fits after the "…".
         let ellipsis = measure.width(of: "…", bold: false) + s.px(12)
         var first = 0

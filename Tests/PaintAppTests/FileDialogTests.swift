@@ -203,6 +203,27 @@ import Testing
         #expect(s.fileDialog == nil)
     }
 
+    /// Bold text is wider: a measurer that says so, to see a crumb measured as it is drawn.
+    struct BoldWider: TextMeasuring {
+        func width(of text: String, bold: Bool) -> Int { text.count * (bold ? 9 : 7) }
+    }
+
+    @Test func theCurrentCrumbRecentsTooIsWideEnoughForItsBoldTitle() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let measure = BoldWider()
+        var d = FileDialog(
+            purpose: .open, folder: dir, places: [], recent: [dir + "/img2.png"], windowWidth: 1000, windowHeight: 700)
+        for recent in [false, true] {
+            if recent { d.showRecent() }
+            d.layOutPath(measure: measure)
+            let crumb = try #require(d.crumbs.last)
+            #expect(crumb.title == (recent ? "Recent" : FileSystem.lastComponent(dir)))
+            // The title is drawn bold inside the crumb with 8 px either side (FileDialog+Drawing).
+            #expect(crumb.rect.width - 16 >= measure.width(of: crumb.title, bold: true), "\(crumb.title) is cut short")
+        }
+    }
+
     @Test func theDialogFitsEveryWindowAndScale() {
         for scale in [UIScale.one, UIScale(1.5), UIScale(2)] {
             for (w, h) in [(640, 480), (1280, 900), (3840, 2160)] {
