@@ -117,9 +117,13 @@ extension Session {
         placing = Placing(
             image: image, x: max(0, Int(corner.x.rounded(.down))), y: max(0, Int(corner.y.rounded(.down))))
         showPlacing(previous: .empty)
+        // Larger than the picture: say how to keep it whole (MS Paint asks to enlarge).
+        let larger = image.width > engine.width || image.height > engine.height
         setMessage(
-            "Pasted \(image.width) × \(image.height): drag it into place; Enter or a click outside puts it down,"
-                + " Escape drops it")
+            "Pasted \(image.width) × \(image.height)"
+                + (larger
+                    ? ", larger than the picture: Ctrl+Shift+X makes the picture its size"
+                    : ": drag it into place") + "; Enter or a click outside puts it down, Escape drops it")
     }
 
     // MARK: Placing a paste
@@ -203,6 +207,30 @@ extension Session {
         setMessage(
             "Pasted \(kept.width) × \(kept.height) at \(onCanvas.x), \(onCanvas.y)"
                 + (cropped ? ", cropped to the canvas" : ""))
+    }
+
+    /// Crop to the floating picture (Ctrl+Shift+X) when a paste reaches past the canvas: the
+    /// canvas becomes the paste's rectangle, grown with the background where it reaches past
+    /// (a screenshot pasted into a smaller picture), then the paste is put down whole: two
+    /// steps, as the crop and the paste are. Before, the paste was put down cropped to the old
+    /// canvas and the crop then found nothing to do.
+    func cropToFloatingPaste() {
+        guard let p = takePlacing() else { return }
+        let (width, height) = (engine.width, engine.height)
+        changeCanvas(.resize(p.rect), saying: "")
+        guard engine.width == p.image.width, engine.height == p.image.height else {
+            // Refused (the limits): the paste floats again, and the message says why.
+            if engine.width == width && engine.height == height {
+                placing = p
+                showPlacing(previous: .empty)
+            }
+            return
+        }
+        placing = Placing(image: p.image, x: 0, y: 0)
+        putDownPaste()
+        setMessage(
+            "Cropped to the pasted picture, \(p.image.width) × \(p.image.height) (Ctrl+Z undoes the paste, then the crop)"
+        )
     }
 
     /// Drops the pasted picture without putting it down (Escape).

@@ -37,6 +37,9 @@ extension Session {
     func cropToSelection() {
         let rect: IntRect
         if let p = placing {
+            // A paste reaching past the canvas (larger than it, or dragged over an edge) is
+            // kept whole: the canvas becomes its rectangle.
+            if p.liftedFrom == nil, p.rect.intersection(engine.bounds) != p.rect { return cropToFloatingPaste() }
             commitStroke()
             rect = p.rect.intersection(engine.bounds)
         } else if let selected = selection {

@@ -114,6 +114,32 @@ import Testing
         #expect(Self.replayed(sink) == Self.view(s))
     }
 
+    /// A paste larger than the picture (a screenshot into a small canvas): Ctrl+Shift+X makes
+    /// the canvas the paste's rectangle and puts it down whole; undo takes back the paste, then
+    /// the crop.
+    @Test func croppingToAPasteLargerThanThePictureKeepsItWhole() throws {
+        let (s, sink) = Self.session()
+        let before = s.engine.paintImage()
+        var picture = PixelImage(width: 150, height: 90, fill: Color(r: 20, g: 120, b: 200).pixel)
+        picture[149, 89] = Color.black.pixel
+        s.pasteNow(png: try PNGCodec.encode(picture, withAlpha: false))
+        #expect(s.message.contains("larger than the picture: Ctrl+Shift+X makes the picture its size"), "\(s.message)")
+        // Dragged 10 px right and down first: it reaches past the canvas on those sides.
+        let (gx, gy) = T.window(s, 1, 1)
+        s.handle(.press(x: gx, y: gy, button: .left, modifiers: []))
+        s.handle(.motion(x: gx + 10, y: gy + 10, modifiers: []))
+        s.handle(.release(x: gx + 10, y: gy + 10, button: .left, modifiers: []))
+        Self.ctrl(s, "x", shift: true)
+        #expect(!s.isPlacingPaste && s.engine.width == 150 && s.engine.height == 90)
+        #expect(s.engine.paintImage() == picture, "the whole paste, its far corner too")
+        #expect(sink.operations.count == 2, "a canvas change and a paste: \(sink.operations.count)")
+        #expect(Self.replayed(sink) == Self.view(s))
+        T.key(s, "z", .control)
+        #expect(s.engine.width == 150 && s.engine.paintPixel(x: 149, y: 89) != Color.black.pixel)
+        T.key(s, "z", .control)
+        #expect(s.engine.width == 120 && s.engine.paintImage() == before)
+    }
+
     @Test func autocropCutsTheWhiteBorderAway() {
         let (s, sink) = Self.session()
         Self.ctrl(s, "u")
