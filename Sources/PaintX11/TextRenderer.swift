@@ -55,6 +55,7 @@ final class TextRenderer: TextMeasuring {
     }
 
     deinit {
+        if var color = keptColor?.xft { XftColorFree(display, visual, colormap, &color) }
         if let bold, bold != regular { XftFontClose(display, bold) }
         if let regular { XftFontClose(display, regular) }
         if let coreFont { XFreeFont(display, coreFont) }
@@ -102,19 +103,58 @@ final class TextRenderer: TextMeasuring {
 
     /// Draws runs with an Xft drawing from `makeDraw`, offset by (dx, dy).
     func draw(_ runs: [TextRun], with draw: OpaquePointer, dx: Int = 0, dy: Int = 0) {
-        for run in runs {
-            guard let font = run.bold ? bold : regular else { continue }
-            var render = XRenderColor(
-                red: UInt16(run.color.r) * 257, green: UInt16(run.color.g) * 257, blue: UInt16(run.color.b) * 257,
-                alpha: 0xFFFF)
-            var color = XftColor()
-            XftColorAllocValue(display, visual, colormap, &render, &color)
-            let bytes = Array(run.text.utf8)
-            bytes.withUnsafeBufferPointer {
-                XftDrawStringUtf8(
-                    draw, &color, font, Int32(run.x + dx), Int32(run.baseline + dy), $0.baseAddress, Int32($0.count))
+        for run in runs { self.draw(run, with: draw, dx: dx, dy: dy) }
+    }
+
+    /// Draws one run with an Xft drawing from `makeDraw`, offset by (dx, dy): the pointer
+    /// position's redraw, 30 times a second while the pointer moves, with no array, byte copy
+    /// or color allocation of its own.
+    func draw(_ run: TextRun, with draw: OpaquePointer, dx: Int = 0, dy: Int = 0) {
+        guard let font = run.bold ? bold : regular else { return }
+        var color = xftColor(run.color)
+        let (x, y) = (Int32(run.x + dx), Int32(run.baseline + dy))
+        let face = run.bold ? 128 : 0
+        // A short string's bytes are read from a copy on the stack, a long one's in place.
+        var text = run.text
+        text.withUTF8 { bytes in
+            guard !bytes.isEmpty else { return }
+            guard bytes.count <= 64, bytes.allSatisfy({ $0 < 0x80 }) else {
+                XftDrawStringUtf8(draw, &color, font, x, y, bytes.baseAddress, Int32(bytes.count))
+                return
             }
-            XftColorFree(display, visual, colormap, &color)
+            // ASCII (the pointer position's digits): each character's glyph from the table, then
+            // the glyphs drawn, as XftDrawStringUtf8 does after decoding and looking up each
+            // character again at every redraw.
+            withUnsafeTemporaryAllocation(of: FT_UInt.self, capacity: bytes.count) { glyphs in
+                for (i, byte) in bytes.enumerated() {
+                    var glyph = asciiGlyphs[face + Int(byte)]
+                    if glyph == .max {
+                        glyph = XftCharIndex(display, font, FcChar32(byte))
+                        asciiGlyphs[face + Int(byte)] = glyph
+                    }
+                    glyphs[i] = glyph
+                }
+                XftDrawGlyphs(draw, &color, font, x, y, glyphs.baseAddress, Int32(bytes.count))
+            }
         }
+    }
+
+    /// Each face's glyphs for the 128 ASCII characters (regular, then bold), looked up
+    /// (`XftCharIndex`) the first time each is drawn; `FT_UInt.max` until then.
+    private var asciiGlyphs = [FT_UInt](repeating: .max, count: 256)
+
+    /// The last color text was drawn in, as Xft holds it: kept until another color is drawn
+    /// (on a visual that is not TrueColor each allocation is a colormap entry and a round trip).
+    private var keptColor: (color: Color, xft: XftColor)?
+
+    private func xftColor(_ wanted: Color) -> XftColor {
+        if let keptColor, keptColor.color == wanted { return keptColor.xft }
+        if var old = keptColor?.xft { XftColorFree(display, visual, colormap, &old) }
+        var render = XRenderColor(
+            red: UInt16(wanted.r) * 257, green: UInt16(wanted.g) * 257, blue: UInt16(wanted.b) * 257, alpha: 0xFFFF)
+        var color = XftColor()
+        XftColorAllocValue(display, visual, colormap, &render, &color)
+        keptColor = (wanted, color)
+        return color
     }
 }

@@ -166,6 +166,19 @@ import Testing
         #expect(s.positionSlot.width == wide + "8888, 8888".count * 2, "measured again with the new measurer")
     }
 
+    /// The position's text is written digit by digit (no string interpolation per redraw): it
+    /// spells every position as interpolation does, down to Int's ends.
+    @Test func thePositionIsSpelledAsInterpolationSpellsIt() {
+        let values = [0, 1, 9, 10, 99, 100, 1234, 8191, 65535, 100_000, -1, -10, -1234, Int.max, Int.min, Int.min + 1]
+        for x in values {
+            for y in values { #expect(Session.positionLabel(x, y) == "\(x), \(y)") }
+        }
+        let s = SessionTests.makeSession(width: 2000, height: 1000)
+        let (x, y) = SessionTests.window(s, 123, 45)
+        s.handle(.motion(x: x, y: y, modifiers: []))
+        #expect(s.positionText()?.text.text == "123, 45")
+    }
+
     @Test func aQuestionInTheBarIsRedrawnWhole() {
         let s = SessionTests.makeSession()
         let (x, y) = SessionTests.window(s, 10, 10)
