@@ -23,6 +23,10 @@ static inline int cx_destroy_image(XImage *image) { return XDestroyImage(image);
 /// XGetPixel is a macro calling the image's get_pixel hook.
 static inline unsigned long cx_get_pixel(XImage *image, int x, int y) { return XGetPixel(image, x, y); }
 
+/// The serial the next request will get (NextRequest): the display's own counter, read
+/// without XNextRequest's lock and unlock (only the window's thread makes X calls).
+static inline unsigned long cx_next_request(Display *display) { return NextRequest(display); }
+
 /// shmat's failure value is (void *)-1, which Swift cannot spell as a constant.
 static inline int cx_shmat_failed(const void *address) { return address == (void *)-1; }
 

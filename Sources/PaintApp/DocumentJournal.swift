@@ -12,6 +12,9 @@ import PaintIO
 /// background, and their roundings differ), and undo may go back past a save.
 public final class DocumentJournal: OperationSink {
     private var writer: JournalWriter?
+    /// The writer had caught up when last asked (`protection`), and nothing was handed to it
+    /// since: it cannot be behind or failing until the next record.
+    private var caughtUp = false
 
     /// Starts journaling into `writer`.
     public init(writer: JournalWriter) {
@@ -22,10 +25,12 @@ public final class DocumentJournal: OperationSink {
     public var path: String? { writer?.path }
 
     public func record(_ operation: Operation) {
+        caughtUp = false
         writer?.append(operation)
     }
 
     public func saved(path: String, version: FileVersion?) {
+        caughtUp = false
         writer?.append(JournalRecord.saved(path: path, version: version))
     }
 
@@ -40,11 +45,16 @@ public final class DocumentJournal: OperationSink {
         writer?.flush(timeout: 5)
     }
 
+    /// Asked by the window at every turn of its loop: once the writer has caught up, its lock
+    /// is not taken again until something new is handed to it (only what waits for the disk
+    /// can fail, and `durableThrough` never goes back).
     public var protection: CrashProtection {
-        guard let writer else { return .safe }
+        guard let writer, !caughtUp else { return .safe }
         let standing = writer.standing
         if let failure = standing.failure { return .stopped(Self.reason(failure)) }
-        return standing.isBehind ? .writing : .safe
+        if standing.isBehind { return .writing }
+        caughtUp = true
+        return .safe
     }
 
     /// Why the journal cannot be written, short enough for the status bar.

@@ -54,7 +54,7 @@ public struct Layout: Sendable, Equatable {
     public let scrollX: Int
     public let scrollY: Int
     /// How large the image is shown (window pixels per image pixel).
-    public let zoom: Zoom
+    @inline(__always) public var zoom: Zoom { placement.zoom }
     /// How large the controls and text are drawn.
     public let ui: UIScale
     /// The toolbar's controls.
@@ -66,11 +66,11 @@ public struct Layout: Sendable, Equatable {
     public let verticalScrollbar: Scrollbar?
     /// Window position of image pixel (0, 0): centred when the shown image fits, else scrolled.
     /// Computed with the layout: every pointer event and every blit of the canvas asks.
-    @inline(__always) public var imageOrigin: (x: Int, y: Int) { (originX, originY) }
-    private let originX: Int
-    private let originY: Int
+    @inline(__always) public var imageOrigin: (x: Int, y: Int) { (placement.originX, placement.originY) }
     /// The part of the window showing image pixels (computed with the layout).
-    public let visibleImage: IntRect
+    @inline(__always) public var visibleImage: IntRect { placement.visibleImage }
+    /// The zoom, the image origin and the visible part together (computed with the layout).
+    public let placement: Placement
 
     /// Computes a layout; the zoom is clamped to the zoom range and the scroll offset to what
     /// the shown image's size allows.
@@ -93,12 +93,12 @@ public struct Layout: Sendable, Equatable {
         self.windowHeight = max(1, windowHeight)
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
-        self.zoom = zoom.clamped
+        let zoom = zoom.clamped
         self.ui = ui
         self.controls = controls
         let top = controls.frame.maxY
         let bottom = self.windowHeight - ui.px(Self.statusBarHeight)
-        let shown = Self.shown(imageWidth, imageHeight, zoom: self.zoom)
+        let shown = Self.shown(imageWidth, imageHeight, zoom: zoom)
         // A scrollbar along an edge takes room from the other direction, which can make the
         // other bar necessary too.
         let thickness = ui.px(Self.scrollbarThickness)
@@ -118,9 +118,9 @@ public struct Layout: Sendable, Equatable {
         self.scrollY = min(max(0, scrollY), max(0, shown.height - area.height))
         let x = shown.width <= area.width ? (area.width - shown.width) / 2 : -self.scrollX
         let y = shown.height <= area.height ? area.y + (area.height - shown.height) / 2 : area.y - self.scrollY
-        originX = x
-        originY = y
-        visibleImage = IntRect(x: x, y: y, width: shown.width, height: shown.height).intersection(area)
+        placement = Placement(
+            zoom: zoom, originX: x, originY: y,
+            visibleImage: IntRect(x: x, y: y, width: shown.width, height: shown.height).intersection(area))
         let minimumThumb = ui.px(20)
         horizontalScrollbar =
             across
@@ -271,14 +271,7 @@ public struct Layout: Sendable, Equatable {
 
     /// The window rectangle that shows a rectangle of image pixels, clipped to the canvas area
     /// (every window pixel any of them falls in or gives its color to).
-    public func windowRect(forImageRect r: IntRect) -> IntRect {
-        guard !r.isEmpty else { return .empty }
-        let o = imageOrigin
-        return IntRect(
-            x0: zoom.scaledDown(r.x) + o.x, y0: zoom.scaledDown(r.y) + o.y, x1: zoom.scaledUp(r.maxX) - 1 + o.x,
-            y1: zoom.scaledUp(r.maxY) - 1 + o.y
-        ).intersection(visibleImage)
-    }
+    public func windowRect(forImageRect r: IntRect) -> IntRect { placement.windowRect(forImageRect: r) }
 
     /// The image pixels that window rectangle `w` shows (clipped to the image).
     public func imageRect(forWindowRect w: IntRect) -> IntRect {

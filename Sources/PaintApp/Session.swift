@@ -190,7 +190,10 @@ public final class Session {
     var promptView: TextFieldView?
     /// The text box being typed (the text tool): live in the engine's stroke image until it
     /// is put down or cancelled.
-    var liveText: LiveText?
+    var liveText: LiveText? { didSet { isTypingText = liveText != nil } }
+    /// Whether a text box is open: the window draws its frame and caret over the picture only
+    /// then. Kept as `liveText` changes, so the presents of a stroke ask without copying it.
+    public private(set) var isTypingText = false
     /// The font list panel while it is open.
     public internal(set) var fontChooser: FontChooser?
     /// Sets text for the text tool; started the first time text is set (fontconfig reads the
@@ -289,6 +292,10 @@ public final class Session {
     public func feed(_ events: [InputEvent]) {
         for event in events { apply(event) }
     }
+
+    /// Feeds one input event, as `feed` a batch of one: the window's pointer motion, with no
+    /// array to fill and empty per event.
+    public func feed(_ event: consuming InputEvent) { apply(event) }
 
     /// Feeds one input event; returns what the window must do (as `handle(_:)` for a batch).
     @discardableResult

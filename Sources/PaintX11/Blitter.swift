@@ -26,6 +26,8 @@ final class Blitter {
     private let segment: UnsafeMutablePointer<XShmSegmentInfo>
     private(set) var width = 0
     private(set) var height = 0
+    /// Counts the images made (`resize`): pixel addresses from `storage` hold until it changes.
+    private(set) var generation = 0
     /// The serial of the last XShmPutImage request.
     private var lastPutSerial: UInt = 0
 
@@ -81,6 +83,7 @@ final class Blitter {
         guard w != width || h != height || image == nil else { return }
         waitUntilServerRead()
         release()
+        generation += 1
         width = max(1, w)
         height = max(1, h)
         let depth = UInt32(format.depth)
@@ -219,7 +222,7 @@ final class Blitter {
             XShmPutImage(
                 display, window, gc, img, Int32(r.x), Int32(r.y), Int32(r.x), Int32(r.y), UInt32(r.width),
                 UInt32(r.height), 0)
-            lastPutSerial = XNextRequest(display) - 1
+            lastPutSerial = cx_next_request(display) - 1
         } else {
             XPutImage(
                 display, window, gc, img, Int32(r.x), Int32(r.y), Int32(r.x), Int32(r.y), UInt32(r.width),

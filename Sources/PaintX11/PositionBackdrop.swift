@@ -24,13 +24,13 @@ struct PositionBackdrop {
 extension X11App {
     /// The pointer position alone (the status bar's first slot), or the whole bar when it
     /// shows a question there.
-    func drawPosition(_ layout: Layout) {
-        guard let (slot, run) = session.positionText() else { return drawStatus(layout) }
+    func drawPosition() {
+        guard let (slot, run) = session.positionText() else { return drawStatus(session.layout) }
         let kept = positionBackdrop(for: slot)
         let (w, h) = (UInt32(slot.width), UInt32(slot.height))
         XCopyArea(display, kept.backdrop, kept.scratch, chromeGC, 0, 0, w, h, 0, 0)
         if let draw = kept.scratchText {
-            text.draw([run], with: draw, dx: -slot.x, dy: -slot.y)
+            text.draw(run, with: draw, dx: -slot.x, dy: -slot.y)
         } else {
             text.draw([run], on: kept.scratch, dx: -slot.x, dy: -slot.y, gc: chromeGC)
         }

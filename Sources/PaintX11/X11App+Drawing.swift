@@ -7,13 +7,19 @@ import PaintIO
 /// Drawing the window: the picture (at any zoom, dimmed while a question waits), the overlays
 /// (hover outline, text box) and the chrome strips (toolbar, scrollbars, status bar).
 extension X11App {
-    func blitImage(_ imageRect: IntRect, _ layout: Layout) {
-        let target = layout.windowRect(forImageRect: imageRect.intersection(session.engine.bounds))
-        guard !target.isEmpty else { return }
-        let o = layout.imageOrigin
+    /// Shows the image pixels of `imageRect` in the window. It reads the layout's `placement`,
+    /// not a copy of the whole layout (its arrays retained and released at every present of a
+    /// stroke).
+    func blitImage(_ imageRect: IntRect) {
         let engine = session.engine
-        let shown = IntRect(x: target.x - o.x, y: target.y - o.y, width: target.width, height: target.height)
-        guard layout.zoom != .actualSize else {
+        let placement = session.layout.placement
+        let target = placement.windowRect(forImageRect: imageRect.intersection(engine.bounds))
+        guard !target.isEmpty else { return }
+        let zoom = placement.zoom
+        let shown = IntRect(
+            x: target.x - placement.originX, y: target.y - placement.originY, width: target.width,
+            height: target.height)
+        guard zoom != .actualSize else {
             if engine.viewIsInCallerStorage {
                 // The engine composited these pixels into the image itself.
                 blitter.show(target)
@@ -28,16 +34,16 @@ extension X11App {
         }
         // In bands, so a zoomed-out view of a huge picture never composites more than a few
         // megapixels of it at once.
-        let rowsPerBand = max(1, (4 << 20) / max(1, engine.width) * layout.zoom.numerator / layout.zoom.denominator)
+        let rowsPerBand = max(1, (4 << 20) / max(1, engine.width) * zoom.numerator / zoom.denominator)
         var y = 0
         while y < shown.height {
             let band = IntRect(
                 x: shown.x, y: shown.y + y, width: shown.width, height: min(rowsPerBand, shown.height - y))
-            let source = ViewScaler.source(of: band, zoom: layout.zoom, width: engine.width, height: engine.height)
+            let source = ViewScaler.source(of: band, zoom: zoom, width: engine.width, height: engine.height)
             let scaled = engine.withViewPixels(in: source) { pixels, stride in
                 ViewScaler.render(
                     pixels, stride: stride, origin: (source.x, source.y), width: engine.width, height: engine.height,
-                    zoom: layout.zoom, rect: band)
+                    zoom: zoom, rect: band)
             }
             scaled.withUnsafeBufferPointer {
                 blitter.put(
@@ -55,22 +61,26 @@ extension X11App {
     /// Zoomed in, the view is the visible part at picture resolution; zoomed out, none is kept
     /// and it is composited band by band when drawn, so a huge picture never needs a view of
     /// its own size.
-    func keepViewForWindow(_ layout: Layout) {
+    ///
+    /// Called at every present: the region is worked out again only when what it depends on
+    /// changed (`KeptView.Inputs`), and the engine, told the same region again, returns at once
+    /// unless it dropped its view meanwhile (a canvas resize), which it then composites afresh.
+    func keepViewForWindow() {
         let engine = session.engine
-        guard layout.zoom >= .actualSize else {
-            engine.showRegion(.empty)
-            return
-        }
-        let visible = layout.visibleImage
-        let o = layout.imageOrigin
-        let local = IntRect(x: visible.x - o.x, y: visible.y - o.y, width: visible.width, height: visible.height)
-        let region = ViewScaler.source(of: local, zoom: layout.zoom, width: engine.width, height: engine.height)
-        if layout.zoom == .actualSize, !visible.isEmpty, visible.maxX <= blitter.width, visible.maxY <= blitter.height,
-            let storage = blitter.storage(atX: visible.x, y: visible.y)
-        {
-            engine.showRegion(region, in: storage.pixels, stride: storage.stride)
+        let inputs = KeptView.Inputs(
+            placement: session.layout.placement, imageWidth: engine.width, imageHeight: engine.height,
+            image: blitter.generation)
+        let kept: KeptView
+        if let keptView, keptView.inputs == inputs {
+            kept = keptView
         } else {
-            engine.showRegion(region)
+            kept = KeptView(inputs, in: blitter)
+            keptView = kept
+        }
+        if let pixels = kept.pixels {
+            engine.showRegion(kept.region, in: pixels, stride: kept.stride)
+        } else {
+            engine.showRegion(kept.region)
         }
     }
 
@@ -87,9 +97,10 @@ extension X11App {
 
     /// The stroke a stroke-eraser click would remove, outlined over the window (never into the
     /// picture): a magenta and white dashed line along its samples, clipped to the canvas.
-    func drawHoverOutline(_ layout: Layout) {
+    func drawHoverOutline() {
         let points = session.hoverOutline
         guard !points.isEmpty else { return }
+        let layout = session.layout
         blitter.waitUntilServerRead()
         let o = layout.imageOrigin
         let scale = layout.zoom.factor
@@ -125,10 +136,11 @@ extension X11App {
     /// The text box being typed, over the window (never into the picture): a thin dashed frame
     /// a few pixels outside the text, white under blue so it shows on any picture, and the
     /// caret, a dark bar with a white edge. The input method's window goes to the caret.
-    func drawTextOverlay(_ layout: Layout) {
-        guard let frame = session.textFrameInWindowRect, let caret = session.textCaretBar else { return }
+    func drawTextOverlay() {
+        guard session.isTypingText, let frame = session.textFrameInWindowRect, let caret = session.textCaretBar
+        else { return }
         blitter.waitUntilServerRead()
-        let area = layout.visibleImage
+        let area = session.layout.visibleImage
         var clip = XRectangle(
             x: Int16(clamping: area.x), y: Int16(clamping: area.y), width: UInt16(clamping: area.width),
             height: UInt16(clamping: area.height))

@@ -25,6 +25,9 @@ public final class X11App {
         return made
     }
     var lastStatusDraw: Double = 0
+    /// The part of the picture the engine keeps its view for, and where, with what it was
+    /// worked out from (see `keepViewForWindow`).
+    var keptView: KeptView?
     /// The status bar's position slot on the server (see `PositionBackdrop`).
     var positionPixmaps: PositionBackdrop?
     /// The time of this turn of the loop (CLOCK_MONOTONIC seconds), read once after the events
@@ -35,7 +38,7 @@ public final class X11App {
     /// When to look at the document's file on disk again (CLOCK_MONOTONIC seconds).
     private var nextFileLook: Double = 0
     /// Seconds between status-bar redraws for pointer-position changes alone.
-    private static let statusInterval = 0.033
+    static let statusInterval = 0.033
     let chromeGC: GC
     let visual: UnsafeMutablePointer<Visual>
     let colormap: Colormap
@@ -43,17 +46,17 @@ public final class X11App {
     private let wmDeleteWindow: Atom
     private let wmProtocols: Atom
     /// Window-manager pings waiting for the end of the present (see `PingAnswers`).
-    private var pings: PingAnswers
+    var pings: PingAnswers
     private let netWMName: Atom
     private let utf8String: Atom
     private var tooltip: Tooltip
     /// The color editor, menus and panels over the canvas.
-    private let popups: PopupWindows
+    let popups: PopupWindows
     private let clipboard: Clipboard
     /// Files dropped on the window (XDND).
     private let dropTarget: DropTarget
     /// The pointer shapes: font cursors, the brush outline, the not-allowed sign.
-    private let cursors: Cursors
+    let cursors: Cursors
     /// The window as an XRender picture: a canvas that waits for an answer is dimmed with it.
     let windowPicture: Picture
     /// What the session has asked for and the window has not done yet: a status bar redraw
@@ -209,7 +212,7 @@ public final class X11App {
     }
 
     /// Names the window (the session says when: `Effects.title`).
-    private func setTitle(_ title: String) {
+    func setTitle(_ title: String) {
         let bytes = Array(title.utf8)
         _ = bytes.withUnsafeBufferPointer {
             XChangeProperty(display, window, netWMName, utf8String, 8, PropModeReplace, $0.baseAddress, Int32($0.count))
@@ -487,13 +490,21 @@ public final class X11App {
         session.feed(events)
     }
 
-    private var exposed = IntRect.empty
+    var exposed = IntRect.empty
 
     /// A pointer event from XInput 2 or the core protocol; a left press may make a double click.
+    /// Motion goes to the session at once, after what came before it (no batch to fill and
+    /// empty at every event).
     private func appendPointer(_ pointerEvent: consuming InputEvent, time: Time, to batch: inout [InputEvent]) {
         guard case .press(let x, let y, let button, _, _) = pointerEvent else {
-            // Moved into the batch, not copied (a motion event, at every turn).
-            batch.append(pointerEvent)
+            if case .motion = pointerEvent {
+                hand(&batch)
+                blitter.waitUntilServerRead()
+                session.feed(pointerEvent)
+            } else {
+                // Moved into the batch, not copied.
+                batch.append(pointerEvent)
+            }
             return
         }
         batch.append(pointerEvent)
@@ -545,87 +556,5 @@ public final class X11App {
         case .text(let text): return .pastedText(text)
         case .nothing(let why): return .clipboardFailed(why)
         }
-    }
-
-    /// Draws what the session asked for: the canvas rectangles, the chrome, or everything after
-    /// a resize; then the editor panel, the title and the pointer.
-    private func present() {
-        let layout = session.layout
-        // The engine may composite into the image below: the server must be done reading it.
-        blitter.waitUntilServerRead()
-        if owed.layout {
-            do {
-                try blitter.resize(width: layout.windowWidth, height: layout.windowHeight)
-            } catch {
-                FileSystem.printError(error.description)
-            }
-        }
-        // After a resize: the engine's view moves into the new image.
-        keepViewForWindow(layout)
-        if owed.layout {
-            owed.layout = false
-            owed.canvas = .empty
-            drawSurround(layout)
-            blitImage(session.engine.bounds, layout)
-            drawHoverOutline(layout)
-            drawTextOverlay(layout)
-            // The chrome goes out with the picture, in one flush: the first frame shows a
-            // complete window, never a canvas beside an empty toolbar (fontconfig has been
-            // started early for it, `prepareFonts`).
-            drawToolbar(layout)
-            drawScrollbars(layout)
-            drawStatus(layout)
-            exposed = .empty
-        } else {
-            if !exposed.isEmpty {
-                // Expose: repaint from the images we already hold; no flicker, nothing recomputed.
-                let area = exposed.intersection(layout.canvasArea)
-                if !area.isEmpty {
-                    drawSurround(layout, clip: area)
-                    blitImage(layout.imageRect(forWindowRect: area), layout)
-                    drawHoverOutline(layout)
-                    drawTextOverlay(layout)
-                }
-                if !exposed.intersection(layout.toolbar.union(layout.menuBar)).isEmpty { drawToolbar(layout) }
-                drawScrollbars(layout)
-                if !exposed.intersection(layout.statusBar).isEmpty { drawStatus(layout) }
-                exposed = .empty
-            }
-            // Pointer-position updates are throttled, and redraw the position's slot alone;
-            // questions and messages show at once.
-            let position = !owed.status && owed.pointerPosition && clock >= lastStatusDraw + Self.statusInterval
-            if !owed.canvas.isEmpty {
-                blitImage(owed.canvas, layout)
-                owed.canvas = .empty
-                drawHoverOutline(layout)
-                drawTextOverlay(layout)
-                // The ink goes to the server before the chrome is drawn: a toolbar or status
-                // bar redraw in the same turn never delays it.
-                if owed.toolbar || owed.status || position { XFlush(display) }
-            }
-            if owed.toolbar { drawToolbar(layout) }
-            if owed.status {
-                drawStatus(layout)
-            } else if position {
-                drawPosition(layout)
-            }
-        }
-        if owed.editor || popups.owesDrawing {
-            popups.present(session, redraw: owed.editor, measure: text) { strip, rect, target in
-                drawStrip(strip, at: rect, on: target, textsInWindowCoordinates: false)
-            }
-            owed.editor = false
-        }
-        if let title = owed.title {
-            setTitle(title)
-            owed.title = nil
-        }
-        if let shape = owed.pointer {
-            XDefineCursor(display, window, cursors.cursor(for: shape))
-            owed.pointer = nil
-        }
-        // Last, in the same flush: an answer says the window shows what came before the ping.
-        pings.answer(display: display, root: XRootWindow(display, screen))
-        XFlush(display)
     }
 }

@@ -1,0 +1,92 @@
+import CX11
+import PaintApp
+import PaintCore
+import PaintIO
+
+extension X11App {
+    /// Draws what the session asked for: the canvas rectangles, the chrome, or everything after
+    /// a resize; then the editor panel, the title and the pointer.
+    ///
+    /// The layout is copied only for the chrome: a stroke's presents read the few fields they
+    /// need from the session's layout in place (a copy retains and releases its arrays).
+    func present() {
+        // The engine may composite into the image below: the server must be done reading it.
+        blitter.waitUntilServerRead()
+        if owed.layout {
+            do {
+                try blitter.resize(width: session.layout.windowWidth, height: session.layout.windowHeight)
+            } catch {
+                FileSystem.printError(error.description)
+            }
+        }
+        // After a resize: the engine's view moves into the new image.
+        keepViewForWindow()
+        if owed.layout {
+            let layout = session.layout
+            owed.layout = false
+            owed.canvas = .empty
+            drawSurround(layout)
+            blitImage(session.engine.bounds)
+            drawHoverOutline()
+            drawTextOverlay()
+            // The chrome goes out with the picture, in one flush: the first frame shows a
+            // complete window, never a canvas beside an empty toolbar (fontconfig has been
+            // started early for it, `prepareFonts`).
+            drawToolbar(layout)
+            drawScrollbars(layout)
+            drawStatus(layout)
+            exposed = .empty
+        } else {
+            if !exposed.isEmpty {
+                let layout = session.layout
+                // Expose: repaint from the images we already hold; no flicker, nothing recomputed.
+                let area = exposed.intersection(layout.canvasArea)
+                if !area.isEmpty {
+                    drawSurround(layout, clip: area)
+                    blitImage(layout.imageRect(forWindowRect: area))
+                    drawHoverOutline()
+                    drawTextOverlay()
+                }
+                if !exposed.intersection(layout.toolbar.union(layout.menuBar)).isEmpty { drawToolbar(layout) }
+                drawScrollbars(layout)
+                if !exposed.intersection(layout.statusBar).isEmpty { drawStatus(layout) }
+                exposed = .empty
+            }
+            // Pointer-position updates are throttled, and redraw the position's slot alone;
+            // questions and messages show at once.
+            let position = !owed.status && owed.pointerPosition && clock >= lastStatusDraw + Self.statusInterval
+            if !owed.canvas.isEmpty {
+                blitImage(owed.canvas)
+                owed.canvas = .empty
+                drawHoverOutline()
+                drawTextOverlay()
+                // The ink goes to the server before the chrome is drawn: a toolbar or status
+                // bar redraw in the same turn never delays it.
+                if owed.toolbar || owed.status || position { XFlush(display) }
+            }
+            if owed.toolbar { drawToolbar(session.layout) }
+            if owed.status {
+                drawStatus(session.layout)
+            } else if position {
+                drawPosition()
+            }
+        }
+        if owed.editor || popups.owesDrawing {
+            popups.present(session, redraw: owed.editor, measure: text) { strip, rect, target in
+                drawStrip(strip, at: rect, on: target, textsInWindowCoordinates: false)
+            }
+            owed.editor = false
+        }
+        if let title = owed.title {
+            setTitle(title)
+            owed.title = nil
+        }
+        if let shape = owed.pointer {
+            XDefineCursor(display, window, cursors.cursor(for: shape))
+            owed.pointer = nil
+        }
+        // Last, in the same flush: an answer says the window shows what came before the ping.
+        pings.answer(display: display, root: XRootWindow(display, screen))
+        XFlush(display)
+    }
+}
