@@ -99,6 +99,26 @@ public struct CommandLineOptions: Equatable, Sendable {
 
     public init() {}
 
+    /// Parses the arguments after the program name as the program received them, byte for
+    /// byte (`argv`). An argument that is not UTF-8 (a file name written in another encoding)
+    /// is refused: Swift's strings would repair its bytes into U+FFFD, which names another
+    /// file, so SwiftPaint would open nothing (or "�.png", if there is one) and save under a
+    /// name nobody asked for.
+    public static func parse(raw arguments: [[UInt8]]) throws(OptionError) -> CommandLineOptions {
+        var strings: [String] = []
+        for bytes in arguments {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                let shown = String(decoding: bytes, as: UTF8.self)
+                throw OptionError(
+                    "“\(shown)” is not valid UTF-8 (it shows here with � for its bad bytes); SwiftPaint opens and"
+                        + " saves only files whose names are UTF-8: rename it (convmv -f latin1 -t utf-8 converts"
+                        + " names)")
+            }
+            strings.append(text)
+        }
+        return try parse(strings)
+    }
+
     /// Parses the arguments after the program name; throws a message for bad input.
     public static func parse(_ arguments: [String]) throws(OptionError) -> CommandLineOptions {
         var options = CommandLineOptions()

@@ -22,18 +22,25 @@ public enum FileSystem {
     /// Whether anything exists at `path`.
     public static func exists(_ path: String) -> Bool { kind(path) != .missing }
 
-    /// The names in a folder (without `.` and `..`), or nil when it cannot be read.
+    /// The names in a folder (without `.` and `..`, and without names that are not UTF-8:
+    /// see `name(of:)`), or nil when it cannot be read.
     public static func names(inFolder path: String) -> [String]? {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+            if let name = name(of: entry), name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// A folder entry's name; nil when it is not UTF-8. Such a name cannot be held as a Swift
+    /// string: repaired, its bad bytes would become U+FFFD and the path would name another
+    /// file, so the program leaves it alone rather than open or write the wrong one.
+    static func name(of entry: UnsafeMutablePointer<dirent>) -> String? {
+        withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(validating: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
     }
 
     /// An environment variable, or nil.

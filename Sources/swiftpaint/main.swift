@@ -24,7 +24,11 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
 
 let options: CommandLineOptions
 do {
-    options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    // The bytes as given, not `CommandLine.arguments`, which repairs a name that is not UTF-8.
+    let raw = (1..<Int(CommandLine.argc)).map { i in
+        CommandLine.unsafeArgv[i].map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+    }
+    options = try CommandLineOptions.parse(raw: raw)
 } catch {
     fail("swiftpaint: \(error.description)", code: 2)
 }

@@ -105,6 +105,43 @@ import XDriver
         #expect(left.isEmpty, "no output is written when the conversion fails: \(left)")
     }
 
+    /// A file name that is not UTF-8 (Latin-1 "\xff.png") on the command line is refused with
+    /// the reason. Before, Swift's arguments repaired it into "�.png": opening said "no such
+    /// file" for a file that is there (or opened another file, "�.png"), and saving wrote a
+    /// file of a name nobody gave.
+    @Test func aFileNameThatIsNotUTF8IsRefusedNotTakenForAnother() throws {
+        let dir = try TemporaryDirectory()
+        try ImageFile.save(Self.picture(), to: dir.file("in.png"), withAlpha: true)
+        let other = PixelImage(width: 3, height: 3, fill: Color.black.pixel)
+        try ImageFile.save(other, to: dir.file("\u{FFFD}.png"), withAlpha: false)
+        var environment = ChildProcess.cleanEnvironment()
+        environment["HOME"] = dir.path
+        environment["XDG_STATE_HOME"] = dir.file("state")
+        environment["XDG_CONFIG_HOME"] = dir.file("config")
+        environment["SP"] = try SwiftPaintBinary.locate()
+        environment["D"] = dir.path
+        // The shell passes the bytes as they are (printf's octal escapes); a Swift string cannot.
+        let scripts = [
+            #"cp "$D/in.png" "$(printf '%s/\377.png' "$D")" && exec "$SP" --export "$D/o.png" "$(printf '%s/\377.png' "$D")""#,
+            #"exec "$SP" --export "$(printf '%s/o\376.png' "$D")" "$D/in.png""#,
+        ]
+        for script in scripts {
+            let child = try ChildProcess(
+                executable: "/bin/sh", arguments: ["-c", script], environment: environment,
+                stdoutPath: dir.file("stdout"), stderrPath: dir.file("stderr"))
+            let status = child.waitForExit(timeout: .seconds(120))
+            if status == nil { child.killAndReap() }
+            let stderr = dir.read("stderr")
+            #expect(status == .exited(2), "\(script): \(String(describing: status)) \(stderr)")
+            #expect(stderr.contains("is not valid UTF-8") && stderr.contains("rename it"), "\(script): \(stderr)")
+        }
+        for name in ["o.png", "o\u{FFFD}.png"] {
+            #expect(!FileManager.default.fileExists(atPath: dir.file(name)), "\(name) was written")
+        }
+        // The other file is untouched.
+        #expect(try ImageFile.load(path: dir.file("\u{FFFD}.png")) == other)
+    }
+
     @Test func hostileFilesAreRefusedOrOpenInLittleMemory() throws {
         let dir = try TemporaryDirectory()
         let (folder, list) = try Reference.fixtures("hostile.py")

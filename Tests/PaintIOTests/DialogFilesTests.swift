@@ -34,6 +34,26 @@ import Testing
         #expect(!error.description.isEmpty)
     }
 
+    /// A file whose name is not UTF-8 (Latin-1 "\xff.png") is not listed: repaired into
+    /// U+FFFD its name became "�.png", another file's, which Open then opened and Save wrote.
+    @Test func aNameThatIsNotUTF8IsNotListedUnderAnotherFilesName() throws {
+        let dir = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { dir.remove() }
+        FileManager.default.createFile(atPath: dir.file("ok.png"), contents: Data([1, 2, 3]))
+        FileManager.default.createFile(atPath: dir.file("\u{FFFD}.png"), contents: Data([4]))
+        // Made by its bytes: Swift's strings cannot hold the name.
+        let raw: [UInt8] = Array(dir.path.utf8) + [UInt8(ascii: "/"), 0xFF] + Array(".png".utf8) + [0]
+        let fd = raw.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { $0.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o600) } ?? -1 }
+        }
+        #expect(fd >= 0)
+        close(fd)
+        let shown = try FolderListing.read(dir.path).get()
+        #expect(shown.entries.map(\.name).sorted() == ["ok.png", "\u{FFFD}.png"], "\(shown.entries.map(\.name))")
+        #expect(shown.entries.first { $0.name == "\u{FFFD}.png" }?.size == 1, "the real “�.png” is listed, once")
+        #expect(FileSystem.names(inFolder: dir.path)?.sorted() == ["ok.png", "\u{FFFD}.png"])
+    }
+
     @Test func aHeaderGivesTheFormatAndSizeWithoutDecoding() throws {
         let dir = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { dir.remove() }

@@ -22,7 +22,8 @@ public struct FolderEntry: Sendable, Equatable {
 
 /// The sub-folders and pictures of a folder, for the file dialog: read with `readdir` and one
 /// `fstatat` per entry that may be shown (files whose names are not pictures' are passed over
-/// without a system call). Bounded: past `limit` entries the rest are counted, not listed.
+/// without a system call; names that are not UTF-8 are not listed, as no path SwiftPaint can
+/// hold names them). Bounded: past `limit` entries the rest are counted, not listed.
 public struct FolderListing: Sendable, Equatable {
     /// The folder, absolute.
     public var folder: String
@@ -58,9 +59,9 @@ public struct FolderListing: Sendable, Equatable {
         var entries: [FolderEntry] = []
         var leftOut = 0
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // A name that is not UTF-8 is left out: repaired into U+FFFD it would name another
+            // file ("�.png"), which Open would open and Save would write.
+            guard let name = FileSystem.name(of: entry) else { continue }
             if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
             let type = entry.pointee.d_type
             // A plain file that is not a picture by name: not listed, not even looked at.
