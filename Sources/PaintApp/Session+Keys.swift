@@ -88,14 +88,9 @@ extension Session {
                 return { self.setOpacity(digit == 0 ? 100 : digit * 10) }
             }
             switch c {
-            case "[" where settings.tool == .text:
-                return { self.changeSettings { $0.setTextSize($0.textFont.size - $0.textSizeStep(down: true)) } }
-            case "]" where settings.tool == .text:
-                return { self.changeSettings { $0.setTextSize($0.textFont.size + $0.textSizeStep(down: false)) } }
-            case "[" where settings.tool == .fill: return { self.setTolerance(self.settings.fillTolerance - 8) }
-            case "]" where settings.tool == .fill: return { self.setTolerance(self.settings.fillTolerance + 8) }
-            case "[": return { self.setWidth(self.settings.brushWidth - self.settings.widthStep(down: true)) }
-            case "]": return { self.setWidth(self.settings.brushWidth + self.settings.widthStep(down: false)) }
+            // The width slider's value: the width, the fill tolerance or the text size.
+            case "[": return { self.stepSlider(.widthSlider, down: true) }
+            case "]": return { self.stepSlider(.widthSlider, down: false) }
             case "l", "L": return { self.select(.line) }
             case "r", "R": return { self.select(.rectangle) }
             case "o", "O": return { self.select(.ellipse) }

@@ -44,6 +44,11 @@ extension Session {
             if modifiers.contains(.control) && (button == .wheelUp || button == .wheelDown) {
                 // Ctrl+wheel zooms about the pointer, as in GIMP, Krita and browsers.
                 zoom(by: button == .wheelUp ? 1 : -1, aroundWindowX: x, y: y)
+            } else if button == .wheelUp || button == .wheelDown, let item = layout.item(atX: x, y: y),
+                settings.scale(of: item) != nil
+            {
+                // Over the width or opacity slider the wheel turns it, as in GIMP and Krita.
+                stepSlider(item, down: button == .wheelDown)
             } else {
                 scroll(button, modifiers)
             }

@@ -33,6 +33,22 @@ extension Session {
     /// Sets the opacity in percent (clamped to 1...100).
     public func setOpacity(_ percent: Int) { changeSettings { $0.setOpacity(percent) } }
 
+    /// Steps what a toolbar slider sets one notch down or up (`[` `]`, or the wheel over the
+    /// slider): the width by a step that grows with it, the fill tolerance by 8, the text size
+    /// by a tenth, the opacity to the next multiple of 5 %.
+    func stepSlider(_ item: ToolbarItem, down: Bool) {
+        guard let scale = settings.scale(of: item) else { return }
+        changeSettings { s in
+            switch scale {
+            case .width: s.setWidth(s.brushWidth + (down ? -s.widthStep(down: true) : s.widthStep(down: false)))
+            case .tolerance: s.setTolerance(s.fillTolerance + (down ? -8 : 8))
+            case .textSize:
+                s.setTextSize(s.textFont.size + (down ? -s.textSizeStep(down: true) : s.textSizeStep(down: false)))
+            case .opacity: s.setOpacity(down ? (s.opacityPercent - 1) / 5 * 5 : (s.opacityPercent / 5 + 1) * 5)
+            }
+        }
+    }
+
     /// Sets the primary color.
     public func setPrimary(_ c: Color) { changeSettings { $0.primary = c } }
 

@@ -57,10 +57,11 @@ extension Session {
         setLayout(layout.scrolled(toX: layout.scrollX + whole.x, y: layout.scrollY + whole.y))
     }
 
-    /// A smooth turn of `dx`, `dy` clicks at window pixel (x, y). Over an open panel or menu
-    /// whole clicks act as wheel clicks there.
+    /// A smooth turn of `dx`, `dy` clicks at window pixel (x, y). Over an open panel or menu,
+    /// or a toolbar slider, whole clicks act as wheel clicks there.
     func handleScroll(_ x: Int, _ y: Int, dx: Double, dy: Double, _ modifiers: Modifiers) {
-        if sizeDialog != nil || colorEditor != nil || fontChooser != nil || popupOpen {
+        let overSlider = layout.item(atX: x, y: y).flatMap { settings.scale(of: $0) } != nil
+        if sizeDialog != nil || colorEditor != nil || fontChooser != nil || popupOpen || overSlider {
             wheelClicks.x += dx
             wheelClicks.y += dy
             while abs(wheelClicks.y) >= 1 {

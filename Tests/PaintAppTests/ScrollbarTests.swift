@@ -108,6 +108,42 @@ import Testing
         #expect(small.layout.imageOrigin == origin)
     }
 
+    @Test("the wheel over the width or opacity slider turns it and leaves the picture where it is")
+    func theWheelOverASliderTurnsIt() {
+        let s = Self.session(width: 3000, height: 2000)
+        func wheel(_ item: ToolbarItem, _ button: PointerButton) {
+            let r = s.layout.rect(of: item)
+            s.handle(.press(x: r.x + r.width / 2, y: r.y + r.height / 2, button: button, modifiers: []))
+        }
+        let width = s.settings.brushWidth
+        let step = s.settings.widthStep(down: false)
+        wheel(.widthSlider, .wheelUp)
+        #expect(s.settings.brushWidth == width + step, "one step wider")
+        wheel(.widthSlider, .wheelDown)
+        #expect(s.settings.brushWidth == width)
+        wheel(.opacitySlider, .wheelDown)
+        #expect(s.settings.opacityPercent == 95)
+        wheel(.opacitySlider, .wheelDown)
+        wheel(.opacitySlider, .wheelUp)
+        #expect(s.settings.opacityPercent == 95)
+        // With the fill tool the width slider is the tolerance, as for [ and ].
+        SessionTests.key(s, "f")
+        let tolerance = s.settings.fillTolerance
+        wheel(.widthSlider, .wheelUp)
+        #expect(s.settings.fillTolerance == tolerance + 8)
+        // A touchpad's smooth turn: whole clicks step it.
+        let r = s.layout.rect(of: .opacitySlider)
+        s.handle(.scroll(x: r.x + 4, y: r.y + r.height / 2, dx: 0, dy: -0.5, modifiers: []))
+        #expect(s.settings.opacityPercent == 95, "half a click: not yet")
+        s.handle(.scroll(x: r.x + 4, y: r.y + r.height / 2, dx: 0, dy: -0.5, modifiers: []))
+        #expect(s.settings.opacityPercent == 100)
+        #expect(s.layout.scrollX == 0 && s.layout.scrollY == 0, "the picture did not scroll")
+        // Elsewhere the wheel still scrolls.
+        let area = s.layout.canvasArea
+        s.handle(.press(x: area.x + 10, y: area.y + 10, button: .wheelDown, modifiers: []))
+        #expect(s.layout.scrollY > 0)
+    }
+
     @Test("a picture that fits has no scrollbars and the whole area between the bars")
     func noBarsWhenItFits() {
         let s = Self.session(width: 300, height: 200)
