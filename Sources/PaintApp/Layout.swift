@@ -160,7 +160,13 @@ public struct Layout: Sendable, Equatable {
     /// The same layout at another zoom, scrolled so the image point under window pixel
     /// (x, y) stays under it where the image is larger than the window (else centred).
     public func zoomed(to newZoom: Zoom, keepingWindowX x: Int, y: Int) -> Layout {
-        let anchor = imagePoint(windowX: x, windowY: y)
+        zoomed(to: newZoom, keeping: imagePoint(windowX: x, windowY: y), atWindowX: x, y: y)
+    }
+
+    /// The same layout at another zoom, scrolled so image point `anchor` shows at window pixel
+    /// (x, y) where the image is larger than the window (else centred): the one way every zoom
+    /// keeps a point still.
+    public func zoomed(to newZoom: Zoom, keeping anchor: Point, atWindowX x: Int, y: Int) -> Layout {
         let unscrolled = Layout(
             windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
             scrollX: 0, scrollY: 0, zoom: newZoom, ui: ui, controls: controls)

@@ -119,6 +119,10 @@ extension Session {
 
     /// Runs the command called `name` (a menu item chosen).
     func runCommand(_ name: String) {
+        // Chosen in a menu the pointer is on the menu, not on the picture: a zoom keeps the
+        // work in view instead (`zoomFocus`).
+        runningMenuCommand = true
+        defer { runningMenuCommand = false }
         if name.hasPrefix("zoom:"), let index = Int(name.dropFirst(5)), Zoom.steps.indices.contains(index) {
             zoom(to: Zoom.steps[index])
         } else if let command = Command.named(name), command.isEnabled(self) {

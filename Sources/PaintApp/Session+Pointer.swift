@@ -311,34 +311,6 @@ extension Session {
 
     // MARK: View
 
-    /// Zooms in (`steps` > 0) or out by `steps` of `Zoom.steps`, keeping the image point under
-    /// window pixel (x, y) where it is (the canvas centre for keys).
-    public func zoom(by steps: Int, aroundWindowX x: Int? = nil, y: Int? = nil) {
-        var target = layout.zoom
-        for _ in 0..<abs(steps) { target = (steps > 0 ? target.stepIn : target.stepOut) ?? target }
-        guard target != layout.zoom else {
-            return setMessage(steps > 0 ? Self.zoomedInAllTheWay : Self.zoomedOutAllTheWay)
-        }
-        zoom(to: target, aroundWindowX: x, y: y)
-    }
-
-    /// What the status bar says when the zoom cannot go further (until the zoom moves).
-    static let zoomedInAllTheWay = "Zoomed in as far as it goes"
-    static let zoomedOutAllTheWay = "Zoomed out as far as it goes"
-
-    /// Shows the picture at `zoom`, keeping the image point under window pixel (x, y) where it
-    /// is (the canvas centre by default).
-    public func zoom(to zoom: Zoom, aroundWindowX x: Int? = nil, y: Int? = nil) {
-        let area = layout.canvasArea
-        setLayout(
-            layout.zoomed(
-                to: zoom.clamped, keepingWindowX: x ?? area.x + area.width / 2, y: y ?? area.y + area.height / 2))
-        setHoverStroke(nil)
-    }
-
-    /// Back to 100 %.
-    public func resetZoom() { zoom(to: .actualSize) }
-
     /// The scrollbar whose thumb is being dragged, if any (drawn darker).
     public var draggedScrollbar: Scrollbar.Axis? {
         if case .scrollbar(let axis, _, _, _) = gesture { return axis }

@@ -43,6 +43,8 @@ public final class Session {
     var gesture = Gesture.idle
     /// Where the pointer was last seen in the window.
     var lastPointer: (x: Int, y: Int)?
+    /// Whether the command running was chosen in a menu (not by its key).
+    var runningMenuCommand = false
     /// The image pixel under the pointer, when it is over the image.
     public internal(set) var pointerPixel: (x: Int, y: Int)?
     /// What the window is asked to do, collected since it last took it (`takeEffects`). A new

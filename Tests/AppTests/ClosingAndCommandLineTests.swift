@@ -172,15 +172,15 @@ extension DrawingTests {
         try ImageFile.save(image, to: picture, withAlpha: false)
         let paint = try start(config, [picture])
         defer { paint.stop() }
-        /// The layout after zoom key presses through `zooms` from 100 %, each about the canvas
-        /// centre as the keys zoom.
+        /// The layout after zoom key presses through `zooms` from 100 %, each about the pointer
+        /// parked on the canvas (on the gray left of the picture), as the keys zoom.
         func layout(through zooms: [Zoom]) -> Layout {
-            let area = paint.layout.canvasArea
+            let pointer = paint.parkedPointer
             var layout = Layout(
                 windowWidth: paint.layout.windowWidth, windowHeight: paint.layout.windowHeight,
                 imageWidth: Self.size.w, imageHeight: Self.size.h)
             for zoom in zooms {
-                layout = layout.zoomed(to: zoom, keepingWindowX: area.x + area.width / 2, y: area.y + area.height / 2)
+                layout = layout.zoomed(to: zoom, keepingWindowX: pointer.x, y: pointer.y)
             }
             return layout
         }
@@ -217,7 +217,7 @@ extension DrawingTests {
 
         try paint.key("0", modifiers: [.control])
         try paint.key("equal", modifiers: [.control], times: 2)
-        // Larger than this window's canvas area: zoomed about its centre, as the keys do.
+        // Larger than this window's canvas area: zoomed about the pointer, as the keys do.
         let double = layout(through: [Zoom(3, 2), Zoom(2)])
         let square = double.windowRect(forImageRect: IntRect(x: 191, y: 151, width: 1, height: 1))
         #expect(square.width == 2 && square.height == 2, "\(square)")

@@ -113,9 +113,13 @@ final class PaintWindow {
     /// the window under the pointer (no window manager), and nothing there shows a tooltip or
     /// paints.
     func parkPointer() {
+        client.moveMouse(toWindow: window, x: parkedPointer.x, y: parkedPointer.y)
+    }
+
+    /// Where `parkPointer` puts the pointer (a zoom key keeps the picture under it still).
+    var parkedPointer: (x: Int, y: Int) {
         let area = layout.canvasArea
-        let spot = layout.imageOrigin.x > 12 ? (4, area.y + 4) : (area.x + 4, area.maxY - 4)
-        client.moveMouse(toWindow: window, x: spot.0, y: spot.1)
+        return layout.imageOrigin.x > 12 ? (4, area.y + 4) : (area.x + 4, area.maxY - 4)
     }
 
     /// Presses a key (by keysym name) with the pointer parked inside the window.
