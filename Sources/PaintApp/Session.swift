@@ -418,11 +418,15 @@ public final class Session {
     /// setting up the window, such as a bad SWIFTPAINT_SCALE).
     public func show(_ text: String) { setMessage(text) }
 
-    /// The tooltip for the hovered toolbar item: what it is and its key. None while a panel
-    /// or a menu is open: the button that opened it (the colors, the font) is still under
-    /// the pointer, and its tooltip would cover the panel's top.
+    /// Whether the hovered toolbar item may show its tooltip: not while a panel, a dialog or a
+    /// menu is open, however it opened (a click on the button under the pointer, a key, the
+    /// menus): the tooltip would cover the panel's top.
+    public var showsTooltip: Bool { hovered != nil && panelFrame == nil && !popupOpen }
+
+    /// The tooltip for the hovered toolbar item: what it is and its key; nil when
+    /// `showsTooltip` is not so.
     public var tooltip: String? {
-        guard panelFrame == nil, !popupOpen else { return nil }
+        guard showsTooltip else { return nil }
         switch hovered {
         case .tool(let t): return "\(t.title) (\(t.key))"
         case .swatch(let i): return "\(Palette.colors[i].hex) — left click: primary, right click: secondary"

@@ -346,7 +346,9 @@ public final class X11App {
     private func pollTimeout() -> Int32 {
         var due = Double.infinity
         if owed.pointerPosition { due = lastStatusDraw + Self.statusInterval }
-        if session.hovered != nil, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }
+        // Not while a panel is open: the wait would be over at once, and poll woke every
+        // millisecond until it closed.
+        if session.showsTooltip, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }
         // A paste waiting on another program is given up when it stays silent.
         if let deadline = clipboard.deadline { due = min(due, deadline) }
         if let watchAgain { due = min(due, watchAgain) }
@@ -359,6 +361,14 @@ public final class X11App {
             lastHovered = session.hovered
             hoverSince = clock
             tooltip.hide()
+        }
+        guard session.hovered != nil else { return }
+        guard session.showsTooltip else {
+            // A panel, a dialog or a menu opened over a tooltip already shown (from the keyboard
+            // too: a click hides it anyway): it goes, and its wait starts again once they close.
+            tooltip.hide()
+            hoverSince = clock
+            return
         }
         guard let item = session.hovered, let tip = session.tooltip, !tooltip.isShown,
             clock >= hoverSince + Tooltip.delay
