@@ -201,7 +201,8 @@ extension Session {
     /// Undo, redo and the document buttons.
     private func drawActions(_ p: inout ChromePainter) {
         for item in [ToolbarItem.undo, .redo, .background, .clear, .newDocument, .open, .save] {
-            let enabled = item == .undo ? history.canUndo : item == .redo ? history.canRedo : true
+            // While text is typed they are the box's undo and redo.
+            let enabled = item == .undo ? canUndoNow : item == .redo ? canRedoNow : true
             if enabled { buttonState(item, selected: false, p: &p) }
             Icons.draw(item, in: layout.rect(of: item), painter: &p, enabled: enabled)
         }

@@ -136,7 +136,9 @@ extension Session {
     /// Whether Redo does something now: a step of the box being typed, or (with no box, or a
     /// blank one that would go) of the picture.
     var canRedoNow: Bool {
-        guard let live = liveText else { return history.canRedo }
+        // Asked at every event (`takeEffects`): no copy of the box when there is none.
+        if liveText == nil { return history.canRedo }
+        guard let live = liveText else { return false }
         return live.edits.canRedo || (closesOnRedo(live) && history.canRedo)
     }
 

@@ -309,7 +309,7 @@ public final class Session {
     public func takeEffects() -> Effects {
         // A committed stroke redraws the toolbar (14 million instructions, milliseconds) only
         // when it changes what the undo and redo buttons show, not after every stroke.
-        let actions = ActionsKey(undo: history.canUndo, redo: history.canRedo)
+        let actions = ActionsKey(undo: canUndoNow, redo: canRedoNow)
         if actions != shownActions {
             shownActions = actions
             effects.toolbar = true

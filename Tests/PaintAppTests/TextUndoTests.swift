@@ -172,6 +172,9 @@ import Testing
         Tool.type(s, "ab cd")
         Command.named("undo")?.run(s)
         #expect(s.editedText == "ab ")
+        // The menu item and the toolbar button are enabled for the box's redo, with nothing to
+        // redo in the picture.
+        #expect(!s.history.canRedo && s.canRedoNow && Command.named("redo")?.isEnabled(s) == true)
         Command.named("redo")?.run(s)
         #expect(s.editedText == "ab cd")
     }
