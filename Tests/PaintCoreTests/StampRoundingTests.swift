@@ -73,12 +73,17 @@ import Testing
                 // The start disc first, as the stroke before would have stamped it.
                 if continues {
                     let disc = Capsule(from: capsule.a, to: capsule.a, width: capsule.radius * 2)
-                    _ = engine.stamp(disc, fullDiscAtStart: false, level: level, rounding: ClampedRounding.self)
+                    _ = engine.stamp(
+                        disc, fullDiscAtStart: false, level: level, rounding: ClampedRounding.self, insideSpan: true)
                 }
                 if inRange {
-                    _ = engine.stamp(capsule, fullDiscAtStart: continues, level: level, rounding: InRangeRounding.self)
+                    _ = engine.stamp(
+                        capsule, fullDiscAtStart: continues, level: level, rounding: InRangeRounding.self,
+                        insideSpan: true)
                 } else {
-                    _ = engine.stamp(capsule, fullDiscAtStart: continues, level: level, rounding: ClampedRounding.self)
+                    _ = engine.stamp(
+                        capsule, fullDiscAtStart: continues, level: level, rounding: ClampedRounding.self,
+                        insideSpan: true)
                 }
                 results.append((0..<(w * h)).map { engine.strokeCoverage(x: $0 % w, y: $0 / w) ?? 0 })
                 engine.end()
