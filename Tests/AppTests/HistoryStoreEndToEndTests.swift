@@ -73,7 +73,8 @@ struct HistoryStoreEndToEndTests: CanvasChecks {
         let covered = try paint.waitForCapture(image: Self.whole, "the cover") {
             $0.shows(Self.indigo, x: Self.onSecret.0, y: Self.onSecret.1, tolerance: 0)
                 && $0.shows(Self.indigo, x: Self.cover.to.0 - 3, y: Self.cover.to.1 - 3, tolerance: 0)
-                && !$0.shows(Self.indigo, x: Self.cover.to.0 + 3, y: Self.cover.to.1 + 3, tolerance: 0)
+                // Beyond its square corner (8 px wide: 4 around the drag's end, and the ramp).
+                && !$0.shows(Self.indigo, x: Self.cover.to.0 + 6, y: Self.cover.to.1 + 6, tolerance: 0)
         }
         return (secret, covered)
     }

@@ -426,9 +426,39 @@ extension ToolsEndToEndTests {
             #expect(png.color(x: x, y: y) == white, "outside at (\(x),\(y)) is \(png.color(x: x, y: y))")
         }
         // Every pixel: A's and B's interiors (inside the outlines' middle lines) are filled
-        // exactly where the picture before was within the tolerance of white, and unchanged
-        // elsewhere; outside both outlines nothing changed.
+        // exactly where the picture before was within the tolerance of white; the pixels just
+        // beyond that touching it on a side take the fill by their edge coverage (blended into
+        // the anti-aliased outline); the rest is unchanged; outside both outlines nothing changed.
         func within(_ c: Color, _ tol: Int) -> Bool { ScreenCapture.matches(c, white, tolerance: tol) }
+        func edge(_ x: Int, _ y: Int, _ fill: Color, filled: (Color) -> Bool) -> Color? {
+            let old = before.color(x: x, y: y)
+            guard !filled(old),
+                [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)].contains(where: {
+                    filled(before.color(x: $0.0, y: $0.1))
+                })
+            else { return nil }
+            // The outline: the unfilled pixel of the 3 x 3 neighbourhood farthest from white.
+            var outline = old
+            func far(_ c: Color) -> Int {
+                [255 - Int(c.r), 255 - Int(c.g), 255 - Int(c.b)].map { $0 * $0 }.reduce(0, +)
+            }
+            for ny in y - 1...y + 1 {
+                for nx in x - 1...x + 1
+                where !filled(before.color(x: nx, y: ny)) && far(before.color(x: nx, y: ny)) > far(outline) {
+                    outline = before.color(x: nx, y: ny)
+                }
+            }
+            let m = Int(
+                StrokeEngine.edgeCoverage(
+                    pixel: old.pixel, target: white.pixel, outline: outline.pixel, fill: fill.pixel))
+            func mix(_ f: UInt8, _ o: UInt8) -> UInt8 { UInt8((Int(f) * m + Int(o) * (255 - m) + 127) / 255) }
+            return Color(r: mix(fill.r, old.r), g: mix(fill.g, old.g), b: mix(fill.b, old.b))
+        }
+        /// Whether `a` and `b` differ by at most one in each channel (the compositor's rounding).
+        func near(_ a: Color, _ b: Color) -> Bool {
+            abs(Int(a.r) - Int(b.r)) <= 1 && abs(Int(a.g) - Int(b.g)) <= 1 && abs(Int(a.b) - Int(b.b)) <= 1
+        }
+        var edgesA = 0
         var ringFilledA = 0
         var ringKeptA = 0
         var ringKeptB = 0
@@ -439,14 +469,21 @@ extension ToolsEndToEndTests {
                 let new = png.color(x: x, y: y)
                 let inA = x > 40 && x < 180 && y > 40 && y < 220
                 let inB = x > 220 && x < 360 && y > 40 && y < 220
-                let want: Color
+                var want: Color
                 if inA {
                     want = within(old, 32) ? fillBlue : old
                     if old != white && within(old, 32) { ringFilledA += 1 }
                     if !within(old, 32) { ringKeptA += 1 }
+                    if let blended = edge(x, y, fillBlue, filled: { within($0, 32) }) {
+                        want = near(new, blended) ? new : blended
+                        edgesA += 1
+                    }
                 } else if inB {
                     want = old == white ? fillOrange : old
                     if old != white && within(old, 32) { ringKeptB += 1 }
+                    if let blended = edge(x, y, fillOrange, filled: { $0 == white }) {
+                        want = near(new, blended) ? new : blended
+                    }
                 } else {
                     want = old
                 }
@@ -459,6 +496,7 @@ extension ToolsEndToEndTests {
         #expect(ringFilledA > 100, "only \(ringFilledA) anti-aliased pixels inside A were within tolerance 32")
         #expect(ringKeptA > 100, "only \(ringKeptA) outline pixels inside A's middle line")
         #expect(ringKeptB > 100, "only \(ringKeptB) anti-aliased pixels inside B kept at tolerance 0")
+        #expect(edgesA > 100, "only \(edgesA) pixels along A's edge")
     }
 
     // MARK: Picker

@@ -18,11 +18,13 @@ import Testing
         return engine
     }
 
+    // The search itself, by version 1's rules (nothing beyond it); version 2's blended edge is
+    // DrawingVersionTests'.
     @Test func toleranceZeroStopsBeforeTheAntiAliasedRamp() {
         let engine = Self.circlePicture()
         let white = Color.white.pixel
         let dirty = engine.beginFill(
-            StrokeStyle(color: Color(r: 255, g: 0, b: 0)), at: Point(x: 50, y: 50), tolerance: 0)
+            StrokeStyle(color: Color(r: 255, g: 0, b: 0), drawing: .session6), at: Point(x: 50, y: 50), tolerance: 0)
         #expect(engine.isStroking)
         var filled = 0
         var reached = 0
@@ -55,7 +57,8 @@ import Testing
 
     @Test func highToleranceFillsIntoTheRamp() {
         let engine = Self.circlePicture()
-        engine.beginFill(StrokeStyle(color: Color(r: 255, g: 0, b: 0)), at: Point(x: 50, y: 50), tolerance: 200)
+        engine.beginFill(
+            StrokeStyle(color: Color(r: 255, g: 0, b: 0), drawing: .session6), at: Point(x: 50, y: 50), tolerance: 200)
         var rampFilled = 0
         for y in 0..<100 {
             for x in 0..<100 {

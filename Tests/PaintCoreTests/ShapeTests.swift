@@ -42,14 +42,15 @@ import Testing
 
     @Test func goldenRectangleOutline() {
         let engine = StrokeEngine(width: 16, height: 10)
-        Self.shape(engine, StrokeStyle(width: 1), .rectangle, Self.p(2.5, 2.5), Self.p(12.5, 7.5))
+        Self.shape(engine, StrokeStyle(width: 1, drawing: .session6), .rectangle, Self.p(2.5, 2.5), Self.p(12.5, 7.5))
         let grid = PixelPictures.shades(engine)
         #expect(grid == Self.rectangleGolden)
     }
 
     @Test func goldenFilledRectangle() {
         let engine = StrokeEngine(width: 16, height: 10)
-        Self.shape(engine, StrokeStyle(width: 2), .rectangle, Self.p(3, 3), Self.p(12, 7), filled: true)
+        Self.shape(
+            engine, StrokeStyle(width: 2, drawing: .session6), .rectangle, Self.p(3, 3), Self.p(12, 7), filled: true)
         let grid = PixelPictures.shades(engine)
         #expect(grid == Self.filledRectangleGolden)
     }

@@ -1,9 +1,11 @@
 /// The binary form of an operation, as the crash journal and the saved history store it.
 ///
-/// One tag byte per case (`Tag`), then the case's fields, little-endian. `encoded()` and
-/// `init?(decoding:)` each hold one switch with an arm per case: a new operation gets a new tag
-/// and an arm in both, and a round-trip test in OperationCodecTests (PaintCoreTests). Decoding trusts nothing: a
-/// count that does not fit the bytes, a value out of range or bytes left over give nil.
+/// One tag byte per case (`Tag`), then the case's fields, little-endian. A drawn operation's
+/// first field byte carries its `DrawingVersion` beside the tool (`encode(_:into:)` of a style).
+/// `encoded()` and `init?(decoding:)` each hold one switch with an arm per case: a new operation
+/// gets a new tag and an arm in both, and a round-trip test in OperationCodecTests
+/// (PaintCoreTests). Decoding trusts nothing: a count that does not fit the bytes, a value out of
+/// range or bytes left over give nil.
 extension Operation {
     /// The first byte of every encoded operation. The numbers are on disk (journals, saved
     /// histories): a new operation takes the next free number, and none is ever reused.
@@ -415,9 +417,12 @@ extension Operation {
         return (shift, units)
     }
 
-    /// Tool, color, opacity and width: the part every drawn operation starts with.
+    /// Tool and drawing version, color, opacity and width: the part every drawn operation
+    /// starts with. The first byte holds the tool in its low four bits (0 brush, 1 eraser) and
+    /// the `DrawingVersion` less one in its high four: steps written before versions existed
+    /// have 0 there and replay by version 1's rules, as they were drawn.
     private static func encode(_ style: StrokeStyle, into out: inout ByteWriter) {
-        out.byte(style.tool == .eraser ? 1 : 0)
+        out.byte(UInt8(style.drawing.rawValue - 1) << 4 | (style.tool == .eraser ? 1 : 0))
         out.byte(style.color.r)
         out.byte(style.color.g)
         out.byte(style.color.b)
@@ -464,11 +469,30 @@ extension Operation {
         return TextSpec(mask: mask, text: text, font: font, x: v[0], y: v[1])
     }
 
+    /// Decodes `encode(_:into:)` of a style; nil for an unknown tool or a drawing version this
+    /// build does not know (a newer SwiftPaint's: `newerDrawingVersion` says which).
     private static func decodeStyle(_ input: inout ByteReader) -> StrokeStyle? {
-        guard let tool = input.byte(), tool <= 1, let r = input.byte(), let g = input.byte(), let b = input.byte(),
-            let opacity = input.double(), let width = input.double(), opacity.isFinite, width.isFinite
+        guard let first = input.byte(), first & 0x0F <= 1,
+            let drawing = DrawingVersion(rawValue: Int(first >> 4) + 1), let r = input.byte(),
+            let g = input.byte(), let b = input.byte(), let opacity = input.double(), let width = input.double(),
+            opacity.isFinite, width.isFinite
         else { return nil }
         return StrokeStyle(
-            tool: tool == 1 ? .eraser : .brush, color: Color(r: r, g: g, b: b), opacity: opacity, width: width)
+            tool: first & 0x0F == 1 ? .eraser : .brush, color: Color(r: r, g: g, b: b), opacity: opacity,
+            width: width, drawing: drawing)
+    }
+
+    /// The drawing version an encoded drawn operation (stroke, shape, fill, text) says it was
+    /// drawn by, when it is newer than any this build knows; nil otherwise. Lets a reader say
+    /// that a step comes from a newer SwiftPaint rather than that it is damaged.
+    public static func newerDrawingVersion(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 2, let tag = Tag(rawValue: bytes[0]) else { return nil }
+        switch tag {
+        case .stroke, .gridStroke, .dynamicStroke, .shape, .fill, .text:
+            let version = Int(bytes[1] >> 4) + 1
+            return bytes[1] & 0x0F <= 1 && DrawingVersion(rawValue: version) == nil ? version : nil
+        default:
+            return nil
+        }
     }
 }

@@ -65,7 +65,11 @@ extension StrokeEngine {
             for dash in Self.dashes(from: a, to: b, width: w, within: clip) {
                 _ = stamp(Capsule(from: dash.0, to: dash.1, width: w), fullDiscAtStart: false)
             }
+        case .rectangle where style.drawing >= .session7:
+            squareRectangle(spec)
         case .rectangle:
+            // Version 1 (`DrawingVersion.session6`): a capsule along each side, so the corners
+            // are round; kept for the steps recorded then.
             if spec.filled { fillBox(spec) }
             let c1 = Point(x: b.x, y: a.y)
             let c2 = Point(x: a.x, y: b.y)
@@ -143,6 +147,64 @@ extension StrokeEngine {
             shapeRow(y, x0, x1, inside: (x0, x1), insideFull: true, bounds: &bounds) { _ in 1 }
         }
         commit(bounds)
+    }
+
+    /// A rectangle with square (mitred) outer corners, as MS Paint, KolourPaint and GIMP draw
+    /// it: the band between the box grown and the box shrunk by half the width (the whole grown
+    /// box when filled, or when the width closes the hole). A pixel's coverage is the area of its
+    /// square inside the band: along a side the same one-pixel ramp the capsules give
+    /// (`width / 2 + 0.5 - distance`), at a corner the product of the two sides' overlaps.
+    private func squareRectangle(_ spec: ShapeSpec) {
+        let half = style.width / 2
+        let cx = (spec.from.x + spec.to.x) / 2
+        let cy = (spec.from.y + spec.to.y) / 2
+        let bx = abs(spec.to.x - spec.from.x) / 2
+        let by = abs(spec.to.y - spec.from.y) / 2
+        // Half sizes of the outer box and of the hole.
+        let ox = bx + half
+        let oy = by + half
+        let ix = bx - half
+        let iy = by - half
+        let hole = !spec.filled && ix > 0 && iy > 0
+        let y0 = max(clip.y, Int(clamping: cy - oy - 1, .down))
+        let y1 = min(clip.maxY - 1, Int(clamping: cy + oy, .down))
+        guard y0 <= y1, cx.isFinite, cy.isFinite, ox.isFinite, oy.isFinite else { return }
+        let xa = max(clip.x, Int(clamping: cx - ox - 1, .down))
+        let xb = min(clip.maxX - 1, Int(clamping: cx + ox, .down))
+        guard xa <= xb else { return }
+        // Pixels certainly fully covered by the outer box (or by the hole), shrunk by a pixel
+        // so rounding never wrongly includes one; the others are measured.
+        let solid = (max(xa, Int(clamping: cx - ox, .up) + 1), min(xb, Int(clamping: cx + ox - 1, .down) - 1))
+        let inHole = (max(xa, Int(clamping: cx - ix, .up) + 1), min(xb, Int(clamping: cx + ix - 1, .down) - 1))
+        var bounds = ShapeBounds()
+        for y in y0...y1 {
+            let dy = abs(Double(y) + 0.5 - cy)
+            let outerRow = Self.overlap(dy, oy)
+            guard outerRow > 0 else { continue }
+            let holeRow = hole ? Self.overlap(dy, iy) : 0
+            let inside: (Int, Int)
+            let insideFull: Bool
+            if holeRow >= 1 {
+                (inside, insideFull) = (inHole, false)
+            } else if holeRow == 0 && outerRow >= 1 {
+                (inside, insideFull) = (solid, true)
+            } else {
+                (inside, insideFull) = ((xb + 1, xb), false)
+            }
+            shapeRow(y, xa, xb, inside: inside, insideFull: insideFull, bounds: &bounds) { px in
+                let dx = abs(px - cx)
+                let outer = Self.overlap(dx, ox) * outerRow
+                return holeRow > 0 ? outer - Self.overlap(dx, ix) * holeRow : outer
+            }
+        }
+        commit(bounds)
+    }
+
+    /// The length of a pixel's extent along one axis (its centre `distance` from the box's
+    /// centre) inside a box of half size `half` around that centre: 0...1.
+    @inline(__always)
+    static func overlap(_ distance: Double, _ half: Double) -> Double {
+        max(0, min(distance + 0.5, half) - max(distance - 0.5, -half))
     }
 
     /// An ellipse inscribed in the box between `from` and `to`: the points within half the

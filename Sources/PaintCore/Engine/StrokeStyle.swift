@@ -39,6 +39,24 @@ public struct StrokeDynamics: Hashable, Sendable {
     }
 }
 
+/// The drawing rules a recorded step is drawn by. A step keeps the version it was drawn with
+/// (in its bytes: `OperationCodec.swift`), so a history or journal written by an older
+/// SwiftPaint replays to exactly the pixels that version drew, and new steps use the new rules.
+/// A change to how an operation draws takes the next version, never changes an old one.
+public enum DrawingVersion: Int, Sendable, Hashable, Comparable, CaseIterable {
+    /// Through session 6: rectangles with round corners (a capsule along each side), flood
+    /// fills with a hard edge (full coverage on the matching pixels, nothing beyond).
+    case session6 = 1
+    /// Rectangles with square (mitred) outer corners; a flood fill's edge blends into the
+    /// anti-aliased outline around it (`StrokeEngine.edgeCoverage`).
+    case session7 = 2
+
+    /// The rules new steps are drawn by.
+    public static let current = DrawingVersion.session7
+
+    public static func < (a: DrawingVersion, b: DrawingVersion) -> Bool { a.rawValue < b.rawValue }
+}
+
 /// Everything about a stroke except its points.
 public struct StrokeStyle: Hashable, Sendable {
     /// Brush or eraser.
@@ -51,17 +69,20 @@ public struct StrokeStyle: Hashable, Sendable {
     public var width: Double
     /// Curves, stabilizer and pressure (freehand strokes only).
     public var dynamics: StrokeDynamics
+    /// The drawing rules: the current ones for a new step, the recorded ones for a replayed one.
+    public var drawing: DrawingVersion
 
     /// Makes a style; opacity is clamped to [1/255, 1] and width to [1, 1000].
     public init(
         tool: StrokeTool = .brush, color: Color = .black, opacity: Double = 1, width: Double = 5,
-        dynamics: StrokeDynamics = .straight
+        dynamics: StrokeDynamics = .straight, drawing: DrawingVersion = .current
     ) {
         self.tool = tool
         self.color = color
         self.opacity = opacity.isFinite ? min(max(opacity, 1.0 / 255), 1) : 1
         self.width = width.isFinite ? min(max(width, 1), 1000) : 1
         self.dynamics = dynamics
+        self.drawing = drawing
     }
 
     /// Opacity as the 8-bit alpha the compositor uses.

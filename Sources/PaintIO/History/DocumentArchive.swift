@@ -179,6 +179,12 @@ public struct DocumentArchive: Sendable, Equatable {
                 return .failure(PayloadProblem(error))
             }
             guard let op = decoded else {
+                if let version = Operation.newerDrawingVersion(bytes) {
+                    return .failure(
+                        PayloadProblem(
+                            "operation \(index + 1) was drawn by a newer SwiftPaint (drawing version \(version); "
+                                + "this one knows up to \(DrawingVersion.current.rawValue))"))
+                }
                 return .failure(PayloadProblem("operation \(index + 1) cannot be read"))
             }
             operations.append(op)

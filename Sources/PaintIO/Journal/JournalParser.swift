@@ -34,6 +34,9 @@ struct JournalParser {
         /// Records that were damaged and skipped, and the bytes they held.
         var lostRecords = 0
         var lostBytes = 0
+        /// Of the lost records, those drawn by a newer SwiftPaint (a drawing version this
+        /// build does not know).
+        var newerRecords = 0
         /// Why the end of the file was not read (cut short, damaged beyond repair), if so.
         var droppedTail: String?
         /// Why the journal cannot be replayed at all (over its replay budget), if so.
@@ -49,6 +52,10 @@ struct JournalParser {
             if lostRecords > 0 {
                 let what = lostRecords == 1 ? "1 damaged change was" : "\(lostRecords) damaged changes were"
                 parts.append("\(what) left out (\(byteCount(lostBytes)))")
+            }
+            if newerRecords > 0 {
+                let what = newerRecords == 1 ? "1 of them was" : "\(newerRecords) of them were"
+                parts.append("\(what) drawn by a newer SwiftPaint")
             }
             if let droppedTail { parts.append(droppedTail) }
             return parts.isEmpty ? nil : parts.joined(separator: "; ")
@@ -225,6 +232,7 @@ struct JournalParser {
                 } else {
                     // Checked out but not understood: a change from a newer SwiftPaint, or
                     // damage the CRC missed. Its step stays, empty.
+                    if Operation.newerDrawingVersion(payload) != nil { parsed.newerRecords += 1 }
                     parsed.lostRecords += 1
                     parsed.lostBytes += next - offset
                     take(Self.lost, counting: &budget)
