@@ -94,6 +94,24 @@ import Testing
         #expect(away.allSatisfy { $0.allSatisfy { $0 == 0 } })
     }
 
+    @Test func theStrokeEraserFindsASquareCornerWhereItIsDrawn() {
+        for drawing in DrawingVersion.allCases {
+            let engine = StrokeEngine(width: 80, height: 60)
+            let history = History(base: nil)
+            let spec = ShapeSpec(kind: .rectangle, from: Self.p(20.5, 20.5), to: Self.p(60.5, 40.5), filled: false)
+            history.perform(.shape(StrokeStyle(width: 10, drawing: drawing), spec), engine: engine)
+            // The corner's tip: (16, 16) is 6.4 px from the corner, beyond the 5 + 1 reach of a
+            // round one, inside the square one.
+            let tip = Self.p(16, 16)
+            #expect(engine.viewPixel(x: 16, y: 16) == (drawing == .session6 ? Color.white.pixel : Color.black.pixel))
+            #expect((history.stroke(at: tip, slack: 1) == 0) == (drawing >= .session7), "\(drawing)")
+            // On a side and off it, both alike; the hole is not the rectangle.
+            #expect(history.stroke(at: Self.p(40, 17), slack: 1) == 0)
+            #expect(history.stroke(at: Self.p(40, 30), slack: 1) == nil)
+            #expect(history.stroke(at: Self.p(40, 8), slack: 1) == nil)
+        }
+    }
+
     // MARK: Fill edges
 
     @Test func theEdgeCoverageIsTheLeastSquaresBlendOfTheFillUnderTheOutline() {

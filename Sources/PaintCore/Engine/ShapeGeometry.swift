@@ -25,8 +25,9 @@ extension ShapeSpec {
     }
 
     /// Whether `point` lies within `reach` of the shape's outline (or inside a filled one): the
-    /// stroke eraser's hit test.
-    func isHit(by point: Point, reach: Double) -> Bool {
+    /// stroke eraser's hit test. A rectangle with `squareCorners` (drawing version 2) reaches
+    /// into its corners' squares as it is drawn; a round-cornered one only within `reach` of a side.
+    func isHit(by point: Point, reach: Double, squareCorners: Bool = false) -> Bool {
         let x0 = min(from.x, to.x)
         let x1 = max(from.x, to.x)
         let y0 = min(from.y, to.y)
@@ -34,6 +35,13 @@ extension ShapeSpec {
         switch kind {
         case .line, .dashedLine:
             return Capsule(from: from, to: to, width: 0).distance(point.x, point.y) <= reach
+        case .rectangle where squareCorners:
+            let dx = abs(point.x - (x0 + x1) / 2)
+            let dy = abs(point.y - (y0 + y1) / 2)
+            let hx = (x1 - x0) / 2
+            let hy = (y1 - y0) / 2
+            let inBand = dx <= hx + reach && dy <= hy + reach
+            return inBand && (filled || !(dx < hx - reach && dy < hy - reach))
         case .rectangle:
             let inside = point.x >= x0 && point.x <= x1 && point.y >= y0 && point.y <= y1
             if filled && inside { return true }

@@ -283,7 +283,9 @@ public final class History {
                     return index
                 }
             case .shape(let style, let spec):
-                if spec.isHit(by: point, reach: style.width / 2 + slack) { return index }
+                if spec.isHit(by: point, reach: style.width / 2 + slack, squareCorners: style.drawing >= .session7) {
+                    return index
+                }
             case .text(_, let spec):
                 if spec.isHit(by: point, reach: slack) { return index }
             default: continue
