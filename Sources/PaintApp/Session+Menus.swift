@@ -31,10 +31,13 @@ extension Session {
         return IntRect(x: x, y: bar.y + s.px(3), width: width, height: bar.height - s.px(5))
     }
 
-    /// The widest pointer position and size the status bar shows for this picture ("8888, 8888"):
-    /// the slots it keeps for them.
+    /// The widest pointer position and size the status bar shows ("88888, 88888"): the slots it
+    /// keeps for them, as wide as for the largest picture SwiftPaint opens
+    /// (`ImageLimits.default.maxSide`), so the fields after them stay put when the picture's size
+    /// changes (sized for this picture, 999 x 999 to 1000 x 1000 moved them right).
     var statusSlots: (position: String, size: String) {
-        let digits = String(repeating: "8", count: String(max(engine.width, engine.height)).count)
+        let side = max(ImageLimits.default.maxSide, engine.width, engine.height)
+        let digits = String(repeating: "8", count: String(side).count)
         return ("\(digits), \(digits)", "\(digits) × \(digits)")
     }
 

@@ -22,8 +22,8 @@ extension Session {
         return (ChromeStrip(pixels: positionBackdrop(slot), texts: [text]), slot)
     }
 
-    /// The width of the widest position this picture can show ("8888, 8888"), measured once per
-    /// picture size and measurer: the slot's width is asked at every pointer-position redraw,
+    /// The width of the widest position the bar keeps room for ("88888, 88888"), measured once
+    /// per picture size and measurer: the slot's width is asked at every pointer-position redraw,
     /// where measuring the text again was 40 % of the redraw's instructions.
     var widestPositionWidth: Int {
         let side = max(engine.width, engine.height)

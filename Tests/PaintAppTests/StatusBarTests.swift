@@ -26,6 +26,27 @@ import Testing
         #expect(Self.x(of: s.displayName, in: s) == name, "the name moved with the zoom's text")
     }
 
+    /// A picture whose size gains a digit (999 x 999 to 1000 x 1000, a crop undone): the zoom
+    /// field, the stabilizer and the name stay where they are (they moved a digit's width).
+    @Test func fieldsStayWhenTheSizeGainsADigit() {
+        let s = T.makeSession(width: 1000, height: 1000, windowWidth: 900, windowHeight: 600)
+        s.selection = IntRect(x: 0, y: 0, width: 999, height: 999)
+        s.run(.cropToSelection)
+        #expect(s.engine.width == 999)
+        func places() -> [Int?] {
+            let measure = FixedWidthMeasurer()
+            let texts = s.renderStatus(measure: measure).texts
+            // The name, bold ("Untitled (unsaved)" after the crop).
+            let name = texts.first { $0.bold && $0.text.hasPrefix(s.displayName) }?.x
+            return [s.zoomField.x, s.stabilizerField?.x, name]
+        }
+        let small = places()
+        T.key(s, "z", .control)
+        #expect(s.engine.width == 1000)
+        #expect(places() == small, "at 999 x 999 \(small), at 1000 x 1000 \(places())")
+        #expect(Self.x(of: "1000 × 1000", in: s) != nil)
+    }
+
     @Test func aClickOnTheStabilizerFieldStepsIt() {
         let (s, sink) = T.recordingSession(width: 200, height: 100)
         _ = s.renderStatus()
@@ -144,9 +165,10 @@ import Testing
         }
     }
 
-    /// The widest position's width is kept between redraws: it follows the picture when a crop
-    /// or its undo changes how many digits a position has, and a new measurer.
-    @Test func theSlotFollowsThePictureSizeAndTheMeasurer() {
+    /// The widest position's width is kept between redraws: it stays when a crop or its undo
+    /// changes how many digits a position has (room is kept for the largest picture), and
+    /// follows a new measurer.
+    @Test func theSlotStaysWithThePictureSizeAndFollowsTheMeasurer() {
         let s = SessionTests.makeSession(width: 1000, height: 40)
         Self.expectSlotMatchesWholeBar(s, "1000 x 40")
         let wide = s.positionSlot.width
@@ -154,16 +176,15 @@ import Testing
         s.run(.cropToSelection)
         #expect(s.engine.width == 50)
         Self.expectSlotMatchesWholeBar(s, "cropped to 50 x 40")
-        let narrow = s.positionSlot.width
-        #expect(narrow == wide - 2 * 2 * 7, "two digits fewer in each coordinate, 7 px each")
+        #expect(s.positionSlot.width == wide, "two digits fewer in each coordinate, the same slot")
         s.handle(.key(.character("z"), modifiers: .control))
         #expect(s.engine.width == 1000)
-        #expect(s.positionSlot.width == wide, "the undo brings the wider slot back")
+        #expect(s.positionSlot.width == wide, "the undo keeps the slot")
         struct Wider: TextMeasuring {
             func width(of text: String, bold: Bool) -> Int { text.count * 9 }
         }
         _ = s.renderStatus(measure: Wider())
-        #expect(s.positionSlot.width == wide + "8888, 8888".count * 2, "measured again with the new measurer")
+        #expect(s.positionSlot.width == wide + "88888, 88888".count * 2, "measured again with the new measurer")
     }
 
     /// The position's text is written digit by digit (no string interpolation per redraw): it
