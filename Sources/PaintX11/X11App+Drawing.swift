@@ -138,9 +138,15 @@ extension X11App {
     /// caret, a dark bar with a white edge. The input method's window goes to the caret.
     func drawTextOverlay() {
         guard session.isTypingText, let frame = session.textFrameInWindowRect, let caret = session.textCaretBar
-        else { return }
+        else {
+            textOverlayDrawn = .empty
+            return
+        }
         blitter.waitUntilServerRead()
-        let area = session.layout.visibleImage
+        // Over the gray beyond the picture too: a line typed past the picture's edge keeps its
+        // caret in sight (the text itself stops at the edge), as in GIMP.
+        let area = session.layout.canvasArea
+        textOverlayDrawn = frame.union(caret).intersection(area)
         var clip = XRectangle(
             x: Int16(clamping: area.x), y: Int16(clamping: area.y), width: UInt16(clamping: area.width),
             height: UInt16(clamping: area.height))

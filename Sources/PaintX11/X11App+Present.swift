@@ -59,6 +59,8 @@ extension X11App {
                 blitImage(owed.canvas)
                 owed.canvas = .empty
                 drawHoverOutline()
+                // A text box near the picture's edge had its frame and caret over the gray.
+                if !textOverlayDrawn.isEmpty { drawSurround(session.layout, clip: textOverlayDrawn) }
                 drawTextOverlay()
                 // The ink goes to the server before the chrome is drawn: a toolbar or status
                 // bar redraw in the same turn never delays it.

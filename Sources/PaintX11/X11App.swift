@@ -501,6 +501,9 @@ public final class X11App {
     }
 
     var exposed = IntRect.empty
+    /// Where the text box's frame and caret were last drawn (window coordinates): over the gray
+    /// beyond the picture too, which is drawn again there before they are drawn anew.
+    var textOverlayDrawn = IntRect.empty
 
     /// A pointer event from XInput 2 or the core protocol; a left press may make a double click.
     /// Motion goes to the session at once, after what came before it (no batch to fill and
