@@ -9,7 +9,8 @@ extension ImageFile {
     public static func export(from input: String, to output: String, quality: Int? = nil) throws(ImageFileError) {
         // The target's format is checked first, so a bad name fails before any decoding.
         let options = try SaveOptions.forSaving(to: output, quality: quality)
-        let opened = try open(path: input)
-        try save(opened.picture.image, to: output, options: options, withAlpha: opened.picture.hasAlpha)
+        // Read up to the picture's end only (`readPicture`): junk after it is never held.
+        let picture = try decode(path: input)
+        try save(picture.image, to: output, options: options, withAlpha: picture.hasAlpha)
     }
 }

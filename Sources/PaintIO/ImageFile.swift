@@ -101,7 +101,16 @@ public enum ImageFile {
     public static func load(
         path: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> PixelImage {
-        try open(path: path, limits: limits, control: control).picture.image
+        try decode(path: path, limits: limits, control: control).image
+    }
+
+    /// The picture of the file at `path`, decoded from its bytes up to the picture's end
+    /// (`readPicture`): what `load` and `export` need, which keep no bytes. The same errors as
+    /// `open`.
+    static func decode(
+        path: String, limits: ImageLimits = .default, control: ReplayControl? = nil
+    ) throws(ImageFileError) -> DecodedImage {
+        try ImageDecoder.decode(readPicture(path, limit: maxFileBytes), name: path, limits: limits, control: control)
     }
 
     /// Encodes `image` as PNG (RGBA when `withAlpha`, else RGB) and writes it atomically to `path`.
@@ -175,6 +184,45 @@ public enum ImageFile {
             filled += n
         }
         bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
+    /// The bytes of the picture file at `path` up to its picture's end (`PictureExtent`: a
+    /// PNG's IEND, a WebP's RIFF size; JPEG, GIF and BMP whole), refusing more than `limit`
+    /// bytes. A file in no known format is refused after its first bytes, and what follows the
+    /// picture is not read: a small PNG with a sparse 900 MB tail takes a few KB, not 900 MB.
+    static func readPicture(_ path: String, limit: Int) throws(ImageFileError) -> [UInt8] {
+        let (fd, size) = try openForReading(path, limit: limit)
+        defer { _ = close(fd) }
+        var extent = PictureExtent()
+        var end = Int.max
+        var bytes: [UInt8] = []
+        // The size the file says it has: no page is touched before it is read into.
+        bytes.reserveCapacity(size + 1)
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { piece.deallocate() }
+        while bytes.count < end {
+            let n = Glibc.read(fd, piece.baseAddress, min(piece.count, end - bytes.count))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .cannotRead(path: path, errno: errno)
+            }
+            if n == 0 { break }
+            guard bytes.count + n <= limit else {
+                throw .fileTooBig(path: path, bytes: bytes.count + n, limit: limit)
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: piece[0..<n]))
+            guard end == .max else { continue }
+            switch extent.look(at: bytes, atEnd: false) {
+            case .end(let at): end = at
+            case .notAPicture: throw .unknownFormat(path: path)
+            case .whole, .unknown: break
+            }
+        }
+        if bytes.count > end { bytes.removeLast(bytes.count - end) }
+        if !bytes.isEmpty, end == .max, extent.look(at: bytes, atEnd: true) == .notAPicture {
+            throw .unknownFormat(path: path)
+        }
         return bytes
     }
 

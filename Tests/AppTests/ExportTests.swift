@@ -142,6 +142,33 @@ import XDriver
         #expect(try ImageFile.load(path: dir.file("\u{FFFD}.png")) == other)
     }
 
+    /// Sparse files of 900 MB (no disk taken): junk, and a small PNG or WebP with a tail of
+    /// zeros. Junk is refused after its first bytes and a picture read up to its end (a PNG's
+    /// IEND, a WebP's RIFF size), in little memory. Before, --export (like a Ctrl-drop, a
+    /// background picture or a thumbnail) read the whole 900 MB into memory first.
+    @Test func aHugeFileIsReadOnlyUpToItsPicturesEnd() throws {
+        let dir = try TemporaryDirectory()
+        let picture = Self.picture()
+        let png = try PNGCodec.encode(picture, withAlpha: true)
+        let webp = try WebPCodec.encode(picture, quality: nil, withAlpha: true)
+        let cases: [(String, [UInt8], String)] = [
+            ("junk.png", Array("hello, this is no picture at all".utf8), "not a picture SwiftPaint can open"),
+            ("tail.png", png, ""), ("tail.webp", webp, ""),
+        ]
+        for (name, head, words) in cases {
+            let path = dir.file(name)
+            try Data(head).write(to: URL(fileURLWithPath: path))
+            #expect(truncate(path, 900 << 20) == 0)
+            let run = try Self.swiftpaint(["--export", dir.file("out.png"), path], in: dir)
+            #expect(run.status == .exited(words.isEmpty ? 0 : 1), "\(name): \(run.stderr)")
+            #expect(words.isEmpty ? run.stderr.isEmpty : run.stderr.contains(words), "\(name): \(run.stderr)")
+            #expect(run.peakMemory > 0 && run.peakMemory < 64 << 20, "\(name): peak \(run.peakMemory >> 20) MB")
+            if words.isEmpty {
+                #expect(try ImageFile.load(path: dir.file("out.png")) == picture, "\(name): other pixels")
+            }
+        }
+    }
+
     @Test func hostileFilesAreRefusedOrOpenInLittleMemory() throws {
         let dir = try TemporaryDirectory()
         let (folder, list) = try Reference.fixtures("hostile.py")

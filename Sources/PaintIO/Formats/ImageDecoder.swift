@@ -47,8 +47,9 @@ public enum ImageDecoder {
     /// Decodes what `stream` reads into the engine's tiles, reading it once from start to end
     /// and to its end (`PictureStream.drain`: its count and CRC then cover every byte): PNG,
     /// JPEG and an uncompressed BMP through the stream's buffer, never holding the file; GIF
-    /// through it too, decoded whole and then cut; WebP (libwebp reads from memory) from its
-    /// bytes read whole. The same checks, errors and pixels as `decode` of the same bytes, but
+    /// through it too, decoded whole and then cut; WebP (libwebp reads from memory) from the
+    /// bytes its RIFF header announces, read whole; a file in no known format is refused after
+    /// its first bytes. The same checks, errors and pixels as `decode` of the same bytes, but
     /// a PNG whose metadata is over the limit fails with `.metadataTooLarge` (the caller decodes
     /// its bytes without that metadata), and a read that fails says so (`cannotRead`).
     static func decodeTiles(
@@ -83,8 +84,19 @@ public enum ImageDecoder {
             let decoded = try GIFDecoder.decode(stream, limits: limits)
             let hasAlpha = decoded.hasAlpha
             return (TiledPicture(releasing: (consume decoded).image), .gif, hasAlpha)
-        case .webp, nil:
-            // A file cut inside the PNG signature, or in no known format: as `decode` says.
+        case .webp:
+            // libwebp decodes from memory: the bytes its RIFF header announces, no more (the
+            // rest is drained for the CRC), and no more than the file holds.
+            let riff = 8 + (Int(head[4]) | Int(head[5]) << 8 | Int(head[6]) << 16 | Int(head[7]) << 24)
+            let decoded = try decode(stream.read(min(riff, stream.size)), name: stream.name, limits: limits)
+            let hasAlpha = decoded.hasAlpha
+            return (TiledPicture(releasing: (consume decoded).image), .webp, hasAlpha)
+        case nil:
+            // In no known format: refused at once, not after reading the whole file. A file cut
+            // inside the PNG signature (a few bytes) is a PNG cut short, as `decode` says.
+            guard head.count < PNGCodec.signature.count, PNGCodec.signature.starts(with: head) else {
+                throw .unknownFormat(path: stream.name)
+            }
             let decoded = try decode(stream.readRest(), name: stream.name, limits: limits)
             let (format, hasAlpha) = (decoded.format, decoded.hasAlpha)
             // The decoded picture's pages go back to the system as its bands are cut.
