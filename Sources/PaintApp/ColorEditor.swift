@@ -212,7 +212,19 @@ public struct ColorEditor: Equatable {
     // MARK: Drawing
 
     /// The panel drawn: pixels and text, in local coordinates.
-    public func render(measure: TextMeasuring) -> ChromeStrip {
+    public func render(measure: TextMeasuring) -> ChromeStrip { drawn(measure: measure).strip }
+
+    /// Places the hex field's cursor at `index` (a click in it; Shift: extends the selection).
+    public mutating func moveCursor(to index: Int, extending: Bool) {
+        hex.moveCursor(to: index, extending: extending)
+    }
+
+    /// Selects the word of the hex field around `index` (a double click in it).
+    public mutating func selectWord(at index: Int) { hex.selectWord(at: index) }
+
+    /// The panel drawn, and its hex field as drawn (where a click lands in its text), in local
+    /// coordinates.
+    func drawn(measure: TextMeasuring) -> (strip: ChromeStrip, field: TextFieldView) {
         let s = scale
         var p = ChromePainter(width: width, height: height, background: Color(r: 0xFA, g: 0xFA, b: 0xFB))
         var texts: [TextRun] = []
@@ -231,7 +243,7 @@ public struct ColorEditor: Equatable {
             lineWidth: 1, Theme.border)
         texts.append(TextRun(text: "Hex", x: s.px(148), baseline: s.px(53), color: Theme.dimText, bold: false))
         let hf = hexField
-        _ = TextFieldView.draw(
+        let field = TextFieldView.draw(
             hex, preedit: nil, frame: IntRect(x: hf.x, y: hf.y, width: hf.width - 1, height: hf.height - 1),
             baseline: hf.y + s.px(17), painter: &p, texts: &texts, measure: measure)
         for channel in Channel.allCases {
@@ -260,6 +272,6 @@ public struct ColorEditor: Equatable {
             PanelButtons.button(
                 rect, label, isDefault: isDefault, scale: s, painter: &p, texts: &texts, measure: measure)
         }
-        return ChromeStrip(pixels: p.image, texts: texts)
+        return (ChromeStrip(pixels: p.image, texts: texts), field)
     }
 }

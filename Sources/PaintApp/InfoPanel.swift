@@ -31,7 +31,8 @@ public struct InfoPanel: Sendable, Equatable {
                 ("Escape", "Cancel or deselect"), ("Enter", "Put a paste down"),
                 ("Arrow keys", "Nudge a paste, else scroll"),
                 ("Page Up, Down", "Scroll a page (Shift: sideways)"), ("Home, End", "Scroll to a corner"),
-                ("Wheel", "Scroll (on a slider: turn it)"), ("Ctrl+wheel", "Zoom about the pointer"),
+                ("Wheel", "Scroll (Shift: sideways)"),
+                ("Wheel on a slider", "Turn it"), ("Ctrl+wheel", "Zoom about the pointer"),
                 ("Middle drag", "Pan the picture"), ("F10", "Open the menus"), ("Alt+letter", "Open that menu"),
             ]
             self.rows = rows

@@ -27,8 +27,16 @@ extension Session {
 
     /// The left button pressed in the editor panel at window position (x, y): a slider starts
     /// following the pointer, OK and Cancel close the editor.
-    func pressEditor(_ x: Int, _ y: Int) {
+    func pressEditor(_ x: Int, _ y: Int, _ modifiers: Modifiers = []) {
         guard var editor = colorEditor else { return }
+        if let view = colorEditorField, view.frame.contains(x, y) {
+            // In the hex field a click places the cursor (Shift: selects to it), as in every
+            // other text field; before, it did nothing and the code could only be retyped whole.
+            editor.moveCursor(to: view.index(atX: x), extending: modifiers.contains(.shift))
+            colorEditor = editor
+            effects.editor = true
+            return
+        }
         let frame = colorEditorFrame
         let action = editor.press(x: x - frame.x, y: y - frame.y)
         colorEditor = editor

@@ -26,7 +26,12 @@ extension Session {
     public func renderPanel(measure: TextMeasuring) -> ChromeStrip? {
         if fileDialog != nil { return renderFileDialog(measure: measure) }
         if let dialog = sizeDialog { return dialog.render(measure: measure) }
-        if let editor = colorEditor { return editor.render(measure: measure) }
+        if let editor = colorEditor {
+            let (strip, field) = editor.drawn(measure: measure)
+            let frame = colorEditorFrame
+            colorEditorField = field.moved(byX: frame.x, y: frame.y)
+            return strip
+        }
         if let chooser = fontChooser { return chooser.render(measure: measure) { familyPreview($0) } }
         return nil
     }

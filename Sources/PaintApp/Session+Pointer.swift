@@ -31,7 +31,7 @@ extension Session {
         }
         if colorEditor != nil, colorEditorFrame.contains(x, y) {
             // The editor panel: its sliders and buttons, in its own coordinates.
-            if button == .left, case .idle = gesture { pressEditor(x, y) }
+            if button == .left, case .idle = gesture { pressEditor(x, y, modifiers) }
             return
         }
         if fontChooser != nil, fontChooserFrame.contains(x, y) {

@@ -125,6 +125,16 @@ extension Session {
     /// A double click in the prompt's field selects the word there.
     func doubleClick(_ x: Int, _ y: Int) {
         if fileDialog != nil { return doubleClickFileDialog(x, y) }
+        if var editor = colorEditor {
+            // In the hex field: the code is selected. Elsewhere over the open editor: nothing
+            // (no text behind it reopens).
+            if let view = colorEditorField, view.frame.contains(x, y) {
+                editor.selectWord(at: view.stops.last { $0.x <= x }?.index ?? 0)
+                colorEditor = editor
+                effects.editor = true
+            }
+            return
+        }
         if reopenText(atWindowX: x, y: y) { return }
         guard var field = promptField, let view = promptView, view.frame.contains(x, y) else { return }
         // The word whose characters the click fell among: the stop left of the click.

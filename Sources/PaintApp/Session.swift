@@ -156,6 +156,8 @@ public final class Session {
     public internal(set) var fileDialog: FileDialog?
     /// The dialog's name field as last drawn, in window coordinates.
     var fileDialogField: TextFieldView?
+    /// The color editor's hex field as last drawn, in window coordinates.
+    var colorEditorField: TextFieldView?
     /// Where the recent pictures are kept; nil keeps them for this session only.
     public internal(set) var recentFiles: RecentFiles?
     /// The pictures opened or saved last, newest first (as last read).

@@ -94,6 +94,36 @@ import Testing
         #expect(s.settings.primary == Color(r: 0x12, g: 0x34, b: 0x56))
     }
 
+    @Test func aClickInTheHexFieldPlacesTheCursorAndADoubleClickSelectsTheCode() throws {
+        let s = T.makeSession()
+        T.click(s, .currentColors)
+        _ = s.renderPanel(measure: FixedWidthMeasurer())
+        let view = try #require(s.colorEditorField)
+        // A click after the last character: the cursor there, nothing selected.
+        let end = try #require(view.stops.max { $0.index < $1.index })
+        s.handle([
+            .press(x: end.x + 1, y: view.frame.y + 5, button: .left, modifiers: []),
+            .release(x: end.x + 1, y: view.frame.y + 5, button: .left, modifiers: []),
+        ])
+        #expect(s.colorEditor != nil, "the click kept the editor open")
+        for _ in 0..<2 { s.handle(.key(.backspace, modifiers: [])) }
+        for c in "ff" { s.handle(.key(.character(c), modifiers: [])) }
+        #expect(s.colorEditor?.hex.text == "#0000ff" && s.colorEditor?.color == Color(r: 0, g: 0, b: 255))
+        // A double click selects the code again: typing replaces it.
+        _ = s.renderPanel(measure: FixedWidthMeasurer())
+        let again = try #require(s.colorEditorField)
+        let middle = again.frame.x + again.frame.width / 4
+        s.handle([
+            .press(x: middle, y: again.frame.y + 5, button: .left, modifiers: []),
+            .release(x: middle, y: again.frame.y + 5, button: .left, modifiers: []),
+            .press(x: middle, y: again.frame.y + 5, button: .left, modifiers: []),
+            .doubleClick(x: middle, y: again.frame.y + 5),
+            .release(x: middle, y: again.frame.y + 5, button: .left, modifiers: []),
+        ])
+        for c in "00ff00" { s.handle(.key(.character(c), modifiers: [])) }
+        #expect(s.colorEditor?.color == Color(r: 0, g: 255, b: 0), "\(s.colorEditor?.hex.text ?? "")")
+    }
+
     @Test func cancelAndClickingOutsideKeepTheColor() {
         let s = T.makeSession()
         T.click(s, .currentColors, .right)
