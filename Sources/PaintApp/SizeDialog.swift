@@ -157,7 +157,8 @@ public struct SizeDialog: Equatable {
     // MARK: Input
 
     /// A key: Enter accepts (when the size can be used), Escape cancels, Tab moves between the
-    /// fields, Up and Down step the number (Shift: by 10), the rest edits the field.
+    /// fields, Up and Down step the number (Shift: by 10), Alt+K turns keep aspect on or off,
+    /// the rest edits the field.
     public mutating func key(_ key: Key, _ modifiers: Modifiers = []) -> Action? {
         switch key {
         case .enter:
@@ -165,6 +166,9 @@ public struct SizeDialog: Equatable {
             return problem == nil ? .cancel : nil
         case .escape:
             return .cancel
+        case .character(let c) where modifiers == .alt && c.lowercased() == "k":
+            // The keyboard's way to the box, as Alt+H is to the file dialog's history box.
+            toggleKeepAspect()
         case .tab:
             let all = Field.allCases
             let step = modifiers.contains(.shift) ? all.count - 1 : 1
@@ -214,14 +218,20 @@ public struct SizeDialog: Equatable {
             }
         }
         if keepAspectBox.contains(x, y) {
-            keepsAspect.toggle()
-            if keepsAspect { follow(focus == .height ? .height : .width) }
+            toggleKeepAspect()
             return nil
         }
         if kind == .canvas, let cell = (0..<9).first(where: { anchorCell($0).contains(x, y) }) {
             anchor = cell
         }
         return nil
+    }
+
+    /// Keep aspect on or off (a click on its box, Alt+K); turned on, the side not being typed
+    /// follows the one that is.
+    mutating func toggleKeepAspect() {
+        keepsAspect.toggle()
+        if keepsAspect { follow(focus == .height ? .height : .width) }
     }
 
     /// Pointer motion with the button held: a dragged label changes its number, one pixel or

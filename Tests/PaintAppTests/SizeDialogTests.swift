@@ -38,6 +38,16 @@ import Testing
         #expect(d.change == .scale(width: 600, height: 200))
     }
 
+    @Test func altKTurnsKeepAspectOffAndOnFromTheKeyboard() {
+        var d = SizeDialog(kind: .canvas, width: 300, height: 200)
+        #expect(d.key(.character("k"), [.alt]) == nil && !d.keepsAspect)
+        Self.type(&d, "400")
+        #expect(d.fields.map(\.text) == ["400", "200", ""], "the height stays")
+        #expect(d.fields[0].text.contains("k") == false)
+        _ = d.key(.character("K"), [.alt])
+        #expect(d.keepsAspect && d.fields.map(\.text) == ["400", "267", "133.3"], "back on: the height follows")
+    }
+
     @Test func arrowsStepAndALabelDragsTheNumber() {
         var d = SizeDialog(kind: .canvas, width: 40, height: 30)
         _ = d.key(.up)
