@@ -17,6 +17,8 @@ DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxrender-dev libxi-dev li
 # mount and e2fsprogs: mount, umount and chattr (the full-disk and read-only folder tests). Every program
 # a test starts is in Tests/TestSupport/TestPrograms.swift with its package; a test checks it is in DEPS.
 DEPS += mount e2fsprogs
+# strace: a test holds every fdatasync (the crash journal's syncs) for minutes, as a disk that never finishes.
+DEPS += strace
 # fonts-dejavu-core has no italic faces: the text tool's Italic (and FontCatalogTests) needs fonts-dejavu-extra.
 BENCH_DIR ?= ../shared/bench
 ARGS ?=

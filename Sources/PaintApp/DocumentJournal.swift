@@ -11,38 +11,71 @@ import PaintIO
 /// (the file holds the picture flattened, the engine keeps premultiplied paint over a separate
 /// background, and their roundings differ), and undo may go back past a save.
 public final class DocumentJournal: OperationSink {
-    private var writer: JournalWriter?
+    private(set) var writer: JournalWriter?
     /// The writer had caught up when last asked (`protection`), and nothing was handed to it
     /// since: it cannot be behind or failing until the next record.
     private var caughtUp = false
+    /// The journal this one replaces (a reopened picture's, until its history was rebuilt):
+    /// it hears every change too until this one is made, so a crash meanwhile loses nothing.
+    private(set) var previous: OperationSink?
 
-    /// Starts journaling into `writer`.
-    public init(writer: JournalWriter) {
+    /// Starts journaling into `writer` (which may still be making its file), and into
+    /// `previous` too until it is made.
+    public init(writer: JournalWriter, replacing previous: OperationSink? = nil) {
         self.writer = writer
+        self.previous = previous
     }
 
-    /// The journal file, while there is one.
-    public var path: String? { writer?.path }
+    /// The journal file, while there is one (nil until it is made).
+    public var path: String? { writer.map(\.path).flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Whether the journal file is made, still being made, or could not be made.
+    public var making: JournalMaking { writer?.making ?? .done }
+
+    /// The file was found made (`settle`): nothing more to follow, and the window's look at
+    /// every turn of its loop takes no lock for it.
+    private(set) var made = false
+
+    /// The journal this one replaces is let go once this one is made (and left to the caller,
+    /// returned, when this one could not be made).
+    func settle() -> OperationSink? {
+        switch making {
+        case .inProgress: return nil
+        case .done:
+            made = true
+            previous?.closedCleanly()
+            previous = nil
+            return nil
+        case .failed:
+            defer { previous = nil }
+            return previous
+        }
+    }
 
     public func record(_ operation: Operation) {
         caughtUp = false
         writer?.append(operation)
+        previous?.record(operation)
     }
 
     public func saved(path: String, version: FileVersion?) {
         caughtUp = false
         writer?.append(JournalRecord.saved(path: path, version: version))
+        previous?.saved(path: path, version: version)
     }
 
     public func closedCleanly() {
         writer?.discard()
         writer = nil
+        previous?.closedCleanly()
+        previous = nil
     }
 
     /// Waits for the disk at most a few seconds: this runs on the way out (a signal, a lost X
     /// server), where a hung disk must not hang the program too.
     public func flush() {
         writer?.flush(timeout: 5)
+        previous?.flush()
     }
 
     /// Asked by the window at every turn of its loop: once the writer has caught up, its lock
@@ -50,6 +83,8 @@ public final class DocumentJournal: OperationSink {
     /// can fail, and `durableThrough` never goes back).
     public var protection: CrashProtection {
         guard let writer, !caughtUp else { return .safe }
+        // While the file is made, the journal it replaces keeps the changes safe.
+        if !made, let previous, case .inProgress = writer.making { return previous.protection }
         let standing = writer.standing
         if let failure = standing.failure { return .stopped(Self.reason(failure)) }
         if standing.isBehind { return .writing }

@@ -16,14 +16,20 @@ public struct DocumentOpener {
     }
 
     /// Starts journaling `document`: its header, then the steps it was opened with, so the
-    /// journal always holds the whole log from the starting picture. The journal then holds
-    /// the document's starting picture: `document.base` moves there, out of memory. With `offeringLeftOver`,
+    /// journal always holds the whole log from the starting picture. The file is made on the
+    /// journal's own thread (a slow disk never stops the window): changes recorded meanwhile go
+    /// into it once it is made, and `Session.settleJournal` lets the document's starting picture
+    /// go to it then (`document.base` moves there, out of memory), or says why it could not be
+    /// made. With `offeringLeftOver`,
     /// the newest journal a crash left for the same file (for an untitled document, the newest
     /// of all) comes with it, to offer, even when this document's own journal cannot be made (a
     /// full disk). Without a journal folder there is no journal and no problem; when the journal
-    /// cannot be made, `problem` says why (drawing goes on without it) and `why` says it short
-    /// enough for the status bar ("the disk is full").
-    public func startJournal(for document: inout Document, offeringLeftOver: Bool) -> (
+    /// cannot be started, `problem` says why (drawing goes on without it) and `why` says it short
+    /// enough for the status bar ("the disk is full"). With `replacing`, the journal it
+    /// replaces hears every change too until the new one is made.
+    public func startJournal(
+        for document: inout Document, offeringLeftOver: Bool, replacing previous: OperationSink? = nil
+    ) -> (
         journal: DocumentJournal?, offer: RestoreOffer?, problem: String?, why: String?
     ) {
         guard let folder = journalFolder else { return (nil, nil, nil, nil) }
@@ -46,26 +52,8 @@ public struct DocumentOpener {
         // it starts never leaves it offered with part of them.
         let initial = document.log.map(JournalRecord.operation)
         do {
-            let writer: JournalWriter
-            do {
-                writer = try JournalWriter.create(in: folder, header: header, baseFile: baseFile, initial: initial)
-            } catch .baseChanged {
-                // The file was written over since it was decoded: the journal starts from the
-                // picture as decoded, in its own encoding, or not at all.
-                guard let own = Self.ownEncoding(of: document) else {
-                    let problem = JournalError.baseChanged(path: baseFile?.path ?? "").description
-                    let why = "its file was changed by another program since it was opened"
-                    return (nil, leftOver.map(Recovery.offer), "No crash journal: " + problem, why)
-                }
-                document.base = .bytes(own)
-                var header = header
-                header.baseImage = own
-                writer = try JournalWriter.create(in: folder, header: header, initial: initial)
-            }
-            // The file holds the starting picture now (synced): neither the document nor the
-            // writer keeps it in memory.
-            if document.base != nil && writer.releaseBaseImage() { document.base = .journal(writer) }
-            return (DocumentJournal(writer: writer), leftOver.map(Recovery.offer), nil, nil)
+            let writer = try JournalWriter.start(in: folder, header: header, baseFile: baseFile, initial: initial)
+            return (DocumentJournal(writer: writer, replacing: previous), leftOver.map(Recovery.offer), nil, nil)
         } catch {
             // A drawing a crash left is offered even so: restoring it goes on in its own journal.
             return (

@@ -98,6 +98,7 @@ extension Session {
     public func install(_ document: Document, message: String, journal: OperationSink?) {
         if journal !== sink { sink?.closedCleanly() }
         sink = journal
+        journalToSettle = journal is DocumentJournal
         crashProtectionStopped = nil
         journalMissing = nil
         changedOnDisk = false
@@ -163,6 +164,7 @@ extension Session {
         guard sink == nil else { return nil }
         let started = opener.startJournal(for: &document, offeringLeftOver: false)
         sink = started.journal
+        journalToSettle = sink != nil
         crashProtectionStopped = nil
         journalMissing = started.why
         if let problem = started.problem { setMessage(problem) }

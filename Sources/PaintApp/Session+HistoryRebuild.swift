@@ -40,11 +40,12 @@ extension Session {
             next.base = found.base
             next.log = found.log + rebuild.liveOperations
             document = next
-            if sink != nil {
-                let started = opener.startJournal(for: &document, offeringLeftOver: false)
+            if let previous = sink {
+                // The journal it replaces hears every change until the new one is made.
+                let started = opener.startJournal(for: &document, offeringLeftOver: false, replacing: previous)
                 if let journal = started.journal {
-                    sink?.closedCleanly()
                     sink = journal
+                    journalToSettle = true
                 }
             }
             effects.layout = true

@@ -15,8 +15,10 @@ extension Session {
     public func watch(lookingAtFile: Bool = true) -> Double? {
         // A decoded paste held back while something was drawn floats once that is done.
         checkPaste()
+        settleJournal()
         if lookingAtFile { retryJournal() }
-        let protection = sink?.protection ?? journalMissing.map(CrashProtection.stopped) ?? .safe
+        // A journal made again after a start could not make one counts once it is made.
+        let protection = journalMissing.map(CrashProtection.stopped) ?? sink?.protection ?? .safe
         var stopped: String?
         if case .stopped(let why) = protection { stopped = why }
         if stopped != crashProtectionStopped {
@@ -62,8 +64,55 @@ extension Session {
             journalMissing = started.why ?? journalMissing
             return
         }
+        // Protection resumes once it is made (`settleJournal`).
         sink = journal
-        journalMissing = nil
+        journalToSettle = true
+    }
+
+    /// Follows a crash journal being made on its own thread (`DocumentOpener.startJournal`).
+    /// Once it is made, the document's starting picture lives only in it, and the journal it
+    /// replaces goes. When it cannot be made, the journal it was to replace goes on; or, when
+    /// the opened file was written over before it was copied, the journal starts from the
+    /// picture's own encoding if nothing has been drawn yet; or the status bar says why there
+    /// is none, and `retryJournal` tries again while there are changes to lose.
+    func settleJournal() {
+        guard journalToSettle else { return }
+        guard let journal = sink as? DocumentJournal, !journal.made else {
+            journalToSettle = false
+            return
+        }
+        switch journal.making {
+        case .inProgress:
+            return
+        case .done:
+            _ = journal.settle()
+            journalToSettle = false
+            journalMissing = nil
+            // The file holds the starting picture now (synced): neither the document nor the
+            // writer keeps it in memory.
+            if let writer = journal.writer, let base = document.base {
+                if case .journal = base {} else if writer.releaseBaseImage() { document.base = .journal(writer) }
+            }
+        case .failed(let error):
+            journalToSettle = false
+            let previous = journal.settle()
+            journal.closedCleanly()
+            sink = previous
+            guard previous == nil else { return }
+            var why = DocumentJournal.reason(error)
+            if case .baseChanged = error {
+                // The picture as decoded, in its own encoding, or no journal at all.
+                if let own = DocumentOpener.ownEncoding(of: document) {
+                    document.base = .bytes(own)
+                    sink = opener.startJournal(for: &document, offeringLeftOver: false).journal
+                    journalToSettle = sink != nil
+                    if sink != nil { return }
+                }
+                why = "its file was changed by another program since it was opened"
+            }
+            // The status bar says protection is stopped, and why (`watch`).
+            journalMissing = why
+        }
     }
 
     /// Whether the document's file, as it was opened or saved here, is gone from its path (deleted,

@@ -82,9 +82,13 @@ public final class Session {
     /// Why crash protection stopped, as the status bar last said; nil while it works.
     var crashProtectionStopped: String?
     /// Why the document has no crash journal though it should have one: it could not be made
-    /// (a full disk), and `watch` tries again every 2 s while there are unsaved changes. Nil
-    /// while it has one, or runs without (`--no-journal`).
+    /// (a full disk), and `watch` tries again every 2 s while there are unsaved changes (kept
+    /// until the journal tried again is made). Nil while it has one, or runs without
+    /// (`--no-journal`).
     var journalMissing: String?
+    /// The crash journal is being made on its own thread: `settleJournal` looks at it on the
+    /// window's turns until it is made (or could not be), and then no more.
+    var journalToSettle = false
     /// Whether another program changed the document's file since it was opened or saved here,
     /// as last looked (the title says so).
     public internal(set) var changedOnDisk = false

@@ -51,15 +51,17 @@ final class PaintWindow {
 
     /// Starts swiftpaint with `arguments` on a fresh server of `config` and waits for its first
     /// complete frame (status bar drawn, which comes after the canvas in the same present).
+    /// `executable` starts it through another program (strace, whose `-D` keeps swiftpaint the
+    /// process started, so its window is found by its pid).
     init(
-        _ config: ServerConfig, arguments: [String], imageWidth: Int, imageHeight: Int,
+        _ config: ServerConfig, executable: String? = nil, arguments: [String], imageWidth: Int, imageHeight: Int,
         home: String? = nil, firstFrame: [Color] = [ChromeColors.statusFill], environment: [String: String] = [:]
     ) throws {
         self.config = config
         // SWIFTPAINT_DEBUG=1 makes swiftpaint log how it draws (MIT-SHM or XPutImage), so the
         // tests can tell that each configuration really takes its path.
         session = try AppSession(
-            arguments: arguments, screenWidth: 1024, screenHeight: 768, depth: config.depth,
+            executable: executable, arguments: arguments, screenWidth: 1024, screenHeight: 768, depth: config.depth,
             shm: config.shm, environment: environment.merging(["SWIFTPAINT_DEBUG": "1"]) { $1 }, home: home)
         guard session.client.depth == config.depth, session.client.hasMITSHM == config.shm else {
             throw HarnessError.xRequestFailed(

@@ -23,6 +23,7 @@ import Testing
         let s = Session(document: document, windowWidth: 1000, windowHeight: 400, message: "")
         s.opener = DocumentOpener(options: options, journalFolder: dir + "/journal")
         #expect(s.start(s.document, message: "", offeringLeftOver: false) == nil)
+        T.settleJournal(s)
         return (s, file, bytes, options)
     }
 
@@ -179,6 +180,7 @@ import Testing
             let s = Session(document: document, windowWidth: 1000, windowHeight: 400, message: "")
             s.opener = DocumentOpener(options: options, journalFolder: dir + "/journal")
             #expect(s.start(s.document, message: "", offeringLeftOver: false) == nil)
+            T.settleJournal(s)
             #expect(DocumentLoaderTests.shows(s.engine, original))
             // The journal's starting picture is the one shown.
             let base = try #require(JournalReader.read(path: try Self.journalPath(s)).header.baseImage)

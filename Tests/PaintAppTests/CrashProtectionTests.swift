@@ -76,7 +76,8 @@ import Testing
         let s = T.makeSession(width: 300, height: 200)
         s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
         #expect(s.start(s.opener.blank(width: 300, height: 200), message: "", offeringLeftOver: false) == nil)
-        #expect(s.watch() == nil, "nothing recorded yet: nothing to watch")
+        T.settleJournal(s)
+        #expect(s.watch() == nil, "made, and nothing recorded yet: nothing to watch")
         var strokes = 0
         while strokes < 3000, s.sink?.protection == .safe || s.sink?.protection == .writing {
             T.drag(s, (0..<40).map { (5 + $0 * 7 % 290, 5 + (strokes * 13 + $0 * 3) % 190) })
@@ -124,21 +125,27 @@ import Testing
         let s = T.makeSession(width: 300, height: 200)
         s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
         let opened = try s.opener.load(file).get()
-        let problem = s.start(opened.document, message: opened.message, offeringLeftOver: false)
-        #expect(problem?.contains("the disk is full") == true, "\(problem ?? "a journal was made")")
+        #expect(s.start(opened.document, message: opened.message, offeringLeftOver: false) == nil)
+        // The journal is made on its own thread: the status bar says when it cannot be.
+        T.settleJournal(s)
+        #expect(s.message == "Crash protection stopped: the disk is full; retrying every 2 s", "\(s.message)")
         #expect(s.sink == nil)
         T.drag(s, [(5, 5), (100, 80)])
         T.drag(s, [(100, 5), (5, 80)])
         T.key(s, "z", .control)
         T.drag(s, [(60, 10), (60, 85)])
-        // While there is no room the status bar keeps saying so, as for a journal that stops.
+        // While there is no room the status bar keeps saying so, as for a journal that stops
+        // (each journal tried again cannot be made either).
         #expect(s.watch() == 0.5)
+        T.settleJournal(s)
         #expect(s.sink == nil)
         #expect(s.shownMessage == "Crash protection stopped: the disk is full; retrying every 2 s", "\(s.shownMessage)")
 
         // Room again: the next look makes the journal, with every change made so far.
         unlink(folder + "/filler")
         s.watch()
+        #expect(s.shownMessage.hasPrefix("Crash protection stopped"), "not resumed before it is made")
+        T.settleJournal(s)
         let path = try #require((s.sink as? DocumentJournal)?.path, "no journal made: \(s.shownMessage)")
         #expect(s.message == "Crash protection resumed: every change is safe from a crash again", "\(s.message)")
         T.drag(s, [(20, 70), (110, 70)])
@@ -181,8 +188,9 @@ import Testing
         Self.fill(folder)
         let s = T.makeSession(width: 300, height: 200)
         s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
-        let problem = s.start(s.opener.blank(width: 300, height: 200), message: "", offeringLeftOver: true)
-        #expect(problem?.hasPrefix("No crash journal: ") == true && problem?.contains("the disk is full") == true)
+        #expect(s.start(s.opener.blank(width: 300, height: 200), message: "", offeringLeftOver: true) == nil)
+        T.settleJournal(s)
+        #expect(s.message == "Crash protection stopped: the disk is full; retrying every 2 s", "\(s.message)")
         guard case .offerRestore(let question) = s.mode else {
             Issue.record("nothing offered: \(s.mode), \(s.message)")
             return

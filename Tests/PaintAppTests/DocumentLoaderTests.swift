@@ -186,7 +186,7 @@ import Testing
         #expect(HistoryRebuildTests.waitForRebuild(s))
         s.checkHistoryRebuild()
         #expect(s.history.cursor == 2, "\(s.message)")
-        s.sink?.flush()
+        T.settleJournal(s)
         let journals = NewAndOpenTests.journals(folder)
         let contents = try JournalReader.read(path: folder + "/" + (journals.last ?? ""))
         let restored = try DocumentJournal.rebuild(contents)

@@ -67,7 +67,7 @@ import Testing
 
         // The journal now starts from the history's starting picture: a restore gives back
         // every step.
-        s.sink?.flush()
+        T.settleJournal(s)
         let journals = NewAndOpenTests.journals(folder)
         #expect(journals.count == 1, "the journal of the picture as opened was replaced")
         let contents = try JournalReader.read(path: folder + "/" + (journals.first ?? ""))

@@ -17,6 +17,18 @@ import Testing
             windowWidth: windowWidth, windowHeight: windowHeight)
     }
 
+    /// Waits until the session's crash journal is made (on its own thread) and everything
+    /// recorded is durable, then lets the session take it over, as the window's next look does.
+    static func settleJournal(_ s: Session) {
+        // One that cannot be made may give way to another (a file written over: the journal
+        // starts from the picture's own encoding).
+        for _ in 0..<3 {
+            s.sink?.flush()
+            s.watch(lookingAtFile: false)
+            guard let journal = s.sink as? DocumentJournal, case .inProgress = journal.making else { return }
+        }
+    }
+
     /// A session whose committed operations a `RecordingSink` collects.
     static func recordingSession(path: String? = nil, width: Int = 200, height: Int = 100) -> (Session, RecordingSink) {
         let s = makeSession(path: path, width: width, height: height)

@@ -28,6 +28,8 @@ public enum TestPrograms {
         // child's peak memory.
         "/usr/bin/python3": "python3-minimal",
         "/usr/bin/time": "time",
+        // Holds the crash journal's syncs (fdatasync) for minutes: a disk that never finishes.
+        "/usr/bin/strace": "strace",
         "/bin/sh": "dash",
         "/bin/sleep": "coreutils",
         "/bin/true": "coreutils",

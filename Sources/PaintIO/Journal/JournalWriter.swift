@@ -6,41 +6,66 @@ import PaintCore
 /// kill -9 or the loss of the X server never costs more than the stroke in progress.
 ///
 /// `append` only enqueues (the event thread never waits on the disk); a background pthread
-/// writes the queued records with one `pwrite` and then `fdatasync`s. The file is held under
+/// makes the file, then writes the queued records with one `pwrite`, and a second one
+/// `fdatasync`s what is written (`Core`), so a slow sync never holds back the next write. The
+/// file is held under
 /// `flock(LOCK_EX)` for the writer's whole life, so a journal whose lock can be taken belongs to
 /// a program that is gone (see `JournalReader.orphans`).
 ///
 /// Disk errors never crash or stop the program: they are kept in `lastError`, the records that
 /// could not be written stay queued and are retried with the next append or `flush`.
 ///
-/// Dropping the last reference without `discard()` writes what is queued, stops the thread and
+/// Dropping the last reference without `discard()` writes what is queued, stops the threads and
 /// closes the file, leaving the journal on disk to be found as an orphan.
 public final class JournalWriter: @unchecked Sendable {
     private let core: Core
-    private var thread: pthread_t
+    private var writing: pthread_t
+    private var syncing: pthread_t
 
     private init(core: Core) throws(JournalError) {
         self.core = core
-        guard let thread = BackgroundThread.start({ core.run() }) else {
+        guard let writing = BackgroundThread.start({ core.write() }) else {
+            let e = errno
             core.closeFile(unlinking: true)
-            throw .cannotOpen(path: core.path, errno: errno)
+            throw .cannotOpen(path: core.path, errno: e)
         }
-        self.thread = thread
+        guard let syncing = BackgroundThread.start({ core.sync() }) else {
+            let e = errno
+            _ = core.stop(mode: .drop)
+            pthread_join(writing, nil)
+            core.closeFile(unlinking: true)
+            throw .cannotOpen(path: core.path, errno: e)
+        }
+        self.writing = writing
+        self.syncing = syncing
     }
 
     deinit {
         // Not discarded: keep the work. Write what is queued, then stop; the file stays.
-        if core.stop(mode: .drain) { pthread_join(thread, nil) }
+        stopThreads(mode: .drain)
         core.closeFile(unlinking: false)
+    }
+
+    /// Stops both threads and waits for them.
+    private func stopThreads(mode: Core.StopMode) {
+        if core.stop(mode: mode) {
+            pthread_join(writing, nil)
+            pthread_join(syncing, nil)
+        }
     }
 
     // MARK: Creating
 
-    /// Starts a new journal for a document in `folder` (created with mode 0700 if missing).
+    /// Starts a new journal for a document in `folder` (created with mode 0700 if missing),
+    /// made on the writer's own thread: this returns at once, and changes can be appended from
+    /// the start. They go into the file as soon as it is made (with its header and starting
+    /// picture), in the same order, so a crash while a slow disk syncs it loses none of them;
+    /// `making` says when it is made and synced, or why it could not be made (then nothing is
+    /// left on disk, and what was appended is not kept).
     ///
     /// The file is named `doc-<16 hex digits of the FNV-1a hash of the document path>-<pid>.spj`,
     /// or `untitled-<pid>-<created time>.spj`, with `-2`, `-3`, ... added if that name is taken.
-    /// It is locked, and holds the magic and the header, synced, before this returns.
+    /// It is locked for the writer's whole life.
     ///
     /// `sizeLimit` is the most the file may grow to (by default the most a reader reads back,
     /// 2 GiB; smaller only in tests).
@@ -48,102 +73,44 @@ public final class JournalWriter: @unchecked Sendable {
     /// With `baseFile` (and no `header.baseImage`), the header's base image is the picture file
     /// a document was decoded from, copied from that file into the journal through a small
     /// buffer and CRC-checked as it is copied: when the file no longer holds the bytes decoded
-    /// (written over since), nothing is left behind and this fails with `.baseChanged`, so
+    /// (written over since), nothing is left behind and making fails with `.baseChanged`, so
     /// no journal ever starts from another picture than the one shown.
     ///
-    /// `initial` records (a reopened picture's history) are written and synced with the header:
-    /// the file becomes a journal (its signature, written last) only once it holds them all, so
-    /// a crash while a journal starts over from a rebuilt history never leaves a newer journal
-    /// holding part of it beside the whole one it replaces.
+    /// `initial` records (a reopened picture's history) are written with the header: the file
+    /// becomes a journal (its signature, written last) only once it holds them all, so a crash
+    /// while a journal starts over from a rebuilt history never leaves a newer journal holding
+    /// part of it beside the whole one it replaces.
     ///
     /// A change longer than `recordLimit` bytes (by default, and at most, the 512 MiB a reader
     /// takes in one record) is written in parts the reader joins (`JournalParts`).
+    public static func start(
+        in folder: String, header: JournalHeader, baseFile: PictureFile? = nil, initial: [JournalRecord] = [],
+        sizeLimit: Int? = nil, recordLimit: Int? = nil
+    ) throws(JournalError) -> JournalWriter {
+        let plan = try plan(
+            in: folder, header: header, baseFile: baseFile, initial: initial, sizeLimit: sizeLimit,
+            recordLimit: recordLimit)
+        let core = Core(fd: -1, path: "", folder: folder, header: header, fileEnd: 0, recordCount: initial.count)
+        core.sizeLimit = plan.sizeLimit
+        core.recordLimit = recordLimit ?? JournalFormat.maxRecordBytes
+        core.plan = plan
+        return try JournalWriter(core: core)
+    }
+
+    /// `start`, then waits until the journal is made and synced; throws why it could not be.
     public static func create(
         in folder: String, header: JournalHeader, baseFile: PictureFile? = nil, initial: [JournalRecord] = [],
         sizeLimit: Int? = nil, recordLimit: Int? = nil
     ) throws(JournalError) -> JournalWriter {
-        let headerRecord = try framedHeader(header, baseCount: baseFile?.count)
-        // The initial records as the file holds them, numbered after the header.
-        var records: [UInt8] = []
-        for (i, record) in initial.enumerated() {
-            records += JournalParts.framed(
-                record.encoded(), sequence: i + 1, version: JournalFormat.version,
-                limit: recordLimit ?? JournalFormat.maxRecordBytes)
+        let writer = try start(
+            in: folder, header: header, baseFile: baseFile, initial: initial, sizeLimit: sizeLimit,
+            recordLimit: recordLimit)
+        writer.flush()
+        if case .failed(let error) = writer.making {
+            writer.discard()
+            throw error
         }
-        try JournalFormat.makeFolders(folder)
-        let base = JournalFormat.baseName(for: header)
-        var attempt = 1
-        while true {
-            let name = attempt == 1 ? base : "\(base)-\(attempt)"
-            let path = join(folder, name + JournalFormat.fileExtension)
-            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd < 0 {
-                let e = errno
-                if e == EEXIST, attempt < 1000 {
-                    attempt += 1
-                    continue
-                }
-                throw .cannotOpen(path: path, errno: e)
-            }
-            // Blocking: the only other holders are orphan scans, which let go at once.
-            var e: Int32 = 0
-            while flock(fd, LOCK_EX) != 0 {
-                if errno != EINTR {
-                    e = errno
-                    break
-                }
-            }
-            // The base image (a whole picture file: megabytes) is written from the header's
-            // own array, never copied into the record.
-            var crc = headerRecord.crc
-            let base = header.baseImage ?? []
-            let baseCount = baseFile?.count ?? base.count
-            let baseAt = JournalFormat.filePrefix.count + headerRecord.head.count + headerRecord.fields.count
-            // A journal that would not be read back is not started: the caller says crash
-            // protection stopped, as for a full disk.
-            let limit = sizeLimit ?? JournalFormat.maxJournalBytes
-            if baseAt + baseCount + records.count > limit {
-                _ = unlink(path)
-                _ = close(fd)
-                throw .tooLarge(path: path, bytes: baseAt + baseCount + records.count, limit: limit)
-            }
-            var changed = false
-            if let baseFile, e == 0 {
-                // The picture file straight into the journal; its framing, whose CRC covers
-                // these bytes, is written after them.
-                switch baseFile.copy(to: fd, at: baseAt, seed: crc) {
-                case .success(let copied?): crc = copied
-                case .success(nil): changed = true
-                case .failure(let failure): e = failure.errno
-                }
-            } else if e == 0 {
-                e = JournalFormat.writeAll(base, to: fd, at: baseAt)
-            }
-            if e == 0 && !changed { e = JournalFormat.writeAll(records, to: fd, at: baseAt + baseCount) }
-            let head = JournalFormat.recordHead(length: headerRecord.count, sequence: 0, crc: crc)
-            if e == 0 && !changed {
-                e = JournalFormat.writeAll(JournalFormat.filePrefix + head + headerRecord.fields, to: fd, at: 0)
-            }
-            if e == 0 && !changed { e = JournalFormat.dataSync(fd) }
-            if e == 0 && !changed { e = JournalFormat.syncFolder(folder) }
-            if e != 0 || changed {
-                _ = unlink(path)
-                _ = close(fd)
-                if changed { throw .baseChanged(path: baseFile?.path ?? path) }
-                throw .cannotWrite(path: path, errno: e)
-            }
-            let core = Core(
-                fd: fd, path: path, folder: folder, header: header, fileEnd: baseAt + baseCount + records.count,
-                recordCount: initial.count)
-            core.sizeLimit = sizeLimit ?? JournalFormat.maxJournalBytes
-            core.recordLimit = recordLimit ?? JournalFormat.maxRecordBytes
-            if header.baseImage != nil || baseFile != nil {
-                core.baseInFile = BaseInFile(
-                    fieldsAt: JournalFormat.prefixSize + JournalFormat.recordOverhead,
-                    fieldsCount: headerRecord.fields.count, count: baseCount, crc: crc)
-            }
-            return try JournalWriter(core: core)
-        }
+        return writer
     }
 
     /// Takes over the journal at `path` left by a program that is gone: locks it (failing with
@@ -187,14 +154,19 @@ public final class JournalWriter: @unchecked Sendable {
         let core = Core(
             fd: fd, path: path, folder: folder, header: parsed.header, fileEnd: parsed.validEnd,
             recordCount: parsed.operationCount, version: parsed.version)
+        core.making = .done
         ok = true
         return try JournalWriter(core: core)
     }
 
     // MARK: Using
 
-    /// The journal file's path.
-    public var path: String { core.path }
+    /// The journal file's path ("" until `start` has made it).
+    public var path: String { core.locked { core.path } }
+
+    /// Whether the file is made and synced with its header and starting picture, still being
+    /// made, or could not be made (and why).
+    public var making: JournalMaking { core.locked { core.making } }
 
     /// The header of the current journal file (without its base image once
     /// `releaseBaseImage` has let it go: `readBaseImage` reads it back).
@@ -215,14 +187,15 @@ public final class JournalWriter: @unchecked Sendable {
         }
     }
 
-    /// Lets go of the header's base image, which the file holds (synced since `create`): a
+    /// Lets go of the header's base image, which the file holds once made (`making` is
+    /// `.done`; before, this does nothing and returns false): a
     /// document keeps its starting picture's bytes (a whole picture file: megabytes) in its
     /// journal instead of in memory, and `readBaseImage` reads them back when a save needs them.
     /// Returns whether they were let go (not for an adopted journal, whose bytes stay).
     @discardableResult
     public func releaseBaseImage() -> Bool {
         core.locked {
-            guard core.baseInFile != nil, !core.closed else { return false }
+            guard core.baseInFile != nil, case .done = core.making, !core.closed else { return false }
             core.header.baseImage = nil
             return true
         }
@@ -239,9 +212,10 @@ public final class JournalWriter: @unchecked Sendable {
     /// successes; compare `pendingCount` to see whether the journal has caught up.
     public var lastError: JournalError? { core.locked { core.lastError } }
 
-    /// Why changes wait for the disk, while they do: the error of the last write attempt when
+    /// Why changes wait for the disk, while they do: the error of the last write or sync when
     /// it failed and changes still wait for a retry (a full disk, the size limit); nil once the
-    /// journal has caught up. The thread retries every 2 s by itself.
+    /// journal has caught up. The threads retry every 2 s by themselves. A journal that could
+    /// not be made says why here for good.
     public var failure: JournalError? { standing.failure }
 
     /// Changes appended and not yet durable, or a write that failed: whether to look again soon.
@@ -251,8 +225,9 @@ public final class JournalWriter: @unchecked Sendable {
     /// every turn of its loop.
     public var standing: (failure: JournalError?, isBehind: Bool) {
         core.locked {
-            let behind = core.durableThrough < core.appended
-            return (core.lastAttemptFailed && behind ? core.lastError : nil, behind)
+            if case .failed(let error) = core.making { return (error, true) }
+            let behind = core.isBehind
+            return ((core.writeFailed || core.syncFailed) && behind ? core.lastError : nil, behind)
         }
     }
 
@@ -274,9 +249,10 @@ public final class JournalWriter: @unchecked Sendable {
         }
     }
 
-    /// Blocks until every operation appended so far is durable, or until a write attempt that
-    /// included all of them has failed (then `lastError` says why), or until `timeout` seconds
-    /// have passed. Returns whether everything is durable.
+    /// Blocks until the file is made and every operation appended so far is durable, or until
+    /// a write or sync that included all of them has failed (then `lastError` says why), or the
+    /// file could not be made, or until `timeout` seconds have passed. Returns whether
+    /// everything is durable.
     ///
     /// The writer's lock is never held across disk I/O, so this cannot wait on a lock forever;
     /// it only waits for the disk itself, and `timeout` bounds even that.
@@ -284,16 +260,19 @@ public final class JournalWriter: @unchecked Sendable {
     public func flush(timeout: Double? = nil) -> Bool {
         core.locked {
             let target = core.appended
-            if core.durableThrough >= target { return true }
-            let startAttempts = core.attempts
+            if core.makingFailed { return false }
+            if core.durableThrough >= target && !core.isMaking { return true }
+            let startFailures = core.failures
             core.retryRequested = true
+            core.syncRetry = true
             pthread_cond_broadcast(core.condition)
             let deadline = timeout.map { JournalFormat.monotonic() + $0 }
-            while core.durableThrough < target {
-                if core.attempts > startAttempts, core.lastAttemptFailed, core.lastAttemptThrough >= target {
-                    return false
-                }
-                if !core.running { return false }
+            while core.durableThrough < target || core.isMaking {
+                // A failure that covered them, once what was written whole is synced (or that
+                // failed too): `pendingCount` then counts only the records that wait.
+                let syncing = core.writtenThrough > core.durableThrough && !core.syncFailed
+                if core.failures > startFailures, core.failedThrough >= target, !syncing { return false }
+                if core.makingFailed || !core.syncing { return false }
                 if let deadline {
                     let left = deadline - JournalFormat.monotonic()
                     if left <= 0 { return false }
@@ -321,317 +300,17 @@ public final class JournalWriter: @unchecked Sendable {
         }
     }
 
-    /// After a clean exit or close: stops the thread, closes and deletes the journal. Anything
+    /// After a clean exit or close: stops the threads, closes and deletes the journal. Anything
     /// still queued is dropped. Calling it again does nothing.
     public func discard() {
-        if core.stop(mode: .drop) { pthread_join(thread, nil) }
+        stopThreads(mode: .drop)
         core.closeFile(unlinking: true)
     }
 
-    /// Test hook: behaves like a crash of the owner. Stops the thread without writing what is
+    /// Test hook: behaves like a crash of the owner. Stops the threads without writing what is
     /// queued and closes the file (releasing the lock) without deleting it.
     func abandonForTesting() {
-        if core.stop(mode: .drop) { pthread_join(thread, nil) }
+        stopThreads(mode: .drop)
         core.closeFile(unlinking: false)
-    }
-
-    // MARK: Helpers
-
-    /// The header record, but for the base image's bytes that end it: the header's fields, the
-    /// payload's length, and its CRC (sequence 0) when the base image is in `header`; with
-    /// `baseCount`, the base image is that many bytes of a file, and the CRC covers only the
-    /// framing and the fields: the copy continues it over the bytes it copies.
-    private static func framedHeader(
-        _ header: JournalHeader, baseCount: Int?
-    ) throws(JournalError) -> (head: [UInt8], fields: [UInt8], count: Int, crc: UInt32) {
-        let baseCount = header.baseImage?.count ?? baseCount
-        let fields = header.encodedFields(baseCount: baseCount)
-        let count = fields.count + (baseCount ?? 0)
-        guard count <= JournalFormat.maxRecordBytes else {
-            throw .recordTooLarge(bytes: count, limit: JournalFormat.maxRecordBytes)
-        }
-        let parts = header.baseImage.map { [fields, $0] } ?? [fields]
-        let crc = JournalFormat.recordCRC(sequence: 0, length: count, payload: parts)
-        return (JournalFormat.recordHead(length: count, sequence: 0, crc: crc), fields, count, crc)
-    }
-
-    private static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
-}
-
-/// Where a journal's header record holds its fields and base image, and its CRC: enough to read
-/// the base image back and know it is the one written.
-struct BaseInFile {
-    /// The offset of the header's fields (its payload) in the file.
-    let fieldsAt: Int
-    let fieldsCount: Int
-    /// The base image's bytes, which follow the fields.
-    let count: Int
-    /// The header record's CRC (`JournalFormat.recordCRC`, sequence 0).
-    let crc: UInt32
-}
-
-/// One record waiting to be written: a change or a save mark, framed by the writer's thread.
-struct Pending {
-    let record: JournalRecord
-    /// The framed record (or its parts); nil until the thread has encoded it.
-    var bytes: [UInt8]?
-    /// CLOCK_MONOTONIC seconds at `append`.
-    let appendedAt: Double
-    /// 1 for the first record appended by this writer, and so on.
-    let sequence: Int
-    /// Its sequence number in the journal file (the header is 0).
-    let recordNumber: Int
-}
-
-/// The state shared by a writer and its thread. Everything but the two pthread objects is
-/// guarded by `mutex`, which is never held across disk I/O.
-final class Core: @unchecked Sendable {
-    static let latencyCapacity = 4096
-
-    let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    let condition: UnsafeMutablePointer<pthread_cond_t>
-
-    var fd: Int32
-    let path: String
-    /// The folder the journal is in (synced when it is deleted).
-    let folder: String
-    var header: JournalHeader
-    /// Where the header's base image lies in the file, when this writer wrote it.
-    var baseInFile: BaseInFile?
-    /// The offset just past the last durable record.
-    var fileEnd: Int
-    var recordCount: Int
-    /// The file's format version: an adopted version 1 journal goes on in version 1.
-    var version: UInt8
-    /// The most the file may grow to.
-    var sizeLimit = JournalFormat.maxJournalBytes
-    /// The longest record written whole; a longer change is written in parts.
-    var recordLimit = JournalFormat.maxRecordBytes
-
-    /// Appended, not yet taken by the thread.
-    var queue: [Pending] = []
-    /// Taken by the thread, failed to write; retried before the queue.
-    var backlog: [Pending] = []
-    /// The sequence number of the last appended record.
-    var appended = 0
-    /// Every record up to this sequence number is durable.
-    var durableThrough = 0
-    /// Write attempts completed, and what the last one covered and whether it failed.
-    var attempts = 0
-    var lastAttemptThrough = 0
-    var lastAttemptFailed = false
-    var retryRequested = false
-    /// The thread is between taking a batch and recording the result.
-    var writing = false
-    var running = true
-    var stopMode: StopMode? = nil
-    var closed = false
-    var lastError: JournalError? = nil
-    var latencies: [Double] = []
-    var latencyNext = 0
-
-    enum StopMode { case drain, drop }
-
-    init(
-        fd: Int32, path: String, folder: String, header: JournalHeader, fileEnd: Int, recordCount: Int,
-        version: UInt8 = JournalFormat.version
-    ) {
-        self.version = version
-        self.fd = fd
-        self.path = path
-        self.folder = folder
-        self.header = header
-        self.fileEnd = fileEnd
-        self.recordCount = recordCount
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
-    func locked<T>(_ body: () throws(Never) -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
-
-    /// Asks the thread to stop; returns whether it was running (and must be joined).
-    func stop(mode: StopMode) -> Bool {
-        locked {
-            guard running, stopMode == nil else { return false }
-            stopMode = mode
-            if mode == .drop {
-                queue.removeAll()
-                backlog.removeAll()
-            }
-            pthread_cond_broadcast(condition)
-            return true
-        }
-    }
-
-    /// Closes the file (releasing its lock), deleting it first when `unlinking`. Once only.
-    func closeFile(unlinking: Bool) {
-        let target: (fd: Int32, path: String)? = locked {
-            guard !closed else { return nil }
-            closed = true
-            queue.removeAll()
-            backlog.removeAll()
-            durableThrough = appended
-            pthread_cond_broadcast(condition)
-            return (self.fd, self.path)
-        }
-        guard let target else { return }
-        // Deleted while still locked, so no scan ever sees it unlocked.
-        if unlinking {
-            _ = unlink(target.path)
-            _ = JournalFormat.syncFolder(folder)
-        }
-        _ = close(target.fd)
-    }
-
-    /// The background thread: takes everything queued, writes it with one pwrite, syncs.
-    func run() {
-        pthread_mutex_lock(mutex)
-        while true {
-            while queue.isEmpty && !(retryRequested && !backlog.isEmpty) && stopMode == nil {
-                if backlog.isEmpty {
-                    pthread_cond_wait(condition, mutex)
-                } else if waitTimedOut(seconds: Self.retryInterval) {
-                    // Records wait on a disk error: try again now and then, so crash protection
-                    // resumes by itself once there is room, even when nothing new is drawn.
-                    retryRequested = true
-                }
-            }
-            if stopMode != nil {
-                // Draining makes one last attempt with whatever is waiting.
-                if stopMode == .drop || (queue.isEmpty && backlog.isEmpty) || attemptsSinceStop > 0 { break }
-                attemptsSinceStop += 1
-            }
-            var batch = backlog + queue
-            backlog.removeAll()
-            queue.removeAll()
-            retryRequested = false
-            writing = true
-            let fd = self.fd
-            let offset = fileEnd
-            let path = self.path
-            let version = self.version
-            let sizeLimit = self.sizeLimit
-            let recordLimit = self.recordLimit
-            pthread_mutex_unlock(mutex)
-
-            for i in batch.indices where batch[i].bytes == nil {
-                batch[i].bytes = JournalParts.framed(
-                    batch[i].record.encoded(), sequence: batch[i].recordNumber, version: version, limit: recordLimit)
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(batch.reduce(0) { $0 + ($1.bytes?.count ?? 0) })
-            for record in batch { bytes += record.bytes ?? [] }
-            // A journal past its size limit would not be read back: the records that fit are
-            // written, the rest wait as on a full disk, and `failure` says why.
-            var fitting = bytes.count
-            let overLimit = offset + bytes.count > sizeLimit
-            if overLimit {
-                fitting = 0
-                for record in batch {
-                    let n = record.bytes?.count ?? 0
-                    if offset + fitting + n > sizeLimit { break }
-                    fitting += n
-                }
-            }
-            let (written, writeError) =
-                overLimit
-                ? (fitting == 0 ? (0, 0) : JournalFormat.writeCounting(Array(bytes[..<fitting]), to: fd, at: offset))
-                : JournalFormat.writeCounting(bytes, to: fd, at: offset)
-            var e = writeError == 0 && overLimit ? EFBIG : writeError
-            // How many records made it to the file whole.
-            var whole = batch.count
-            var end = offset + bytes.count
-            if e != 0 {
-                // A full disk usually takes part of a batch: keep the records written whole, cut
-                // the file back to the last of them, and leave the rest for a retry.
-                whole = 0
-                end = offset
-                while whole < batch.count, end + (batch[whole].bytes?.count ?? 0) <= offset + written {
-                    end += batch[whole].bytes?.count ?? 0
-                    whole += 1
-                }
-                _ = ftruncate(fd, off_t(end))
-            }
-            if whole > 0 {
-                let syncError = JournalFormat.dataSync(fd)
-                if syncError != 0 {
-                    // Nothing of this batch is known to be on disk: rewrite it all next time.
-                    e = syncError
-                    whole = 0
-                    end = offset
-                    _ = ftruncate(fd, off_t(offset))
-                }
-            }
-            let now = JournalFormat.monotonic()
-
-            pthread_mutex_lock(mutex)
-            writing = false
-            attempts += 1
-            lastAttemptThrough = batch.last?.sequence ?? lastAttemptThrough
-            lastAttemptFailed = e != 0
-            fileEnd = end
-            if whole > 0 {
-                durableThrough = max(durableThrough, batch[whole - 1].sequence)
-                for record in batch[..<whole] { noteLatency(now - record.appendedAt) }
-            }
-            if e != 0 {
-                lastError =
-                    overLimit
-                    ? .tooLarge(path: path, bytes: offset + bytes.count, limit: sizeLimit)
-                    : .cannotWrite(path: path, errno: e)
-                // Unless a close superseded them meanwhile, they wait for a retry.
-                if !closed && stopMode != .drop { backlog = Array(batch[whole...]) }
-            }
-            pthread_cond_broadcast(condition)
-        }
-        running = false
-        writing = false
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
-    }
-
-    private var attemptsSinceStop = 0
-
-    /// Seconds between retries while records wait on a disk error.
-    static let retryInterval = 2.0
-
-    /// Waits on `condition` (the mutex held) for at most `seconds`; true when the time ran out.
-    private func waitTimedOut(seconds: Double) -> Bool {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let end = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 + seconds
-        ts.tv_sec = time_t(end)
-        ts.tv_nsec = Int((end - Double(ts.tv_sec)) * 1e9)
-        return pthread_cond_timedwait(condition, mutex, &ts) == ETIMEDOUT
-    }
-
-    private func noteLatency(_ seconds: Double) {
-        if latencies.count < Self.latencyCapacity {
-            latencies.append(seconds)
-        } else {
-            latencies[latencyNext] = seconds
-            latencyNext = (latencyNext + 1) % Self.latencyCapacity
-        }
     }
 }
