@@ -151,10 +151,14 @@ public enum ImageFile {
         do {
             try AtomicFile.write(bytes, to: path)
         } catch {
-            // No file holds these pixels: an entry this save made would be the history of
-            // nothing, kept on this computer and counted against the store's cap.
-            if let key = outcome.newEntry { _ = try? history?.store?.forget(key) }
+            // No file holds these pixels: the store is left as it was (the entry this save
+            // made would be the history of nothing, and no other picture's history goes for it).
+            if let staged = outcome.staged { history?.store?.rollBack(staged) }
             throw error
+        }
+        if let staged = outcome.staged, let store = history?.store {
+            outcome.kept?.dropped = store.commit(staged)
+            outcome.staged = nil
         }
         return outcome
     }

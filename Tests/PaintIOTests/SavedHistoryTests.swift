@@ -79,6 +79,66 @@ import Testing
         #expect(store.find(HistoryKey(of: picture)) != .none, "a.png's history is still kept")
     }
 
+    /// Every file in `folder` with its bytes and its time of last use: what "as it was" means.
+    static func snapshot(_ folder: String) -> [String: ([UInt8], Int64)] {
+        var files: [String: ([UInt8], Int64)] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            var info = stat()
+            _ = lstat(folder + "/" + name, &info)
+            files[name] = (
+                Support.get(folder + "/" + name) ?? [],
+                Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            )
+        }
+        return files
+    }
+
+    static func same(_ a: [String: ([UInt8], Int64)], _ b: [String: ([UInt8], Int64)]) -> Bool {
+        a.count == b.count && a.allSatisfy { name, file in b[name].map { $0.0 == file.0 && $0.1 == file.1 } ?? false }
+    }
+
+    @Test func aSaveThatFailsLeavesTheStoreAsItWasWithEveryOtherPicturesHistory() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let pictures = (0..<3).map { Support.opaqueImage(width: 31 + $0, height: 17) }
+        // Two pictures' histories fill the store; a third one's would push the older out.
+        let probe = HistoryStore(folder: folder.file("probe"))
+        let one = try #require(
+            try ImageFile.save(
+                pictures[0], to: folder.file("probe.png"), withAlpha: false,
+                history: Self.history(probe, portable: false)
+            )
+            .kept?.bytes)
+        let store = HistoryStore(folder: folder.file("history"), capBytes: one * 5 / 2)
+        let history = try Self.history(store, portable: false)
+        for i in 0..<2 {
+            try ImageFile.save(pictures[i], to: folder.file("\(i).png"), withAlpha: false, history: history)
+        }
+        #expect(store.entries().count == 2)
+        let before = Self.snapshot(store.folder)
+
+        // The file cannot be written (its folder is gone): the store is as it was, both
+        // histories and their times of last use.
+        #expect(throws: ImageFileError.self) {
+            try ImageFile.save(pictures[2], to: folder.file("gone/2.png"), withAlpha: false, history: history)
+        }
+        #expect(Self.same(Self.snapshot(store.folder), before), "\(Self.snapshot(store.folder).keys.sorted())")
+
+        // A failed save of the same pixels as a kept picture, with another history: the kept
+        // history is the one that stays.
+        var other = history
+        other.archive = try HistoryChunkTests.archive(strokes: 3, image: Support.opaqueImage(width: 31, height: 17))
+        #expect(throws: ImageFileError.self) {
+            try ImageFile.save(pictures[0], to: folder.file("gone/0.png"), withAlpha: false, history: other)
+        }
+        #expect(Self.same(Self.snapshot(store.folder), before), "\(Self.snapshot(store.folder).keys.sorted())")
+
+        // The same save that succeeds drops the least recently used history to fit the cap.
+        let outcome = try ImageFile.save(pictures[2], to: folder.file("2.png"), withAlpha: false, history: history)
+        #expect(outcome.kept?.dropped == 1)
+        #expect(Set(store.entries().map(\.key)) == [HistoryKey(of: pictures[1]), HistoryKey(of: pictures[2])])
+    }
+
     @Test func aPortableSaveCarriesTheHistoryInTheFileAndKeepsItToo() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

@@ -64,6 +64,26 @@ public struct HistoryStore: Sendable, Equatable {
     public func keep(_ archive: DocumentArchive, for key: HistoryKey, picture: HistoryKey? = nil)
         throws(HistoryStoreError) -> Kept
     {
+        let staged = try stage(archive, for: key, picture: picture)
+        return Kept(bytes: staged.bytes, dropped: commit(staged))
+    }
+
+    /// An entry written for a file not yet saved: `commit` once the file is, `rollBack` when
+    /// it cannot be.
+    public struct Staged: Equatable, Sendable {
+        public let key: HistoryKey
+        /// The entry's size in bytes.
+        public let bytes: Int
+        /// A second name of the entry it replaced (a hard link, no copy), to put back.
+        let previous: String?
+    }
+
+    /// Writes `archive`'s entry, durably, as `keep` does, but drops nothing yet: the other
+    /// pictures' histories stay until `commit`, and what it replaced can be put back
+    /// (`rollBack`), so a save that fails leaves the store as it was.
+    public func stage(_ archive: DocumentArchive, for key: HistoryKey, picture: HistoryKey? = nil)
+        throws(HistoryStoreError) -> Staged
+    {
         let sealed: [UInt8]
         do {
             sealed = try SealedArchive.seal(archive)
@@ -73,13 +93,67 @@ public struct HistoryStore: Sendable, Equatable {
         let entry = StoreEntry.encode(key: key, picture: picture ?? key, sealed: sealed)
         guard entry.count <= capBytes else { throw .largerThanCap(bytes: entry.count, cap: capBytes) }
         try makeFolder()
+        let previous = keepPrevious(key)
         do {
             try AtomicFile.write(entry, to: path(for: key), mode: 0o600)
         } catch {
+            if let previous { _ = unlink(previous) }
             throw .cannotWrite(error)
         }
         markUsed(key)
-        return Kept(bytes: entry.count, dropped: enforceCap(keeping: key))
+        return Staged(key: key, bytes: entry.count, previous: previous)
+    }
+
+    /// The file `staged` belongs to is saved: the entry it replaced goes, and the least
+    /// recently used other entries are dropped until the store fits its cap; returns how many.
+    @discardableResult
+    public func commit(_ staged: Staged) -> Int {
+        if let previous = staged.previous { _ = unlink(previous) }
+        return enforceCap(keeping: staged.key)
+    }
+
+    /// The file `staged` belongs to could not be saved: its entry goes, and the one it replaced
+    /// (with its time of last use) comes back.
+    public func rollBack(_ staged: Staged) {
+        let path = path(for: staged.key)
+        if let previous = staged.previous {
+            if rename(previous, path) != 0 { _ = unlink(previous) }
+        } else {
+            _ = unlink(path)
+        }
+        JournalFormat.syncFolder(folder)
+    }
+
+    /// A second name for `key`'s entry, if it has one (`.<key>.sphist.<pid>-<n>.previous`,
+    /// which `enforceCap` tidies away once it is 15 minutes old, should a crash leave it).
+    private func keepPrevious(_ key: HistoryKey) -> String? {
+        let entry = path(for: key)
+        guard FileSystem.exists(entry) else { return nil }
+        for attempt in 0..<100 {
+            let previous =
+                folder + "/." + key.hex + Self.fileExtension + ".\(getpid())-\(attempt)" + Self.previousSuffix
+            if link(entry, previous) == 0 { return previous }
+            if errno != EEXIST { return nil }
+        }
+        return nil
+    }
+
+    static let previousSuffix = ".previous"
+
+    /// Removes the second names of replaced entries a save killed before it was done left
+    /// behind: 15 minutes after they were made (their change time: the link's, not the
+    /// entry's), when no save can still be using them.
+    private func removeStalePrevious() {
+        guard let names = FileSystem.names(inFolder: folder) else { return }
+        let now = Int64(time(nil))
+        for name in names where name.hasPrefix(".") && name.hasSuffix(Self.previousSuffix) {
+            var info = stat()
+            let path = folder + "/" + name
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                now - Int64(info.st_ctim.tv_sec) > Int64(AtomicFile.staleTemporarySeconds)
+            else { continue }
+            _ = unlink(path)
+        }
     }
 
     // MARK: Finding
@@ -138,7 +212,10 @@ public struct HistoryStore: Sendable, Equatable {
     public func forgetAll() throws(HistoryStoreError) -> (entries: Int, bytes: Int) {
         guard let names = FileSystem.names(inFolder: folder) else { return (0, 0) }
         var removed = (entries: 0, bytes: 0)
-        for name in names where Self.key(fromName: name) != nil || AtomicFile.isTemporary(name) {
+        for name in names
+        where Self.key(fromName: name) != nil || AtomicFile.isTemporary(name)
+            || (name.hasPrefix(".") && name.hasSuffix(Self.previousSuffix))
+        {
             let path = folder + "/" + name
             var info = stat()
             let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
@@ -146,7 +223,7 @@ public struct HistoryStore: Sendable, Equatable {
                 if errno == ENOENT { continue }
                 throw .cannotRemove(path: path, errno: errno)
             }
-            if !AtomicFile.isTemporary(name) {
+            if Self.key(fromName: name) != nil {
                 removed.entries += 1
                 removed.bytes += size
             }
@@ -184,6 +261,7 @@ public struct HistoryStore: Sendable, Equatable {
     @discardableResult
     func enforceCap(keeping: HistoryKey?) -> Int {
         AtomicFile.removeStaleTemporaries(in: folder)
+        removeStalePrevious()
         let all = entries()
         var total = all.reduce(0) { $0 + $1.bytes }
         var dropped = 0

@@ -19,11 +19,13 @@ public struct SavedHistory: Sendable {
 
     /// What a save did with the history.
     public struct Outcome: Equatable, Sendable {
-        /// The store entry written, nil when none was.
+        /// The store entry written, nil when none was (`dropped` is counted once the file is
+        /// saved).
         public var kept: HistoryStore.Kept?
-        /// The key of the entry written when there was none for it before: a save that then
-        /// fails removes it again (it would be the history of no file).
-        var newEntry: HistoryKey?
+        /// The entry written before the file: committed once the file is saved (other
+        /// pictures' histories are dropped under the cap only then), rolled back when it is
+        /// not (the store is left as it was).
+        var staged: HistoryStore.Staged?
         /// Whether the file carries the history in its `spHS` chunk.
         public var carried = false
         /// Why the history was not kept or not carried as asked, as a clause for the status bar
@@ -58,11 +60,11 @@ public struct SavedHistory: Sendable {
         archive.pixelHash = DocumentArchive.hash(saved)
         if let store, store.capBytes > 0 {
             let key = HistoryKey(of: saved)
-            let existed = FileSystem.exists(store.path(for: key))
             do {
-                outcome.kept = try store.keep(
+                let staged = try store.stage(
                     archive, for: key, picture: saved == picture ? key : HistoryKey(of: picture))
-                if !existed { outcome.newEntry = key }
+                outcome.staged = staged
+                outcome.kept = HistoryStore.Kept(bytes: staged.bytes, dropped: 0)
             } catch {
                 outcome.problem = "its history was not kept: \(error.description)"
             }
