@@ -32,6 +32,56 @@ import Testing
         #expect(CleanBase.of(Array("not a picture".utf8)) == nil)
     }
 
+    /// `png` with `secret` after the zlib stream inside its last IDAT chunk, or (`ownChunk`) in
+    /// an IDAT chunk of its own after the others, compressed like pixels.
+    static func hiding(_ secret: String, in png: [UInt8], ownChunk: Bool) -> [UInt8] {
+        guard case .complete(let chunks) = PNGChunks.walk(png) else { return png }
+        let idat = Array("IDAT".utf8)
+        let last = chunks.lastIndex { $0.type == idat }
+        var out = PNGChunks.signature
+        for (i, c) in chunks.enumerated() {
+            if i == last && !ownChunk {
+                let data = Array(png[c.dataStart..<(c.dataStart + c.length)]) + Array(secret.utf8)
+                out += PNGChunks.makeChunk(type: idat, data: data)
+                continue
+            }
+            out += png[c.start..<c.end]
+            if i == last { out += PNGChunks.makeChunk(type: idat, data: Zlib.compress(Array(secret.utf8)) ?? []) }
+        }
+        return out
+    }
+
+    @Test func bytesHiddenInsideIDATPastTheCompressedPixelsMakeAPNGNotClean() throws {
+        // Every kind of PNG (bit depth, colour type, interlaced or not) of the conformance
+        // suite that has decoding chunks only is clean: the rows its header describes are
+        // counted right.
+        var kinds = 0
+        for entry in PNGConformanceTests.suite.entries where entry.refuse == nil {
+            let png = PNGConformanceTests.bytes(entry.name)
+            guard case .complete(let chunks) = PNGChunks.walk(png),
+                chunks.allSatisfy({ CleanBase.decodingChunks.contains($0.type) })
+            else { continue }
+            #expect(CleanBase.isClean(png), "\(entry.name)")
+            kinds += 1
+            // With bytes past the pixels' stream, in its IDAT or in one more, it is not.
+            for own in [false, true] {
+                let hidden = Self.hiding("SECRET-IDAT", in: png, ownChunk: own)
+                #expect(!CleanBase.isClean(hidden), "\(entry.name), own chunk \(own): counted as clean")
+            }
+        }
+        #expect(kinds >= 2 * 3 * 26 / 2, "the suite's clean files: \(kinds)")
+
+        // What becomes of one: the picture's own PNG, or nothing when it cannot be decoded.
+        let picture = Support.opaqueImage(width: 31, height: 17)
+        let png = try PNGCodec.encode(picture, withAlpha: true)
+        for own in [false, true] {
+            let hidden = Self.hiding("SECRET-IDAT", in: png, ownChunk: own)
+            guard let clean = CleanBase.of(hidden) else { continue }
+            #expect(clean != hidden && !Self.holds(clean, "SECRET-IDAT") && CleanBase.isClean(clean))
+            #expect(try ImageDecoder.decode(clean, name: "clean").image == picture)
+        }
+    }
+
     @Test func aPortableSaveCarriesTheCleanStartAndTheStoreKeepsItsOwn() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

@@ -86,6 +86,37 @@ public enum Zlib {
         return (result == .ok ? out : nil, result)
     }
 
+    /// How many bytes `compressed` inflates to, when it is exactly one whole zlib stream with
+    /// nothing after its end and at most `limit` bytes inside; nil otherwise. Inflates through a
+    /// 64 KB buffer: the memory is bounded whatever the stream holds, the work by `limit`.
+    public static func inflatedCount(_ compressed: UnsafeRawBufferPointer, limit: Int) -> Int? {
+        guard compressed.count <= Int(UInt32.max) else { return nil }
+        var stream = z_stream()
+        guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        stream.next_in = compressed.baseAddress.map {
+            UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self))
+        }
+        stream.avail_in = UInt32(compressed.count)
+        var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while true {
+            let (status, produced) = scratch.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
+                stream.next_out = out.baseAddress
+                stream.avail_out = UInt32(out.count)
+                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                return (status, out.count - Int(stream.avail_out))
+            }
+            total += produced
+            guard total <= limit else { return nil }
+            switch status {
+            case Z_STREAM_END: return stream.avail_in == 0 ? total : nil
+            case Z_OK: continue
+            default: return nil
+            }
+        }
+    }
+
     /// The CRC-32 of `bytes`, continuing from `crc` (0 to start).
     public static func crc32(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         var c = UInt(crc)

@@ -32,9 +32,45 @@ public enum CleanBase {
         return png
     }
 
-    /// Whether `bytes` are a whole PNG of decoding chunks only, with nothing after IEND.
+    /// Whether `bytes` are a whole PNG of decoding chunks only, with nothing after IEND, whose
+    /// IDAT chunks hold one zlib stream and nothing after it, inflating to exactly the rows its
+    /// header describes (bytes hidden past the stream's end, or past the last row, are not
+    /// pixels: such a file is re-encoded).
     static func isClean(_ bytes: [UInt8]) -> Bool {
-        guard case .complete(let chunks) = PNGChunks.walk(bytes), chunks.last?.end == bytes.count else { return false }
-        return chunks.allSatisfy { decodingChunks.contains($0.type) }
+        guard case .complete(let chunks) = PNGChunks.walk(bytes), chunks.last?.end == bytes.count,
+            chunks.allSatisfy({ decodingChunks.contains($0.type) }),
+            let header = chunks.first, header.type == Array("IHDR".utf8), header.length == 13,
+            let expected = rawCount(header: Array(bytes[header.dataStart..<(header.dataStart + 13)]))
+        else { return false }
+        var stream: [UInt8] = []
+        for chunk in chunks where chunk.type == Array("IDAT".utf8) {
+            stream += bytes[chunk.dataStart..<(chunk.dataStart + chunk.length)]
+        }
+        return stream.withUnsafeBytes { Zlib.inflatedCount($0, limit: expected) } == expected
+    }
+
+    /// The bytes of filtered rows (a filter byte, then the row) the IHDR `fields` describe,
+    /// the seven Adam7 passes for an interlaced picture; nil for a header that is not valid.
+    static func rawCount(header fields: [UInt8]) -> Int? {
+        func int(_ at: Int) -> Int { fields[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        let width = int(0)
+        let height = int(4)
+        let depth = Int(fields[8])
+        let channels: Int
+        switch fields[9] {
+        case 0, 3: channels = 1
+        case 2: channels = 3
+        case 4: channels = 2
+        case 6: channels = 4
+        default: return nil
+        }
+        guard width > 0, height > 0, [1, 2, 4, 8, 16].contains(depth), fields[12] <= 1 else { return nil }
+        let bits = channels * depth
+        func rows(_ w: Int, _ h: Int) -> Int { w > 0 && h > 0 ? h * (1 + (w * bits + 7) / 8) : 0 }
+        guard fields[12] == 1 else { return rows(width, height) }
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        return passes.reduce(0) { sum, pass in
+            sum + rows((width - pass.0 + pass.2 - 1) / pass.2, (height - pass.1 + pass.3 - 1) / pass.3)
+        }
     }
 }
