@@ -146,7 +146,7 @@ extension X11App {
         // Over the gray beyond the picture too: a line typed past the picture's edge keeps its
         // caret in sight (the text itself stops at the edge), as in GIMP.
         let area = session.layout.canvasArea
-        textOverlayDrawn = frame.union(caret).intersection(area)
+        textOverlayDrawn = textOverlayRect
         var clip = XRectangle(
             x: Int16(clamping: area.x), y: Int16(clamping: area.y), width: UInt16(clamping: area.width),
             height: UInt16(clamping: area.height))
@@ -170,6 +170,22 @@ extension X11App {
             UInt32(caret.height))
         XSetClipMask(display, chromeGC, 0)
         if let cursor = session.textCursor { input.setSpot(x: cursor.x, y: cursor.maxY) }
+    }
+
+    /// Where the text box's frame and caret go now (window coordinates, within the canvas
+    /// area); empty with no box.
+    var textOverlayRect: IntRect {
+        guard session.isTypingText, let frame = session.textFrameInWindowRect, let caret = session.textCaretBar
+        else { return .empty }
+        return frame.union(caret).intersection(session.layout.canvasArea)
+    }
+
+    /// The box's frame and caret drawn again where they changed off the picture, where no redraw
+    /// of the canvas covers them: a box dragged wholly onto the gray, or gone from there.
+    func refreshTextOverlayOffPicture() {
+        guard session.isTypingText || !textOverlayDrawn.isEmpty, textOverlayRect != textOverlayDrawn else { return }
+        drawSurround(session.layout, clip: textOverlayDrawn)
+        drawTextOverlay()
     }
 
     /// The neutral gray around an image smaller than the window.

@@ -66,6 +66,7 @@ extension X11App {
                 // bar redraw in the same turn never delays it.
                 if owed.toolbar || owed.status || position { XFlush(display) }
             }
+            refreshTextOverlayOffPicture()
             if owed.toolbar { drawToolbar(session.layout) }
             if owed.status {
                 drawStatus(session.layout)

@@ -29,6 +29,19 @@ extension TextEndToEndTests {
         _ = try paint.client.waitForCapture(paint.window, rect: beyond, "\(config): the gray clean again") { shot in
             shot.count { !ScreenCapture.matches($0, Theme.surround, tolerance: config.tolerance) } == 0
         }
+        // A box dragged wholly off the picture, onto the gray, then dropped: nothing stays there.
+        try paint.click(imageX: Self.size.w - 60, imageY: 100)
+        paint.parkPointer()
+        try paint.client.typeText("Off")
+        try paint.drag(image: line(from: (Self.size.w - 50, 110), to: (Self.size.w + 40, 110), step: 5))
+        _ = try paint.client.waitForCapture(paint.window, rect: beyond, "\(config): the dragged box on the gray") {
+            shot in shot.count { !ScreenCapture.matches($0, Theme.surround, tolerance: config.tolerance) } > 20
+        }
+        paint.parkPointer()
+        try paint.key("Escape")
+        _ = try paint.client.waitForCapture(paint.window, rect: beyond, "\(config): no frame left on the gray") {
+            shot in shot.count { !ScreenCapture.matches($0, Theme.surround, tolerance: config.tolerance) } == 0
+        }
         #expect(paint.app.isRunning)
     }
 }
