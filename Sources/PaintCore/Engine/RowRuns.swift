@@ -64,8 +64,9 @@ final class RowRuns {
         let top: Int
         let rows: Int
 
-        /// `RowRuns.add`.
-        @inline(__always)
+        /// `RowRuns.add`. Transparent (inlined before the optimizer weighs it): `stamp` is too
+        /// large for the inliner, and as a call it cost 43 instructions a run.
+        @_transparent
         func add(_ y: Int, _ x0: Int, _ x1: Int) -> Bool {
             let i = y &- top
             guard i >= 0, i < rows else { return false }

@@ -6,14 +6,17 @@ extension StrokeEngine {
     /// With `fullDiscAtStart`, the disc around the capsule's start was already stamped (it ended
     /// the previous segment), so its fully covered inside is skipped: a wide brush moving a few
     /// pixels then only visits the thin crescent it adds, not its whole width on every row.
-    func stamp(_ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8 = 255) -> IntRect {
+    ///
+    /// With `keeping` (a provisional piece), each run's coverage is kept in `provisional` before
+    /// it is raised, so the next sample can put it back.
+    func stamp(_ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8 = 255, keeping: Bool = false) -> IntRect {
         capsule.roundsInRange
             ? stamp(
                 capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: InRangeRounding.self,
-                insideSpan: !Self.measuresInside(capsule, fullDiscAtStart: fullDiscAtStart))
+                insideSpan: !Self.measuresInside(capsule, fullDiscAtStart: fullDiscAtStart), keeping: keeping)
             : stamp(
                 capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: ClampedRounding.self,
-                insideSpan: true)
+                insideSpan: true, keeping: keeping)
     }
 
     /// Whether `stamp` measures every pixel it visits of a capsule that `roundsInRange` by its
@@ -36,7 +39,8 @@ extension StrokeEngine {
     /// one for ordinary capsules without the range guards of `Int(clamping:)` (seven roundings a
     /// row). With `insideSpan` false every pixel is measured (see `measuresInside`).
     func stamp<R: SpanRounding>(
-        _ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8, rounding: R.Type, insideSpan: Bool
+        _ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8, rounding: R.Type, insideSpan: Bool,
+        keeping: Bool = false
     ) -> IntRect {
         let box = capsule.bounds(margin: 0.5)
         let y0 = max(clip.y, Int(clamping: box.minY - 0.5, .up))
@@ -126,6 +130,9 @@ extension StrokeEngine {
                     let through = min(piece.through, origin + Tile.mask)
                     let t = rowTiles + tx
                     let tile = claim(t)
+                    if keeping {
+                        provisional.keep(y, x, through - x + 1, from: tile + r * Tile.size + (x - origin))
+                    }
                     let run = raise(
                         x, through, capsule: capsule, outerRadius: outerRadius, cy: cy,
                         coverage: tile + r * Tile.size, origin: origin, insideFrom: ia, insideThrough: ib, level: level)

@@ -1,13 +1,3 @@
-/// The stroke image under a stroke's provisional pieces, kept so the next sample can take them
-/// back: coverage only ever grows by max, so restoring these bytes undoes them exactly.
-struct SavedCoverage {
-    /// The pixels saved (image coordinates); empty when nothing is.
-    var rect = IntRect.empty
-    var bytes: [UInt8] = []
-
-    mutating func discard() { rect = .empty }
-}
-
 /// Freehand strokes through `StrokePath`: the pieces it makes are stamped, the provisional
 /// ones after the stroke image under them is saved, and taken back before the next ones.
 extension StrokeEngine {
@@ -32,7 +22,7 @@ extension StrokeEngine {
         for piece in path.final { dirty = dirty.union(stamp(piece)) }
         if !path.provisional.isEmpty {
             save(under: path.provisional)
-            for piece in path.provisional { dirty = dirty.union(stamp(piece)) }
+            for piece in path.provisional { dirty = dirty.union(stamp(piece, keeping: true)) }
         }
         if collects { compositeCollected() }
         return dirty
@@ -62,10 +52,11 @@ extension StrokeEngine {
             y1: Int(clamping: b.maxY, .up))
     }
 
-    func stamp(_ piece: StrokePiece) -> IntRect {
+    /// Stamps `piece`; `keeping`: a provisional piece, whose runs `provisional` keeps first.
+    func stamp(_ piece: StrokePiece, keeping: Bool = false) -> IntRect {
         stamp(
             Capsule(from: piece.from, to: piece.to, width: piece.width), fullDiscAtStart: piece.continues,
-            level: piece.level)
+            level: piece.level, keeping: keeping)
     }
 
     /// The stroke in progress's coverage tile holding pixel (x, y), or nil where it has none.
@@ -88,57 +79,50 @@ extension StrokeEngine {
         }
     }
 
-    /// Saves the stroke image under `pieces` (their bounding box within the clip).
+    /// Starts keeping the stroke image under `pieces` (their bounding box within the clip):
+    /// `stamp` keeps each run before it raises it.
     func save(under pieces: [StrokePiece]) {
         var box = IntRect.empty
         for piece in pieces { box = box.union(Self.pixelBounds(of: piece)) }
-        let r = box.intersection(clip)
-        provisional.rect = r
-        guard !r.isEmpty else { return }
-        let count = r.width * r.height
-        if provisional.bytes.count < count { provisional.bytes = [UInt8](repeating: 0, count: count) }
-        provisional.bytes.withUnsafeMutableBufferPointer { saved in
-            for y in r.y..<r.maxY {
-                let line = saved.baseAddress! + (y - r.y) * r.width - r.x
-                visitRow(y, r.x, r.maxX - 1) { x0, x1, row in
-                    if let row {
-                        (line + x0).update(from: row + (x0 & Tile.mask), count: x1 - x0 + 1)
-                    } else {
-                        (line + x0).update(repeating: 0, count: x1 - x0 + 1)
-                    }
-                }
-            }
-        }
+        provisional.start(box.intersection(clip))
     }
 
-    /// Puts back the stroke image saved under the provisional pieces; the runs that changed are
+    /// Puts back the stroke image kept under the provisional pieces; the runs that changed are
     /// composited (collected, or noted as stale while compositing is deferred). Returns their
     /// bounds.
     func restoreProvisional() -> IntRect {
-        let r = provisional.rect
-        guard !r.isEmpty else { return .empty }
-        provisional.rect = .empty
-        var changed = IntRect.empty
-        provisional.bytes.withUnsafeBufferPointer { saved in
-            for y in r.y..<r.maxY {
-                let line = saved.baseAddress! + (y - r.y) * r.width - r.x
-                visitRow(y, r.x, r.maxX - 1) { x0, x1, row in
-                    // A tile made after the save held zeros then; none: nothing to restore.
-                    guard let row else { return }
-                    let now = row + (x0 & Tile.mask)
-                    let before = line + x0
-                    let count = x1 - x0 + 1
-                    let from = Self.firstDifference(now, before, count)
-                    guard from < count else { return }
-                    let through = Self.lastDifference(now, before, count)
-                    (now + from).update(from: before + from, count: through - from + 1)
-                    let first = x0 + from
-                    let last = x0 + through
-                    changed = changed.union(IntRect(x0: first, y0: y, x1: last, y1: y))
-                    if !defersComposite && !collected.add(y, first, last) { compositeRow(y, first, last) }
-                }
-            }
+        guard !provisional.rect.isEmpty else { return .empty }
+        var changedX0 = Int.max
+        var changedX1 = Int.min
+        var changedY0 = Int.max
+        var changedY1 = Int.min
+        let runs = collected.sink
+        let composites = !defersComposite
+        // Last kept first (a run kept twice is put back as it was before the first piece).
+        var end = provisional.byteEnd
+        var i = provisional.count
+        while i > 0 {
+            i -= 1
+            let (y, x0, count, before) = provisional.run(i, endingAt: end)
+            end -= count
+            // The tile is the stroke's: a provisional piece claimed it or found it claimed.
+            guard let row = ownTile(x: x0, y: y) else { continue }
+            let now = row + (x0 & Tile.mask)
+            let from = Self.firstDifference(now, before, count)
+            guard from < count else { continue }
+            let through = Self.lastDifference(now, before, count)
+            for k in from...through { now[k] = before[k] }
+            let first = x0 + from
+            let last = x0 + through
+            changedX0 = min(changedX0, first)
+            changedX1 = max(changedX1, last)
+            changedY0 = min(changedY0, y)
+            changedY1 = max(changedY1, y)
+            if composites && !runs.add(y, first, last) { compositeRow(y, first, last) }
         }
+        provisional.discard()
+        guard changedY0 <= changedY1 else { return .empty }
+        let changed = IntRect(x0: changedX0, y0: changedY0, x1: changedX1, y1: changedY1)
         if defersComposite { staleView = staleView.union(changed) }
         return changed
     }

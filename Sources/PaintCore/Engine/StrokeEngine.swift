@@ -53,7 +53,7 @@ public final class StrokeEngine {
     /// The freehand stroke's samples turned into pieces (curves, stabilizer, pressure).
     var path = StrokePath()
     /// The stroke image under the provisional pieces, as it was before they were stamped.
-    var provisional = SavedCoverage()
+    let provisional = SavedCoverage()
     var source: UInt32 = 0
     var alpha: UInt32 = 255
     /// The serial of the stroke in progress (or of the next one): its coverage tiles carry it.
