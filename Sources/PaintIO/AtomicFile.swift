@@ -6,7 +6,9 @@ import Glibc
 /// The bytes go to a temporary file in the same folder (a rename is only atomic within one file
 /// system), which is synced and then renamed over the target; the folder is synced so the rename
 /// itself survives a power cut. A symlink is followed to its real target and the target is
-/// replaced, so the link stays a link. The old file's permission bits are kept.
+/// replaced, so the link stays a link. The old file's permission bits are kept. The program's
+/// own private files (written with a `mode`) are the exception: a symlink there is replaced,
+/// never written through.
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically.
     ///
@@ -14,22 +16,29 @@ public enum AtomicFile {
     /// byte-identical and an `ImageFileError` naming `path` (as given) is thrown.
     ///
     /// With `mode`, the file gets exactly those permission bits whatever was there before (the
-    /// history store writes private files, 0600); the temporary file is created 0600 either way,
-    /// so the bytes are never readable by others on the way.
+    /// history store, the settings and the recent list write private files, 0600), and a
+    /// symlink at `path` is replaced by the file rather than followed: a link planted where the
+    /// program keeps its own files cannot make it write somewhere else (over `~/.bashrc`, or
+    /// another picture). The temporary file is created 0600 either way, so the bytes are never
+    /// readable by others on the way.
     public static func write(_ bytes: [UInt8], to path: String, mode forcedMode: mode_t? = nil) throws(ImageFileError) {
         guard !path.isEmpty else { throw .cannotWrite(path: path, errno: ENOENT) }
 
-        let (folder, name) = try realLocation(of: path)
+        let own = forcedMode != nil
+        let (folder, name) = own ? try location(of: path) : try realLocation(of: path)
         let target = folder == "/" ? "/" + name : folder + "/" + name
 
         // Keep the old file's permissions; a new file gets what open(2) would have given it.
         var old = stat()
         var mode: mode_t
         var owner: (uid: uid_t, gid: gid_t)? = nil
-        if stat(target, &old) == 0 {
+        if (own ? lstat(target, &old) : stat(target, &old)) == 0 {
             if old.st_mode & S_IFMT == S_IFDIR { throw .cannotWrite(path: path, errno: EISDIR) }
-            // Renaming over a device or a pipe would replace it with a plain file.
-            guard old.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path: path, saving: true) }
+            // Renaming over a device or a pipe would replace it with a plain file; a private
+            // file's symlink is replaced (the rename takes the link's place, not its target's).
+            guard old.st_mode & S_IFMT == S_IFREG || (own && old.st_mode & S_IFMT == S_IFLNK) else {
+                throw .notAFile(path: path, saving: true)
+            }
             mode = old.st_mode & 0o777
             if forcedMode == nil { owner = (old.st_uid, old.st_gid) }
         } else if errno == ENOENT {
@@ -147,7 +156,16 @@ public enum AtomicFile {
             current = destination.hasPrefix("/") ? destination : split(current).folder + "/" + destination
         }
 
-        let (folder, name) = split(current)
+        return try location(of: current, asked: path)
+    }
+
+    /// The real folder (absolute, symlinks resolved) that `path` is in, and its last
+    /// component, not followed: where a private file is written. `asked` is the path errors name.
+    private static func location(
+        of file: String, asked: String? = nil
+    ) throws(ImageFileError) -> (folder: String, name: String) {
+        let path = asked ?? file
+        let (folder, name) = split(file)
         // "dir/", "." and ".." name a folder, not a file in it.
         guard !name.isEmpty, name != ".", name != ".." else { throw .cannotWrite(path: path, errno: EISDIR) }
         guard let real = realpath(folder, nil) else { throw .cannotWrite(path: path, errno: errno) }

@@ -77,6 +77,28 @@ import Testing
         #expect(folder.entries("real") == ["target.png"])
     }
 
+    /// The program's own private files (written with a mode: the history store, the settings,
+    /// the recent list) replace a symlink planted at their place instead of writing through it.
+    @Test func aPrivateFileReplacesASymlinkPlantedAtItsPlace() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let victim = folder.file("victim.txt")
+        Support.put([7, 7, 7], victim)
+        chmod(victim, 0o644)
+        #expect(symlink(victim, folder.file("entry")) == 0)
+        #expect(symlink(folder.file("nowhere"), folder.file("dangling")) == 0)
+
+        try AtomicFile.write([1, 2], to: folder.file("entry"), mode: 0o600)
+        try AtomicFile.write([3], to: folder.file("dangling"), mode: 0o600)
+
+        #expect(Support.get(victim) == [7, 7, 7] && Support.mode(victim) == 0o644)
+        #expect(Support.get(folder.file("entry")) == [1, 2] && Support.mode(folder.file("entry")) == 0o600)
+        var info = stat()
+        #expect(lstat(folder.file("entry"), &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
+        #expect(Support.get(folder.file("dangling")) == [3])
+        #expect(folder.entries() == ["dangling", "entry", "victim.txt"])
+    }
+
     @Test func aChainOfLinksToAMissingFileCreatesIt() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

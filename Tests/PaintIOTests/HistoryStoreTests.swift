@@ -44,6 +44,23 @@ import Testing
         #expect(folder.entries("data/swiftpaint/history") == [key.hex + ".sphist"])
     }
 
+    /// A symlink planted where an entry is written is replaced, never written through: the
+    /// file it points to (another picture, `~/.bashrc`) keeps its bytes.
+    @Test func aSymlinkPlantedAtAnEntrysPlaceIsReplacedNotWrittenThrough() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let store = Self.store(in: folder)
+        try store.keep(try Self.archive(2), for: Self.picture(2).key)
+        let victim = folder.file("victim.png")
+        Support.put([1, 2, 3], victim)
+        let key = Self.picture(1).key
+        #expect(symlink(victim, store.path(for: key)) == 0)
+        let archive = try Self.archive(1)
+        try store.keep(archive, for: key)
+        #expect(Support.get(victim) == [1, 2, 3])
+        #expect(store.find(key) == .entry(archive: archive, picture: key))
+    }
+
     @Test func entriesArePrivateFilesInPrivateFolders() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }
