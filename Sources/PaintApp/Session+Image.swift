@@ -17,7 +17,16 @@ extension Session {
 
     /// Turns or mirrors what is selected: the floating picture, else the selection (lifted to
     /// float, so it can be moved before it is put down, as one step), else the whole picture.
+    /// Everything selected (Ctrl+A) is the whole picture: it turns with its canvas, still all
+    /// selected; lifted instead, a picture that is not square was turned inside its old
+    /// canvas and lost the ends that stuck out.
     func orient(_ orientation: Orientation) {
+        if placing == nil, selection == engine.bounds {
+            changeCanvas(
+                .orient(orientation),
+                saying: String(orientation.description.prefix(1)).uppercased() + orientation.description.dropFirst())
+            return setSelection(engine.bounds)
+        }
         if placing == nil, let rect = selection { liftSelection(rect) }
         if var p = placing {
             let old = p.rect

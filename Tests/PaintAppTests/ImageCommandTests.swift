@@ -56,6 +56,23 @@ import Testing
         }
     }
 
+    /// Everything selected (Ctrl+A) turns the whole picture with its canvas, as with nothing
+    /// selected, and it stays all selected; no end of a picture that is not square is lost.
+    @Test func turningEverythingSelectedTurnsThePictureWithItsCanvas() {
+        for (key, orientation) in [("h", Orientation.rotateRight), ("j", .rotate180), ("m", .flipHorizontal)] {
+            let (s, sink) = Self.session()
+            let before = s.engine.paintImage()
+            T.key(s, "a", .control)
+            Self.ctrl(s, Character(key))
+            #expect(!s.isPlacingPaste, "nothing floats")
+            #expect(sink.operations == [.canvas(.orient(orientation))], "\(orientation)")
+            #expect(s.engine.paintImage() == before.oriented(orientation), "\(orientation)")
+            #expect(s.selection == s.engine.bounds, "still all selected")
+            T.key(s, "z", .control)
+            #expect(s.engine.paintImage() == before && s.engine.width == 120)
+        }
+    }
+
     /// With a selection, a turn lifts it to float, turned about its centre; Enter puts it down
     /// as one step, Escape puts it back as it was.
     @Test func aTurnedSelectionFloatsUntilPutDown() {
