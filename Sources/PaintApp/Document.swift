@@ -37,6 +37,9 @@ public struct Document {
     public var historyRebuild: HistoryRebuild?
     /// The file as it was opened or last saved here, to tell when another program changed it.
     public var onDisk: DiskBaseline = .unknown
+    /// The starting picture without the opened file's metadata, as the last "Save with
+    /// history" made it: the next one reuses it while the starting picture is the same.
+    public var cleanBase: CleanBase.Made?
 
     /// A document; by default untitled, on its saved step, with nothing to journal.
     public init(

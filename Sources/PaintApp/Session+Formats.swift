@@ -104,7 +104,8 @@ extension Session {
         // The entry is named by what a reader decodes from the file, whatever the format does to
         // the pixels (SavedHistory).
         let archive = store != nil || inside ? DocumentLoader.archive(for: document) : nil
-        let kept = archive.map { SavedHistory(archive: $0, store: store, portable: inside) }
+        var kept = archive.map { SavedHistory(archive: $0, store: store, portable: inside) }
+        kept?.cleanBase = document.cleanBase
         var outcome: SavedHistory.Outcome
         do {
             outcome = try ImageFile.save(
@@ -131,6 +132,7 @@ extension Session {
         document.format = format
         document.savedStep = history.cursor
         document.carriesHistory = outcome.carried
+        if let made = outcome.cleanBase { document.cleanBase = made }
         var message = "Saved to \(PathDisplay.abbreviatingHome(target))"
         if outcome.carried { message += " with its editing history inside" }
         if transparent && !format.keepsTransparency && !document.toldLosses.contains(format) {

@@ -82,6 +82,41 @@ import Testing
         }
     }
 
+    @Test func aDocumentsCleanBaseIsMadeOnceAndTakenAsItIsByItsNextSave() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let picture = Support.opaqueImage(width: 31, height: 17)
+        var jpeg = try JPEGCodec.encode(picture, quality: 90)
+        jpeg.insert(contentsOf: [0xFF, 0xFE, 0, 15] + Array("SECRET-COMMENT".utf8).dropLast(1), at: 2)
+        var archive = try HistoryChunkTests.archive(strokes: 3, image: picture)
+        archive.baseImage = jpeg
+        let drawn = Support.opaqueImage(width: 31, height: 17)
+        // The first save makes it and says so.
+        let first = try ImageFile.save(
+            drawn, to: folder.file("a.png"), withAlpha: false,
+            history: SavedHistory(archive: archive, store: nil, portable: true))
+        let made = try #require(first.cleanBase)
+        #expect(made.isOf(jpeg) && CleanBase.isClean(made.bytes) && !Self.holds(made.bytes, "SECRET-COMMEN"))
+        // The next save takes what it is given for the same starting picture, as it is (a
+        // stand-in here, which only a save that did not make its own would carry)...
+        let standIn = try PNGCodec.encode(picture, withAlpha: false)
+        #expect(standIn != made.bytes)
+        var next = SavedHistory(archive: archive, store: nil, portable: true)
+        next.cleanBase = CleanBase.Made(source: jpeg, bytes: standIn)
+        _ = try ImageFile.save(drawn, to: folder.file("b.png"), withAlpha: false, history: next)
+        let carried = HistoryChunk.extract(from: try #require(Support.get(folder.file("b.png"))))
+        guard case .archive(let inB) = carried else {
+            Issue.record("no history in b.png: \(carried)")
+            return
+        }
+        #expect(inB.baseImage == standIn)
+        // ...and makes its own for another starting picture.
+        archive.baseImage = try JPEGCodec.encode(Support.opaqueImage(width: 31, height: 17), quality: 80)
+        next.archive = archive
+        let other = try ImageFile.save(drawn, to: folder.file("c.png"), withAlpha: false, history: next)
+        #expect(other.cleanBase?.isOf(archive.baseImage ?? []) == true && other.cleanBase?.bytes != standIn)
+    }
+
     @Test func aPortableSaveCarriesTheCleanStartAndTheStoreKeepsItsOwn() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

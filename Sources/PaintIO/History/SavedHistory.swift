@@ -10,6 +10,9 @@ public struct SavedHistory: Sendable {
     public var store: HistoryStore?
     /// Whether the file itself carries it ("Save with history").
     public var portable: Bool
+    /// The clean base an earlier save of the same document made (`Outcome.cleanBase`): used
+    /// when it was made from this history's starting picture, instead of making it again.
+    public var cleanBase: CleanBase.Made?
 
     public init(archive: DocumentArchive, store: HistoryStore?, portable: Bool) {
         self.archive = archive
@@ -28,6 +31,8 @@ public struct SavedHistory: Sendable {
         var staged: HistoryStore.Staged?
         /// Whether the file carries the history in its `spHS` chunk.
         public var carried = false
+        /// The clean base the file carries, to hand to the document's next save.
+        public var cleanBase: CleanBase.Made?
         /// Why the history was not kept or not carried as asked, as a clause for the status bar
         /// after "Saved to …; " ("its history was not kept: the disk is full"); the picture
         /// itself was saved all the same.
@@ -74,7 +79,12 @@ public struct SavedHistory: Sendable {
         // metadata (EXIF, GPS, thumbnail, comments); this computer's store keeps it as it is.
         // (Not for a file that cannot carry it: a JPEG saved with history says so below.)
         if let base = archive.baseImage, PNGChunks.walk(encoded) != .notPNG {
-            guard let clean = CleanBase.of(base) else {
+            if let made = cleanBase, made.isOf(base) {
+                outcome.cleanBase = made
+            } else {
+                outcome.cleanBase = CleanBase.Made(of: base)
+            }
+            guard let clean = outcome.cleanBase?.bytes else {
                 outcome.problem = Self.problem(
                     "its starting picture could not be made to go inside the file without the opened file's metadata",
                     outcome)
