@@ -22,17 +22,18 @@ extension StrokeEngine {
     /// Whether `stamp` measures every pixel it visits of a capsule that `roundsInRange` by its
     /// distance, the inside too, rather than working out each row's inside span and filling it.
     ///
-    /// A continuing piece of a thin brush visits only the few pixels in front of its start disc:
-    /// measuring its two or three inside pixels of a row costs less than the inside span (a
-    /// second span and two roundings). The coverage is the same byte for byte: a pixel of the
-    /// inside span has its centre within `radius - 0.5` of the segment (up to the rounding error
-    /// of the span's arithmetic, far below 10^-6 pixel for coordinates within 2^24), so its
-    /// distance gives coverage c >= 1 - 10^-6, which `raiseRim` turns into `level` exactly as
-    /// the fill does (c * level + 0.5 >= level when c >= 1 - 0.5 / 255).
+    /// A short continuing piece of a thin brush visits only the few pixels in front of its
+    /// start disc: measuring its two or three inside pixels of a row costs less than the inside
+    /// span (a second span and two roundings). A piece longer than the brush is wide visits
+    /// whole rows of inside, which the span fills for less. The coverage is the same byte for
+    /// byte: a pixel of the inside span has its centre within `radius - 0.5` of the segment (up
+    /// to the rounding error of the span's arithmetic, far below 10^-6 pixel for coordinates
+    /// within 2^24), so its distance gives coverage c >= 1 - 10^-6, which `raiseRim` turns into
+    /// `level` exactly as the fill does (c * level + 0.5 >= level when c >= 1 - 0.5 / 255).
     /// `StampInsideTests` hold the two ways to each other on dense sets of capsules.
     @inline(__always)
     static func measuresInside(_ capsule: Capsule, fullDiscAtStart: Bool) -> Bool {
-        fullDiscAtStart && capsule.radius <= 4
+        fullDiscAtStart && capsule.radius <= 4 && capsule.length <= 2 * capsule.radius
     }
 
     /// `stamp`, rounding each row's span ends with `R`: two specializations of one body, the
