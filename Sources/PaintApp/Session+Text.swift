@@ -58,9 +58,6 @@ public struct TextOverlay: Equatable, Sendable {
 extension Session {
     // MARK: State
 
-    /// Whether a text box is being typed.
-    public var isEditingText: Bool { liveText != nil }
-
     /// The text being typed, as the box holds it (nil when no box is open).
     public var editedText: String? { liveText?.box.text }
 

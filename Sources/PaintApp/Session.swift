@@ -198,10 +198,11 @@ public final class Session {
     var promptView: TextFieldView?
     /// The text box being typed (the text tool): live in the engine's stroke image until it
     /// is put down or cancelled.
-    var liveText: LiveText? { didSet { isTypingText = liveText != nil } }
-    /// Whether a text box is open: the window draws its frame and caret over the picture only
-    /// then. Kept as `liveText` changes, so the presents of a stroke ask without copying it.
-    public private(set) var isTypingText = false
+    var liveText: LiveText? { didSet { isEditingText = liveText != nil } }
+    /// Whether a text box is being typed: the window draws its frame and caret over the
+    /// picture only then. Kept as `liveText` changes, so the presents of a stroke ask without
+    /// copying the box.
+    public private(set) var isEditingText = false
     /// The font list panel while it is open.
     public internal(set) var fontChooser: FontChooser?
     /// Sets text for the text tool; started the first time text is set (fontconfig reads the

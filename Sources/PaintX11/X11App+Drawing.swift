@@ -137,7 +137,7 @@ extension X11App {
     /// a few pixels outside the text, white under blue so it shows on any picture, and the
     /// caret, a dark bar with a white edge. The input method's window goes to the caret.
     func drawTextOverlay() {
-        guard session.isTypingText, let frame = session.textFrameInWindowRect, let caret = session.textCaretBar
+        guard session.isEditingText, let frame = session.textFrameInWindowRect, let caret = session.textCaretBar
         else {
             textOverlayDrawn = .empty
             return
