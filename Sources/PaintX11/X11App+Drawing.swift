@@ -175,7 +175,7 @@ extension X11App {
     /// Where the text box's frame and caret go now (window coordinates, within the canvas
     /// area); empty with no box.
     var textOverlayRect: IntRect {
-        guard session.isTypingText, let frame = session.textFrameInWindowRect, let caret = session.textCaretBar
+        guard session.isEditingText, let frame = session.textFrameInWindowRect, let caret = session.textCaretBar
         else { return .empty }
         return frame.union(caret).intersection(session.layout.canvasArea)
     }
@@ -183,7 +183,7 @@ extension X11App {
     /// The box's frame and caret drawn again where they changed off the picture, where no redraw
     /// of the canvas covers them: a box dragged wholly onto the gray, or gone from there.
     func refreshTextOverlayOffPicture() {
-        guard session.isTypingText || !textOverlayDrawn.isEmpty, textOverlayRect != textOverlayDrawn else { return }
+        guard session.isEditingText || !textOverlayDrawn.isEmpty, textOverlayRect != textOverlayDrawn else { return }
         drawSurround(session.layout, clip: textOverlayDrawn)
         drawTextOverlay()
     }
