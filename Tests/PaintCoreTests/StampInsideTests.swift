@@ -112,24 +112,19 @@ import Testing
     /// carry fewer fraction bits.
     @Test func piecesAtTheLimitsStampTheSame() {
         var rng = SplitMix(seed: 7)
-        let tiny = 0x1p-20
         var capsules: [(Capsule, UInt8)] = []
         for n in 0..<1_200 {
             let width = 0.5 + rng.unit() * 7.5
             let a = Point(x: 12 + rng.unit() * 40, y: 12 + rng.unit() * 40)
             let b: Point
             switch n % 5 {
-            case 0: b = Point(x: a.x + (rng.unit() - 0.5) * 12, y: a.y + tiny * (rng.unit() < 0.5 ? 1 : -1))
-            case 1:
-                let dx = (1 + rng.unit()) * tiny
-                b = Point(x: a.x + dx, y: a.y + dx * 0x1p20 * (0.5 + rng.unit() / 2))
-            case 2: b = Point(x: a.x + tiny, y: a.y + (rng.unit() - 0.5) * 0x1p-1)
             case 3:
                 // A piece far shorter than a pixel (the pointer barely moved).
                 let sx = rng.unit() < 0.5 ? 1.0 : -1.0
                 let sy = rng.unit() < 0.5 ? 1.0 : -1.0
                 b = Point(x: a.x + sx * (1 + rng.unit()) * 0x1p-12, y: a.y + sy * (1 + rng.unit()) * 0x1p-12)
-            default: b = Point(x: 0x1p24, y: a.y + (rng.unit() - 0.5) * 30)
+            case 4: b = AwkwardEnd.from(a, kind: 3, rng: &rng)
+            default: b = AwkwardEnd.from(a, kind: n % 5, rng: &rng)
             }
             capsules.append((Capsule(from: a, to: b, width: width), Self.levels[n % Self.levels.count]))
         }

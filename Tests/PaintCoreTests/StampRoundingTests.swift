@@ -42,21 +42,14 @@ import Testing
         var rng = SplitMix(seed: 41)
         let w = 96
         let h = 80
-        let tiny = 0x1p-20
-        let far = 0x1p24
         var capsules: [Capsule] = []
         for n in 0..<240 {
             let width = [1.0, 2.5, 8, 8, 17.3, 40][n % 6]
             let a = Point(x: 5 + rng.unit() * Double(w - 10), y: 5 + rng.unit() * Double(h - 10))
             let b: Point
             switch n % 8 {
-            case 0: b = Point(x: a.x + (rng.unit() - 0.5) * 12, y: a.y + tiny * (rng.unit() < 0.5 ? 1 : -1))
-            case 1:
-                let dx = (1 + rng.unit()) * tiny
-                b = Point(x: a.x + dx, y: a.y + dx * 0x1p20 * (0.5 + rng.unit() / 2))
-            case 2: b = Point(x: a.x + tiny, y: a.y + (rng.unit() - 0.5) * 0x1p-1)
-            case 3: b = Point(x: far, y: a.y + (rng.unit() - 0.5) * 30)
-            case 4: b = Point(x: a.x + (rng.unit() < 0.5 ? 20 : -20), y: -far)
+            case 0, 1, 2, 3: b = AwkwardEnd.from(a, kind: n % 8, rng: &rng)
+            case 4: b = Point(x: a.x + (rng.unit() < 0.5 ? 20 : -20), y: -AwkwardEnd.far)
             default: b = Point(x: a.x + (rng.unit() - 0.5) * 12, y: a.y + (rng.unit() - 0.5) * 12)
             }
             capsules.append(Capsule(from: a, to: b, width: width))
