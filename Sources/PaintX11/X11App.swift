@@ -37,6 +37,10 @@ public final class X11App {
     private var watchAgain: Double?
     /// When to look at the document's file on disk again (CLOCK_MONOTONIC seconds).
     private var nextFileLook: Double = 0
+    /// How often the connection is read while pointer motion keeps coming.
+    private var pacing = InputPacing()
+    /// Whether this turn read pointer motion (the next read then waits: `pacing`).
+    private var motionRead = false
     /// Seconds between status-bar redraws for pointer-position changes alone.
     static let statusInterval = 0.033
     let chromeGC: GC
@@ -276,6 +280,10 @@ public final class X11App {
                 } while XQLength(display) > 0
             }
             clock = now()
+            if motionRead {
+                pacing.readMotion(at: clock)
+                motionRead = false
+            }
             // A paste whose owner went silent is given up, with a message.
             if let expired = clipboard.expire(now: clock) { batch.append(Self.input(expired)) }
             hand(&batch)
@@ -297,14 +305,18 @@ public final class X11App {
             updateTooltip()
             present()
             if owed.exit != nil { break }
+            // While motion keeps coming the connection is read once per `pacing.period`: what
+            // arrives meanwhile waits in the socket (or in Xlib's queue) for the next read.
+            let holding = pacing.holds(at: clock)
             // Flushing read what had arrived into Xlib's queue (XFlush reads after it writes),
             // where poll would not see it: look there, without another read of the socket.
-            if XQLength(display) > 0 { continue }
+            if XQLength(display) > 0 && !holding { continue }
             // Work a step left for later (merging a finished stroke into the paint, packing
             // its undo snapshot) runs in slices of a fraction of a millisecond, between checks
             // for input: no event waits behind it for long.
             let idle = session.history.hasIdleWork(engine: session.engine)
             fds[0].revents = 0
+            fds[0].fd = holding ? -1 : fd
             fds[1].revents = 0
             fds[2].revents = 0
             fds[2].fd = session.historyRebuildDescriptor ?? -1
@@ -312,7 +324,7 @@ public final class X11App {
             fds[3].revents = 0
             fds[3].fd = session.backgroundWorkFD ?? -1
             // A descriptor of -1 (no signal pipe, nothing under way) is skipped by poll.
-            let ready = poll(&fds, 4, idle ? 0 : pollTimeout())
+            let ready = poll(&fds, 4, idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
             if ready == 0 && idle {
                 session.history.idleWork(engine: session.engine)
                 continue
@@ -449,6 +461,7 @@ public final class X11App {
                         modifiers: EventTranslator.modifiers(event.xbutton.state)))
             }
         case MotionNotify:
+            motionRead = true
             batch.append(
                 .motion(
                     x: Int(event.xmotion.x), y: Int(event.xmotion.y),
@@ -511,6 +524,7 @@ public final class X11App {
     private func appendPointer(_ pointerEvent: consuming InputEvent, time: Time, to batch: inout [InputEvent]) {
         guard case .press(let x, let y, let button, _, _) = pointerEvent else {
             if case .motion = pointerEvent {
+                motionRead = true
                 hand(&batch)
                 blitter.waitUntilServerRead()
                 session.feed(pointerEvent)
