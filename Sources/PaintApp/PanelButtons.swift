@@ -3,19 +3,30 @@ import PaintCore
 /// The push buttons and check boxes of the panels (the color editor, the size dialog): one
 /// look for both.
 enum PanelButtons {
-    /// A push button: rounded, the default one filled with the active color, its label centred.
+    /// A push button: rounded, the default one filled with the active color, its label centred;
+    /// one that cannot be used now (`enabled` false) plain with a gray label.
     static func button(
-        _ rect: IntRect, _ label: String, isDefault: Bool, scale: UIScale, painter p: inout ChromePainter,
-        texts: inout [TextRun], measure: TextMeasuring
+        _ rect: IntRect, _ label: String, isDefault: Bool, enabled: Bool = true, scale: UIScale,
+        painter p: inout ChromePainter, texts: inout [TextRun], measure: TextMeasuring
     ) {
+        let lit = isDefault && enabled
         box(
-            rect, radius: 4, fill: isDefault ? Theme.activeFill : .white,
-            border: isDefault ? Theme.activeBorder : Theme.border, painter: &p)
+            rect, radius: 4, fill: lit ? Theme.activeFill : .white, border: lit ? Theme.activeBorder : Theme.border,
+            painter: &p)
         let w = measure.width(of: label, bold: isDefault)
         texts.append(
             TextRun(
-                text: label, x: rect.x + (rect.width - w) / 2, baseline: rect.y + scale.px(17), color: Theme.text,
-                bold: isDefault))
+                text: label, x: rect.x + (rect.width - w) / 2, baseline: rect.y + scale.px(17),
+                color: enabled ? Theme.text : Theme.disabledText, bold: isDefault))
+    }
+
+    /// Frames a text field (`frame` as `TextFieldView.draw` takes it) in the error color, two
+    /// pixels thick over its own border: what it holds cannot be used.
+    static func markProblem(_ frame: IntRect, scale s: UIScale, painter p: inout ChromePainter) {
+        let inset = s.d(2) / 2
+        p.strokeRoundedRect(
+            Double(frame.x) + inset, Double(frame.y) + inset, Double(frame.width) + 1 - 2 * inset,
+            Double(frame.height) + 1 - 2 * inset, radius: 3, lineWidth: s.d(2), Theme.errorText)
     }
 
     /// A rounded box filling `rect`, its one-pixel border inside it.

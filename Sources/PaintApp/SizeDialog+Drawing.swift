@@ -3,7 +3,7 @@ import PaintCore
 extension SizeDialog {
     /// The panel drawn, in the color editor's look: the two tabs, the three number fields with
     /// their units, keep aspect, the anchor (canvas tab), the size before and after or what is
-    /// wrong with it, OK and Cancel.
+    /// wrong with it (that field framed in red, OK dimmed), OK and Cancel.
     public func render(measure: TextMeasuring) -> ChromeStrip {
         let s = scale
         var p = ChromePainter(width: width, height: height, background: Color(r: 0xFA, g: 0xFA, b: 0xFB))
@@ -40,6 +40,10 @@ extension SizeDialog {
                         text: fields[field.rawValue].text, x: b.x + s.px(6), baseline: b.y + s.px(17),
                         color: Theme.text, bold: false))
             }
+            if field == problemField {
+                // The field that keeps OK from being used, framed in the error color.
+                PanelButtons.markProblem(frame, scale: s, painter: &p)
+            }
             texts.append(
                 TextRun(
                     text: field.unit, x: b.maxX + s.px(6), baseline: b.y + s.px(17), color: Theme.dimText, bold: false))
@@ -64,9 +68,12 @@ extension SizeDialog {
                     text: "\(originalWidth) × \(originalHeight) → \(w) × \(h) px", x: s.px(16), baseline: summaryY,
                     color: Theme.dimText, bold: false))
         }
+        // OK is dimmed while the size cannot be used (Enter does nothing then either).
+        let usable = problem == nil
         for (rect, text, isDefault) in [(acceptButton, "OK", true), (cancelButton, "Cancel", false)] {
             PanelButtons.button(
-                rect, text, isDefault: isDefault, scale: s, painter: &p, texts: &texts, measure: measure)
+                rect, text, isDefault: isDefault, enabled: !isDefault || usable, scale: s, painter: &p, texts: &texts,
+                measure: measure)
         }
         return ChromeStrip(pixels: p.image, texts: texts)
     }

@@ -47,6 +47,9 @@ public struct SizeDialog: Equatable {
     public let scale: UIScale
     /// A label being dragged: which field, where the press was, the value then.
     private var scrub: Scrub?
+    /// The field typed in last: an empty percent is a problem only when it is (the width and
+    /// height then still show the last percent that could be used).
+    private var lastEdited = Field.width
 
     struct Scrub: Equatable {
         let field: Field
@@ -67,27 +70,58 @@ public struct SizeDialog: Equatable {
 
     // MARK: Values
 
-    /// A field's text as a number, nil when it is not one.
+    /// A field's text as a number, nil when it is not one: digits with at most one decimal
+    /// point (a pasted `0x10`, `1e3`, `-5` or `12 px` is no size, where `Double` would read
+    /// some of them).
     public func number(_ field: Field) -> Double? {
         let text = fields[field.rawValue].text.trimmingSpaces
-        guard !text.isEmpty, let value = Double(text), value.isFinite else { return nil }
+        guard !text.isEmpty, text.count <= 40,
+            text.allSatisfy({ $0 == "." || ("0"..."9").contains($0) }),
+            text.filter({ $0 == "." }).count <= 1, text != ".",
+            let value = Double(text), value.isFinite
+        else { return nil }
         return value
     }
 
-    /// The new size, when width and height are whole numbers of at least 1.
+    /// The new size, when width and height are whole numbers of at least 1 (and small enough
+    /// to count in an `Int`; `problem` says when they are too large for a picture).
     public var size: (width: Int, height: Int)? {
-        guard let w = number(.width), let h = number(.height), w >= 1, h >= 1, w == w.rounded(), h == h.rounded(),
-            w <= 1e9, h <= 1e9
+        guard problem(of: .width) == nil, problem(of: .height) == nil, let w = number(.width),
+            let h = number(.height)
         else { return nil }
         return (Int(w), Int(h))
     }
 
-    /// Why the size cannot be used, in words; nil when it can.
-    public var problem: String? {
-        guard let (w, h) = size else { return "Width and height are whole numbers of pixels, 1 or more" }
-        guard limits.allows(width: w, height: h) else {
-            return "Too large: at most \(limits.maxSide) px a side, \(limits.maxPixels / 1_000_000) million pixels"
+    /// What is wrong with one field's text, in words; nil when nothing is. The percent is
+    /// wrong when it is not a number above 0, and when it was the last field typed in and is
+    /// empty (it is blank on its own, and right, when the sides are not one percent apart).
+    public func problem(of field: Field) -> String? {
+        let value = number(field)
+        if field == .percent {
+            if value == nil && fields[field.rawValue].text.trimmingSpaces.isEmpty && lastEdited != .percent {
+                return nil
+            }
+            return (value ?? 0) > 0 ? nil : "The percent must be a number above 0, as 50 or 12.5"
         }
+        guard let value, value >= 1, value == value.rounded() else {
+            return "The \(field.label.lowercased()) must be a whole number of pixels, 1 or more"
+        }
+        return value > 1e9 ? tooLarge : nil
+    }
+
+    /// The first field with a problem, marked in the dialog.
+    public var problemField: Field? { Field.allCases.first { problem(of: $0) != nil } }
+
+    private var tooLarge: String {
+        "Too large: at most \(limits.maxSide) px a side, \(limits.maxPixels / 1_000_000) million pixels"
+    }
+
+    /// Why the size cannot be used, in words; nil when it can. While there is one, OK is
+    /// dimmed and Enter does nothing.
+    public var problem: String? {
+        if let field = problemField { return problem(of: field) }
+        guard let (w, h) = size else { return "Width and height are whole numbers of pixels, 1 or more" }
+        guard limits.allows(width: w, height: h) else { return tooLarge }
         if kind == .scale,
             !Resampler.canScale(width: originalWidth, height: originalHeight, toWidth: w, height: h)
         {
@@ -123,6 +157,7 @@ public struct SizeDialog: Equatable {
     /// After `field` changed: with keep aspect, a width or height carries the other along;
     /// the percent sets both; the percent shows the width's (blank when the sides disagree).
     mutating func follow(_ field: Field) {
+        lastEdited = field
         switch field {
         case .percent:
             guard let p = number(.percent), p > 0 else { return }

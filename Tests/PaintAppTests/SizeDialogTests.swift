@@ -87,7 +87,7 @@ import Testing
         #expect(d.problem?.hasPrefix("Too large") == true && d.change == nil)
         #expect(d.key(.enter) == nil, "Enter does nothing while the size is wrong")
         Self.type(&d, "x")
-        #expect(d.problem?.hasPrefix("Width and height are whole numbers") == true)
+        #expect(d.problem == "The width must be a whole number of pixels, 1 or more")
         var tiny = SizeDialog(kind: .scale, width: 30000, height: 10)
         Self.type(&tiny, "10")
         #expect(tiny.problem?.hasPrefix("Too small") == true)
@@ -119,6 +119,76 @@ import Testing
             let bottom = lines.map(\.baseline).max() ?? 0
             #expect(top - d.scale.px(13) >= d.keepAspectBox.maxY && bottom + d.scale.px(4) <= d.acceptButton.y)
         }
+    }
+
+    /// A percent of 0 or an empty percent left the last good width and height in place, and
+    /// Enter applied them while the field showed 0. Every field now refuses what is no size:
+    /// its box framed in red, OK dimmed, the reason said, Enter and OK do nothing.
+    @Test func aPercentOfZeroOrNothingCannotBeApplied() {
+        let measure = FixedWidthMeasurer()
+        for kind in SizeDialog.Kind.allCases {
+            for typed in ["0", "", "0.0", "-5", "abc", "5%"] {
+                var d = SizeDialog(kind: kind, width: 300, height: 200)
+                Self.type(&d, "150")  // 150 x 100, a size that could be applied
+                _ = d.key(.tab)
+                _ = d.key(.tab)
+                #expect(d.focus == .percent)
+                Self.type(&d, typed)
+                if typed.isEmpty { _ = d.key(.backspace) }
+                #expect(d.fields[2].text == typed, "\(kind) \(typed)")
+                #expect(d.problemField == .percent, "\(kind) \(typed)")
+                #expect(d.problem == "The percent must be a number above 0, as 50 or 12.5")
+                #expect(d.change == nil && d.key(.enter) == nil, "\(kind) \(typed): Enter does nothing")
+                #expect(d.press(x: d.acceptButton.x + 3, y: d.acceptButton.y + 3) == nil, "nor does OK")
+                let strip = d.render(measure: measure)
+                let ok = strip.texts.first { $0.text == "OK" }
+                #expect(ok?.color == Theme.disabledText, "OK is dimmed")
+                let box = d.box(.percent)
+                #expect(
+                    strip.pixels[box.x, box.y + box.height / 2] == Theme.errorText.pixel, "the field is framed in red")
+                #expect(strip.texts.contains { $0.color == Theme.errorText && $0.text.hasPrefix("The percent") })
+                // A good percent again: usable, the frame and the dimming gone.
+                _ = d.key(.character("a"), [.control])
+                Self.type(&d, "50")
+                #expect(d.problem == nil && d.change != nil && d.problemField == nil)
+                #expect(d.render(measure: measure).texts.first { $0.text == "OK" }?.color == Theme.text)
+            }
+        }
+    }
+
+    /// Widths and heights: 0, empty, a fraction, huge, and text pasted that `Double` would have
+    /// read as a number (`0x10` is 16 to it, `1e3` a thousand).
+    @Test func everySizeFieldRefusesWhatIsNoSize() {
+        for field in [SizeDialog.Field.width, .height] {
+            for (text, reason) in [
+                ("0", "whole"), ("", "whole"), ("12.5", "whole"), ("0x10", "whole"), ("1e3", "whole"),
+                ("-4", "whole"), ("inf", "whole"), ("12 px", "whole"), ("99999999999999999999", "Too large"),
+                ("40000", "Too large"),
+            ] {
+                for kind in SizeDialog.Kind.allCases {
+                    var d = SizeDialog(kind: kind, width: 300, height: 200)
+                    if field == .height { _ = d.key(.tab) }
+                    _ = d.key(.character("a"), [.control])
+                    d.paste(text)
+                    if text.isEmpty { _ = d.key(.backspace) }
+                    #expect(d.fields[field.rawValue].text == text)
+                    #expect(d.problemField == field || reason == "Too large", "\(kind) \(field) \(text)")
+                    #expect(d.problem?.contains(reason) == true, "\(kind) \(field) \(text): \(d.problem ?? "none")")
+                    #expect(d.change == nil && d.key(.enter) == nil, "\(kind) \(field) \(text)")
+                }
+            }
+        }
+    }
+
+    /// A blank percent is right when the sides are not one percent apart: it does not stop OK.
+    @Test func aBlankPercentLeftByFreeSidesIsNoProblem() {
+        var d = SizeDialog(kind: .canvas, width: 300, height: 200)
+        _ = d.key(.character("k"), [.alt])
+        Self.type(&d, "600")
+        _ = d.key(.tab)
+        _ = d.key(.tab)
+        #expect(d.focus == .percent && d.fields[2].text == "" && d.problem == nil)
+        #expect(d.key(.enter) == .accept(.resize(IntRect(x: -150, y: 0, width: 600, height: 200))))
     }
 
     @Test func theTabsSwitchBetweenScaleAndCanvas() {
@@ -171,6 +241,17 @@ import Testing
         #expect(s.engine.paintImage().cropped(to: IntRect(x: 0, y: 0, width: 120, height: 80)) == before)
         #expect(s.engine.viewPixel(x: 199, y: 132) == Color.white.pixel, "the new area shows the background")
         #expect(s.engine.paintPixel(x: 199, y: 132) == 0, "and holds no paint")
+    }
+
+    @Test func enterWithAPercentOfZeroChangesNothingInTheSession() {
+        let (s, sink) = ImageCommandTests.session()
+        ImageCommandTests.ctrl(s, "r")
+        for c in "\t\t50\u{8}\u{8}0" {
+            s.handle(.key(c == "\t" ? .tab : c == "\u{8}" ? .backspace : .character(c), modifiers: []))
+        }
+        #expect(s.sizeDialog?.fields[2].text == "0")
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.sizeDialog != nil && sink.operations.isEmpty && s.engine.width == 120, "still open, nothing done")
     }
 
     @Test func escapeClosesTheDialogAndChangesNothing() {
