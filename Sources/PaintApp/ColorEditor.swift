@@ -31,8 +31,13 @@ public struct ColorEditor: Equatable {
     public private(set) var hue: Double
     public private(set) var saturation: Double
     public private(set) var value: Double
-    /// The hex field; typing a full `#rrggbb` sets the color.
-    public private(set) var hex: TextField
+    /// The hex field; typing a full `#rrggbb` or `#rgb` (the `#` optional) sets the color.
+    public private(set) var hex: TextField {
+        didSet { hexProblem = nil }
+    }
+    /// Why Enter or OK did not take the hex field's code (it is incomplete or not hex): the
+    /// field is framed in red and the status bar says it, until the field or color changes.
+    public private(set) var hexProblem: String?
     private var dragging: Channel?
 
     /// An editor for `color`, drawn at interface scale `scale`.
@@ -80,7 +85,7 @@ public struct ColorEditor: Equatable {
 
     /// A button press inside the panel.
     public mutating func press(x: Int, y: Int) -> Action? {
-        if acceptButton.contains(x, y) { return .accept }
+        if acceptButton.contains(x, y) { return accept() }
         if cancelButton.contains(x, y) { return .cancel }
         let s8 = scale.px(8)
         let s4 = scale.px(4)
@@ -106,11 +111,13 @@ public struct ColorEditor: Equatable {
     /// A key: Enter accepts, Escape cancels, the rest edits the hex field.
     public mutating func key(_ key: Key, _ modifiers: Modifiers = []) -> Action? {
         switch key {
-        case .enter: return .accept
+        case .enter: return accept()
         case .escape: return .cancel
         default:
-            _ = hex.handle(key, modifiers)
-            if let parsed = Color(hex: hex.text.trimmingSpaces) { setColor(parsed, keepHex: true) }
+            var edited = hex
+            guard edited.handle(key, modifiers) else { return nil }
+            hex = edited
+            if let parsed = Self.code(hex.text) { setColor(parsed, keepHex: true) }
             return nil
         }
     }
@@ -118,7 +125,23 @@ public struct ColorEditor: Equatable {
     /// Pastes `text` into the hex field (Ctrl+V).
     public mutating func paste(_ text: String) {
         hex.insert(text)
-        if let parsed = Color(hex: hex.text.trimmingSpaces) { setColor(parsed, keepHex: true) }
+        if let parsed = Self.code(hex.text) { setColor(parsed, keepHex: true) }
+    }
+
+    /// The color the hex field's text names: `#rrggbb` or `#rgb`, the `#` optional, spaces
+    /// around ignored.
+    static func code(_ text: String) -> Color? {
+        let trimmed = text.trimmingSpaces
+        return Color(hex: trimmed.hasPrefix("#") ? trimmed : "#" + trimmed)
+    }
+
+    /// Enter or OK: the color is taken when the hex field names one. An incomplete or wrong
+    /// code is refused (said, the field marked) rather than the last complete code typed
+    /// silently taken in its place.
+    mutating func accept() -> Action? {
+        guard Self.code(hex.text) == nil else { return .accept }
+        hexProblem = "“\(hex.text.trimmingSpaces)” is no color: type 6 hex digits as #ff8800, or 3 as #f80"
+        return nil
     }
 
     /// Sets a channel from a pointer position along its track.
@@ -246,6 +269,10 @@ public struct ColorEditor: Equatable {
         let field = TextFieldView.draw(
             hex, preedit: nil, frame: IntRect(x: hf.x, y: hf.y, width: hf.width - 1, height: hf.height - 1),
             baseline: hf.y + s.px(17), painter: &p, texts: &texts, measure: measure)
+        if hexProblem != nil {
+            PanelButtons.markProblem(
+                IntRect(x: hf.x, y: hf.y, width: hf.width - 1, height: hf.height - 1), scale: s, painter: &p)
+        }
         for channel in Channel.allCases {
             let r = track(channel)
             // Each track shows what moving along it would give.

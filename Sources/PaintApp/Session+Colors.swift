@@ -43,6 +43,8 @@ extension Session {
         effects.editor = true
         if let action {
             finishEditing(action)
+        } else if let problem = editor.hexProblem {
+            setMessage(problem)
         } else {
             gesture = .editor
         }

@@ -14,7 +14,7 @@ extension Session {
             let action = editor.key(key, modifiers)
             colorEditor = editor
             effects.editor = true
-            if let action { finishEditing(action) }
+            if let action { finishEditing(action) } else if let problem = editor.hexProblem { setMessage(problem) }
             return
         }
         if fontChooser != nil { return handleFontChooserKey(key, modifiers) }

@@ -94,6 +94,51 @@ import Testing
         #expect(s.settings.primary == Color(r: 0x12, g: 0x34, b: 0x56))
     }
 
+    /// `#f80` and `f80` are #ff8800, as in CSS and GIMP's field.
+    @Test func aThreeDigitCodeIsTheColorWithEachDigitDoubled() {
+        for typed in ["#f80", "f80", " F80 "] {
+            let s = T.makeSession()
+            T.click(s, .currentColors)
+            for c in typed { s.handle(.key(.character(c), modifiers: [])) }
+            #expect(s.colorEditor?.color == Color(r: 0xFF, g: 0x88, b: 0), "\(typed)")
+            s.handle(.key(.enter, modifiers: []))
+            #expect(s.colorEditor == nil && s.settings.primary == Color(r: 0xFF, g: 0x88, b: 0), "\(typed)")
+        }
+    }
+
+    /// Enter (or OK) with an incomplete code took the last complete color silently (`#3366c`,
+    /// one digit rubbed out, gave #3366cc). It is refused: the editor stays open, the field
+    /// framed in red, the status bar says why; editing clears the mark.
+    @Test func enterWithAnIncompleteCodeIsRefusedAndSaysWhy() {
+        let measure = FixedWidthMeasurer()
+        for finish in ["enter", "ok"] {
+            let s = T.makeSession()
+            T.click(s, .currentColors)
+            for c in "#3366cc" { s.handle(.key(.character(c), modifiers: [])) }
+            s.handle(.key(.backspace, modifiers: []))
+            #expect(s.colorEditor?.hex.text == "#3366c" && s.colorEditor?.color == Color(hex: "#3366cc"))
+            if finish == "enter" {
+                s.handle(.key(.enter, modifiers: []))
+            } else {
+                let ok = ColorEditor.geometry.acceptButton
+                Self.click(s, panelX: ok.x + 3, y: ok.y + 3)
+            }
+            #expect(s.colorEditor != nil, "\(finish): still open")
+            #expect(s.settings.primary == .black, "\(finish): the color is not taken")
+            #expect(s.message == "“#3366c” is no color: type 6 hex digits as #ff8800, or 3 as #f80", "\(s.message)")
+            let field = ColorEditor.geometry.hexField
+            let marked = s.colorEditor!.render(measure: measure).pixels
+            #expect(marked[field.x, field.y + field.height / 2] == Theme.errorText.pixel, "\(finish): framed in red")
+            // Completing the code clears the mark, and Enter takes it.
+            s.handle(.key(.character("d"), modifiers: []))
+            #expect(s.colorEditor?.hexProblem == nil)
+            let plain = s.colorEditor!.render(measure: measure).pixels
+            #expect(plain[field.x, field.y + field.height / 2] != Theme.errorText.pixel)
+            s.handle(.key(.enter, modifiers: []))
+            #expect(s.colorEditor == nil && s.settings.primary == Color(hex: "#3366cd"))
+        }
+    }
+
     @Test func aClickInTheHexFieldPlacesTheCursorAndADoubleClickSelectsTheCode() throws {
         let s = T.makeSession()
         T.click(s, .currentColors)

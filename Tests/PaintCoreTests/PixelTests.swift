@@ -164,5 +164,11 @@ import Testing
         #expect(Color(hex: "E6194B")?.hex == "#e6194b")
         #expect(Color(hex: "#12345") == nil)
         #expect(Color(hex: "#zzzzzz") == nil)
+        // The short form doubles each digit, as CSS; it needs its `#` (a file named `bad`).
+        #expect(Color(hex: "#f80") == Color(r: 0xFF, g: 0x88, b: 0x00))
+        #expect(Color(hex: "#A1c") == Color(r: 0xAA, g: 0x11, b: 0xCC))
+        #expect(Color(hex: "f80") == nil && Color(hex: "bad") == nil)
+        // UInt32's parser takes a sign; a color code does not.
+        #expect(Color(hex: "+12345") == nil && Color(hex: "#+f8") == nil && Color(hex: "#-12345") == nil)
     }
 }

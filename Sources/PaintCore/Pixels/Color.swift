@@ -17,12 +17,22 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public static let black = Color(r: 0, g: 0, b: 0)
     public static let white = Color(r: 255, g: 255, b: 255)
 
-    /// Parses `#rrggbb` or `rrggbb` (either case); nil for anything else.
+    /// Parses `#rrggbb`, `rrggbb` or the short `#rgb` (each digit doubled, as CSS: `#f80` is
+    /// `#ff8800`), either case; nil for anything else. Three digits need the `#`: a background
+    /// typed as `bad` is a file name, not a color.
     public init?(hex: String) {
         var text = Substring(hex)
-        if text.hasPrefix("#") { text = text.dropFirst() }
-        guard text.count == 6, let value = UInt32(text, radix: 16) else { return nil }
-        self.init(r: UInt8(value >> 16 & 0xFF), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF))
+        let marked = text.hasPrefix("#")
+        if marked { text = text.dropFirst() }
+        guard text.count == 6 || (text.count == 3 && marked), text.allSatisfy(\.isHexDigit),
+            let value = UInt32(text, radix: 16)
+        else { return nil }
+        if text.count == 3 {
+            let (r, g, b) = (UInt8(value >> 8), UInt8(value >> 4 & 0xF), UInt8(value & 0xF))
+            self.init(r: r * 17, g: g * 17, b: b * 17)
+        } else {
+            self.init(r: UInt8(value >> 16 & 0xFF), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF))
+        }
     }
 
     /// `#rrggbb` in lower case.
