@@ -9,10 +9,13 @@ import PaintCore
 /// themselves when they are a PNG with only the chunks that make its pixels, else the decoded
 /// picture's own PNG encoding (which decodes to exactly the same pixels, or is not used).
 public enum CleanBase {
-    /// The chunks a clean base may hold: the ones a decoder needs for its pixels (`sRGB` is the
-    /// one byte SwiftPaint's own encoding writes).
-    static let decodingChunks: Set<[UInt8]> = Set(
-        ["IHDR", "PLTE", "tRNS", "sRGB", "IDAT", "IEND"].map { Array($0.utf8) })
+    /// The chunks a clean base may hold: those of a picture of 8-bit samples with no palette and
+    /// no transparent colour, the way SwiftPaint's own encoding writes them. Every bit of such a
+    /// file's rows is a sample shown. A palette (`PLTE`) can hold entries no pixel uses, a
+    /// `tRNS` entries past the palette or a colour key no pixel has; a 1-, 2- or 4-bit row can
+    /// hide bits past its last pixel in its last byte, a 16-bit sample a low byte the 8-bit
+    /// picture never shows: such a file is re-encoded from its pixels.
+    static let plainChunks: Set<[UInt8]> = Set(["IHDR", "sRGB", "IDAT", "IEND"].map { Array($0.utf8) })
 
     /// `bytes` (a picture file SwiftPaint opens) as a starting picture that decodes to the same
     /// pixels and carries nothing else; nil when they cannot be decoded, or their PNG encoding
@@ -59,16 +62,22 @@ public enum CleanBase {
         return png
     }
 
-    /// Whether `bytes` are a whole PNG of decoding chunks only, with nothing after IEND, whose
-    /// IDAT chunks hold one zlib stream and nothing after it, inflating to exactly the rows its
-    /// header describes (bytes hidden past the stream's end, or past the last row, are not
-    /// pixels: such a file is re-encoded).
+    /// Whether `bytes` are a whole PNG of 8-bit samples with no palette (`plainChunks` only),
+    /// with nothing after IEND, whose `sRGB` says what SwiftPaint writes, and whose IDAT chunks
+    /// hold one zlib stream and nothing after it, inflating to exactly the rows its header
+    /// describes (bytes hidden past the stream's end, or past the last row, are not pixels:
+    /// such a file is re-encoded).
     static func isClean(_ bytes: [UInt8]) -> Bool {
         guard case .complete(let chunks) = PNGChunks.walk(bytes), chunks.last?.end == bytes.count,
-            chunks.allSatisfy({ decodingChunks.contains($0.type) }),
+            chunks.allSatisfy({ plainChunks.contains($0.type) }),
             let header = chunks.first, header.type == Array("IHDR".utf8), header.length == 13,
+            bytes[header.dataStart + 8] == 8, bytes[header.dataStart + 9] != 3,
             let expected = rawCount(header: Array(bytes[header.dataStart..<(header.dataStart + 13)]))
         else { return false }
+        // The rendering intent is two bits the pixels do not show: only SwiftPaint's own 0.
+        for chunk in chunks where chunk.type == Array("sRGB".utf8) {
+            guard chunk.length == 1, bytes[chunk.dataStart] == 0 else { return false }
+        }
         var stream: [UInt8] = []
         for chunk in chunks where chunk.type == Array("IDAT".utf8) {
             stream += bytes[chunk.dataStart..<(chunk.dataStart + chunk.length)]
