@@ -67,8 +67,12 @@ public enum InputEvent: Sendable, Equatable {
     case resize(width: Int, height: Int)
     /// The window manager asks the window to close.
     case closeRequest
-    /// The clipboard's picture, the answer to `ClipboardRequest.fetch`.
-    case pasted(png: [UInt8])
+    /// The clipboard's picture (PNG, JPEG, BMP, WebP or GIF bytes: decoded by their content),
+    /// the answer to `ClipboardRequest.fetch`.
+    case pasted(picture: [UInt8])
+    /// Files copied in a file manager, the answer to `ClipboardRequest.fetch` when the
+    /// clipboard holds no picture but files (absolute paths): the first picture is pasted.
+    case pastedFiles([String])
     /// The clipboard's text, the answer to `ClipboardRequest.fetchText`.
     case pastedText(String)
     /// The clipboard could not do what was asked; the sentence says why.

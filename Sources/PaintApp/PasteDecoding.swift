@@ -16,7 +16,7 @@ import PaintIO
 final class PasteDecoding {
     /// Where the picture comes from.
     enum Source: Sendable {
-        /// The clipboard's PNG bytes.
+        /// The clipboard's picture bytes, in any format SwiftPaint opens.
         case clipboard([UInt8])
         /// A picture file dropped with Ctrl held, in any format SwiftPaint opens.
         case file(String)
@@ -70,12 +70,13 @@ final class PasteDecoding {
         }
     }
 
-    /// Decodes `source` as a paste always has: the clipboard as PNG ("the clipboard" in its
-    /// messages), a file in whatever format it is.
+    /// Decodes `source` in whatever format it is, the clipboard's bytes as "the clipboard" in
+    /// the messages.
     static func decode(_ source: Source, control: ReplayControl?) -> Result<PixelImage, ImageFileError> {
         Result { () throws(ImageFileError) in
             switch source {
-            case .clipboard(let bytes): return try PNGCodec.decode(bytes, name: "the clipboard", control: control)
+            case .clipboard(let bytes):
+                return try ImageDecoder.decode(bytes, name: "the clipboard", control: control).image
             case .file(let path): return try ImageFile.load(path: path, control: control)
             }
         }

@@ -25,12 +25,24 @@ extension Session {
         effects.clipboard.append(.fetch)
     }
 
-    /// Lays a PNG from the clipboard over the paint at the top-left corner of the visible part
-    /// of the canvas, as one step that undo takes back. What does not fit is cropped. It is
-    /// decoded on a thread of its own (`startPaste`).
-    func paste(png: [UInt8]) {
+    /// Floats a picture from the clipboard (PNG, JPEG, BMP, WebP or GIF) at the top-left
+    /// corner of the visible part of the canvas, to be put down as one step that undo takes
+    /// back. It is decoded on a thread of its own (`startPaste`).
+    func paste(picture: [UInt8]) {
         commitStroke()
-        startPaste(.clipboard(png))
+        startPaste(.clipboard(picture))
+    }
+
+    /// Files copied in a file manager and pasted: the first one's picture floats, read as a
+    /// file dropped with Ctrl is (the same checks and messages); a folder or a file that is
+    /// gone says so.
+    func pasteFiles(_ paths: [String]) {
+        commitStroke()
+        guard let first = paths.first(where: { FileSystem.kind($0) == .file }) else {
+            let name = paths.first.map { PathDisplay.abbreviatingHome($0) } ?? ""
+            return setMessage("Cannot paste: “\(name)”, copied to the clipboard, is not a file (or no longer there)")
+        }
+        startPaste(.file(first))
     }
 
     /// A picture file dropped on the window: opened as Open does (asking about unsaved changes

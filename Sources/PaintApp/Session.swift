@@ -366,8 +366,10 @@ public final class Session {
                 pointerPixel = nil
                 if mode == .normal { effects.pointerPosition = true }
             }
-        case .pasted(let png):
-            paste(png: png)
+        case .pasted(let picture):
+            paste(picture: picture)
+        case .pastedFiles(let paths):
+            pasteFiles(paths)
         case .pastedText(let text):
             paste(text: text)
         case .clipboardFailed(let why):

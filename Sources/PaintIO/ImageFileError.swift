@@ -76,13 +76,13 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
     }
 
     /// One sentence for a paste from the clipboard that is no picture, e.g. `Cannot paste: the
-    /// clipboard holds no picture SwiftPaint can read (not a PNG)`: the clipboard is no file to
+    /// clipboard holds no picture SwiftPaint can read`: the clipboard is no file to
     /// open, so `message` ("Cannot open “the clipboard”: not a PNG file") reads wrong there.
     public var clipboardMessage: String {
         switch self {
         case .emptyFile: return "Cannot paste: the clipboard is empty"
         case .notPNG, .unknownFormat:
-            return "Cannot paste: the clipboard holds no picture SwiftPaint can read (not a PNG)"
+            return "Cannot paste: the clipboard holds no picture SwiftPaint can read (PNG, JPEG, BMP, WebP or GIF)"
         case .damaged(_, let detail): return "Cannot paste: the clipboard's picture is damaged (\(detail))"
         case .cutShort(_, let detail): return "Cannot paste: the clipboard's picture is cut short (\(detail))"
         default: return "Cannot paste the clipboard's picture: \(reason)"

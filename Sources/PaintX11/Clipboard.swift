@@ -3,34 +3,51 @@ import Glibc
 import PaintIO
 
 /// The desktop clipboard (the CLIPBOARD selection, ICCCM §2) for one window: offering a PNG of
-/// the picture, and fetching a PNG (or, for a text field, UTF-8 text) from whichever program
-/// owns the clipboard. Transfers larger than one request go in INCR chunks, both ways.
+/// the picture, and fetching a picture (or, for a text field, UTF-8 text) from whichever
+/// program owns the clipboard. A picture fetch asks the owner's TARGETS first and takes the
+/// best it offers: a picture (PNG, JPEG, BMP, WebP, GIF, in that order), else a file copied in
+/// a file manager (`text/uri-list`, `x-special/gnome-copied-files`); an owner that does not
+/// answer TARGETS is asked for a PNG, as before. Transfers larger than one request go in INCR
+/// chunks, both ways. When the window closes, a clipboard manager is asked to keep what it
+/// offered (`handOver`, Clipboard+Manager.swift).
 final class Clipboard {
     /// How a fetch ended.
     enum Fetched {
-        case png([UInt8])
+        /// A picture's bytes, in any format the decoders read (they go by content).
+        case picture([UInt8])
+        /// Files copied in a file manager: their paths, in order.
+        case files([String])
         case text(String)
         /// Why there is nothing to paste, in words.
         case nothing(String)
     }
 
-    private let display: OpaquePointer
-    private let window: Window
-    private let clipboard: Atom
+    let display: OpaquePointer
+    let window: Window
+    let clipboard: Atom
     private let targets: Atom
     private let timestamp: Atom
     private let png: Atom
     private let utf8String: Atom
     private let incr: Atom
+    private let multiple: Atom
+    private let atomPair: Atom
+    /// The picture targets a fetch takes, best first: PNG keeps alpha and every pixel; JPEG
+    /// and BMP are what some programs offer alone; then WebP and GIF.
+    private let pictureTargets: [Atom]
+    /// A file copied in a file manager: the standard list, then GNOME's (`copy` or `cut`, then
+    /// the URIs), which some file managers offer alone.
+    private let uriList: Atom
+    private let gnomeCopiedFiles: Atom
     /// Our window's property that fetched data arrives in.
-    private let property: Atom
+    let property: Atom
     /// Bytes per property change: well under the server's request size limit.
     private let chunk: Int
 
     /// What we offer while we own the clipboard.
-    private var offered: [UInt8]?
+    private(set) var offered: [UInt8]?
     /// When we took the clipboard (answers TIMESTAMP, and refuses older requests).
-    private var ownedSince: Time = 0
+    private(set) var ownedSince: Time = 0
 
     /// An INCR transfer to another program: what is left to send into its property.
     private struct Outgoing {
@@ -44,8 +61,12 @@ final class Clipboard {
     /// A fetch in progress; `incoming` collects INCR chunks (appended in place: amortized
     /// linear however many chunks an owner sends).
     private var fetching = false
-    /// What the fetch asked for: `png` or `utf8String`.
+    /// What the fetch asked for: `targets` (the list of what the owner offers, asked first for
+    /// a picture), then one of `pictureTargets`, `uriList` or `gnomeCopiedFiles`; or
+    /// `utf8String`.
     private var fetchTarget: Atom = 0
+    /// The time the fetch was asked at: the second request (after TARGETS) carries it too.
+    private var fetchTime: Time = 0
     private var incoming: [UInt8]?
     /// No picture worth pasting is larger than this (the largest PNG file SwiftPaint opens):
     /// an owner that sends more, or announces more, stops the transfer.
@@ -66,8 +87,17 @@ final class Clipboard {
         targets = XInternAtom(display, "TARGETS", 0)
         timestamp = XInternAtom(display, "TIMESTAMP", 0)
         png = XInternAtom(display, "image/png", 0)
+        pictureTargets =
+            [png]
+            + ["image/jpeg", "image/bmp", "image/x-bmp", "image/x-ms-bmp", "image/webp", "image/gif"].map {
+                (name: String) in XInternAtom(display, name, 0)
+            }
+        uriList = XInternAtom(display, "text/uri-list", 0)
+        gnomeCopiedFiles = XInternAtom(display, "x-special/gnome-copied-files", 0)
         utf8String = XInternAtom(display, "UTF8_STRING", 0)
         incr = XInternAtom(display, "INCR", 0)
+        multiple = XInternAtom(display, "MULTIPLE", 0)
+        atomPair = XInternAtom(display, "ATOM_PAIR", 0)
         property = XInternAtom(display, "SWIFTPAINT_CLIPBOARD", 0)
         // XExtendedMaxRequestSize is 0 without BIG-REQUESTS; both count 4-byte units.
         let units = max(Int(XExtendedMaxRequestSize(display)), Int(XMaxRequestSize(display)))
@@ -89,7 +119,8 @@ final class Clipboard {
     }
 
     /// Answers another program's request for the clipboard: the list of targets, the PNG (in
-    /// one piece or, when large, as INCR), or a refusal.
+    /// one piece or, when large, as INCR), several of them at once (MULTIPLE, as a clipboard
+    /// manager asks), or a refusal.
     private func answer(_ request: XSelectionRequestEvent) {
         // Obsolete clients name no property: the target's name is used then (ICCCM §2.2).
         let target = request.target
@@ -98,39 +129,16 @@ final class Clipboard {
             || (request.time != CurrentTime && request.time < ownedSince)
         {
             property = 0
-        } else if target == targets {
-            var list: [Atom] = [targets, timestamp, png]
-            let count = Int32(list.count)
-            _ = list.withUnsafeMutableBytes {
-                XChangeProperty(
-                    display, request.requestor, property, XA_ATOM, 32, PropModeReplace,
-                    $0.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
+        } else if target == multiple, request.property != 0 {
+            // ICCCM §2.6.2: the property holds (target, property) pairs; each is converted,
+            // and the property of one that cannot be is replaced by None.
+            var pairs = atoms(of: request.requestor, request.property)
+            for k in stride(from: 0, to: pairs.count - 1, by: 2)
+            where !convert(pairs[k], for: request.requestor, into: pairs[k + 1]) {
+                pairs[k + 1] = 0
             }
-        } else if target == timestamp {
-            // ICCCM §2.6.2: when we took the selection.
-            var time = UInt(ownedSince)
-            _ = withUnsafeBytes(of: &time) {
-                XChangeProperty(
-                    display, request.requestor, property, XA_INTEGER, 32, PropModeReplace,
-                    $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
-            }
-        } else if target == png, let bytes = offered {
-            if bytes.count <= chunk {
-                put(bytes[...], on: request.requestor, property, type: png)
-            } else {
-                // Announce the size, then send a chunk each time the requestor deletes the
-                // property it read (PropertyNotify, state Delete).
-                XSelectInput(display, request.requestor, PropertyChangeMask)
-                var size = UInt(bytes.count)
-                _ = withUnsafeBytes(of: &size) {
-                    XChangeProperty(
-                        display, request.requestor, property, incr, 32, PropModeReplace,
-                        $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
-                }
-                outgoing.removeAll { $0.requestor == request.requestor && $0.property == property }
-                outgoing.append(Outgoing(requestor: request.requestor, property: property, remaining: bytes[...]))
-            }
-        } else {
+            setAtoms(pairs, on: request.requestor, request.property, type: atomPair)
+        } else if !convert(target, for: request.requestor, into: property) {
             property = 0
         }
         var reply = XEvent()
@@ -142,6 +150,59 @@ final class Clipboard {
         reply.xselection.property = property
         reply.xselection.time = request.time
         XSendEvent(display, request.requestor, 0, 0, &reply)
+    }
+
+    /// Writes the clipboard as `target` into `requestor`'s `property`; false for a target we
+    /// do not offer.
+    private func convert(_ target: Atom, for requestor: Window, into property: Atom) -> Bool {
+        if target == targets {
+            setAtoms([targets, timestamp, multiple, png], on: requestor, property, type: XA_ATOM)
+        } else if target == timestamp {
+            // ICCCM §2.6.2: when we took the selection.
+            var time = UInt(ownedSince)
+            _ = withUnsafeBytes(of: &time) {
+                XChangeProperty(
+                    display, requestor, property, XA_INTEGER, 32, PropModeReplace,
+                    $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+            }
+        } else if target == png, let bytes = offered {
+            if bytes.count <= chunk {
+                put(bytes[...], on: requestor, property, type: png)
+            } else {
+                // Announce the size, then send a chunk each time the requestor deletes the
+                // property it read (PropertyNotify, state Delete).
+                XSelectInput(display, requestor, PropertyChangeMask)
+                var size = UInt(bytes.count)
+                _ = withUnsafeBytes(of: &size) {
+                    XChangeProperty(
+                        display, requestor, property, incr, 32, PropModeReplace,
+                        $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+                }
+                outgoing.removeAll { $0.requestor == requestor && $0.property == property }
+                outgoing.append(Outgoing(requestor: requestor, property: property, remaining: bytes[...]))
+            }
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// Sets `window`'s `property` to a list of atoms (format 32).
+    func setAtoms(_ list: [Atom], on window: Window, _ property: Atom, type: Atom) {
+        var list = list
+        let count = Int32(list.count)
+        _ = list.withUnsafeMutableBytes {
+            XChangeProperty(
+                display, window, property, type, 32, PropModeReplace,
+                $0.baseAddress?.assumingMemoryBound(to: UInt8.self), count)
+        }
+    }
+
+    /// The atoms in `window`'s `property` (a MULTIPLE request's pairs: a few hundred at most
+    /// are read).
+    private func atoms(of window: Window, _ property: Atom) -> [Atom] {
+        guard let read = read(property, of: window, units: 512, delete: false), read.type != incr else { return [] }
+        return Self.atoms(read.bytes)
     }
 
     private func put(_ bytes: ArraySlice<UInt8>, on requestor: Window, _ property: Atom, type: Atom) {
@@ -170,21 +231,57 @@ final class Clipboard {
 
     // MARK: Fetching
 
-    /// Asks the clipboard's owner for a PNG, or for UTF-8 text when `text`; the answer comes
-    /// through `handle`. Nil when the request went out, else why there is nothing to fetch.
+    /// Asks the clipboard's owner for a picture (its TARGETS first), or for UTF-8 text when
+    /// `text`; the answer comes through `handle`. Nil when the request went out, else why there
+    /// is nothing to fetch.
     func fetch(time: Time, text: Bool = false) -> Fetched? {
         if XGetSelectionOwner(display, clipboard) == 0 { return .nothing("The clipboard is empty") }
         if XGetSelectionOwner(display, clipboard) == window, let offered {
             // Our own picture: no round trip through the server.
-            return text ? .nothing("The clipboard holds no text") : .png(offered)
+            return text ? .nothing("The clipboard holds no text") : .picture(offered)
         }
         fetching = true
-        fetchTarget = text ? utf8String : png
+        fetchTime = time
+        request(text ? utf8String : targets)
+        return nil
+    }
+
+    /// Asks the owner to convert the clipboard to `target` into our property.
+    private func request(_ target: Atom) {
+        fetchTarget = target
         incoming = nil
         lastProgress = Self.now()
         XDeleteProperty(display, window, property)
-        XConvertSelection(display, clipboard, fetchTarget, property, window, time)
+        XConvertSelection(display, clipboard, target, property, window, fetchTime)
+    }
+
+    /// The owner's TARGETS arrived (`list` nil: it did not answer them): asks for the best
+    /// one this window can paste, a PNG when it did not say; nil when the request went out,
+    /// else why there is nothing to paste.
+    private func choose(from list: [Atom]?) -> Fetched? {
+        guard let list else {
+            request(png)
+            return nil
+        }
+        let best = (pictureTargets + [uriList, gnomeCopiedFiles]).first { list.contains($0) }
+        guard let best else {
+            fetching = false
+            return .nothing(
+                list.contains(utf8String) || list.contains(XA_STRING)
+                    ? "The clipboard holds text, no picture" : "The clipboard holds no picture")
+        }
+        request(best)
         return nil
+    }
+
+    /// The atoms of a TARGETS answer (format 32, read as `UInt`s).
+    private static func atoms(_ bytes: [UInt8]) -> [Atom] {
+        let size = MemoryLayout<UInt>.size
+        return stride(from: 0, to: bytes.count - size + 1, by: size).map { start in
+            var value: UInt = 0
+            for k in 0..<size { value |= UInt(bytes[start + k]) << (8 * k) }
+            return Atom(value)
+        }
     }
 
     /// A finished transfer of `type`, as what the fetch asked for.
@@ -192,7 +289,25 @@ final class Clipboard {
         if fetchTarget == utf8String {
             return type == utf8String ? .text(String(decoding: bytes, as: UTF8.self)) : missing
         }
-        return type == png ? .png(bytes) : missing
+        if fetchTarget == uriList || fetchTarget == gnomeCopiedFiles {
+            // GNOME's list starts with a line saying `copy` or `cut`; a `text/uri-list` has no
+            // such line (a `copy` there is no URI and would only be counted as another).
+            var text = Substring(String(decoding: bytes, as: UTF8.self))
+            if fetchTarget == gnomeCopiedFiles, let newline = text.firstIndex(of: "\n") {
+                text = text[text.index(after: newline)...]
+            }
+            let (paths, others) = FileURI.paths(inURIList: String(text))
+            if paths.isEmpty {
+                return .nothing(
+                    others > 0
+                        ? "The clipboard holds a link to a file on another computer; nothing was pasted"
+                        : "The clipboard holds no picture")
+            }
+            return .files(paths)
+        }
+        // Owners answer with the target as the type (xclip, GTK, Qt): anything else is not
+        // what was asked for.
+        return type == fetchTarget ? .picture(bytes) : missing
     }
 
     /// Why a fetch found nothing of its kind.
@@ -230,17 +345,23 @@ final class Clipboard {
 
     private var tooLarge: String { "The clipboard's picture is larger than \(fetchLimit >> 20) MB; nothing was pasted" }
 
-    /// Reads and deletes our property; nil and type 0 when it is missing.
+    /// Reads and deletes our property; nil when it is missing.
     private func takeProperty() -> (type: Atom, bytes: [UInt8])? {
+        // The length is in 4-byte units; ask for everything (owners never send more than the
+        // fetch limit, which is checked by the caller).
+        read(property, of: window, units: fetchLimit / 4, delete: true)
+    }
+
+    /// `window`'s `property`, up to `units` 4-byte units of it (items of format 32 as `UInt`s),
+    /// deleted once read when `delete`; nil when it is missing.
+    private func read(_ property: Atom, of window: Window, units: Int, delete: Bool) -> (type: Atom, bytes: [UInt8])? {
         var type: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0
         var after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
-        // The length is in 4-byte units; ask for everything (owners never send more than the
-        // fetch limit, which is checked by the caller).
         let status = XGetWindowProperty(
-            display, window, property, 0, fetchLimit / 4, 1, Atom(AnyPropertyType), &type, &format, &count,
+            display, window, property, 0, units, delete ? 1 : 0, Atom(AnyPropertyType), &type, &format, &count,
             &after, &data)
         defer { if let data { XFree(data) } }
         guard status == Success, type != 0 else { return nil }
@@ -266,6 +387,12 @@ final class Clipboard {
         case SelectionNotify:
             guard fetching, event.xselection.requestor == window, event.xselection.selection == clipboard else {
                 return nil
+            }
+            if fetchTarget == targets {
+                // The list of what the owner offers: refused or not a list, a PNG is asked
+                // for as before TARGETS were asked.
+                let taken = event.xselection.property != 0 ? takeProperty() : nil
+                return choose(from: taken.flatMap { $0.type == XA_ATOM ? Self.atoms($0.bytes) : nil })
             }
             guard event.xselection.property != 0, let taken = takeProperty() else {
                 fetching = false

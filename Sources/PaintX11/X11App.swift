@@ -345,6 +345,8 @@ public final class X11App {
         }
         XUnmapWindow(display, window)
         XFlush(display)
+        // What was copied stays pasteable after the window goes, when a clipboard manager runs.
+        _ = clipboard.handOver(time: lastEventTime)
         return owed.exit ?? 0
     }
 
@@ -579,7 +581,8 @@ public final class X11App {
     /// The clipboard's answer, as input for the session.
     private static func input(_ fetched: Clipboard.Fetched) -> InputEvent {
         switch fetched {
-        case .png(let bytes): return .pasted(png: bytes)
+        case .picture(let bytes): return .pasted(picture: bytes)
+        case .files(let paths): return .pastedFiles(paths)
         case .text(let text): return .pastedText(text)
         case .nothing(let why): return .clipboardFailed(why)
         }

@@ -76,7 +76,7 @@ import Testing
     func manySmallChunks() throws {
         let bytes = Self.bytes(900_000)
         let (fetched, chunks) = try fetch(from: .honest, bytes: bytes, chunk: 4096, limit: 1 << 20, patience: 30)
-        guard case .png(let received) = fetched else {
+        guard case .picture(let received) = fetched else {
             Issue.record("the honest transfer did not arrive: \(fetched)")
             return
         }

@@ -8,7 +8,7 @@ import Testing
 extension Session {
     /// A paste as the window makes it, waited for: floating when this returns.
     func pasteNow(png: [UInt8]) {
-        paste(png: png)
+        paste(picture: png)
         finishPaste()
     }
 }
@@ -42,7 +42,7 @@ extension Session {
         var picture = PixelImage(width: 30, height: 20, fill: Color(r: 220, g: 30, b: 30).pixel)
         picture[3, 4] = Pixel.pack(r: 10, g: 20, b: 30, a: 128)
         let png = try PNGCodec.encode(picture, withAlpha: true)
-        s.handle(.pasted(png: png))
+        s.handle(.pasted(picture: png))
         #expect(s.isDecodingPaste && !s.isPlacingPaste)
         #expect(s.message == "Pasting 30 × 20…; Escape cancels", "\(s.message)")
         // The session answers meanwhile: a stroke is drawn and recorded.
@@ -72,7 +72,7 @@ extension Session {
     @Test func escapeStopsTheDecodeAndNothingIsPasted() {
         let s = T.makeSession(width: 120, height: 80)
         let before = Array(s.engine.viewPixels)
-        s.handle(.pasted(png: Self.large))
+        s.handle(.pasted(picture: Self.large))
         #expect(s.message == "Pasting 3000 × 3000…; Escape cancels", "\(s.message)")
         guard let decoding = s.pasteDecoding else {
             Issue.record("no decode under way")
@@ -134,7 +134,7 @@ extension Session {
 
     @Test func aNewDocumentDropsThePasteAndASecondPasteReplacesTheFirst() throws {
         let s = T.makeSession(width: 120, height: 80)
-        s.handle(.pasted(png: Self.large))
+        s.handle(.pasted(picture: Self.large))
         let first = s.pasteDecoding
         T.key(s, "n", .control)
         #expect(!s.isDecodingPaste, "\(s.mode)")
@@ -146,10 +146,10 @@ extension Session {
         s.watch(lookingAtFile: false)
         #expect(!s.isPlacingPaste && !s.history.canUndo)
         // A second paste while the first decodes: the first stops, the second floats.
-        s.handle(.pasted(png: Self.large))
+        s.handle(.pasted(picture: Self.large))
         let large = s.pasteDecoding
         let small = try PNGCodec.encode(PixelImage(width: 7, height: 5, fill: Color.black.pixel), withAlpha: false)
-        s.handle(.pasted(png: small))
+        s.handle(.pasted(picture: small))
         if case .failure(.damaged(_, let reason))? = large?.finish() {
             #expect(reason == "the decode was stopped")
         } else {
@@ -167,12 +167,15 @@ extension Session {
         let truncated: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
         let expected: [([UInt8], String)] = [
             ([], "Cannot paste: the clipboard is empty"),
-            (Array("hello".utf8), "Cannot paste: the clipboard holds no picture SwiftPaint can read (not a PNG)"),
+            (
+                Array("hello".utf8),
+                "Cannot paste: the clipboard holds no picture SwiftPaint can read (PNG, JPEG, BMP, WebP or GIF)"
+            ),
             (truncated, "Cannot paste: the clipboard's picture is cut short ("),
             (Array(Self.large.prefix(4000)), "Cannot paste: the clipboard's picture is "),
         ]
         for (bytes, message) in expected {
-            s.handle(.pasted(png: bytes))
+            s.handle(.pasted(picture: bytes))
             Self.waitForPaste(s)
             #expect(s.message.hasPrefix(message), "\(bytes.count) bytes: \(s.message)")
             #expect(!s.message.contains("“the clipboard”") && !s.message.contains("file"), "\(s.message)")
@@ -188,6 +191,39 @@ extension Session {
         do { _ = try ImageFile.load(path: file) } catch { open = error.description }
         #expect(open.hasPrefix("Cannot open “") && s.message == open, "\(s.message)")
         #expect(!s.isPlacingPaste && !s.history.canUndo)
+    }
+
+    /// The clipboard's bytes are decoded by their content: a BMP or JPEG another program
+    /// offered floats as its picture (only PNG was read before).
+    @Test func aBMPOrJPEGFromTheClipboardFloatsAsItsPicture() throws {
+        let bmp = Self.bmp(width: 30, height: 20)
+        let jpeg = try ImageEncoder.encode(
+            PixelImage(width: 30, height: 20, fill: Color(r: 40, g: 90, b: 200).pixel),
+            options: SaveOptions(format: .jpeg),
+            withAlpha: false)
+        for bytes in [bmp, jpeg] {
+            let s = T.makeSession(width: 120, height: 80)
+            s.handle(.pasted(picture: bytes))
+            Self.waitForPaste(s)
+            #expect(s.isPlacingPaste, "\(s.message)")
+            #expect(s.placing?.image == (try ImageDecoder.decode(bytes, name: "x").image))
+        }
+    }
+
+    /// A file copied in a file manager pastes its picture; a folder (or a file gone since)
+    /// says so and pastes nothing.
+    @Test func aCopiedFilePastesItsPictureAndAFolderSaysSo() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let picture = PixelImage(width: 25, height: 15, fill: Color(r: 10, g: 200, b: 30).pixel)
+        try ImageFile.save(picture, to: dir + "/a.png", withAlpha: false)
+        let s = T.makeSession(width: 120, height: 80)
+        s.handle(.pastedFiles([dir + "/gone.png", dir]))
+        Self.waitForPaste(s)
+        #expect(!s.isPlacingPaste && s.message.hasPrefix("Cannot paste: “") && s.message.contains("is not a file"))
+        s.handle(.pastedFiles([dir, dir + "/a.png"]))
+        Self.waitForPaste(s)
+        #expect(s.placing?.image == picture, "the first file of the list: \(s.message)")
     }
 
     @Test func aStoppedControlEndsAPNGDecodeAtItsFirstRow() throws {

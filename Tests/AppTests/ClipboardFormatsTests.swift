@@ -1,0 +1,254 @@
+import CX11
+import Foundation
+import PaintCore
+import PaintIO
+import Testing
+import XDriver
+
+/// What other programs put on the clipboard besides a PNG: a JPEG, BMP, WebP or GIF offered
+/// alone, a file copied in a file manager (`text/uri-list`, `x-special/gnome-copied-files`),
+/// each pasted with Ctrl+V as its picture (xclip, which offers the one target it is given);
+/// and the picture copied handed to a clipboard manager when the window closes.
+@Suite("Clipboard formats end to end", .serialized)
+struct ClipboardFormatsTests: CanvasChecks {
+    typealias E = ClipboardEndToEndTests
+    static let size = E.size
+
+    /// Two colors side by side, 90 x 60: every format keeps them (JPEG nearly).
+    static let sticker: PixelImage = {
+        var image = PixelImage(width: 90, height: 60, fill: Color(r: 200, g: 40, b: 160).pixel)
+        for y in 0..<60 {
+            for x in 45..<90 { image[x, y] = Color(r: 30, g: 160, b: 90).pixel }
+        }
+        return image
+    }()
+
+    /// Writes the sticker as `format` (BMP and GIF by Pillow: SwiftPaint writes neither).
+    static func write(_ format: String, to path: String) throws {
+        switch format {
+        case "jpeg": _ = try ImageFile.save(sticker, to: path, options: SaveOptions(format: .jpeg), withAlpha: false)
+        case "webp": _ = try ImageFile.save(sticker, to: path, options: SaveOptions(format: .webp), withAlpha: false)
+        default:
+            let png = path + ".png"
+            try ImageFile.save(sticker, to: png, withAlpha: false)
+            try TestPrograms.require(Reference.python)
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: Reference.python)
+            python.arguments = [
+                "-c", "import sys; from PIL import Image; Image.open(sys.argv[1]).save(sys.argv[2], sys.argv[3])", png,
+                path, format.uppercased(),
+            ]
+            try python.run()
+            python.waitUntilExit()
+            #expect(python.terminationStatus == 0, "Pillow could not write the \(format)")
+        }
+    }
+
+    /// Ctrl+V (and Enter to put it down) until the canvas shows `sticker` at the corner.
+    func pasteUntilShown(_ paint: PaintWindow, _ sticker: PixelImage, _ what: String) {
+        var expected = PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel)
+        for y in 0..<sticker.height {
+            for x in 0..<sticker.width { expected[x, y] = sticker[x, y] }
+        }
+        var last: ScreenCapture?
+        let pasted = Wait.until(poll: .milliseconds(200)) {
+            try? paint.key("v", modifiers: [.control])
+            try? paint.key("Return")
+            guard let shot = try? paint.captureCanvas() else { return false }
+            last = shot
+            return differences(screen: shot, file: expected, limit: 1).isEmpty
+        }
+        let diff = last.map { differences(screen: $0, file: expected) } ?? ["no capture"]
+        #expect(pasted, "\(what) never showed:\n\(diff.joined(separator: "\n"))\n\(paint.app.outputSummary)")
+    }
+
+    @Test(
+        "Ctrl+V: a JPEG, BMP, WebP or GIF offered alone pastes as its picture",
+        arguments: [("jpeg", "image/jpeg"), ("bmp", "image/bmp"), ("webp", "image/webp"), ("gif", "image/gif")])
+    func pictureFormats(format: String, target: String) throws {
+        let dir = try scratchFolder()
+        let file = dir.file("sticker.\(format)")
+        try Self.write(format, to: file)
+        // The picture as SwiftPaint decodes the file: exact for all but JPEG, whose pixels are
+        // also checked to be near the sticker's.
+        let decoded = try ImageFile.load(path: file)
+        #expect(decoded.width == 90 && decoded.height == 60)
+        if format != "jpeg" { #expect(decoded == Self.sticker, "\(format) keeps the colors exactly") }
+        let near = Pixel.unpack(decoded[10, 30])
+        #expect(abs(Int(near.r) - 200) < 8 && abs(Int(near.g) - 40) < 8 && abs(Int(near.b) - 160) < 8)
+        let paint = try PaintWindow(
+            ServerConfig(depth: 24, shm: true), arguments: ["--size", "\(Self.size.w)x\(Self.size.h)"],
+            imageWidth: Self.size.w, imageHeight: Self.size.h)
+        defer { paint.stop() }
+        let owner = try E().xclip(paint, ["-selection", "clipboard", "-t", target, "-i", file], background: true)
+        defer { owner.child.killAndReap() }
+        pasteUntilShown(paint, decoded, "the \(format) from the clipboard")
+        try paint.key("Return")
+        try paint.waitForModified(true)
+    }
+
+    @Test(
+        "Ctrl+V: a picture file copied in a file manager pastes its picture",
+        arguments: ["text/uri-list", "x-special/gnome-copied-files"])
+    func copiedFile(target: String) throws {
+        let dir = try scratchFolder()
+        // A name a URI must escape.
+        let file = dir.file("my sticker %.png")
+        try ImageFile.save(Self.sticker, to: file, withAlpha: false)
+        let escaped = file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file
+        let list = dir.file("list")
+        let text =
+            target == "text/uri-list" ? "# copied\r\nfile://\(escaped)\r\n" : "copy\nfile://\(escaped)"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: list))
+        let paint = try PaintWindow(
+            ServerConfig(depth: 24, shm: false), arguments: ["--size", "\(Self.size.w)x\(Self.size.h)"],
+            imageWidth: Self.size.w, imageHeight: Self.size.h)
+        defer { paint.stop() }
+        let owner = try E().xclip(paint, ["-selection", "clipboard", "-t", target, "-i", list], background: true)
+        defer { owner.child.killAndReap() }
+        pasteUntilShown(paint, Self.sticker, "the copied file's picture")
+    }
+
+    @Test("Ctrl+C then closing the window: a clipboard manager is handed the picture (SAVE_TARGETS)")
+    func handedToAClipboardManager() throws {
+        let paint = try PaintWindow(
+            ServerConfig(depth: 24, shm: true), arguments: ["--size", "90x60"], imageWidth: 90, imageHeight: 60)
+        defer { paint.stop() }
+        let manager = try FakeClipboardManager(displayName: paint.session.server.displayName)
+        // A stroke, so the picture handed over is not just white.
+        try paint.drag(image: [(10, 10), (40, 30), (70, 40)])
+        try paint.waitForModified(true)
+        try paint.key("c", modifiers: [.control])
+        let owned = Wait.until(poll: .milliseconds(50)) {
+            manager.serve()
+            return manager.clipboardOwner() != 0
+        }
+        #expect(owned)
+        // The picture as copied, read the way any program reads it, before the window closes.
+        let copied = try E().xclip(paint, ["-selection", "clipboard", "-t", "image/png", "-o"]).output
+        #expect(!copied.isEmpty)
+        paint.client.sendCloseRequest(paint.window)
+        // Changed: the close asks first; Discard.
+        try paint.waitForCloseQuestion()
+        try paint.key("d")
+        let kept = Wait.until(poll: .milliseconds(5)) {
+            manager.serve()
+            return manager.saved != nil
+        }
+        #expect(kept, "the manager was never asked: \(paint.app.outputSummary)")
+        #expect(paint.app.waitForExit() == 0, "\(paint.app.outputSummary)")
+        #expect(manager.saved == copied, "the manager holds the PNG copied")
+        #expect(manager.targetsAsked == ["image/png"], "\(manager.targetsAsked)")
+        #expect(manager.offered.contains("image/png") && manager.offered.contains("MULTIPLE"), "\(manager.offered)")
+    }
+}
+
+/// A clipboard manager as GNOME's was: owns CLIPBOARD_MANAGER; asked SAVE_TARGETS by a closing
+/// program, it fetches the TARGETS and the PNG in one MULTIPLE request, then says it is done.
+final class FakeClipboardManager {
+    private let display: OpaquePointer
+    private let window: Window
+    private let manager: Atom
+    private let clipboard: Atom
+    private let multiple: Atom
+    private let pairs: Atom
+    private let targetsProperty: Atom
+    private let pngProperty: Atom
+    /// The SAVE_TARGETS request being served.
+    private var request: XSelectionRequestEvent?
+    /// The PNG the closing program handed over.
+    private(set) var saved: [UInt8]?
+    /// The targets it asked to have saved, and the ones it offered.
+    private(set) var targetsAsked: [String] = []
+    private(set) var offered: [String] = []
+
+    init(displayName: String) throws {
+        guard let display = XOpenDisplay(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
+        self.display = display
+        window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
+        manager = XInternAtom(display, "CLIPBOARD_MANAGER", 0)
+        clipboard = XInternAtom(display, "CLIPBOARD", 0)
+        multiple = XInternAtom(display, "MULTIPLE", 0)
+        pairs = XInternAtom(display, "TEST_PAIRS", 0)
+        targetsProperty = XInternAtom(display, "TEST_TARGETS", 0)
+        pngProperty = XInternAtom(display, "TEST_PNG", 0)
+        XSetSelectionOwner(display, manager, window, UInt(CurrentTime))
+        XSync(display, 0)
+        guard XGetSelectionOwner(display, manager) == window else {
+            throw HarnessError.timedOut("the CLIPBOARD_MANAGER selection for the test's manager")
+        }
+    }
+
+    deinit { XCloseDisplay(display) }
+
+    func clipboardOwner() -> Window { XGetSelectionOwner(display, clipboard) }
+
+    private func name(_ atom: Atom) -> String {
+        guard atom != 0, let name = XGetAtomName(display, atom) else { return "None" }
+        defer { XFree(name) }
+        return String(cString: name)
+    }
+
+    /// A property of ours or another window's, deleted once read when `delete`.
+    private func read(_ window: Window, _ property: Atom, delete: Bool) -> (format: Int32, bytes: [UInt8]) {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        XGetWindowProperty(
+            display, window, property, 0, 1 << 20, delete ? 1 : 0, Atom(AnyPropertyType), &type, &format, &count,
+            &after, &data)
+        defer { if let data { XFree(data) } }
+        let size = format == 32 ? MemoryLayout<UInt>.size : Int(format) / 8
+        return (format, data.map { Array(UnsafeBufferPointer(start: $0, count: Int(count) * max(1, size))) } ?? [])
+    }
+
+    private func atoms(_ bytes: [UInt8]) -> [Atom] {
+        bytes.withUnsafeBytes { raw in
+            (0..<bytes.count / 8).map { Atom(raw.load(fromByteOffset: $0 * 8, as: UInt.self)) }
+        }
+    }
+
+    /// Answers what has arrived.
+    func serve() {
+        while XPending(display) > 0 {
+            var event = XEvent()
+            XNextEvent(display, &event)
+            switch event.type {
+            case SelectionRequest where event.xselectionrequest.target == XInternAtom(display, "SAVE_TARGETS", 0):
+                let r = event.xselectionrequest
+                request = r
+                targetsAsked = atoms(read(r.requestor, r.property, delete: false).bytes).map(name)
+                var list = [
+                    XInternAtom(display, "TARGETS", 0), targetsProperty, XInternAtom(display, "image/png", 0),
+                    pngProperty,
+                ]
+                _ = list.withUnsafeMutableBytes {
+                    XChangeProperty(
+                        display, window, pairs, XInternAtom(display, "ATOM_PAIR", 0), 32, PropModeReplace,
+                        $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 4)
+                }
+                XConvertSelection(display, clipboard, multiple, pairs, window, r.time)
+            case SelectionNotify where event.xselection.target == multiple:
+                guard let r = request else { continue }
+                let answered = atoms(read(window, pairs, delete: true).bytes)
+                offered = atoms(read(window, targetsProperty, delete: true).bytes).map(name)
+                // A None in the pairs: that target was refused.
+                if answered.count == 4 && answered[3] != 0 { saved = read(window, pngProperty, delete: true).bytes }
+                var reply = XEvent()
+                reply.xselection.type = SelectionNotify
+                reply.xselection.requestor = r.requestor
+                reply.xselection.selection = manager
+                reply.xselection.target = r.target
+                reply.xselection.property = saved == nil ? 0 : r.property
+                reply.xselection.time = r.time
+                XSendEvent(display, r.requestor, 0, 0, &reply)
+                request = nil
+            default:
+                break
+            }
+        }
+        XFlush(display)
+    }
+}
