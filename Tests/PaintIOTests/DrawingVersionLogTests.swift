@@ -58,7 +58,7 @@ import Testing
         let header = JournalTests.header()
         var newer = PaintCore.Operation.fill(StrokeStyle(color: .black), at: Point(x: 5, y: 5), tolerance: 32)
             .encoded()
-        newer[1] = 0x20
+        newer[1] = 0xF0
         let clear = PaintCore.Operation.clear.encoded()
         Support.put(
             JournalFormat.filePrefix + JournalFormat.record(header.encoded(), sequence: 0)
@@ -88,7 +88,8 @@ import Testing
             return
         }
         #expect(
-            problem.reason == "operation 2 was drawn by a newer SwiftPaint (drawing version 16; this one knows up to 2)"
+            problem.reason == "operation 2 was drawn by a newer SwiftPaint (drawing version 16; this one knows up to "
+                + "\(DrawingVersion.current.rawValue))"
         )
     }
 }

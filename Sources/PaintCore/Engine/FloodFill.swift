@@ -7,9 +7,11 @@ extension StrokeEngine {
     /// all of it, not one square of the checkerboard. The preview is composited and the fill is
     /// left in progress like a stroke: `end()` merges it at the style's opacity, `cancel()` drops
     /// it. Returns the changed view rectangle. A point outside the canvas (or the clip) does
-    /// nothing and returns `.empty`. A stroke in progress is merged first. A version 2 fill
-    /// (`DrawingVersion.session7`) also gives the pixels just outside the area the coverage that
-    /// blends them into an anti-aliased outline (`edgeCoverage`); version 1 left them as they were.
+    /// nothing and returns `.empty`. A stroke in progress is merged first. A version 3 fill
+    /// (`DrawingVersion.session8`) also fills the soft outline around the area, up to
+    /// `edgeReach` pixels deep, where its pixels are a mix of the outline and the area's color
+    /// (`filledEdgePixel`); version 2 gave the pixels just outside the area a coverage
+    /// (`edgeCoverage`); version 1 left them as they were.
     ///
     /// Scanline: each popped seed grows into a whole run of its row, and the rows above and below
     /// are scanned along that run for new seeds, kept on an explicit stack (no recursion). The
@@ -110,23 +112,31 @@ extension StrokeEngine {
         }
         guard by0 <= by1 else { return .empty }
         strokeBounds = IntRect(x0: bx0, y0: by0, x1: bx1, y1: by1)
-        if style.drawing >= .session7 {
-            // Version 2: the pixels along the edge blend into the outline (version 1 left them).
-            let edge = blendFillEdge(
-                in: area, state: state, ready: ready, filled: strokeBounds, target: target
-            ) { y, x0, count, into in
-                if searchesPaint {
-                    paint.read(y: y, x0: x0, count: count, into: into)
-                } else {
-                    withViewPixels(in: IntRect(x: x0, y: y, width: count, height: 1)) { pixels, _ in
-                        into.update(from: pixels, count: count)
-                    }
+        /// Row y's pixels x0..<x0+count as the search saw them.
+        func read(_ y: Int, _ x0: Int, _ count: Int, _ into: UnsafeMutablePointer<UInt32>) {
+            if searchesPaint {
+                paint.read(y: y, x0: x0, count: count, into: into)
+            } else {
+                withViewPixels(in: IntRect(x: x0, y: y, width: count, height: 1)) { pixels, _ in
+                    into.update(from: pixels, count: count)
                 }
             }
+        }
+        if style.drawing >= .session8 {
+            // Version 3: the soft outline around the area, up to `edgeReach` deep, takes the
+            // fill exactly where it is a mix of the outline and the area's color.
+            let edge = blendFillRamps(
+                in: area, state: state, ready: ready, filled: strokeBounds, target: target, read: read)
+            strokeBounds = strokeBounds.union(edge)
+        } else if style.drawing >= .session7 {
+            // Version 2: the pixels along the edge blend into the outline (version 1 left them).
+            let edge = blendFillEdge(
+                in: area, state: state, ready: ready, filled: strokeBounds, target: target, read: read)
             strokeBounds = strokeBounds.union(edge)
         }
         // Composite after the search: the search reads the view, which must not change under it.
         visitTouchedChunks { y, x0, x1 in compositeRow(y, x0, x1) }
+        showFillEdge()
         return strokeBounds
     }
 

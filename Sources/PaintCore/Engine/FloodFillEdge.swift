@@ -104,7 +104,7 @@ extension StrokeEngine {
 
     /// The squared distance between two pixels over their four channels.
     @inline(__always)
-    private static func distance2(_ a: UInt32, _ b: UInt32) -> Int {
+    static func distance2(_ a: UInt32, _ b: UInt32) -> Int {
         var sum = 0
         for k in 0..<4 {
             let d = Int(a >> UInt32(8 * k) & 0xFF) - Int(b >> UInt32(8 * k) & 0xFF)

@@ -65,6 +65,10 @@ public final class StrokeEngine {
     enum Activity { case idle, stroke, shape, fill, text }
     var activity = Activity.idle
     var strokeBounds = IntRect.empty
+    /// The paint a version 3 fill in progress gives the pixels along its edge (`blendFillRamps`),
+    /// written into the paint when it ends: until then the history's before-snapshot shares the
+    /// paint as it was, and `cancel` has nothing to undo.
+    var fillEdge: [EdgePixel] = []
     /// The view pixels an event with several pieces changed, composited once when it ends.
     let collected = RowRuns()
     /// While true, strokes leave the view as it is and only note where it is stale: a replay
@@ -187,6 +191,7 @@ public final class StrokeEngine {
     public func end() -> IntRect {
         guard isStroking else { return .empty }
         finishPath()
+        if !fillEdge.isEmpty { writeFillEdge() }
         coverage.pending.append(contentsOf: coverage.active)
         coverage.active.removeAll(keepingCapacity: true)
         serial = serial == UInt32.max ? 1 : serial + 1
@@ -240,6 +245,7 @@ public final class StrokeEngine {
     }
 
     func finishStroke() -> IntRect {
+        fillEdge.removeAll()
         lastPoint = nil
         activity = .idle
         let bounds = strokeBounds

@@ -50,9 +50,13 @@ public enum DrawingVersion: Int, Sendable, Hashable, Comparable, CaseIterable {
     /// Rectangles with square (mitred) outer corners; a flood fill's edge blends into the
     /// anti-aliased outline around it (`StrokeEngine.edgeCoverage`).
     case session7 = 2
+    /// A flood fill's edge reaches across a soft outline up to `StrokeEngine.edgeReach` pixels
+    /// and gives each pixel there exactly what the fill would have made of it under the outline
+    /// (`StrokeEngine.filledEdgePixel`), not a least-squares coverage of one pixel.
+    case session8 = 3
 
     /// The rules new steps are drawn by.
-    public static let current = DrawingVersion.session7
+    public static let current = DrawingVersion.session8
 
     public static func < (a: DrawingVersion, b: DrawingVersion) -> Bool { a.rawValue < b.rawValue }
 }
