@@ -121,14 +121,22 @@ struct Command: Sendable {
             run: { $0.redo() }),
         Command(
             "cut", "Cu&t", .edit, group: true, keys: [.ctrl("x")],
-            enabled: { $0.selection != nil || $0.placing != nil },
-            run: { $0.cutSelection() }),
-        Command("copy", "&Copy", .edit, keys: [.ctrl("c")]) { if !$0.copySelection() { $0.copy() } },
-        Command("paste", "&Paste", .edit, keys: [.ctrl("v")]) { $0.requestPaste() },
+            enabled: { $0.selection != nil || $0.placing != nil || $0.selectedText != nil },
+            // With a text box open: its selected text (Session+TextSelection).
+            run: { $0.liveText != nil ? $0.cutText() : $0.cutSelection() }),
+        Command("copy", "&Copy", .edit, keys: [.ctrl("c")]) {
+            if $0.liveText != nil { return $0.copyText() }
+            if !$0.copySelection() { $0.copy() }
+        },
+        Command("paste", "&Paste", .edit, keys: [.ctrl("v")]) {
+            $0.liveText != nil ? $0.requestTextPaste() : $0.requestPaste()
+        },
         Command(
             "delete", "&Delete Selection", .edit, keys: [.plain(.delete), .plain(.backspace)],
             enabled: { $0.selection != nil || $0.placing != nil }, run: { $0.clearSelection() }),
-        Command("select-all", "Select &All", .edit, group: true, keys: [.ctrl("a")]) { $0.selectAll() },
+        Command("select-all", "Select &All", .edit, group: true, keys: [.ctrl("a")]) {
+            $0.liveText != nil ? $0.selectAllText() : $0.selectAll()
+        },
 
         Command("background", "&Background…", .image, keys: [.ctrl("b")]) { $0.promptBackground() },
         Command(

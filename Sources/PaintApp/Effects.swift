@@ -4,6 +4,8 @@ import PaintCore
 public enum ClipboardRequest: Equatable, Sendable {
     /// Offer this PNG as the clipboard's content (Ctrl+C).
     case offer([UInt8])
+    /// Offer this text as the clipboard's content (Ctrl+C on text selected in the text box).
+    case offerText(String)
     /// Fetch the clipboard's picture; it comes back as `InputEvent.pasted` (Ctrl+V).
     case fetch
     /// Fetch the clipboard's text; it comes back as `InputEvent.pastedText` (Ctrl+V in a field).

@@ -27,9 +27,12 @@ enum Gesture {
     case dragFloating(grabX: Int, grabY: Int)
     /// A slider in the color editor panel dragged.
     case editor
-    /// A press in the text box being typed: the caret went there; past a few pixels of motion
-    /// the box follows the pointer, held this far from its top-left corner.
+    /// A press on the frame of the text box being typed (its margin): past a few pixels of
+    /// motion the box follows the pointer, held this far from its top-left corner.
     case textBox(grabX: Int, grabY: Int, pressX: Int, pressY: Int, moving: Bool)
+    /// A press on the text of the box being typed: the selection runs from `anchor` (a scalar
+    /// offset in its text) to the pointer.
+    case selectingText(anchor: Int)
 
     /// A stroke in progress: the button, its style and every sample the engine has received
     /// (what the journal records when it is committed).

@@ -60,6 +60,9 @@ public enum InputEvent: Sendable, Equatable {
     /// The left button went down a second time, quickly and close to the first (sent after
     /// that second `press`).
     case doubleClick(x: Int, y: Int)
+    /// The left button went down a third time, quickly and close to a double click (sent after
+    /// that third `press`).
+    case tripleClick(x: Int, y: Int)
     /// The pointer left the window.
     case leave
     case key(Key, modifiers: Modifiers)

@@ -110,7 +110,10 @@ extension Session {
         fontChooser = nil
         // So did a paste still being decoded: it is stopped.
         pasteDecoding = nil
-        if case .textBox = gesture { gesture = .idle }
+        switch gesture {
+        case .textBox, .selectingText: gesture = .idle
+        default: break
+        }
         self.document = document
         // A saved history is replayed on a thread of its own while the picture is drawn on.
         if !backgroundWorkWaits { document.historyRebuild?.start() }

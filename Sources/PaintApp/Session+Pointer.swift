@@ -119,7 +119,7 @@ extension Session {
         case .line, .rectangle, .ellipse:
             beginShape(style, button: button, at: point, modifiers: modifiers)
         case .text:
-            if button == .left || button == .right { pressText(at: point, windowX: x, y: y) }
+            if button == .left || button == .right { pressText(at: point, windowX: x, y: y, modifiers: modifiers) }
         case .brush, .eraser:
             let pressure = sample?.storedPressure
             let freehand = settings.freehandStyle(for: button, pressure: pressure != nil)
@@ -175,6 +175,9 @@ extension Session {
         case .textBox:
             dragText(toWindowX: x, y: y)
             updatePointerPixel(x, y)
+        case .selectingText:
+            dragTextSelection(toWindowX: x, y: y)
+            updatePointerPixel(x, y)
         case .idle, .button:
             if fileDialog != nil { return hoverFileDialog(x, y) }
             if fontChooser != nil { hoverFontChooser(x, y) }
@@ -216,7 +219,7 @@ extension Session {
             sizeDialog?.release()
             if fileDialog != nil { releaseFileDialog() }
             gesture = .idle
-        case .textBox:
+        case .textBox, .selectingText:
             gesture = .idle
         case .idle:
             break

@@ -127,22 +127,24 @@ extension Session {
 
     // MARK: Pointer
 
-    /// A press on the canvas with the text tool. In the box being typed, the caret goes where
-    /// it was pressed and a drag moves the box; outside it, the box is put down; with no box,
-    /// a new one starts with its top-left corner at the press.
-    func pressText(at point: Point, windowX x: Int, y: Int) {
+    /// A press on the canvas with the text tool. On the box's text the caret goes where it
+    /// was pressed (with Shift the selection stretches there) and a drag selects; on its
+    /// frame's margin a drag moves the box; outside it, the box is put down; with no box, a new
+    /// one starts with its top-left corner at the press.
+    func pressText(at point: Point, windowX x: Int, y: Int, modifiers: Modifiers = []) {
         if let live = liveText {
             guard let frame = textFrameInWindow(), frame.contains(x, y) else { return commitText() }
-            let local = (x: point.x - Double(live.box.x), y: point.y - Double(live.box.y))
-            let at = live.layout.offset(nearX: local.x, y: local.y)
-            var moved = live
-            moved.preedit = nil
-            moved.box.setCaret(line: at.line, scalarOffset: at.offset)
-            liveText = moved
-            refreshText(live.preedit == nil ? .caret : .reshape)
             gesture = .textBox(
                 grabX: Int(point.x.rounded(.down)) - live.box.x, grabY: Int(point.y.rounded(.down)) - live.box.y,
                 pressX: x, pressY: y, moving: false)
+            guard textInnerFrameInWindow()?.contains(x, y) == true else { return }
+            let at = textOffset(atWindowX: x, y: y) ?? live.box.caret
+            var pressed = live
+            pressed.preedit = nil
+            pressed.box.moveCaret(extending: modifiers.contains(.shift)) { $0.select(from: at, to: at) }
+            liveText = pressed
+            refreshText(live.preedit == nil ? .caret : .reshape)
+            gesture = .selectingText(anchor: pressed.box.anchor ?? pressed.box.caret)
             return
         }
         // A new box starts on the picture, not on the gray around it.
@@ -173,10 +175,9 @@ extension Session {
     /// The pointer shape over the box: an I-beam over its text, the move arrows on its frame.
     func textPointerShape(atWindowX x: Int, y: Int) -> PointerShape? {
         if case .textBox(_, _, _, _, true) = gesture { return .move }
+        if case .selectingText = gesture { return .text }
         guard let frame = textFrameInWindow(), frame.contains(x, y) else { return nil }
-        let m = textFrameMargin
-        let inner = IntRect(x: frame.x + m, y: frame.y + m, width: frame.width - 2 * m, height: frame.height - 2 * m)
-        return inner.contains(x, y) ? .text : .move
+        return textInnerFrameInWindow()?.contains(x, y) == true ? .text : .move
     }
 
     // MARK: Starting, putting down, cancelling
@@ -281,7 +282,10 @@ extension Session {
         redraw(liveText?.overlayShown ?? .empty)
         redraw(textOverlayBounds())
         liveText = nil
-        if case .textBox = gesture { gesture = .idle }
+        switch gesture {
+        case .textBox, .selectingText: gesture = .idle
+        default: break
+        }
     }
 
     // MARK: Showing
@@ -306,6 +310,7 @@ extension Session {
             live.mask = typesetter.rasterize(live.layout, atX: live.box.x, y: live.box.y, clip: engine.bounds)
             redraw(engine.updateText(live.mask))
         }
+        redraw(engine.highlightText(textHighlight(live)))
         liveText = live
         live.overlayShown = textOverlayBounds()
         liveText = live

@@ -12,6 +12,8 @@ extension Session {
     func handleTextKey(_ key: Key, _ modifiers: Modifiers) -> Bool {
         guard var live = liveText else { return false }
         let before = live.editState
+        // Shift with a caret key stretches the selection from where the caret was.
+        let extending = modifiers.contains(.shift)
         if modifiers.contains(.control) {
             switch key {
             case .enter:
@@ -26,15 +28,22 @@ extension Session {
                 changeSettings { $0.textFont.italic.toggle() }
             case .character(let c) where c.lowercased() == "v":
                 requestTextPaste()
+            case .character(let c) where c.lowercased() == "a":
+                selectAllText()
+            case .character(let c) where c.lowercased() == "c":
+                copyText()
+            case .character(let c) where c.lowercased() == "x":
+                cutText()
             case .backspace, .delete:
                 // Ctrl+Backspace, Ctrl+Delete: the word before or after the caret.
                 live.box.deleteWord(forward: key == .delete)
                 editText(live, .reshape, key == .delete ? .deleteForward : .deleteBackward, from: before)
             case .left, .right:
-                live.box.moveCaretByWord(forward: (key == .right) != isRightToLeft(live))
+                let forward = (key == .right) != isRightToLeft(live)
+                live.box.moveCaret(extending: extending) { $0.moveCaretByWord(forward: forward) }
                 editText(live, .caret, nil, from: before)
             case .home, .end:
-                live.box.moveCaretToTextEdge(end: key == .end)
+                live.box.moveCaret(extending: extending) { $0.moveCaretToTextEdge(end: key == .end) }
                 editText(live, .caret, nil, from: before)
             default:
                 return false
@@ -65,10 +74,17 @@ extension Session {
             kind = .deleteForward
         case .left, .right:
             // On a right-to-left line the arrows go the way the letters run on screen.
-            live.box.moveCaret(by: (key == .left) != isRightToLeft(live) ? -1 : 1)
+            let step = (key == .left) != isRightToLeft(live) ? -1 : 1
+            if !extending, let selection = live.box.selection {
+                // The selection ends at its edge on that side, as in any text field.
+                let edge = step < 0 ? selection.lowerBound : selection.upperBound
+                live.box.select(from: edge, to: edge)
+            } else {
+                live.box.moveCaret(extending: extending) { $0.moveCaret(by: step) }
+            }
             refresh = .caret
         case .home, .end:
-            live.box.moveCaretToLineEdge(end: key == .end)
+            live.box.moveCaret(extending: extending) { $0.moveCaretToLineEdge(end: key == .end) }
             refresh = .caret
         case .up, .down:
             let at = live.box.caretPosition
@@ -76,7 +92,7 @@ extension Session {
             let line = at.line + (key == .up ? -1 : 1)
             guard live.layout.lines.indices.contains(line) else { return true }
             let target = live.layout.offset(nearX: x, y: (Double(line) + 0.5) * Double(live.layout.lineHeight))
-            live.box.setCaret(line: target.line, scalarOffset: target.offset)
+            live.box.moveCaret(extending: extending) { $0.setCaret(line: target.line, scalarOffset: target.offset) }
             refresh = .caret
         case .tab, .pageUp, .pageDown:
             return true
@@ -187,7 +203,8 @@ extension Session {
         let restyled = live.style != state.style
         live.box = state.box
         live.style = state.style
-        live.preedit = nil
+        // What an input method is composing stays, at the caret the step puts back: it is not
+        // typed yet, so no step holds it.
         liveText = live
         if restyled { redraw(engine.restyleText(state.style)) }
         // The settings follow the box, so `followSettings` finds nothing to change.

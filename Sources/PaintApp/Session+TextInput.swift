@@ -19,8 +19,9 @@ extension Session {
         if acceptsText {
             guard modifiers.contains(.control) else { return true }
             if liveText != nil && fontChooser == nil {
-                // The box's own (bold, italic, paste) and every shortcut, which puts it down.
-                return ["b", "i", "v"].contains(Character(c.lowercased()))
+                // The box's own (bold, italic, paste, select all, copy, cut) and every shortcut,
+                // which puts it down.
+                return ["b", "i", "v", "a", "c", "x"].contains(Character(c.lowercased()))
                     || shortcut(for: .character(c), modifiers) != nil
             }
             // The fields' own keys; in the file dialog Ctrl+H shows hidden files.
@@ -122,6 +123,11 @@ extension Session {
         return true
     }
 
+    /// A third click quickly after a double click: in the text box, its line is selected.
+    func tripleClick(_ x: Int, _ y: Int) {
+        _ = selectTextUnit(atWindowX: x, y: y, line: true)
+    }
+
     /// A double click in the prompt's field selects the word there.
     func doubleClick(_ x: Int, _ y: Int) {
         if fileDialog != nil { return doubleClickFileDialog(x, y) }
@@ -135,6 +141,7 @@ extension Session {
             }
             return
         }
+        if selectTextUnit(atWindowX: x, y: y, line: false) { return }
         if reopenText(atWindowX: x, y: y) { return }
         guard var field = promptField, let view = promptView, view.frame.contains(x, y) else { return }
         // The word whose characters the click fell among: the stop left of the click.

@@ -359,6 +359,8 @@ public final class Session {
             handleScroll(x, y, dx: dx, dy: dy, modifiers)
         case .doubleClick(let x, let y):
             doubleClick(x, y)
+        case .tripleClick(let x, let y):
+            tripleClick(x, y)
         case .leave:
             lastPointer = nil
             setHovered(nil)

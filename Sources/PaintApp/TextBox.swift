@@ -11,9 +11,13 @@ public struct TextBox: Equatable {
     public var x: Int
     public var y: Int
     /// The text; lines are separated by "\n".
-    public private(set) var text = ""
-    /// The caret, in Unicode scalars from the start of `text`.
-    public private(set) var caret = 0
+    public internal(set) var text = ""
+    /// The caret, in Unicode scalars from the start of `text`. Moving it ends the selection
+    /// (`moveCaret(extending:)` keeps it).
+    public internal(set) var caret = 0 { didSet { anchor = nil } }
+    /// The selection's other end (the caret is one end): where Shift+arrows or a drag started;
+    /// nil when nothing is selected (never equal to the caret).
+    public internal(set) var anchor: Int?
     /// The font it is set in.
     public var font: TextFont
 
@@ -35,19 +39,23 @@ public struct TextBox: Equatable {
     /// Types `typed` at the caret: line breaks become "\n", other control characters are
     /// dropped. Returns false (and types nothing) when the box would exceed the typesetter's
     /// limit.
+    /// Typed over a selection, the text replaces it.
     @discardableResult
     public mutating func insert(_ typed: String) -> Bool {
         let added = typed.replacingNewlines().unicodeScalars
         guard !added.isEmpty else { return true }
-        guard text.unicodeScalars.count + added.count <= Typesetter.maximumScalars else { return false }
+        let replaced = selection?.count ?? 0
+        guard text.unicodeScalars.count - replaced + added.count <= Typesetter.maximumScalars else { return false }
+        deleteSelection()
         text.unicodeScalars.insert(contentsOf: added, at: scalarIndex(caret))
         // A letter typed before an accent takes the accent: the caret goes after both.
         caret = snapped(caret + added.count, forward: true)
         return true
     }
 
-    /// Removes the character before the caret (Backspace).
+    /// Removes the selection, or else the character before the caret (Backspace).
     public mutating func deleteBackward() {
+        if deleteSelection() { return }
         guard caret > 0 else { return }
         let end = scalarIndex(caret)
         let start = text.index(before: end)
@@ -57,8 +65,9 @@ public struct TextBox: Equatable {
         caret = snapped(caret, forward: false)
     }
 
-    /// Removes the character after the caret (Delete).
+    /// Removes the selection, or else the character after the caret (Delete).
     public mutating func deleteForward() {
+        if deleteSelection() { return }
         let start = scalarIndex(caret)
         guard start < text.endIndex else { return }
         text.removeSubrange(start..<text.index(after: start))
@@ -96,9 +105,10 @@ public struct TextBox: Equatable {
     /// after it (Ctrl+Right).
     public mutating func moveCaretByWord(forward: Bool) { caret = wordEdge(forward: forward) }
 
-    /// Removes from the caret to the start of the word before it (Ctrl+Backspace) or the end
-    /// of the word after it (Ctrl+Delete).
+    /// Removes the selection, or else from the caret to the start of the word before it
+    /// (Ctrl+Backspace) or the end of the word after it (Ctrl+Delete).
     public mutating func deleteWord(forward: Bool) {
+        if deleteSelection() { return }
         let edge = wordEdge(forward: forward)
         let lower = min(caret, edge)
         let upper = max(caret, edge)
@@ -169,12 +179,12 @@ public struct TextBox: Equatable {
     }
 
     /// Scalar offset `n` (clamped) as an index into the text.
-    private func scalarIndex(_ n: Int) -> String.Index {
+    func scalarIndex(_ n: Int) -> String.Index {
         text.unicodeScalars.index(text.startIndex, offsetBy: min(max(n, 0), text.unicodeScalars.count))
     }
 
     /// Scalar offset `n` moved to a character boundary: the nearest one after it or before it.
-    private func snapped(_ n: Int, forward: Bool) -> Int {
+    func snapped(_ n: Int, forward: Bool) -> Int {
         var i = scalarIndex(n)
         let scalars = text.unicodeScalars
         while i.samePosition(in: text) == nil {

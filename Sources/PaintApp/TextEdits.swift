@@ -25,6 +25,8 @@ struct TextEdits {
         case deleteForward
         /// Text from the clipboard: a step of its own.
         case paste
+        /// The selection cut to the clipboard: a step of its own.
+        case cut
         /// Font, size, bold, italic, color or opacity: one slider drag or font list visit is one
         /// step.
         case style

@@ -5,12 +5,13 @@ import Glibc
 /// ClipboardManager convention, as GTK and Qt programs do): X keeps no copy of a selection, so
 /// what a program copied goes with it unless a manager has taken a copy first.
 extension Clipboard {
-    /// Whether this window still owns the clipboard with the picture it copied.
+    /// Whether this window still owns the clipboard with the picture (or text) it copied.
     var ownsPicture: Bool { offered != nil && XGetSelectionOwner(display, clipboard) == window }
 
     /// The window is closing: when a clipboard manager runs (a program owning the
     /// CLIPBOARD_MANAGER selection) and this window still owns the clipboard, the manager is
-    /// asked to keep the picture (SAVE_TARGETS, with `image/png` as the target to save) and
+    /// asked to keep the picture (SAVE_TARGETS, with `image/png` as the target to save, or the
+    /// text's targets for text copied from the text box) and
     /// its requests for it are answered until it says it has. A manager that stays silent for
     /// `patience` seconds, or takes more than `limit` in all, is given up on. Returns whether
     /// the manager took it; false at once when there is nothing to hand over or no manager,
@@ -20,7 +21,7 @@ extension Clipboard {
         guard ownsPicture, XGetSelectionOwner(display, manager) != 0 else { return false }
         let saveTargets = XInternAtom(display, "SAVE_TARGETS", 0)
         let list = XInternAtom(display, "SWIFTPAINT_SAVE_TARGETS", 0)
-        setAtoms([XInternAtom(display, "image/png", 0)], on: window, list, type: XA_ATOM)
+        setAtoms(offeredTargets, on: window, list, type: XA_ATOM)
         XConvertSelection(display, manager, saveTargets, list, window, time)
         XFlush(display)
         let start = Self.now()

@@ -3,7 +3,7 @@ import Glibc
 import PaintIO
 
 /// The desktop clipboard (the CLIPBOARD selection, ICCCM §2) for one window: offering a PNG of
-/// the picture, and fetching a picture (or, for a text field, UTF-8 text) from whichever
+/// the picture or text selected in the text box, and fetching a picture (or, for a text field, UTF-8 text) from whichever
 /// program owns the clipboard. A picture fetch asks the owner's TARGETS first and takes the
 /// best it offers: a picture (PNG, JPEG, BMP, WebP, GIF, in that order), else a file copied in
 /// a file manager (`text/uri-list`, `x-special/gnome-copied-files`); an owner that does not
@@ -29,6 +29,10 @@ final class Clipboard {
     private let timestamp: Atom
     private let png: Atom
     private let utf8String: Atom
+    /// The other names text is asked for by: `text/plain;charset=utf-8` (Qt, browsers) and
+    /// `TEXT` (answered as UTF-8); `STRING` is Latin-1 (ICCCM §2.6.2).
+    private let plainUTF8: Atom
+    private let text: Atom
     private let incr: Atom
     private let multiple: Atom
     private let atomPair: Atom
@@ -44,8 +48,9 @@ final class Clipboard {
     /// Bytes per property change: well under the server's request size limit.
     private let chunk: Int
 
-    /// What we offer while we own the clipboard.
+    /// What we offer while we own the clipboard: a PNG, or UTF-8 text when `offersText`.
     private(set) var offered: [UInt8]?
+    private(set) var offersText = false
     /// When we took the clipboard (answers TIMESTAMP, and refuses older requests).
     private(set) var ownedSince: Time = 0
 
@@ -53,6 +58,7 @@ final class Clipboard {
     private struct Outgoing {
         let requestor: Window
         let property: Atom
+        let type: Atom
         var remaining: ArraySlice<UInt8>
         var finished = false
     }
@@ -95,6 +101,8 @@ final class Clipboard {
         uriList = XInternAtom(display, "text/uri-list", 0)
         gnomeCopiedFiles = XInternAtom(display, "x-special/gnome-copied-files", 0)
         utf8String = XInternAtom(display, "UTF8_STRING", 0)
+        plainUTF8 = XInternAtom(display, "text/plain;charset=utf-8", 0)
+        text = XInternAtom(display, "TEXT", 0)
         incr = XInternAtom(display, "INCR", 0)
         multiple = XInternAtom(display, "MULTIPLE", 0)
         atomPair = XInternAtom(display, "ATOM_PAIR", 0)
@@ -106,9 +114,11 @@ final class Clipboard {
 
     // MARK: Offering
 
-    /// Takes the clipboard with `bytes` as its PNG; false when the server gave it to another.
-    func offer(_ bytes: [UInt8], time: Time) -> Bool {
+    /// Takes the clipboard with `bytes` as its PNG, or as UTF-8 text when `text`; false when the
+    /// server gave it to another.
+    func offer(_ bytes: [UInt8], text: Bool = false, time: Time) -> Bool {
         offered = bytes
+        offersText = text
         ownedSince = time
         XSetSelectionOwner(display, clipboard, window, time)
         guard XGetSelectionOwner(display, clipboard) == window else {
@@ -118,8 +128,8 @@ final class Clipboard {
         return true
     }
 
-    /// Answers another program's request for the clipboard: the list of targets, the PNG (in
-    /// one piece or, when large, as INCR), several of them at once (MULTIPLE, as a clipboard
+    /// Answers another program's request for the clipboard: the list of targets, the PNG or the
+    /// text (in one piece or, when large, as INCR), several of them at once (MULTIPLE, as a clipboard
     /// manager asks), or a refusal.
     private func answer(_ request: XSelectionRequestEvent) {
         // Obsolete clients name no property: the target's name is used then (ICCCM §2.2).
@@ -156,7 +166,7 @@ final class Clipboard {
     /// do not offer.
     private func convert(_ target: Atom, for requestor: Window, into property: Atom) -> Bool {
         if target == targets {
-            setAtoms([targets, timestamp, multiple, png], on: requestor, property, type: XA_ATOM)
+            setAtoms([targets, timestamp, multiple] + offeredTargets, on: requestor, property, type: XA_ATOM)
         } else if target == timestamp {
             // ICCCM §2.6.2: when we took the selection.
             var time = UInt(ownedSince)
@@ -165,9 +175,9 @@ final class Clipboard {
                     display, requestor, property, XA_INTEGER, 32, PropModeReplace,
                     $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
             }
-        } else if target == png, let bytes = offered {
+        } else if let (type, bytes) = converted(to: target) {
             if bytes.count <= chunk {
-                put(bytes[...], on: requestor, property, type: png)
+                put(bytes[...], on: requestor, property, type: type)
             } else {
                 // Announce the size, then send a chunk each time the requestor deletes the
                 // property it read (PropertyNotify, state Delete).
@@ -179,12 +189,35 @@ final class Clipboard {
                         $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
                 }
                 outgoing.removeAll { $0.requestor == requestor && $0.property == property }
-                outgoing.append(Outgoing(requestor: requestor, property: property, remaining: bytes[...]))
+                outgoing.append(Outgoing(requestor: requestor, property: property, type: type, remaining: bytes[...]))
             }
         } else {
             return false
         }
         return true
+    }
+
+    /// The targets what is offered can be had as: the PNG, or the text's names.
+    var offeredTargets: [Atom] { offersText ? [utf8String, plainUTF8, text, XA_STRING] : [png] }
+
+    /// What is offered, as `target` asks for it, and the type to say it is; nil when it cannot
+    /// be had as that.
+    private func converted(to target: Atom) -> (type: Atom, bytes: [UInt8])? {
+        guard let offered else { return nil }
+        guard offersText else { return target == png ? (png, offered) : nil }
+        switch target {
+        case utf8String, text: return (utf8String, offered)
+        case plainUTF8: return (plainUTF8, offered)
+        case XA_STRING:
+            // Latin-1: what it cannot hold becomes "?".
+            return (
+                XA_STRING,
+                String(decoding: offered, as: UTF8.self).unicodeScalars.map {
+                    $0.value < 0x100 ? UInt8($0.value) : UInt8(ascii: "?")
+                }
+            )
+        default: return nil
+        }
     }
 
     /// Sets `window`'s `property` to a list of atoms (format 32).
@@ -225,7 +258,7 @@ final class Clipboard {
         }
         let piece = outgoing[k].remaining.prefix(chunk)
         outgoing[k].remaining = outgoing[k].remaining.dropFirst(piece.count)
-        put(piece, on: event.window, event.atom, type: png)
+        put(piece, on: event.window, event.atom, type: outgoing[k].type)
         if piece.isEmpty { outgoing[k].finished = true }
     }
 
@@ -237,8 +270,11 @@ final class Clipboard {
     func fetch(time: Time, text: Bool = false) -> Fetched? {
         if XGetSelectionOwner(display, clipboard) == 0 { return .nothing("The clipboard is empty") }
         if XGetSelectionOwner(display, clipboard) == window, let offered {
-            // Our own picture: no round trip through the server.
-            return text ? .nothing("The clipboard holds no text") : .picture(offered)
+            // Our own picture or text: no round trip through the server.
+            if text != offersText {
+                return .nothing(text ? "The clipboard holds no text" : "The clipboard holds no picture")
+            }
+            return text ? .text(String(decoding: offered, as: UTF8.self)) : .picture(offered)
         }
         fetching = true
         fetchTime = time

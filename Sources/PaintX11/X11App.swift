@@ -77,7 +77,7 @@ public final class X11App {
     /// Pointer events with sub-pixel positions, where the server has XInput 2.2.
     private var pointer: XInput2?
     /// The last left-button press, for double clicks: server time and window position.
-    private var lastLeftPress: (time: Time, x: Int, y: Int)?
+    private var lastLeftPress: (time: Time, x: Int, y: Int, count: Int)?
     /// The events the window always selects (the input method may add some).
     private static let eventMask =
         ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | LeaveWindowMask
@@ -539,18 +539,25 @@ public final class X11App {
         batch.append(pointerEvent)
         tooltip.hide()
         lastEventTime = time
-        if button == .left, isDoubleClick(at: time, x: x, y: y) { batch.append(.doubleClick(x: x, y: y)) }
+        guard button == .left else { return }
+        switch clicks(at: time, x: x, y: y) {
+        case 2: batch.append(.doubleClick(x: x, y: y))
+        case 3: batch.append(.tripleClick(x: x, y: y))
+        default: break
+        }
     }
 
-    /// A second left press within 400 ms and 4 px of the first is a double click (GTK's
-    /// defaults); a third starts over.
-    private func isDoubleClick(at time: Time, x: Int, y: Int) -> Bool {
-        if let last = lastLeftPress, time &- last.time <= 400, abs(x - last.x) <= 4, abs(y - last.y) <= 4 {
-            lastLeftPress = nil
-            return true
+    /// Which click of a run this left press is: each within 400 ms and 4 px of the one before
+    /// (GTK's defaults) counts on, a double click then a triple click; a fourth starts over.
+    private func clicks(at time: Time, x: Int, y: Int) -> Int {
+        if let last = lastLeftPress, last.count < 3, time &- last.time <= 400, abs(x - last.x) <= 4,
+            abs(y - last.y) <= 4
+        {
+            lastLeftPress = (time, x, y, last.count + 1)
+            return last.count + 1
         }
-        lastLeftPress = (time, x, y)
-        return false
+        lastLeftPress = (time, x, y, 1)
+        return 1
     }
 
     /// Carries out what the session asked of the clipboard (Ctrl+C, Ctrl+V); what comes back
@@ -564,6 +571,10 @@ public final class X11App {
             switch request {
             case .offer(let png):
                 if !clipboard.offer(png, time: lastEventTime) {
+                    fetched = .nothing("Cannot copy: another program holds the clipboard")
+                }
+            case .offerText(let text):
+                if !clipboard.offer(Array(text.utf8), text: true, time: lastEventTime) {
                     fetched = .nothing("Cannot copy: another program holds the clipboard")
                 }
             case .fetch:

@@ -33,7 +33,8 @@ extension TextEndToEndTests {
         try paint.click(imageX: Self.size.w - 60, imageY: 100)
         paint.parkPointer()
         try paint.client.typeText("Off")
-        try paint.drag(image: line(from: (Self.size.w - 50, 110), to: (Self.size.w + 40, 110), step: 5))
+        // By its frame, 3 px left of the text (a drag over the text selects).
+        try paint.drag(image: line(from: (Self.size.w - 63, 110), to: (Self.size.w + 27, 110), step: 5))
         _ = try paint.client.waitForCapture(paint.window, rect: beyond, "\(config): the dragged box on the gray") {
             shot in shot.count { !ScreenCapture.matches($0, Theme.surround, tolerance: config.tolerance) } > 20
         }

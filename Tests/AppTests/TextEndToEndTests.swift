@@ -124,8 +124,9 @@ struct TextEndToEndTests: CanvasChecks {
         for name in ["hebrew_shin", "hebrew_lamed", "hebrew_waw", "hebrew_finalmem"] { try paint.client.key(name) }
         // All four letters shown, in order, before the press: a press in the box moves the caret.
         try Self.waitForText(paint, "שלום", x: 40, y: 30)
-        // Drag the box by its text 60 px right and 80 down, then put it down with a tool change.
-        try paint.drag(image: line(from: (50, 45), to: (110, 125), step: 5))
+        // Drag the box by its frame (3 px left of the text, on the frame's margin: a drag over the
+        // text selects) 60 px right and 80 down, then put it down with a tool change.
+        try paint.drag(image: line(from: (37, 45), to: (97, 125), step: 5))
         try paint.client.setKeyboardLayout("us")
         // Letters now type into the box: the tool changes on the toolbar.
         try paint.click(.tool(.brush))

@@ -116,13 +116,15 @@ import Testing
         #expect(sink.operations.count == 1)
     }
 
-    /// A drag inside the box moves it (the text with it); a short press only moves the caret.
+    /// A drag on the box's frame (the margin round the text) moves it, the text with it; a short
+    /// press on the text only moves the caret.
     @Test func dragMovesTheBox() throws {
         let (s, sink) = Self.typing(at: 20, 10)
         Self.type(s, "move")
         let before = try #require(s.textOverlay)
         let inkBefore = Self.ink(s)
-        T.drag(s, [(30, 20), (50, 40), (80, 60)])
+        // 3 px left of the text: on the frame's 5 px margin.
+        T.drag(s, [(17, 20), (37, 40), (67, 60)])
         let after = try #require(s.textOverlay)
         #expect(after.frame.x == before.frame.x + 50 && after.frame.y == before.frame.y + 40)
         #expect(Self.ink(s) == inkBefore)

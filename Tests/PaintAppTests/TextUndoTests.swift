@@ -106,7 +106,8 @@ import Testing
         T.click(s, .swatch(3))
         #expect(s.settings.primary == red && s.engine.viewPixels.contains(red.pixel))
         let frame = try #require(s.textOverlay).frame
-        T.drag(s, [(22, 20), (40, 30), (60, 50)])
+        // By the frame, 3 px left of the text.
+        T.drag(s, [(17, 20), (35, 30), (55, 50)])
         #expect(try #require(s.textOverlay).frame.x == frame.x + 38)
         Self.undo(s)
         #expect(try #require(s.textOverlay).frame == frame)

@@ -80,6 +80,8 @@ public final class StrokeEngine {
     }
     /// Where the view lags behind the paint and coverage while compositing is deferred.
     var staleView = IntRect.empty
+    /// View rectangles tinted behind the text in progress (`highlightText`).
+    var highlights: [IntRect] = []
 
     /// Recomposites whatever deferred strokes left stale.
     func refreshStaleView() {
@@ -190,6 +192,7 @@ public final class StrokeEngine {
     @discardableResult
     public func end() -> IntRect {
         guard isStroking else { return .empty }
+        dropHighlights()
         finishPath()
         if !fillEdge.isEmpty { writeFillEdge() }
         coverage.pending.append(contentsOf: coverage.active)
@@ -218,6 +221,7 @@ public final class StrokeEngine {
     @discardableResult
     public func cancel() -> IntRect {
         guard isStroking else { return .empty }
+        dropHighlights()
         provisional.discard()
         clearStrokeTiles()
         return finishStroke()

@@ -282,6 +282,14 @@ extension StrokeEngine {
     /// place that defines what the screen shows.
     @inline(__always)
     func compose(_ y: Int, _ x0: Int, _ x1: Int, into target: UnsafeMutablePointer<UInt32>) {
+        composePlain(y, x0, x1, into: target)
+        // The selection of a text box being typed, tinted behind its letters.
+        if !highlights.isEmpty { composeHighlights(y, x0, x1, into: target) }
+    }
+
+    /// `compose` without the highlight.
+    @inline(__always)
+    private func composePlain(_ y: Int, _ x0: Int, _ x1: Int, into target: UnsafeMutablePointer<UInt32>) {
         let r = y & Tile.mask
         let rowTiles = (y >> Tile.shift) * paint.across
         var x = x0

@@ -1,0 +1,124 @@
+import PaintCore
+
+/// Selecting text in the box being typed, as in any text field: Shift with the caret keys, a
+/// drag over the text, a double click (a word), a triple click (a line), Ctrl+A; the selection
+/// shows as a light blue ground behind its letters (chrome: the engine's view only, never the
+/// placed text), and Ctrl+C / Ctrl+X give it to the clipboard as text.
+extension Session {
+    // MARK: The highlight
+
+    /// The image rectangles the selection covers: per line it touches, a piece per run of
+    /// selected glyphs (right-to-left and mixed text select in logical order, so a selection can
+    /// show as several pieces), a line high so that lines selected together make one block.
+    func textHighlight(_ live: LiveText) -> [IntRect] {
+        let composing = live.preedit.map { $0.text.unicodeScalars.count } ?? 0
+        var rects: [IntRect] = []
+        for entry in live.box.selectedLines(composing: composing) where live.layout.lines.indices.contains(entry.line) {
+            let top = live.box.y + live.layout.lines[entry.line].top
+            for span in live.layout.highlightSpans(line: entry.line, scalars: entry.range, withBreak: entry.withBreak) {
+                rects.append(
+                    IntRect(x: live.box.x + span.lowerBound, y: top, width: span.count, height: live.layout.lineHeight))
+            }
+        }
+        return rects
+    }
+
+    /// The selected text of the box being typed, nil when nothing is selected.
+    public var selectedText: String? {
+        guard let live = liveText, live.box.selection != nil else { return nil }
+        return live.box.selectedText
+    }
+
+    // MARK: Clipboard
+
+    /// Ctrl+C in the box: the selected text goes to the clipboard.
+    func copyText() {
+        guard let text = selectedText else { return setMessage("Select text in the box to copy it") }
+        effects.clipboard.append(.offerText(text))
+        let count = text.count
+        setMessage("Copied \(count) character\(count == 1 ? "" : "s") to the clipboard")
+    }
+
+    /// Ctrl+X in the box: the selected text goes to the clipboard and out of the box, one step
+    /// of the box's undo.
+    func cutText() {
+        guard var live = liveText, let text = selectedText else {
+            return setMessage("Select text in the box to cut it")
+        }
+        effects.clipboard.append(.offerText(text))
+        let before = live.editState
+        live.box.deleteSelection()
+        live.preedit = nil
+        liveText = live
+        refreshText(.reshape)
+        recordTextEdit(.cut, from: before)
+        let count = text.count
+        setMessage("Cut \(count) character\(count == 1 ? "" : "s") to the clipboard")
+    }
+
+    /// Ctrl+A in the box: all its text.
+    func selectAllText() {
+        guard var live = liveText else { return }
+        live.edits.endRun()
+        live.box.selectAll()
+        liveText = live
+        refreshText(.caret)
+    }
+
+    // MARK: Pointer
+
+    /// The scalar offset in the whole text nearest to window point (x, y): where a press or a
+    /// drag over the box puts the caret.
+    func textOffset(atWindowX x: Int, y: Int) -> Int? {
+        guard let live = liveText else { return nil }
+        let point = layout.imagePoint(windowX: x, windowY: y)
+        let at = live.layout.offset(nearX: point.x - Double(live.box.x), y: point.y - Double(live.box.y))
+        var box = live.box
+        box.setCaret(line: at.line, scalarOffset: at.offset)
+        return box.caret
+    }
+
+    /// The box's text area in window coordinates: its frame without the margin, where a press
+    /// selects (on the margin it moves the box).
+    func textInnerFrameInWindow() -> IntRect? {
+        guard let frame = textFrameInWindow() else { return nil }
+        let m = textFrameMargin
+        return IntRect(x: frame.x + m, y: frame.y + m, width: frame.width - 2 * m, height: frame.height - 2 * m)
+    }
+
+    /// The pointer moved with the button held since a press on the text: the selection runs
+    /// from where the press was to the pointer.
+    func dragTextSelection(toWindowX x: Int, y: Int) {
+        guard case .selectingText(let anchor) = gesture, var live = liveText, let at = textOffset(atWindowX: x, y: y)
+        else { return }
+        live.box.select(from: anchor, to: at)
+        guard live.box != liveText?.box else { return }
+        liveText = live
+        refreshText(.caret)
+    }
+
+    /// A double click on the box's text selects the word under it (a triple click, its line);
+    /// false when the click was not on the text of a box with something in it.
+    func selectTextUnit(atWindowX x: Int, y: Int, line wholeLine: Bool) -> Bool {
+        guard var live = liveText, !live.box.text.isEmpty, let inner = textInnerFrameInWindow(), inner.contains(x, y),
+            let nearest = textOffset(atWindowX: x, y: y)
+        else { return false }
+        if wholeLine {
+            live.box.selectLine(at: nearest)
+        } else {
+            // The letter under the pointer, not the caret place nearest to it (a click on a
+            // word's last letter's right half is still on that word).
+            let point = layout.imagePoint(windowX: x, windowY: y)
+            let line = live.box.caretPosition.line
+            let under = live.layout.scalar(line: line, atX: point.x - Double(live.box.x))
+            var box = live.box
+            if let under { box.setCaret(line: line, scalarOffset: under) }
+            live.box.selectWord(at: under == nil ? nearest : box.caret)
+        }
+        live.edits.endRun()
+        liveText = live
+        refreshText(.caret)
+        if case .selectingText = gesture { gesture = .idle }
+        return true
+    }
+}

@@ -1,0 +1,45 @@
+/// Where selected text shows: a selection is made of scalars in logical order, and its
+/// highlight covers the glyphs that draw them wherever they stand on the line, so a selection
+/// across the meeting of left-to-right and right-to-left text shows as the pieces that are
+/// selected, not as one block between two carets.
+extension TextLayout {
+    /// The pixel columns, from the box's left, covered by the glyphs of scalars `scalars` of
+    /// line `line`, left to right and merged where they touch; with `withBreak` (the line's
+    /// break is selected too) a third of a line's height more at the line's end, as editors
+    /// show a selected line break.
+    public func highlightSpans(line: Int, scalars: Range<Int>, withBreak: Bool) -> [Range<Int>] {
+        guard lines.indices.contains(line) else { return [] }
+        let l = lines[line]
+        var spans: [(from: Int, to: Int)] = []
+        // Marks (no advance) sit inside their letter's span.
+        for g in l.glyphs where g.advance > 0 && scalars.contains(g.cluster) {
+            spans.append((g.x, g.x + g.advance))
+        }
+        if withBreak {
+            let end = l.carets[l.count]
+            let mark = max(64, lineHeight * 64 / 3)
+            spans.append(l.isRightToLeft ? (end - mark, end) : (end, end + mark))
+        }
+        spans.sort { $0.from < $1.from }
+        var merged: [Range<Int>] = []
+        for s in spans {
+            // 1/64 pixel to whole pixels, rounded (an arithmetic shift floors negatives too).
+            let from = (s.from + 32) >> 6
+            let to = max(from + 1, (s.to + 32) >> 6)
+            if let last = merged.last, from <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, to)
+            } else {
+                merged.append(from..<to)
+            }
+        }
+        return merged
+    }
+
+    /// The scalar offset of line `line` whose glyph lies under `x` (box pixels): the start of
+    /// the character a double click fell on; nil between or beyond the glyphs.
+    public func scalar(line: Int, atX x: Double) -> Int? {
+        guard lines.indices.contains(line) else { return nil }
+        let target = Int((x * 64).rounded(.down))
+        return lines[line].glyphs.first { $0.advance > 0 && $0.x <= target && target < $0.x + $0.advance }?.cluster
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import PaintApp
+import PaintCore
+import Testing
+import XDriver
+
+/// Text selected in the text box, through the desktop clipboard: Ctrl+A, then Ctrl+C gives the
+/// box's text to another program (xclip) as UTF8_STRING, text/plain;charset=utf-8 and STRING;
+/// text xclip holds, pasted with Ctrl+V over the selection, replaces it; the selection shows
+/// in the window on a light blue ground that never reaches the picture.
+@Suite("Text clipboard end to end", .serialized)
+struct TextClipboardEndToEndTests: CanvasChecks {
+    typealias Text = TextEndToEndTests
+    typealias Clip = ClipboardEndToEndTests
+
+    @Test(
+        "Ctrl+C copies the box's selected text to xclip, Ctrl+V pastes xclip's text over it",
+        arguments: ServerConfig.all)
+    func copyAndPasteText(config: ServerConfig) throws {
+        let size = Text.size
+        let dir = try scratchFolder()
+        let file = dir.file("text.png")
+        let paint = try Text().start(config, file)
+        defer { paint.stop() }
+        try paint.key("t")
+        try paint.click(imageX: 30, imageY: 40)
+        paint.parkPointer()
+        try paint.client.typeText("Copy me, ok")
+        try Text.waitForText(paint, "Copy me, ok", x: 30, y: 40)
+        // Ctrl+A selects the box's text: the light blue ground shows behind it.
+        try paint.key("a", modifiers: [.control])
+        let tint = Color(r: 178, g: 212, b: 255)
+        let box = IntRect(x: 30, y: 40, width: 60, height: 12)
+        _ = try paint.waitForCapture(image: box, "\(config): the selection's highlight") { shot in
+            (0..<shot.width).filter {
+                ScreenCapture.matches(shot.color(x: $0, y: 2), tint, tolerance: config.tolerance)
+            }
+            .count > 30
+        }
+        try paint.key("c", modifiers: [.control])
+        var targets = ""
+        let owned = Wait.until(poll: .milliseconds(50)) {
+            guard let read = try? Clip().xclip(paint, ["-selection", "clipboard", "-t", "TARGETS", "-o"]),
+                read.status == .exited(0)
+            else { return false }
+            targets = String(decoding: read.output, as: UTF8.self)
+            return targets.contains("UTF8_STRING")
+        }
+        #expect(owned, "the program never offered text: \(targets) \(paint.app.outputSummary)")
+        #expect(targets.contains("text/plain;charset=utf-8") && targets.contains("STRING"), "targets: \(targets)")
+        #expect(!targets.contains("image/png"), "targets: \(targets)")
+        for target in ["UTF8_STRING", "text/plain;charset=utf-8", "STRING"] {
+            let read = try Clip().xclip(paint, ["-selection", "clipboard", "-t", target, "-o"])
+            #expect(read.status == .exited(0), "\(target): \(String(describing: read.status))")
+            #expect(String(decoding: read.output, as: UTF8.self) == "Copy me, ok", "\(target)")
+        }
+        // xclip takes the clipboard with other text; Ctrl+V replaces the selection with it.
+        let source = dir.file("paste.txt")
+        try Data("Pasted, fine".utf8).write(to: URL(fileURLWithPath: source))
+        let owner = try Clip().xclip(
+            paint, ["-selection", "clipboard", "-t", "UTF8_STRING", "-i", source], background: true)
+        defer { owner.child.killAndReap() }
+        let taken = Wait.until(poll: .milliseconds(50)) {
+            guard let read = try? Clip().xclip(paint, ["-selection", "clipboard", "-t", "TARGETS", "-o"]),
+                read.status == .exited(0)
+            else { return false }
+            return !String(decoding: read.output, as: UTF8.self).contains("text/plain;charset=utf-8")
+        }
+        #expect(taken, "xclip never took the clipboard")
+        try paint.key("v", modifiers: [.control])
+        try Text.waitForText(paint, "Pasted, fine", x: 30, y: 40)
+        // Put down and saved: the typesetter's pixels of the pasted text, no highlight.
+        try paint.click(imageX: size.w - 20, imageY: size.h - 20)
+        let expected = try Text.expected("Pasted, fine", x: 30, y: 40)
+        expectCanvas(paint, equals: expected, "\(config): the pasted text put down")
+        try save(paint)
+        #expect(try load(file) == expected)
+    }
+}
