@@ -17,7 +17,8 @@ public enum ImageFile {
     public struct Opened: Sendable {
         /// The picture, in sRGB, premultiplied, upright.
         public var picture: DecodedImage
-        /// The file's bytes: decoding them again (`ImageDecoder`) gives exactly `picture`.
+        /// The file's bytes up to its picture's end (`readPicture`; a WebP's RIFF size then says
+        /// where they end): decoding them again (`ImageDecoder`) gives exactly `picture`.
         public var bytes: [UInt8]
     }
 
@@ -29,7 +30,8 @@ public enum ImageFile {
     public static func open(
         path: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> Opened {
-        let bytes = try readAll(path, limit: maxFileBytes)
+        // Up to the picture's end (`readPicture`): a tail of junk is neither read nor kept.
+        let bytes = try readPicture(path, limit: maxFileBytes, limits: limits)
         return Opened(
             picture: try ImageDecoder.decode(bytes, name: path, limits: limits, control: control), bytes: bytes)
     }
@@ -110,7 +112,8 @@ public enum ImageFile {
     static func decode(
         path: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
-        try ImageDecoder.decode(readPicture(path, limit: maxFileBytes), name: path, limits: limits, control: control)
+        try ImageDecoder.decode(
+            readPicture(path, limit: maxFileBytes, limits: limits), name: path, limits: limits, control: control)
     }
 
     /// Encodes `image` as PNG (RGBA when `withAlpha`, else RGB) and writes it atomically to `path`.
@@ -192,14 +195,19 @@ public enum ImageFile {
     }
 
     /// The bytes of the picture file at `path` up to its picture's end (`PictureExtent`: a
-    /// PNG's IEND, a WebP's RIFF size; JPEG, GIF and BMP whole), refusing more than `limit`
-    /// bytes. A file in no known format is refused after its first bytes, and what follows the
-    /// picture is not read: a small PNG with a sparse 900 MB tail takes a few KB, not 900 MB.
-    static func readPicture(_ path: String, limit: Int) throws(ImageFileError) -> [UInt8] {
+    /// PNG's IEND, a JPEG's EOI, a GIF's first image, a BMP's rows, a WebP's first picture,
+    /// where its RIFF size is then made to end), refusing more than `limit` bytes. A file in no
+    /// known format is refused after its first bytes, what follows the picture is not read (a
+    /// small PNG with a sparse 900 MB tail takes a few KB, not 900 MB), and a header claiming
+    /// more pixels than `limits` is read no further than the decoder needs to refuse it.
+    static func readPicture(
+        _ path: String, limit: Int, limits: ImageLimits = .default
+    ) throws(ImageFileError) -> [UInt8] {
         let (fd, size) = try openForReading(path, limit: limit)
         defer { _ = close(fd) }
-        var extent = PictureExtent()
+        var extent = PictureExtent(limits: limits, fileSize: size)
         var end = Int.max
+        var looking = true
         var bytes: [UInt8] = []
         // The size the file says it has: no page is touched before it is read into.
         bytes.reserveCapacity(size + 1)
@@ -216,14 +224,18 @@ public enum ImageFile {
                 throw .fileTooBig(path: path, bytes: bytes.count + n, limit: limit)
             }
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: piece[0..<n]))
-            guard end == .max else { continue }
+            guard looking else { continue }
             switch extent.look(at: bytes, atEnd: false) {
-            case .end(let at): end = at
+            case .end(let at):
+                end = at
+                looking = false
             case .notAPicture: throw .unknownFormat(path: path)
-            case .whole, .unknown: break
+            case .whole: looking = false
+            case .unknown: break
             }
         }
         if bytes.count > end { bytes.removeLast(bytes.count - end) }
+        if bytes.count == end && ImageFormat.sniff(bytes) == .webp { PictureExtent.cutWebP(&bytes) }
         if !bytes.isEmpty, end == .max, extent.look(at: bytes, atEnd: true) == .notAPicture {
             throw .unknownFormat(path: path)
         }

@@ -169,6 +169,43 @@ import XDriver
         }
     }
 
+    /// A JPEG, a GIF, a BMP with a 900 MB tail, and a WebP whose header claims 900 MB in a file
+    /// that long, are read up to their picture's end: --export and --forget (`ImageFile.open`)
+    /// hold a few MB, not 900 (each took 900+ MB before).
+    @Test func everyFormatWithAHugeTailOrClaimIsReadOnlyUpToItsPicture() throws {
+        let dir = try TemporaryDirectory()
+        let (folder, list) = try Reference.fixtures("formats.py")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func fixture(_ name: String) throws -> (bytes: [UInt8], ext: String) {
+            let file = try #require(list.first { $0["name"] as? String == name }?["file"] as? String, "\(name)")
+            return (
+                Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file))), (file as NSString).pathExtension
+            )
+        }
+        let size = 900 << 20
+        for name in [
+            "jpeg-progressive", "gif-animated", "bmp-rle8-hole", "bmp-24-topdown", "webp-animated", "webp-lossy-rgba",
+        ] {
+            var (bytes, ext) = try fixture(name)
+            let shown = try ImageDecoder.decode(bytes, name: name).image
+            if ext == "webp" {
+                for i in 0..<4 { bytes[4 + i] = UInt8(truncatingIfNeeded: (size - 8) >> (8 * i)) }
+            }
+            let path = dir.file("\(name).\(ext)")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(truncate(path, off_t(size)) == 0)
+            let run = try Self.swiftpaint(["--export", dir.file("out.png"), path], in: dir)
+            #expect(run.status == .exited(0) && run.stderr.isEmpty, "\(name): \(run.stderr)")
+            #expect(run.peakMemory > 0 && run.peakMemory < 64 << 20, "\(name): peak \(run.peakMemory >> 20) MB")
+            #expect(try ImageFile.load(path: dir.file("out.png")) == shown, "\(name): other pixels")
+            let forget = try Self.swiftpaint(["--forget", path], in: dir)
+            #expect(forget.status == .exited(0), "\(name): \(forget.stderr)")
+            #expect(
+                forget.peakMemory > 0 && forget.peakMemory < 64 << 20,
+                "\(name): --forget peak \(forget.peakMemory >> 20) MB")
+        }
+    }
+
     @Test func hostileFilesAreRefusedOrOpenInLittleMemory() throws {
         let dir = try TemporaryDirectory()
         let (folder, list) = try Reference.fixtures("hostile.py")

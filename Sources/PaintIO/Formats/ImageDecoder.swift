@@ -47,8 +47,8 @@ public enum ImageDecoder {
     /// Decodes what `stream` reads into the engine's tiles, reading it once from start to end
     /// and to its end (`PictureStream.drain`: its count and CRC then cover every byte): PNG,
     /// JPEG and an uncompressed BMP through the stream's buffer, never holding the file; GIF
-    /// through it too, decoded whole and then cut; WebP (libwebp reads from memory) from the
-    /// bytes its RIFF header announces, read whole; a file in no known format is refused after
+    /// through it too, decoded whole and then cut; WebP (libwebp reads from memory) from its
+    /// bytes up to its first picture (`webpPicture`); a file in no known format is refused after
     /// its first bytes. The same checks, errors and pixels as `decode` of the same bytes, but
     /// a PNG whose metadata is over the limit fails with `.metadataTooLarge` (the caller decodes
     /// its bytes without that metadata), and a read that fails says so (`cannotRead`).
@@ -64,6 +64,24 @@ public enum ImageDecoder {
             if let failure = stream.failure { throw failure }
             throw error
         }
+    }
+
+    /// A WebP's bytes from `stream` up to its first picture's end (`PictureExtent`), which its
+    /// RIFF size is made to say: libwebp decodes from memory, so this is what is held, not what
+    /// the header claims (the rest is drained for the CRC through the stream's small buffer).
+    static func webpPicture(_ stream: PictureStream, limits: ImageLimits) -> [UInt8] {
+        var extent = PictureExtent(limits: limits, fileSize: stream.size)
+        var bytes: [UInt8] = []
+        var end = Int.max
+        while bytes.count < end {
+            let piece = stream.read(min(PictureStream.chunkSize, end - bytes.count))
+            if piece.isEmpty { break }
+            bytes += piece
+            if end == .max, case .end(let at) = extent.look(at: bytes, atEnd: false) { end = at }
+        }
+        if bytes.count > end { bytes.removeLast(bytes.count - end) }
+        if bytes.count == end { PictureExtent.cutWebP(&bytes) }
+        return bytes
     }
 
     private static func decodeTilesOnce(
@@ -85,10 +103,7 @@ public enum ImageDecoder {
             let hasAlpha = decoded.hasAlpha
             return (TiledPicture(releasing: (consume decoded).image), .gif, hasAlpha)
         case .webp:
-            // libwebp decodes from memory: the bytes its RIFF header announces, no more (the
-            // rest is drained for the CRC), and no more than the file holds.
-            let riff = 8 + (Int(head[4]) | Int(head[5]) << 8 | Int(head[6]) << 16 | Int(head[7]) << 24)
-            let decoded = try decode(stream.read(min(riff, stream.size)), name: stream.name, limits: limits)
+            let decoded = try decode(webpPicture(stream, limits: limits), name: stream.name, limits: limits)
             let hasAlpha = decoded.hasAlpha
             return (TiledPicture(releasing: (consume decoded).image), .webp, hasAlpha)
         case nil:

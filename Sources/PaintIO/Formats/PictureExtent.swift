@@ -1,11 +1,19 @@
-/// How far into a picture file its picture goes, told from the file's first bytes as they are
-/// read (`ImageFile.readPicture`): reading stops there, so what follows the picture (junk
-/// appended, a sparse 900 MB tail) is never read into memory, and a file in no known format is
+import PaintCore
+
+/// How far into a picture file the part SwiftPaint decodes goes, told from the file's first
+/// bytes as they are read (`ImageFile.readPicture`, the window's opening of a WebP): reading
+/// stops there, so what follows the picture (junk appended, a sparse 900 MB tail, an
+/// animation's later frames) is never read into memory, and a file in no known format is
 /// refused after its first bytes instead of after all of them.
 ///
-/// A PNG ends with its IEND chunk (the chunks' lengths lead there), a WebP where its RIFF header
-/// says. JPEG, GIF and BMP are read whole: their decoders stop at the picture's end by
-/// themselves, and a file's bytes are still bounded by `ImageFile.maxFileBytes`.
+/// A PNG ends with its IEND chunk (the chunks' lengths lead there); a JPEG at its EOI marker
+/// (segments by their lengths, then the compressed data to the next marker); a GIF after its
+/// first image's data (only the first frame is shown); a BMP after its rows (run-length codes
+/// up to their end-of-picture code); a WebP after its first picture's chunk (`VP8 `, `VP8L` or
+/// the first `ANMF` frame), where its RIFF header is then made to end (`cutWebP`). A picture
+/// whose header claims more than `limits` allow ends right after that header, which its
+/// decoder then refuses as too large before anything is allocated for it. Whatever is not
+/// understood is read whole (to `ImageFile.maxFileBytes`) and left to the decoder to judge.
 struct PictureExtent {
     /// What the bytes read so far tell.
     enum Answer: Equatable {
@@ -19,9 +27,29 @@ struct PictureExtent {
         case notAPicture
     }
 
-    /// Where the next PNG chunk starts, once the signature was seen: each look goes on from
-    /// there, so a file of many small chunks costs one pass.
-    private var chunk = 8
+    /// The sizes a picture may have: one claiming more ends at its header.
+    let limits: ImageLimits
+    /// The file's size (a BMP's header is checked against it).
+    let fileSize: Int
+
+    /// Where the walk goes on from (a PNG or WebP chunk, a JPEG marker or compressed byte, a
+    /// GIF block or sub-block, a BMP run-length code): each look goes on from there, so a file
+    /// of many small pieces costs one pass.
+    var at = -1
+    /// JPEG: inside the compressed data after a start of scan.
+    var inScan = false
+    /// JPEG: its frame is over the limits (it ends after the next scan's header).
+    var overLimits = false
+    /// GIF: inside a chain of sub-blocks; of the first image when `inImage`.
+    var inSubBlocks = false
+    var inImage = false
+    /// BMP: the run-length codes' kind (8 or 4 bits), once the header was read.
+    var runLength = 0
+
+    init(limits: ImageLimits = .default, fileSize: Int = Int.max) {
+        self.limits = limits
+        self.fileSize = fileSize
+    }
 
     /// Looks at `bytes`, the file's first bytes (all of it when `atEnd`).
     mutating func look(at bytes: [UInt8], atEnd: Bool) -> Answer {
@@ -32,24 +60,58 @@ struct PictureExtent {
             if bytes.count < PNGCodec.signature.count && PNGCodec.signature.starts(with: bytes) { return .whole }
             return .notAPicture
         }
+        let answer: Answer
         switch format {
-        case .png: return pngEnd(bytes)
-        case .webp:
-            let size = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
-            return .end(8 + size)
-        case .jpeg, .gif, .bmp: return .whole
+        case .png: answer = pngEnd(bytes)
+        case .webp: answer = webpEnd(bytes)
+        case .jpeg: answer = jpegEnd(bytes)
+        case .gif: answer = gifEnd(bytes)
+        case .bmp: answer = bmpEnd(bytes, atEnd: atEnd)
         }
+        // Cut off where the file ends: the decoder says it is cut short.
+        return answer == .unknown && atEnd ? .whole : answer
     }
 
     private mutating func pngEnd(_ bytes: [UInt8]) -> Answer {
-        while chunk + 8 <= bytes.count {
-            let length = bytes[chunk..<(chunk + 4)].reduce(0) { $0 << 8 | Int($1) }
+        if at < 0 { at = 8 }
+        while at + 8 <= bytes.count {
+            let length = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
             // Over PNG's own limit: the decoder says the file is damaged.
             guard length <= Int(Int32.max) else { return .whole }
-            let next = chunk + 12 + length
-            if bytes[(chunk + 4)..<(chunk + 8)].elementsEqual("IEND".utf8) { return .end(next) }
-            chunk = next
+            let next = at + 12 + length
+            if bytes[(at + 4)..<(at + 8)].elementsEqual("IEND".utf8) { return .end(next) }
+            at = next
         }
         return .unknown
+    }
+
+    /// A little-endian 32-bit number at `i`.
+    static func le32(_ bytes: [UInt8], _ i: Int) -> Int {
+        Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
+    }
+
+    private mutating func webpEnd(_ bytes: [UInt8]) -> Answer {
+        let riffEnd = 8 + Self.le32(bytes, 4)
+        if at < 0 { at = 12 }
+        while at + 8 <= bytes.count && at < riffEnd {
+            let size = Self.le32(bytes, at + 4)
+            // Chunks are padded to an even length.
+            let next = at + 8 + size + (size & 1)
+            let type = bytes[at..<(at + 4)]
+            if ["VP8 ", "VP8L", "ANMF"].contains(where: { type.elementsEqual($0.utf8) }) {
+                return .end(min(next, riffEnd))
+            }
+            at = next
+        }
+        return at >= riffEnd ? .end(riffEnd) : .unknown
+    }
+
+    /// `bytes`, a WebP read up to its first picture's end (`look`), made to end there: its RIFF
+    /// size says so, else libwebp takes it for a file cut short. Nothing else changes, and the
+    /// first picture decodes as in the whole file.
+    static func cutWebP(_ bytes: inout [UInt8]) {
+        guard bytes.count >= 12, bytes.count < 8 + le32(bytes, 4) else { return }
+        let size = bytes.count - 8
+        for i in 0..<4 { bytes[4 + i] = UInt8(truncatingIfNeeded: size >> (8 * i)) }
     }
 }
