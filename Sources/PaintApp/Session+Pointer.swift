@@ -158,7 +158,9 @@ extension Session {
             let moved = layout.verticalScrollbar?.offset(from: offset, draggedBy: y - startY) ?? layout.scrollY
             setLayout(layout.scrolled(toX: layout.scrollX, y: moved))
         case .selecting(let anchorX, let anchorY):
-            dragSelection(from: (anchorX, anchorY), to: layout.imagePoint(windowX: x, windowY: y))
+            dragSelection(
+                from: (anchorX, anchorY), to: layout.imagePoint(windowX: x, windowY: y),
+                square: modifiers.contains(.shift))
             updatePointerPixel(x, y)
         case .dragFloating(let grabX, let grabY):
             let point = layout.imagePoint(windowX: x, windowY: y)

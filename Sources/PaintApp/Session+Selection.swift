@@ -53,9 +53,21 @@ extension Session {
     }
 
     /// Dragging out a selection: the rectangle between the press and the pointer, inclusive.
-    func dragSelection(from a: (x: Int, y: Int), to point: Point) {
-        let px = min(max(Int(point.x.rounded(.down)), 0), engine.width - 1)
-        let py = min(max(Int(point.y.rounded(.down)), 0), engine.height - 1)
+    /// With `square` (Shift held) the selection is a square, as a rectangle drawn with Shift
+    /// is and as a selection is in MS Paint, GIMP and Krita: its side the longer of the two
+    /// drags, shortened to what the canvas holds on the side the pointer went.
+    func dragSelection(from a: (x: Int, y: Int), to point: Point, square: Bool = false) {
+        var px = min(max(Int(point.x.rounded(.down)), 0), engine.width - 1)
+        var py = min(max(Int(point.y.rounded(.down)), 0), engine.height - 1)
+        if square {
+            let (dx, dy) = (px - a.x, py - a.y)
+            // The pixels the canvas has from the anchor towards the pointer, on each axis.
+            let roomX = dx < 0 ? a.x : engine.width - 1 - a.x
+            let roomY = dy < 0 ? a.y : engine.height - 1 - a.y
+            let side = min(max(abs(dx), abs(dy)), roomX, roomY)
+            px = a.x + (dx < 0 ? -side : side)
+            py = a.y + (dy < 0 ? -side : side)
+        }
         selection = IntRect(x0: min(a.x, px), y0: min(a.y, py), x1: max(a.x, px), y1: max(a.y, py))
         setOutline(selection)
         effects.status = true

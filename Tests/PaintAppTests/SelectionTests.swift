@@ -42,6 +42,43 @@ import Testing
         #expect(s.selection == nil && s.hoverOutline.isEmpty)
     }
 
+    /// Shift while dragging out a selection makes it a square (it did for a rectangle drawn,
+    /// not for a selection; MS Paint, GIMP and Krita square it), in every direction, and no
+    /// larger than the canvas holds; let go of Shift and it follows the pointer again.
+    @Test func shiftSquaresTheSelection() {
+        let s = Self.session()
+        T.key(s, "s")
+        func drag(_ points: [(Int, Int)], shift: [Bool]) {
+            let start = T.window(s, points[0].0, points[0].1)
+            s.handle(.press(x: start.0, y: start.1, button: .left, modifiers: []))
+            for (k, p) in points.enumerated().dropFirst() {
+                let w = T.window(s, p.0, p.1)
+                s.handle(.motion(x: w.0, y: w.1, modifiers: shift[k] ? .shift : []))
+            }
+        }
+        func release() {
+            let at = s.lastPointer ?? (0, 0)
+            s.handle(.release(x: at.0, y: at.1, button: .left, modifiers: []))
+            if case .idle = s.gesture {} else { Issue.record("still \(s.gesture)") }
+        }
+        drag([(30, 20), (50, 25), (44, 35)], shift: [false, true, true])
+        #expect(s.selection == IntRect(x0: 30, y0: 20, x1: 45, y1: 35), "\(String(describing: s.selection))")
+        release()
+        // Up and to the left.
+        drag([(60, 50), (40, 45)], shift: [false, true])
+        #expect(s.selection == IntRect(x0: 40, y0: 30, x1: 60, y1: 50), "\(String(describing: s.selection))")
+        release()
+        // Towards the edge: the canvas (120 x 80) holds 19 more rows below 60.
+        drag([(10, 60), (60, 65)], shift: [false, true])
+        #expect(s.selection == IntRect(x0: 10, y0: 60, x1: 29, y1: 79), "\(String(describing: s.selection))")
+        #expect(s.selection?.width == s.selection?.height)
+        // Shift let go: the rectangle follows the pointer.
+        let w = T.window(s, 60, 65)
+        s.handle(.motion(x: w.0, y: w.1, modifiers: []))
+        #expect(s.selection == IntRect(x0: 10, y0: 60, x1: 60, y1: 65))
+        release()
+    }
+
     @Test func deleteClearsTheSelectionToTheBackgroundAsOneStep() {
         let s = Self.session()
         let steps = s.history.count
