@@ -404,7 +404,9 @@ extension Session {
                         color: failed ? Theme.errorText : Theme.text, bold: failed))
             }
         case .qualityPrompt(let field, let target, _):
-            let label = "JPEG quality for “\(FileSystem.lastComponent(target))” (1–100):"
+            let webp = qualityFormat(target) == .webp
+            let label =
+                "\(webp ? "WebP" : "JPEG") quality for “\(FileSystem.lastComponent(target))” (1–100\(webp ? ", 100 lossless" : "")):"
             let fieldW = s.px(64)
             texts.append(TextRun(text: label, x: s.px(10), baseline: baseline, color: Theme.text, bold: true))
             let fieldX = s.px(18) + measure.width(of: label, bold: true)

@@ -3,7 +3,7 @@ import PaintIO
 
 /// Saving in the format the name asks for: PNG, JPEG or WebP by the extension, `.png` added to a
 /// name without one, a question for a name whose extension SwiftPaint does not write, the JPEG
-/// quality asked (and remembered), and what a format cannot keep said once.
+/// or WebP quality asked (and remembered), and what a format cannot keep said once.
 extension Session {
     // MARK: Choosing the format
 
@@ -41,7 +41,8 @@ extension Session {
 
     /// Saves to `target` (absolute), first asking what only the user can say: the format, when
     /// the name's extension is not one SwiftPaint writes; the quality, when the picture becomes a
-    /// JPEG (not again at Ctrl+S on the JPEG it already is). Goes on to `then` after a save.
+    /// JPEG or a WebP (not again at Ctrl+S on the JPEG or WebP it already is; a WebP's 100 is
+    /// lossless). Goes on to `then` after a save.
     func saveAsking(to target: String, then: Leaving?) {
         // Another program changed the file since it was opened or saved here: never write over
         // its work without asking (unless the user said Overwrite for that very version).
@@ -55,8 +56,13 @@ extension Session {
             setMode(.chooseFormat(target, then: then))
             return
         }
-        if format == .jpeg && !(target == path && document.format == .jpeg) {
-            setMode(.qualityPrompt(TextField(String(settings.jpegQuality)), target: target, then: then))
+        if format.asksQuality && !(target == path && document.format == format) {
+            // The number offered is selected, so a number typed replaces it (typing 75 after
+            // the 90 shown made 9075); an older message would hide the prompt's keys.
+            var field = TextField(String(settings.quality(for: format)))
+            field.selectAll()
+            setMessage("")
+            setMode(.qualityPrompt(field, target: target, then: then))
             return
         }
         if save(to: target, as: format), let then { proceed(to: then) }
@@ -73,16 +79,20 @@ extension Session {
         commitSaveName(base + "." + format.fileExtension, then: then)
     }
 
-    /// The quality typed into the JPEG question: remembered, then the save.
+    /// The quality typed into the JPEG or WebP question: remembered, then the save.
     func commitQuality(_ typed: String, target: String, then: Leaving?) {
-        guard let quality = Int(typed), (1...100).contains(quality) else {
+        guard let quality = Int(typed.trimmingSpaces), (1...100).contains(quality) else {
             setMode(.qualityPrompt(TextField(typed), target: target, then: then))
             setMessage("The quality is a whole number from 1 to 100")
             return
         }
-        changeSettings { $0.setJPEGQuality(quality) }
-        if save(to: target, as: .jpeg), let then { proceed(to: then) }
+        let format = qualityFormat(target)
+        changeSettings { format == .webp ? $0.setWebPQuality(quality) : $0.setJPEGQuality(quality) }
+        if save(to: target, as: format), let then { proceed(to: then) }
     }
+
+    /// The format a quality question is about: WebP or JPEG.
+    func qualityFormat(_ target: String) -> ImageFormat { formatToSave(target) == .webp ? .webp : .jpeg }
 
     // MARK: Writing
 
@@ -97,7 +107,8 @@ extension Session {
         // The saved history must hold every step: a rebuild still running is waited for.
         completeHistoryRebuild()
         let transparent = engine.background == .transparent
-        let options = SaveOptions(format: format, quality: settings.jpegQuality)
+        let quality = settings.quality(for: format)
+        let options = SaveOptions(format: format, quality: quality, lossless: format == .webp && quality == 100)
         let inside = historyInsideNextSave || opener.options.saveWithHistory
         historyInsideNextSave = false
         let store = opener.options.historyStore
@@ -143,4 +154,9 @@ extension Session {
         setMessage(message)
         return true
     }
+}
+
+extension ImageFormat {
+    /// Whether saving as this format asks a quality: JPEG, and WebP (100 is lossless).
+    var asksQuality: Bool { self == .jpeg || self == .webp }
 }

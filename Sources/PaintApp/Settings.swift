@@ -34,6 +34,9 @@ public struct Settings: Equatable, Sendable {
     public private(set) var recentColors: [Color] = []
     /// The JPEG quality last chosen, 1...100: what the quality question offers next.
     public private(set) var jpegQuality = SaveOptions.defaultQuality
+    /// The WebP quality last chosen, 1...100, 100 lossless (the first offer: a painted picture
+    /// keeps every pixel; a photo is smaller at 80 or so).
+    public private(set) var webpQuality = 100
 
     /// The defaults of a new start: brush, black on white, 5 px, 100 %.
     public init() {}
@@ -79,6 +82,15 @@ public struct Settings: Equatable, Sendable {
     public mutating func setJPEGQuality(_ value: Int) -> Bool {
         Self.update(&jpegQuality, to: min(max(value, 1), 100))
     }
+
+    /// Sets the WebP quality (clamped to 1...100; 100 is lossless); whether it changed.
+    @discardableResult
+    public mutating func setWebPQuality(_ value: Int) -> Bool {
+        Self.update(&webpQuality, to: min(max(value, 1), 100))
+    }
+
+    /// The quality the question offers for `format`.
+    func quality(for format: ImageFormat) -> Int { format == .webp ? webpQuality : jpegQuality }
 
     /// Sets the fill tolerance (clamped to 0...255); whether it changed.
     @discardableResult

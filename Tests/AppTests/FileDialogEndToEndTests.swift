@@ -98,6 +98,8 @@ struct FileDialogEndToEndTests: CanvasChecks {
             let save = dialog.acceptButton
             try paint.client.click(paint.window, x: f.x + save.x + save.width / 2, y: f.y + save.y + save.height / 2)
             paint.parkPointer()
+            // The WebP quality question: Enter takes the 100 offered (lossless).
+            try paint.key("Return")
             #expect(
                 paint.client.waitForTitle(paint.window) { $0 == "start.webp — SwiftPaint" } != nil,
                 "\(paint.title ?? "nil")\n\(paint.app.outputSummary)")

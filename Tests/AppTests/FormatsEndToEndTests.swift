@@ -42,9 +42,10 @@ import Testing
         try paint.key("a", modifiers: [.control])
         try paint.client.typeText(target)
         try paint.key("Return")
-        // For a JPEG the quality question follows (the prompt again, yellow): Enter takes the
-        // offered 90. The program reads keys in order, so the second Enter answers it.
-        if target.hasSuffix(".jpg") { try paint.key("Return") }
+        // For a JPEG or WebP the quality question follows (the prompt again, yellow): Enter
+        // takes the offered 90 (WebP: 100, lossless). The program reads keys in order, so the
+        // second Enter answers it.
+        if target.hasSuffix(".jpg") || target.hasSuffix(".webp") { try paint.key("Return") }
         #expect(
             paint.client.waitForTitle(paint.window) { $0 == "\((target as NSString).lastPathComponent) — SwiftPaint" }
                 != nil, "saved: \(paint.title ?? "nil")\n\(paint.app.outputSummary)")

@@ -146,6 +146,69 @@ import Testing
         #expect(s.message == "Save cancelled" && !FileManager.default.fileExists(atPath: dir + "/other.jpeg"))
     }
 
+    /// Saving as WebP asks a quality as JPEG does (it was always lossless: a photo came out
+    /// five times the size of its JPEG, with no way to choose): 100, offered first, keeps every
+    /// pixel; a lower number writes a lossy WebP, remembered for the next one. The number
+    /// offered is selected, so typing replaces it (typing 75 after the 90 shown made 9075);
+    /// a message from before no longer hides the prompt's keys.
+    @Test func saveAsWebPAsksTheQualityAndTypingReplacesTheNumberOffered() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = T.makeSession(width: 160, height: 120)
+        // A photo: smooth gradients a lossy encoder writes smaller than a lossless one.
+        var photo = PixelImage(width: 160, height: 120)
+        for y in 0..<120 {
+            for x in 0..<160 {
+                // With grain, as a photo has: no predictor guesses it.
+                let grain = (x &* 7_919 ^ y &* 104_729) % 23
+                photo[x, y] =
+                    Color(r: UInt8(x * 200 / 159 + grain), g: UInt8(y * 200 / 119 + grain), b: UInt8((x + y) / 2)).pixel
+            }
+        }
+        s.pasteNow(png: try PNGCodec.encode(photo, withAlpha: false))
+        s.handle(.key(.enter, modifiers: []))
+        s.setMessage("Nothing to undo")
+        Self.saveAs(s, dir + "/shot.webp")
+        guard case .qualityPrompt(let field, let target, nil) = s.mode else {
+            Issue.record("no quality question: \(s.mode)")
+            return
+        }
+        #expect(field.text == "100" && field.selection == 0..<3 && target == dir + "/shot.webp")
+        #expect(s.message.isEmpty, "the older message is gone: \(s.message)")
+        let strip = s.renderStatus(measure: FixedWidthMeasurer())
+        #expect(strip.texts.contains { $0.text.hasPrefix("WebP quality for “shot.webp” (1–100, 100 lossless):") })
+        #expect(strip.texts.contains { $0.text.hasPrefix("Enter: save") }, "the keys are shown")
+        for c in "60" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.mode == .normal && s.message.hasPrefix("Saved to"), "\(s.message)")
+        #expect(s.settings.webpQuality == 60 && s.settings.jpegQuality == 90)
+        let lossy = try ImageFile.open(path: dir + "/shot.webp").picture
+        #expect(lossy.format == .webp && lossy.image != s.engine.flattenedImage(), "lossy at 60")
+        // The next WebP offers 60; 100 writes every pixel as it is.
+        Self.saveAs(s, dir + "/exact.webp")
+        guard case .qualityPrompt(let next, _, _) = s.mode else {
+            Issue.record("no quality question: \(s.mode)")
+            return
+        }
+        #expect(next.text == "60")
+        for c in "100" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(try ImageFile.open(path: dir + "/exact.webp").picture.image == s.engine.flattenedImage())
+        let sizes = try [dir + "/shot.webp", dir + "/exact.webp"].map {
+            try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0
+        }
+        #expect(sizes[0] < sizes[1], "\(sizes)")
+        // Ctrl+S on the WebP it now is asks nothing.
+        T.drag(s, [(5, 5), (50, 50)])
+        T.key(s, "s", .control)
+        #expect(s.mode == .normal && s.message == "Saved to \(dir)/exact.webp", "\(s.message)")
+        // JPEG too: the 90 offered is replaced by what is typed.
+        Self.saveAs(s, dir + "/shot.jpg")
+        for c in "75" { s.handle(.key(.character(c), modifiers: [])) }
+        s.handle(.key(.enter, modifiers: []))
+        #expect(s.settings.jpegQuality == 75 && s.message.hasPrefix("Saved to"), "\(s.message)")
+    }
+
     @Test func aFormatSwiftPaintOnlyOpensAsksAndTakesTheChosenExtension() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -154,6 +217,8 @@ import Testing
         Self.saveAs(s, dir + "/pic.gif")
         #expect(s.mode == .chooseFormat(dir + "/pic.gif", then: nil))
         T.key(s, "w")
+        // The WebP quality question offers 100: lossless.
+        s.handle(.key(.enter, modifiers: []))
         #expect(s.path == dir + "/pic.webp")
         #expect(try ImageFile.open(path: dir + "/pic.webp").picture.image == s.engine.flattenedImage(), "lossless")
         Self.saveAs(s, dir + "/again.bmp")
@@ -182,8 +247,9 @@ import Testing
         T.key(s, "s", .control)
         #expect(s.mode == .normal)
         #expect(s.message == "Saved to \(dir)/logo.jpg", "\(s.message)")
-        // WebP keeps transparency: nothing is lost.
+        // WebP keeps transparency: nothing is lost (100 offered: lossless).
         Self.saveAs(s, dir + "/logo.webp")
+        s.handle(.key(.enter, modifiers: []))
         #expect(s.message == "Saved to \(dir)/logo.webp", "\(s.message)")
     }
 
