@@ -144,7 +144,8 @@ struct ClipboardFormatsTests: CanvasChecks {
 }
 
 /// A clipboard manager as GNOME's was: owns CLIPBOARD_MANAGER; asked SAVE_TARGETS by a closing
-/// program, it fetches the TARGETS and the PNG in one MULTIPLE request, then says it is done.
+/// program, it fetches the TARGETS and the PNG (or another `target`) in one MULTIPLE request,
+/// then says it is done.
 final class FakeClipboardManager {
     private let display: OpaquePointer
     private let window: Window
@@ -156,13 +157,16 @@ final class FakeClipboardManager {
     private let pngProperty: Atom
     /// The SAVE_TARGETS request being served.
     private var request: XSelectionRequestEvent?
-    /// The PNG the closing program handed over.
+    /// What it fetches: `image/png`, or `UTF8_STRING` for text.
+    private let target: String
+    /// The PNG (or text) the closing program handed over.
     private(set) var saved: [UInt8]?
     /// The targets it asked to have saved, and the ones it offered.
     private(set) var targetsAsked: [String] = []
     private(set) var offered: [String] = []
 
-    init(displayName: String) throws {
+    init(displayName: String, target: String = "image/png") throws {
+        self.target = target
         guard let display = XOpenDisplay(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
         self.display = display
         window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
@@ -221,8 +225,7 @@ final class FakeClipboardManager {
                 request = r
                 targetsAsked = atoms(read(r.requestor, r.property, delete: false).bytes).map(name)
                 var list = [
-                    XInternAtom(display, "TARGETS", 0), targetsProperty, XInternAtom(display, "image/png", 0),
-                    pngProperty,
+                    XInternAtom(display, "TARGETS", 0), targetsProperty, XInternAtom(display, target, 0), pngProperty,
                 ]
                 _ = list.withUnsafeMutableBytes {
                     XChangeProperty(

@@ -1,6 +1,7 @@
 import Foundation
 import PaintApp
 import PaintCore
+import PaintIO
 import Testing
 import XDriver
 
@@ -75,5 +76,66 @@ struct TextClipboardEndToEndTests: CanvasChecks {
         expectCanvas(paint, equals: expected, "\(config): the pasted text put down")
         try save(paint)
         #expect(try load(file) == expected)
+    }
+
+    @Test("A picture on the clipboard is not pasted into the text box as text")
+    func pictureIsNotText() throws {
+        let dir = try scratchFolder()
+        let picture = dir.file("sticker.png")
+        try ImageFile.save(
+            PixelImage(width: 30, height: 20, fill: Color(r: 200, g: 40, b: 160).pixel), to: picture, withAlpha: false)
+        let paint = try Text().start(ServerConfig(depth: 24, shm: true), dir.file("text.png"))
+        defer { paint.stop() }
+        // xclip answers any target with its bytes: a text fetch that trusted it would type the
+        // PNG's bytes into the box.
+        let owner = try Clip().xclip(
+            paint, ["-selection", "clipboard", "-t", "image/png", "-i", picture], background: true)
+        defer { owner.child.killAndReap() }
+        let owned = Wait.until(poll: .milliseconds(50)) {
+            (try? Clip().xclip(paint, ["-selection", "clipboard", "-t", "TARGETS", "-o"]))?.status == .exited(0)
+        }
+        #expect(owned, "xclip never took the clipboard")
+        try paint.key("t")
+        try paint.click(imageX: 30, imageY: 40)
+        paint.parkPointer()
+        try paint.client.typeText("Keep")
+        try paint.key("v", modifiers: [.control])
+        try paint.client.typeText("!")
+        try Text.waitForText(paint, "Keep!", x: 30, y: 40)
+        try paint.roundTrip()
+        try paint.click(imageX: Text.size.w - 20, imageY: Text.size.h - 20)
+        expectCanvas(paint, equals: try Text.expected("Keep!", x: 30, y: 40), "the text alone, nothing pasted")
+    }
+
+    @Test("Text copied from the box, then the window closed: a clipboard manager is handed the text")
+    func textHandedToAClipboardManager() throws {
+        let paint = try Text().start(ServerConfig(depth: 24, shm: true), try scratchFolder().file("text.png"))
+        defer { paint.stop() }
+        let manager = try FakeClipboardManager(displayName: paint.session.server.displayName, target: "UTF8_STRING")
+        try paint.key("t")
+        try paint.click(imageX: 30, imageY: 40)
+        paint.parkPointer()
+        try paint.client.typeText("Keep me")
+        try Text.waitForText(paint, "Keep me", x: 30, y: 40)
+        try paint.key("a", modifiers: [.control])
+        try paint.key("c", modifiers: [.control])
+        let owned = Wait.until(poll: .milliseconds(50)) {
+            manager.serve()
+            return manager.clipboardOwner() != 0
+        }
+        #expect(owned)
+        paint.client.sendCloseRequest(paint.window)
+        // The box is put down on the way out: the picture changed, so the close asks; Discard.
+        try paint.waitForCloseQuestion()
+        try paint.key("d")
+        let kept = Wait.until(poll: .milliseconds(5)) {
+            manager.serve()
+            return manager.saved != nil
+        }
+        #expect(kept, "the manager was never asked: \(paint.app.outputSummary)")
+        #expect(paint.app.waitForExit() == 0, "\(paint.app.outputSummary)")
+        #expect(manager.saved.map { String(decoding: $0, as: UTF8.self) } == "Keep me")
+        #expect(manager.targetsAsked.contains("UTF8_STRING") && !manager.targetsAsked.contains("image/png"))
+        #expect(manager.offered.contains("UTF8_STRING") && manager.offered.contains("MULTIPLE"), "\(manager.offered)")
     }
 }
