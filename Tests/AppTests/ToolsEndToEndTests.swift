@@ -379,7 +379,7 @@ extension ToolsEndToEndTests {
 
     // MARK: Fill
 
-    @Test("fill: F, a swatch, a click inside a rectangle outline fills it; tolerance decides the anti-aliased edge")
+    @Test("fill: F, a swatch, a click inside an ellipse outline fills it; tolerance decides the anti-aliased edge")
     func fillInsideOutline() throws {
         let dir = try scratchFolder()
         let file = dir.file("fill.png")
@@ -388,10 +388,11 @@ extension ToolsEndToEndTests {
         let driver = ToolsDriver(paint)
         let fillBlue = Palette.colors[7]
         let fillOrange = Palette.colors[4]
-        // Two light gray (#c3c3c3) outlines, width 4: edges on half pixels, so an anti-aliased
-        // ring of half coverage (about #e1e1e1, 30 from white) on either side of each outline.
+        // Two light gray (#c3c3c3) ellipse outlines, width 4: an anti-aliased ring of partial
+        // coverage (some of it within 32 of white) on either side of each outline. (Rectangles
+        // have crisp edges since drawing version 4.)
         try driver.swatch(11)
-        try driver.key("r", "r")
+        try driver.key("o", "o")
         try driver.key("bracketleft", "[")
         #expect(driver.replay().settings.brushWidth == 4)
         try driver.drag([(40, 40), (60, 60), (190, 250), (150, 200), (180, 220)])
@@ -416,13 +417,13 @@ extension ToolsEndToEndTests {
         // Independent checks on the PNG against the picture before the fills.
         let before = outlines
         let white = Color.white
-        for (x, y) in [(110, 130), (45, 200), (175, 45), (100, 215)] {
+        for (x, y) in [(110, 130), (45, 130), (110, 45), (110, 215)] {
             #expect(png.color(x: x, y: y) == fillBlue, "A's inside at (\(x),\(y)) is \(png.color(x: x, y: y))")
         }
-        for (x, y) in [(290, 130), (225, 45), (355, 215)] {
+        for (x, y) in [(290, 130), (225, 130), (355, 130), (290, 45)] {
             #expect(png.color(x: x, y: y) == fillOrange, "B's inside at (\(x),\(y)) is \(png.color(x: x, y: y))")
         }
-        for (x, y) in [(10, 10), (200, 150), (30, 280), (395, 295), (205, 20), (380, 260)] {
+        for (x, y) in [(10, 10), (200, 150), (30, 280), (395, 295), (205, 20), (380, 260), (45, 45), (355, 215)] {
             #expect(png.color(x: x, y: y) == white, "outside at (\(x),\(y)) is \(png.color(x: x, y: y))")
         }
         // Every pixel: A's and B's interiors (inside the outlines' middle lines) are filled
@@ -468,8 +469,14 @@ extension ToolsEndToEndTests {
             }
             return found.mapValues { $0.1 }
         }
-        func insideA(_ x: Int, _ y: Int) -> Bool { x > 40 && x < 180 && y > 40 && y < 220 }
-        func insideB(_ x: Int, _ y: Int) -> Bool { x > 220 && x < 360 && y > 40 && y < 220 }
+        /// Inside an outline's middle line: the ellipse inscribed in its drag's box.
+        func inside(_ x: Int, _ y: Int, centreX: Double) -> Bool {
+            let dx = (Double(x) + 0.5 - centreX) / 70
+            let dy = (Double(y) + 0.5 - 130.5) / 90
+            return dx * dx + dy * dy < 1
+        }
+        func insideA(_ x: Int, _ y: Int) -> Bool { inside(x, y, centreX: 110.5) }
+        func insideB(_ x: Int, _ y: Int) -> Bool { inside(x, y, centreX: 290.5) }
         let edgeA = ramps(fillBlue) { insideA($0, $1) && within(before.color(x: $0, y: $1), 32) }
         let edgeB = ramps(fillOrange) { insideB($0, $1) && before.color(x: $0, y: $1) == white }
         /// Whether `a` and `b` differ by at most one in each channel (the compositor's rounding).

@@ -54,8 +54,9 @@ extension StrokeEngine {
     }
 
     /// Draws `spec` into the (cleared) stroke image with the current style.
-    func rasterize(_ spec: ShapeSpec) {
+    func rasterize(_ drag: ShapeSpec) {
         let w = style.width
+        let spec = style.drawing >= .session8b ? Self.pixelAligned(drag, width: w) : drag
         let a = spec.from
         let b = spec.to
         switch spec.kind {
@@ -80,6 +81,45 @@ extension StrokeEngine {
         case .ellipse:
             ellipse(spec)
         }
+    }
+
+    /// `spec` with the centre lines of its straight edges moved (by at most half a pixel) so
+    /// that, drawn `width` wide, the edges fall on pixel boundaries: a rectangle's four sides,
+    /// and a line's sides when it is horizontal or vertical (the Shift angles 0° and 90°; the
+    /// round ends stay where they are). Odd widths dragged between pixel centres are there
+    /// already; an even width centred on a pixel moves half a pixel right or down, so a
+    /// 2 px line covers the clicked row and the one below. Diagonal lines, ellipses and widths
+    /// that are not whole numbers are left as they are (version 4 shapes,
+    /// `DrawingVersion.session8b`).
+    public static func pixelAligned(_ spec: ShapeSpec, width: Double) -> ShapeSpec {
+        guard width == width.rounded(.down), width.isFinite else { return spec }
+        /// The nearest centre whose edges (± width / 2) are whole numbers; ties go up.
+        func snap(_ c: Double) -> Double {
+            guard c.isFinite, abs(c) < 1e12 else { return c }
+            return (c - width / 2 + 0.5).rounded(.down) + width / 2
+        }
+        var out = spec
+        let dx = abs(spec.to.x - spec.from.x)
+        let dy = abs(spec.to.y - spec.from.y)
+        switch spec.kind {
+        case .rectangle:
+            out.from = Point(x: snap(spec.from.x), y: snap(spec.from.y))
+            out.to = Point(x: snap(spec.to.x), y: snap(spec.to.y))
+        case .line, .dashedLine:
+            // Level or upright within rounding (Shift's 90° comes from a cosine, not exactly 0).
+            if dy <= dx * 1e-9 && dx > 0 {
+                let y = snap(spec.from.y)
+                out.from.y = y
+                out.to.y = y
+            } else if dx <= dy * 1e-9 && dy > 0 {
+                let x = snap(spec.from.x)
+                out.from.x = x
+                out.to.x = x
+            }
+        case .ellipse:
+            break
+        }
+        return out
     }
 
     /// The dash segments of a dashed line: dashes of `dashFactor * width` every

@@ -54,9 +54,13 @@ public enum DrawingVersion: Int, Sendable, Hashable, Comparable, CaseIterable {
     /// and gives each pixel there exactly what the fill would have made of it under the outline
     /// (`StrokeEngine.filledEdgePixel`), not a least-squares coverage of one pixel.
     case session8 = 3
+    /// A rectangle, and a horizontal or vertical line, of a whole-number width has its edges
+    /// on pixel boundaries (`StrokeEngine.pixelAligned`): crisp, as MS Paint and KolourPaint
+    /// draw them, where an even width centred on a pixel left half-strength edge rows.
+    case session8b = 4
 
     /// The rules new steps are drawn by.
-    public static let current = DrawingVersion.session8
+    public static let current = DrawingVersion.session8b
 
     public static func < (a: DrawingVersion, b: DrawingVersion) -> Bool { a.rawValue < b.rawValue }
 }
