@@ -45,13 +45,21 @@ public final class ThumbnailLoader: @unchecked Sendable {
     public var wakeFD: Int32 { core.wake?.readEnd ?? -1 }
 
     /// Asks for thumbnails of `paths` (in this order) fitting a `side` x `side` square; what was
-    /// asked before and not started yet is dropped.
+    /// asked before and not started yet is dropped, and one being made that is not asked for
+    /// any more (the folder changed, the list scrolled on) is stopped at its next row and not
+    /// handed over: a large photo's decode no longer holds up the new folder's thumbnails.
     public func request(_ paths: [String], side: Int) {
         core.locked {
             core.queue = paths.map { ($0, side) }
+            if let current = core.current, !paths.contains(current.path) || current.side != side {
+                current.control.stop()
+            }
             pthread_cond_signal(core.condition)
         }
     }
+
+    /// The file whose thumbnail is being made now, if any (for tests).
+    var making: String? { core.locked { core.current?.path } }
 
     /// The thumbnails finished since the last call.
     public func take() -> [Done] {
@@ -63,13 +71,14 @@ public final class ThumbnailLoader: @unchecked Sendable {
         }
     }
 
-    /// Makes one thumbnail: nil for a file that is too large, not a picture, or damaged.
-    public static func thumbnail(of path: String, side: Int) -> PixelImage? {
+    /// Makes one thumbnail: nil for a file that is too large, not a picture, or damaged, or
+    /// when `control` was told to stop.
+    public static func thumbnail(of path: String, side: Int, control: ReplayControl? = nil) -> PixelImage? {
         guard side > 0, let entry = FolderListing.entry(at: path), !entry.isFolder, entry.size <= maxFileBytes,
             let header = PictureHeader.read(path: path), header.width * header.height <= maxPixels
         else { return nil }
         let limits = ImageLimits(maxSide: ImageLimits.default.maxSide, maxPixels: maxPixels)
-        guard let picture = try? ImageFile.load(path: path, limits: limits) else { return nil }
+        guard let picture = try? ImageFile.load(path: path, limits: limits, control: control) else { return nil }
         let scale = min(1, Double(side) / Double(max(picture.width, picture.height)))
         let width = max(1, Int((Double(picture.width) * scale).rounded()))
         let height = max(1, Int((Double(picture.height) * scale).rounded()))
@@ -86,6 +95,8 @@ private final class LoaderCore: @unchecked Sendable {
     let wake = DonePipe()
     var queue: [(path: String, side: Int)] = []
     var done: [ThumbnailLoader.Done] = []
+    /// The thumbnail being made, with what stops it.
+    var current: (path: String, side: Int, control: ReplayControl)?
     var stopping = false
 
     init() {
@@ -114,6 +125,7 @@ private final class LoaderCore: @unchecked Sendable {
         locked {
             stopping = true
             queue = []
+            current?.control.stop()
             pthread_cond_signal(condition)
         }
     }
@@ -121,14 +133,24 @@ private final class LoaderCore: @unchecked Sendable {
     /// The thread: takes the first request, makes it, hands it over, until stopped.
     func run() {
         while true {
+            let control = ReplayControl()
             let next: (path: String, side: Int)? = locked {
                 while queue.isEmpty && !stopping { pthread_cond_wait(condition, mutex) }
-                return stopping ? nil : queue.removeFirst()
+                guard !stopping else { return nil }
+                let next = queue.removeFirst()
+                current = (next.path, next.side, control)
+                return next
             }
             guard let next else { return }
-            let image = ThumbnailLoader.thumbnail(of: next.path, side: next.side)
-            locked { done.append(ThumbnailLoader.Done(path: next.path, side: next.side, image: image)) }
-            wake?.signal()
+            let image = ThumbnailLoader.thumbnail(of: next.path, side: next.side, control: control)
+            // A stopped one is not handed over: asked for again, it is made again.
+            let handed: Bool = locked {
+                current = nil
+                guard !control.isStopped else { return false }
+                done.append(ThumbnailLoader.Done(path: next.path, side: next.side, image: image))
+                return true
+            }
+            if handed { wake?.signal() }
         }
     }
 }
