@@ -92,9 +92,66 @@ import Testing
             let (fd, fileSize) = try ImageFile.openForReading(path, limit: ImageFile.maxFileBytes)
             defer { close(fd) }
             let stream = PictureStream(fd: fd, name: path, size: fileSize, limit: ImageFile.maxFileBytes)
-            let picture = try ImageDecoder.webpPicture(stream, limits: .default)
+            let picture = ImageDecoder.webpPicture(stream, limits: .default)
             #expect(picture.count <= webp.count && stream.count <= webp.count + PictureStream.chunkSize, "\(name)")
             #expect(try ImageFile.openTiles(path: path).picture.image == shown, "\(name)")
         }
+    }
+
+    /// Mutated files of every format, read in pieces of random sizes: the walk never reads out
+    /// of bounds or traps, the end it gives is never before the file's start, and decoding what
+    /// it keeps fails with a reason or gives a picture, never a crash.
+    @Test func mutatedFilesOfEveryFormatNeverCrashTheWalkOrTheDecoder() throws {
+        let fixtures = FormatDecodingTests.fixtures
+        let files = fixtures.entries.compactMap { Support.get(fixtures.folder + "/" + $0.file) }
+        #expect(files.count == fixtures.entries.count)
+        var rng = SplitMix(seed: 0xE87E_27)
+        var outcomes: [String: Int] = [:]
+        for _ in 0..<1200 {
+            var bytes = files[Int(rng.next() % UInt64(files.count))]
+            for _ in 0..<(1 + Int(rng.next() % 4)) where !bytes.isEmpty {
+                let at = Int(rng.next() % UInt64(bytes.count))
+                switch rng.next() % 5 {
+                case 0: bytes[at] ^= UInt8(1 << (rng.next() % 8))
+                case 1: bytes.removeLast(bytes.count - at)
+                case 2:
+                    bytes.insert(
+                        contentsOf: (0..<Int(rng.next() % 30)).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
+                        at: at)
+                case 3:
+                    // A length or size field made huge, zero or negative.
+                    let values: [UInt32] = [0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, 0, 1, 0xFFFF]
+                    let v = values[Int(rng.next() % UInt64(values.count))]
+                    for i in 0..<4 where at + i < bytes.count {
+                        bytes[at + i] = UInt8(truncatingIfNeeded: v >> (8 * i))
+                    }
+                default: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(rng.next() % 40)))
+                }
+            }
+            var extent = PictureExtent(limits: .default, fileSize: bytes.count)
+            var read = 0
+            var answer = PictureExtent.Answer.unknown
+            while read < bytes.count, answer == .unknown || answer == .whole {
+                read = min(bytes.count, read + 1 + Int(rng.next() % 4096))
+                answer = extent.look(at: Array(bytes[..<read]), atEnd: read == bytes.count)
+            }
+            var kept = bytes
+            switch answer {
+            case .end(let at):
+                #expect(at >= 0)
+                if at < kept.count { kept.removeLast(kept.count - at) }
+                if kept.count == at { PictureExtent.cutWebP(&kept) }
+                outcomes["end", default: 0] += 1
+            case .notAPicture: outcomes["not a picture", default: 0] += 1
+            case .whole, .unknown: outcomes["whole", default: 0] += 1
+            }
+            if (try? ImageDecoder.decode(kept, name: "fuzz")) != nil {
+                outcomes["decoded", default: 0] += 1
+            } else {
+                outcomes["refused", default: 0] += 1
+            }
+        }
+        print("extent fuzz: \(outcomes.sorted { $0.key < $1.key })")
+        #expect(outcomes["end", default: 0] > 300 && outcomes["decoded", default: 0] > 100)
     }
 }
