@@ -176,11 +176,19 @@ public struct FileDialog: Equatable {
             if !purpose.isSave { field = TextField("") }
             listActive = false
             applyFilter(choosing: select)
+            var notes: [String] = []
             if listing.leftOut > 0 {
-                setNote("\(listing.leftOut) more entries are not listed; type a name to open one", problem: false)
-            } else {
-                setNote(nil)
+                notes.append("\(listing.leftOut) more entries are not listed; type a name to open one")
             }
+            // Hidden silently, a name not UTF-8 made the summary count one picture less than the
+            // file manager shows, with no word why.
+            switch listing.namesNotUTF8 {
+            case 0: break
+            case 1:
+                notes.append("1 name here is not valid UTF-8 and is not shown: rename it (convmv -f latin1 -t utf-8)")
+            case let n: notes.append("\(n) names here are not valid UTF-8 and are not shown: rename them (convmv)")
+            }
+            setNote(notes.isEmpty ? nil : notes.joined(separator: "; "), problem: false)
             return true
         }
     }

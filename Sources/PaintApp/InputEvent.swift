@@ -81,8 +81,9 @@ public enum InputEvent: Sendable, Equatable {
     /// The clipboard could not do what was asked; the sentence says why.
     case clipboardFailed(String)
     /// Files dropped on the window (drag and drop, absolute paths); with Ctrl held (`paste`) the
-    /// picture is pasted instead of opened.
-    case dropped(paths: [String], paste: Bool)
+    /// picture is pasted instead of opened. `namesNotUTF8` counts dropped files left out of
+    /// `paths` because their names are not UTF-8.
+    case dropped(paths: [String], paste: Bool, namesNotUTF8: Int = 0)
 }
 
 /// The pointer shapes the window shows.

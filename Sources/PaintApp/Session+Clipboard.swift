@@ -47,11 +47,17 @@ extension Session {
 
     /// A picture file dropped on the window: opened as Open does (asking about unsaved changes
     /// first), or with Ctrl held pasted as a floating picture. Only the first picture of several
-    /// is used; what is not a picture says so.
-    func drop(_ paths: [String], paste: Bool) {
+    /// is used; what is not a picture says so, and a file whose name is not UTF-8 (left out of
+    /// `paths`, `namesNotUTF8` of them) says why it cannot be opened.
+    func drop(_ paths: [String], paste: Bool, namesNotUTF8: Int = 0) {
         commitStroke()
         guard fileDialog == nil, mode == .normal else { return setMessage("Finish the question first, then drop") }
         guard let first = paths.first(where: { FileSystem.kind($0) == .file }) else {
+            if namesNotUTF8 > 0 {
+                return setMessage(
+                    "Cannot open the dropped file: its name is not valid UTF-8; rename it"
+                        + " (convmv -f latin1 -t utf-8 converts names)")
+            }
             return setMessage(paths.isEmpty ? "Only files can be dropped here" : "Nothing to open: not a file")
         }
         guard paste else { return open(first) }

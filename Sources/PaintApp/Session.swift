@@ -376,8 +376,8 @@ public final class Session {
             paste(text: text)
         case .clipboardFailed(let why):
             setMessage(why)
-        case .dropped(let paths, let paste):
-            drop(paths, paste: paste)
+        case .dropped(let paths, let paste, let namesNotUTF8):
+            drop(paths, paste: paste, namesNotUTF8: namesNotUTF8)
         }
     }
 

@@ -64,6 +64,7 @@ final class DropTarget {
     func take(_ e: XSelectionEvent) -> InputEvent? {
         guard e.selection == selection, e.requestor == window, source != 0 else { return nil }
         var paths: [String] = []
+        var namesNotUTF8 = 0
         if e.property != 0 {
             var type: Atom = 0
             var format: Int32 = 0
@@ -75,14 +76,16 @@ final class DropTarget {
                 display, window, property, 0, 1 << 18, 1, Atom(AnyPropertyType), &type, &format, &count, &after, &data)
                 == Success, let data, format == 8
             {
-                let text = String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+                // Past 1 MB the last line read may be cut mid-name: it is left out.
+                let text = FileURI.text(ofURIList: UnsafeBufferPointer(start: data, count: Int(count)), cut: after > 0)
                 paths = FileURI.paths(inURIList: text).paths
+                namesNotUTF8 = FileURI.namesNotUTF8(inURIList: text)
             }
             if let data { XFree(data) }
         }
         send(finished, to: source, [Int(window), paths.isEmpty ? 0 : 1, paths.isEmpty ? 0 : Int(copy), 0, 0])
         source = 0
-        return .dropped(paths: paths, paste: controlHeld())
+        return .dropped(paths: paths, paste: controlHeld(), namesNotUTF8: namesNotUTF8)
     }
 
     /// The types a source lists in its XdndTypeList property.

@@ -33,6 +33,23 @@ import Testing
             windowHeight: 700)
     }
 
+    /// A picture whose name is not UTF-8 is not listed (it cannot be named without naming
+    /// another file), and the dialog says so instead of counting one picture less in silence.
+    @Test func aPictureWhoseNameIsNotUTF8IsCountedInANote() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(Self.dialog(.open, dir).note == nil)
+        let raw: [UInt8] = Array(dir.utf8) + [UInt8(ascii: "/"), 0xE9] + Array(".png".utf8) + [0]
+        let fd = raw.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { $0.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o600) } ?? -1 }
+        }
+        #expect(fd >= 0)
+        close(fd)
+        let d = Self.dialog(.open, dir)
+        #expect(d.rows.count == 6 && d.summary == "2 folders, 4 pictures", "\(d.summary)")
+        #expect(d.note == "1 name here is not valid UTF-8 and is not shown: rename it (convmv -f latin1 -t utf-8)")
+    }
+
     @Test func foldersComeFirstThenPicturesInTheOrderPeopleRead() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -267,5 +284,9 @@ import Testing
         // Nothing that is a file: a word, nothing else.
         s.handle(.dropped(paths: [dir + "/albums"], paste: false))
         #expect(s.message == "Nothing to open: not a file" && s.path == dir + "/drop.png")
+        // A file whose name is not UTF-8 (left out of the paths): said, not "Only files…".
+        s.handle(.dropped(paths: [], paste: false, namesNotUTF8: 1))
+        #expect(s.message.hasPrefix("Cannot open the dropped file: its name is not valid UTF-8; rename it"))
+        #expect(s.path == dir + "/drop.png")
     }
 }

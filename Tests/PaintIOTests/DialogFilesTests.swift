@@ -52,6 +52,18 @@ import Testing
         #expect(shown.entries.map(\.name).sorted() == ["ok.png", "\u{FFFD}.png"], "\(shown.entries.map(\.name))")
         #expect(shown.entries.first { $0.name == "\u{FFFD}.png" }?.size == 1, "the real “�.png” is listed, once")
         #expect(FileSystem.names(inFolder: dir.path)?.sorted() == ["ok.png", "\u{FFFD}.png"])
+        // Counted, so the dialog can say so: the picture, not a text file or a hidden one.
+        #expect(shown.namesNotUTF8 == 1)
+        for name in [Array("notes".utf8) + [0xFF] + Array(".txt".utf8), [0x2E, 0xFF] + Array(".png".utf8)] {
+            let path = Array(dir.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+            let fd = path.withUnsafeBufferPointer { p in
+                p.withMemoryRebound(to: CChar.self) { $0.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o600) } ?? -1 }
+            }
+            #expect(fd >= 0)
+            close(fd)
+        }
+        #expect(try FolderListing.read(dir.path).get().namesNotUTF8 == 1)
+        #expect(try FolderListing.read(dir.path, hidden: true).get().namesNotUTF8 == 2)
     }
 
     @Test func aHeaderGivesTheFormatAndSizeWithoutDecoding() throws {
@@ -120,5 +132,23 @@ import Testing
         #expect(paths == ["/home/ana/My Pictures/aé.png", "/tmp/b.png", "/e.png"])
         #expect(others == 3)
         #expect(FileURI.path(of: "file:///a%00b.png") == nil, "a NUL is no path")
+    }
+
+    /// A dropped name that is not UTF-8, escaped (`%FF`) or sent as it is, is counted (the
+    /// drop says why it cannot be opened) and never repaired into another name (`�.png`); a
+    /// list cut where it was read leaves out its last line, which may end mid-name.
+    @Test func aURIListsNamesThatAreNotUTF8AreCountedAndACutLastLineIsLeftOut() {
+        let list: [UInt8] =
+            Array("file:///tmp/%FF.png\r\nfile:///tmp/".utf8) + [0xFF] + Array(".png\r\nfile:///tmp/".utf8)
+            + [0xC3, 0xA9] + Array(".png\r\nfile:///tmp/picture.png.bak".utf8)
+        let whole = FileURI.text(ofURIList: list, cut: false)
+        #expect(FileURI.paths(inURIList: whole).paths == ["/tmp/é.png", "/tmp/picture.png.bak"])
+        #expect(FileURI.namesNotUTF8(inURIList: whole) == 2)
+        #expect(!FileURI.paths(inURIList: whole).paths.contains { $0.contains("\u{FFFD}") })
+        // Read up to 1 MB: the last line may be the start of a longer name.
+        let cut = FileURI.text(ofURIList: list, cut: true)
+        #expect(FileURI.paths(inURIList: cut).paths == ["/tmp/é.png"])
+        #expect(FileURI.text(ofURIList: Array("file:///tmp/a.pn".utf8), cut: true).isEmpty)
+        #expect(FileURI.namesNotUTF8(inURIList: "file:///tmp/a.png\r\nhttp://x/%FF.png\r\n") == 0)
     }
 }

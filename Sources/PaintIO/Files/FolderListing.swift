@@ -31,12 +31,16 @@ public struct FolderListing: Sendable, Equatable {
     public var entries: [FolderEntry]
     /// Entries that would have been listed past the limit.
     public var leftOut: Int
+    /// Sub-folders and pictures (by their names' extension) left out because their names are
+    /// not UTF-8: the dialog says how many, rather than hide them silently.
+    public var namesNotUTF8: Int
 
     /// Makes a listing.
-    public init(folder: String, entries: [FolderEntry], leftOut: Int = 0) {
+    public init(folder: String, entries: [FolderEntry], leftOut: Int = 0, namesNotUTF8: Int = 0) {
         self.folder = folder
         self.entries = entries
         self.leftOut = leftOut
+        self.namesNotUTF8 = namesNotUTF8
     }
 
     /// Lists at most this many entries of one folder.
@@ -58,10 +62,15 @@ public struct FolderListing: Sendable, Equatable {
         let fd = dirfd(dir)
         var entries: [FolderEntry] = []
         var leftOut = 0
+        var namesNotUTF8 = 0
         while let entry = readdir(dir) {
             // A name that is not UTF-8 is left out: repaired into U+FFFD it would name another
-            // file ("�.png"), which Open would open and Save would write.
-            guard let name = FileSystem.name(of: entry) else { continue }
+            // file ("�.png"), which Open would open and Save would write. Counted when it would
+            // have been listed.
+            guard let name = FileSystem.name(of: entry) else {
+                if wouldBeListed(entry, hidden: hidden) { namesNotUTF8 += 1 }
+                continue
+            }
             if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
             let type = entry.pointee.d_type
             // A plain file that is not a picture by name: not listed, not even looked at.
@@ -83,7 +92,19 @@ public struct FolderListing: Sendable, Equatable {
                     name: name, isFolder: isFolder, size: isFolder ? 0 : Int(info.st_size),
                     modified: Int(info.st_mtim.tv_sec)))
         }
-        return .success(FolderListing(folder: folder, entries: entries, leftOut: leftOut))
+        return .success(FolderListing(folder: folder, entries: entries, leftOut: leftOut, namesNotUTF8: namesNotUTF8))
+    }
+
+    /// Whether an entry whose name is not UTF-8 would be listed: not hidden (unless asked), a
+    /// folder (or what may be one), or a file whose extension is a picture's.
+    private static func wouldBeListed(_ entry: UnsafeMutablePointer<dirent>, hidden: Bool) -> Bool {
+        let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+        if !hidden && bytes.first == UInt8(ascii: ".") { return false }
+        guard entry.pointee.d_type == UInt8(DT_REG) else { return true }
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")),
+            let ext = String(validating: bytes[(dot + 1)...], as: UTF8.self)
+        else { return false }
+        return isPictureName("x." + ext)
     }
 
     /// The entry for one path (links followed), or nil when nothing is there.
