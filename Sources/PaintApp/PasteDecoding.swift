@@ -20,6 +20,9 @@ final class PasteDecoding {
         case clipboard([UInt8])
         /// A picture file dropped with Ctrl held, in any format SwiftPaint opens.
         case file(String)
+        /// A picture file chosen as the background in the file dialog (Ctrl+B): a 1 MB PNG
+        /// bomb froze the window for as long as it decoded, as a paste once did.
+        case background(String)
     }
 
     /// Shared with the thread: the request in, the result out, the pipe between them.
@@ -59,7 +62,7 @@ final class PasteDecoding {
         guard let done = DonePipe() else { return nil }
         switch source {
         case .clipboard(let bytes): header = PictureHeader.parse(bytes)
-        case .file(let path): header = PictureHeader.read(path: path)
+        case .file(let path), .background(let path): header = PictureHeader.read(path: path)
         }
         let work = Work(source: source, done: done)
         self.work = work
@@ -77,7 +80,7 @@ final class PasteDecoding {
             switch source {
             case .clipboard(let bytes):
                 return try ImageDecoder.decode(bytes, name: "the clipboard", control: control).image
-            case .file(let path): return try ImageFile.load(path: path, control: control)
+            case .file(let path), .background(let path): return try ImageFile.load(path: path, control: control)
             }
         }
     }

@@ -78,7 +78,11 @@ extension Session {
         }
         pasteDecoding = decoding
         let size = decoding.header.map { " \($0.width) × \($0.height)" } ?? ""
-        setMessage("Pasting\(size)…; Escape cancels")
+        if case .background = source {
+            setMessage("Reading the background picture\(size)…; Escape cancels")
+        } else {
+            setMessage("Pasting\(size)…; Escape cancels")
+        }
     }
 
     /// Whether a pasted picture is still being decoded.
@@ -110,8 +114,9 @@ extension Session {
 
     /// Escape while a paste decodes: it is stopped, and nothing is pasted.
     func cancelPaste() {
-        guard pasteDecoding != nil else { return }
+        guard let decoding = pasteDecoding else { return }
         pasteDecoding = nil
+        if case .background = decoding.source { return setMessage("Background unchanged") }
         setMessage("Paste cancelled")
     }
 
@@ -119,9 +124,10 @@ extension Session {
     /// the clipboard as what it is (no file to open).
     private func placeDecoded(_ result: Result<PixelImage, ImageFileError>, from source: PasteDecoding.Source) {
         switch (result, source) {
+        case (.success(let image), .background(let path)): setBackground(picture: image, from: path)
         case (.success(let image), _): place(image)
         case (.failure(let error), .clipboard): setMessage(error.clipboardMessage)
-        case (.failure(let error), .file): setMessage(error.description)
+        case (.failure(let error), .file), (.failure(let error), .background): setMessage(error.description)
         }
     }
 

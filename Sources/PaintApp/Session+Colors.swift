@@ -95,10 +95,12 @@ extension Session {
         perform(.background(background))
     }
 
-    /// A background from what the user typed: "transparent", a color, or a PNG file. Returns
-    /// why not when the file cannot be used (also shown in the status bar).
+    /// A background from what the user typed: "transparent", a color, or a picture file.
+    /// Returns why not when the file cannot be used (also shown in the status bar). `aside`
+    /// (the window's dialog): a picture is decoded on a thread of its own (`startPaste`) and
+    /// becomes the background once it is done; nil is returned at once.
     @discardableResult
-    public func setBackground(fromText text: String) -> String? {
+    public func setBackground(fromText text: String, aside: Bool = false) -> String? {
         switch text.lowercased() {
         case "transparent", "none":
             setBackground(.transparent)
@@ -118,15 +120,23 @@ extension Session {
             return nil
         }
         let path = PathDisplay.absolute(text)
+        if aside && PictureHeader.read(path: path) != nil {
+            startPaste(.background(path))
+            return nil
+        }
         do {
-            let image = try ImageFile.load(path: path)
-            setBackground(Background.fitted(image, width: engine.width, height: engine.height))
-            setMessage("Background: \(PathDisplay.abbreviatingHome(path))")
+            setBackground(picture: try ImageFile.load(path: path), from: path)
             return nil
         } catch {
             setMessage(error.description)
             return error.description
         }
+    }
+
+    /// `image`, from the file at `path`, as the background: fitted to the canvas, one step.
+    func setBackground(picture image: PixelImage, from path: String) {
+        setBackground(Background.fitted(image, width: engine.width, height: engine.height))
+        setMessage("Background: \(PathDisplay.abbreviatingHome(path))")
     }
 
     /// The background picture named on the command line (`--background FILE`). It is a step of

@@ -164,11 +164,16 @@ extension Session {
             case .background: setMessage("Background unchanged")
             }
         case .open(let target) where dialog.purpose == .background:
+            // A picture is decoded off the window's thread, as a paste is (Escape stops it); a
+            // file whose header is no picture's fails at once, and the dialog says why.
+            if PictureHeader.read(path: target) != nil {
+                closeFileDialog()
+                return startPaste(.background(target))
+            }
             do {
                 let image = try ImageFile.load(path: target)
                 closeFileDialog()
-                setBackground(Background.fitted(image, width: engine.width, height: engine.height))
-                setMessage("Background: \(PathDisplay.abbreviatingHome(target))")
+                setBackground(picture: image, from: target)
             } catch {
                 fileDialog?.report(error.description)
             }
@@ -183,7 +188,7 @@ extension Session {
             }
         case .backgroundText(let text):
             closeFileDialog()
-            setBackground(fromText: text)
+            setBackground(fromText: text, aside: true)
         case .save(let target, let format):
             closeFileDialog()
             guard case .save(let then) = dialog.purpose else { return }

@@ -38,6 +38,7 @@ import Testing
         #expect(s.fileDialog?.purpose == .background)
         T.typeInDialog(s, dir + "/bg.png")
         #expect(s.fileDialog == nil)
+        s.finishPaste()
         #expect(s.engine.viewPixel(x: 60, y: 40) == Color(r: 200, g: 100, b: 50).pixel, "centred picture")
         #expect(s.engine.viewPixel(x: 5, y: 5) == Color.white.pixel, "padded with white")
         T.key(s, "b", .control)
@@ -50,6 +51,46 @@ import Testing
         let saved = try ImageFile.load(path: dir + "/out.png")
         #expect(Pixel.unpack(saved[0, 0]).a == 0, "unpainted pixels are transparent in the file")
         #expect(Pixel.unpack(saved[60, 40]).a == 128, "50 % black keeps its alpha")
+    }
+
+    /// A background picture is decoded off the window's thread: the window answers meanwhile,
+    /// the status bar says what is coming, Escape leaves the background as it was, and once
+    /// decoded the picture becomes the background as one undoable step.
+    @Test func aBackgroundPictureIsDecodedAsideAndEscapeLeavesTheBackground() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/large.bmp"
+        try Data(PasteDecodingTests.bmp(width: 3000, height: 3000)).write(to: URL(fileURLWithPath: path))
+        let s = T.makeSession(width: 120, height: 80)
+        for typed in [false, true] {
+            T.key(s, "b", .control)
+            if typed {
+                T.typeInDialog(s, path)
+            } else {
+                s.fileDialog?.go(to: dir)
+                s.fileDialog.map { s.carryOut(.open($0.rows[0].path)) }
+            }
+            #expect(s.fileDialog == nil && s.isDecodingPaste, "typed \(typed): decoded on the window's thread")
+            #expect(s.message == "Reading the background picture 3000 × 3000…; Escape cancels", "\(s.message)")
+            #expect(s.engine.background == .color(.white) && !s.history.canUndo)
+            let decoding = try #require(s.pasteDecoding)
+            s.handle(.key(.escape, modifiers: []))
+            #expect(!s.isDecodingPaste && s.message == "Background unchanged")
+            guard case .failure(let error) = decoding.finish(), error == .stopped(path: path) else {
+                Issue.record("typed \(typed): the decode ran to its end")
+                continue
+            }
+            s.watch(lookingAtFile: false)
+            #expect(s.engine.background == .color(.white) && !s.history.canUndo && !s.isPlacingPaste)
+        }
+        // Let through: the background, one step.
+        T.key(s, "b", .control)
+        T.typeInDialog(s, path)
+        s.finishPaste()
+        #expect(s.message.hasPrefix("Background: ") && !s.isPlacingPaste, "\(s.message)")
+        #expect(s.engine.viewPixel(x: 60, y: 40) == Color(r: 0x60, g: 0x60, b: 0x60).pixel)
+        T.key(s, "z", .control)
+        #expect(s.engine.background == .color(.white))
     }
 
     @Test func aMissingPictureSaysWhyAndChangesNothing() {
