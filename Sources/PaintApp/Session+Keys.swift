@@ -11,10 +11,17 @@ extension Session {
         if sizeDialog != nil { return keySizeDialog(key, modifiers) }
         if var editor = colorEditor {
             if key == .character("v") && modifiers.contains(.control) { return requestTextPaste() }
+            let refused = colorEditor?.hexProblem
             let action = editor.key(key, modifiers)
             colorEditor = editor
             effects.editor = true
-            if let action { finishEditing(action) } else if let problem = editor.hexProblem { setMessage(problem) }
+            if let problem = editor.hexProblem {
+                setMessage(problem)
+            } else if let refused, message == refused {
+                // Edited since, or the editor closed: the reason no longer applies.
+                setMessage("")
+            }
+            if let action { finishEditing(action) }
             return
         }
         if fontChooser != nil { return handleFontChooserKey(key, modifiers) }
@@ -72,13 +79,16 @@ extension Session {
             return { self.setSelection(nil) }
         case .enter where placing != nil:
             return putDownPaste
-        case .left where placing != nil, .right where placing != nil, .up where placing != nil,
-            .down where placing != nil:
-            // Arrow keys nudge a floating picture a pixel at a time (ten with Shift), as in MS Paint.
+        case .left where nudges, .right where nudges, .up where nudges, .down where nudges:
+            // Arrow keys nudge a floating picture a pixel at a time (ten with Shift), as in MS Paint;
+            // a selection is lifted to float first, as a drag inside it does (they scrolled).
             let step = modifiers.contains(.shift) ? 10 : 1
             let (dx, dy): (Int, Int) =
                 key == .left ? (-step, 0) : key == .right ? (step, 0) : key == .up ? (0, -step) : (0, step)
-            return { if let p = self.placing { self.movePlacing(toX: p.x + dx, y: p.y + dy) } }
+            return {
+                if self.placing == nil, let rect = self.selection { self.liftToMove(rect) }
+                if let p = self.placing { self.movePlacing(toX: p.x + dx, y: p.y + dy) }
+            }
         case .escape:
             return cancelStroke
         case .left, .right, .up, .down, .pageUp, .pageDown, .home, .end:

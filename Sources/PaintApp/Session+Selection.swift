@@ -33,13 +33,23 @@ extension Session {
         let px = Int(point.x.rounded(.down))
         let py = Int(point.y.rounded(.down))
         if let rect = selection, rect.contains(px, py) {
-            liftSelection(rect)
+            liftToMove(rect)
             gesture = .dragFloating(grabX: px - rect.x, grabY: py - rect.y)
-            setMessage("Moving the selection: Enter or a click outside puts it down, Escape puts it back")
             return
         }
         setSelection(nil)
         gesture = .selecting(anchorX: min(max(px, 0), engine.width - 1), anchorY: min(max(py, 0), engine.height - 1))
+    }
+
+    /// Whether the arrow keys move what is selected: a floating picture, or a selection (lifted
+    /// by the first key).
+    var nudges: Bool { placing != nil || selection != nil }
+
+    /// Lifts the selection `rect` to be moved (a drag inside it, an arrow key) and says how it
+    /// ends.
+    func liftToMove(_ rect: IntRect) {
+        liftSelection(rect)
+        setMessage("Moving the selection: Enter or a click outside puts it down, Escape puts it back")
     }
 
     /// Lifts the paint inside `rect` to float where it was (cleared for now, recorded only as a

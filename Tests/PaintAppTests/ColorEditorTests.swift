@@ -132,6 +132,7 @@ import Testing
             // Completing the code clears the mark, and Enter takes it.
             s.handle(.key(.character("d"), modifiers: []))
             #expect(s.colorEditor?.hexProblem == nil)
+            #expect(s.message.isEmpty, "the reason goes with the mark: \(s.message)")
             let plain = s.colorEditor!.render(measure: measure).pixels
             #expect(plain[field.x, field.y + field.height / 2] != Theme.errorText.pixel)
             s.handle(.key(.enter, modifiers: []))

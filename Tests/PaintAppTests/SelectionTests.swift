@@ -119,6 +119,34 @@ import Testing
         #expect(Array(s.engine.viewPixels) == drawn && s.history.count == steps)
     }
 
+    /// Arrow keys with a selection (nothing floating) move its paint a pixel at a time (ten
+    /// with Shift), as in MS Paint: the first lifts it; Enter puts it down as one step. They
+    /// scrolled the view instead (or did nothing on a picture that fits).
+    @Test func arrowKeysMoveTheSelection() {
+        let s = Self.session()
+        let before = s.history.count
+        T.key(s, "s")
+        T.drag(s, [(20, 10), (59, 39)])
+        s.handle(.key(.right, modifiers: []))
+        #expect(s.isPlacingPaste && s.message.hasPrefix("Moving the selection"), "\(s.message)")
+        s.handle(.key(.right, modifiers: []))
+        s.handle(.key(.down, modifiers: [.shift]))
+        s.handle(.key(.up, modifiers: []))
+        s.handle(.key(.enter, modifiers: []))
+        #expect(!s.isPlacingPaste && s.history.count == before + 1, "one step: the move")
+        #expect(s.engine.viewPixel(x: 22, y: 19) == Color.black.pixel, "the block's corner moved 2 right, 9 down")
+        #expect(s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel && s.engine.viewPixel(x: 61, y: 47) == Self.red)
+        T.key(s, "z", .control)
+        #expect(s.engine.viewPixel(x: 20, y: 10) == Color.black.pixel)
+        // Escape while nudging puts it back.
+        T.drag(s, [(20, 10), (59, 39)])
+        s.handle(.key(.left, modifiers: [.shift]))
+        s.handle(.key(.escape, modifiers: []))
+        #expect(
+            s.engine.viewPixel(x: 20, y: 10) == Color.black.pixel
+                && s.engine.viewPixel(x: 10, y: 10) == Color.white.pixel)
+    }
+
     @Test func draggingTheSelectionMovesItsPaint() {
         let s = Self.session()
         let before = s.history.count
