@@ -33,10 +33,12 @@ import Testing
         if continues {
             let disc = Capsule(from: capsule.a, to: capsule.a, width: capsule.radius * 2)
             _ = engine.stamp(
-                disc, fullDiscAtStart: false, level: level, rounding: InRangeRounding.self, insideSpan: true)
+                disc, fullDiscAtStart: false, level: level, rounding: InRangeRounding.self, insideSpan: true,
+                runs: LeaveRuns.self)
         }
         let dirty = engine.stamp(
-            capsule, fullDiscAtStart: continues, level: level, rounding: InRangeRounding.self, insideSpan: insideSpan)
+            capsule, fullDiscAtStart: continues, level: level, rounding: InRangeRounding.self, insideSpan: insideSpan,
+            runs: LeaveRuns.self)
         var coverage: [Int: [UInt8]] = [:]
         for t in engine.coverage.active {
             if let tile = engine.coverage.tiles[t] {

@@ -10,13 +10,22 @@ extension StrokeEngine {
     /// With `keeping` (a provisional piece), each run's coverage is kept in `provisional` before
     /// it is raised, so the next sample can put it back.
     func stamp(_ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8 = 255, keeping: Bool = false) -> IntRect {
+        keeping
+            ? stamp(capsule, fullDiscAtStart: fullDiscAtStart, level: level, runs: KeepRuns.self)
+            : stamp(capsule, fullDiscAtStart: fullDiscAtStart, level: level, runs: LeaveRuns.self)
+    }
+
+    /// `stamp` with the keeping of runs fixed at compile time (`K`), the span rounding chosen
+    /// by the capsule.
+    @inline(__always)
+    func stamp<K: RunKeeping>(_ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8, runs: K.Type) -> IntRect {
         capsule.roundsInRange
             ? stamp(
                 capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: InRangeRounding.self,
-                insideSpan: !Self.measuresInside(capsule, fullDiscAtStart: fullDiscAtStart), keeping: keeping)
+                insideSpan: !Self.measuresInside(capsule, fullDiscAtStart: fullDiscAtStart), runs: K.self)
             : stamp(
                 capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: ClampedRounding.self,
-                insideSpan: true, keeping: keeping)
+                insideSpan: true, runs: K.self)
     }
 
     /// Whether `stamp` measures every pixel it visits of a capsule that `roundsInRange` by its
@@ -36,12 +45,13 @@ extension StrokeEngine {
         fullDiscAtStart && capsule.radius <= 4 && capsule.length <= 2 * capsule.radius
     }
 
-    /// `stamp`, rounding each row's span ends with `R`: two specializations of one body, the
-    /// one for ordinary capsules without the range guards of `Int(clamping:)` (seven roundings a
-    /// row). With `insideSpan` false every pixel is measured (see `measuresInside`).
-    func stamp<R: SpanRounding>(
-        _ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8, rounding: R.Type, insideSpan: Bool,
-        keeping: Bool = false
+    /// `stamp`, rounding each row's span ends with `R` and keeping runs as `K` says: four
+    /// specializations of one body, the ones for ordinary capsules without the range guards of
+    /// `Int(clamping:)` (seven roundings a row), the ones for final pieces without a word of
+    /// the keeping (a run-time flag there cost straight strokes 2 % in register pressure). With
+    /// `insideSpan` false every pixel is measured (see `measuresInside`).
+    func stamp<R: SpanRounding, K: RunKeeping>(
+        _ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8, rounding: R.Type, insideSpan: Bool, runs: K.Type
     ) -> IntRect {
         let box = capsule.bounds(margin: 0.5)
         let y0 = max(clip.y, Int(clamping: box.minY - 0.5, .up))
@@ -131,7 +141,7 @@ extension StrokeEngine {
                     let through = min(piece.through, origin + Tile.mask)
                     let t = rowTiles + tx
                     let tile = claim(t)
-                    if keeping {
+                    if K.keeps {
                         provisional.keep(y, x, through - x + 1, from: tile + r * Tile.size + (x - origin))
                     }
                     let run = raise(
@@ -294,6 +304,22 @@ extension StrokeEngine {
             p[count - 1] = 255
         }
     }
+}
+
+/// Whether `stamp` keeps each run in `provisional` before raising it: a compile-time choice,
+/// so the body for final pieces is free of it.
+protocol RunKeeping {
+    static var keeps: Bool { get }
+}
+
+/// A provisional piece: its runs are kept, for the next sample to put back.
+enum KeepRuns: RunKeeping {
+    @inline(__always) static var keeps: Bool { true }
+}
+
+/// A final piece: nothing is kept.
+enum LeaveRuns: RunKeeping {
+    @inline(__always) static var keeps: Bool { false }
 }
 
 /// How `stamp` rounds a row's span ends to pixel columns.
