@@ -20,6 +20,9 @@
 struct DeferredPieces {
     /// Whether samples wait to be stamped.
     var isPending = false
+    /// Whether their pieces are in `final` and `provisional`; while a turn has one sample they
+    /// are only in the path (`StrokePath.final`, `.provisional`), not copied.
+    var isGathered = false
     /// Whether the turn's first sample takes back the provisional pieces stamped before it.
     var restores = false
     var final: [StrokePiece] = []
@@ -34,6 +37,7 @@ struct DeferredPieces {
 
     mutating func clear() {
         isPending = false
+        isGathered = false
         restores = false
         final.removeAll(keepingCapacity: true)
         provisional.removeAll(keepingCapacity: true)
@@ -64,23 +68,39 @@ extension StrokeEngine {
     @inline(never)
     private func stampDeferred() {
         deferred.isPending = false
-        let dirty = stamp(restoring: deferred.restores, final: deferred.final, provisional: deferred.provisional)
+        let dirty: IntRect
+        if deferred.isGathered {
+            deferred.isGathered = false
+            dirty = stamp(restoring: deferred.restores, final: deferred.final, provisional: deferred.provisional)
+            deferred.final.removeAll(keepingCapacity: true)
+            deferred.provisional.removeAll(keepingCapacity: true)
+        } else {
+            // One sample: its pieces are the path's, as `stampPath` would stamp them.
+            dirty = stamp(restoring: deferred.restores, final: path.final, provisional: path.provisional)
+        }
         deferred.drawn = deferred.drawn.union(dirty)
         deferred.restores = false
-        deferred.final.removeAll(keepingCapacity: true)
-        deferred.provisional.removeAll(keepingCapacity: true)
     }
 
-    /// Gathers what the path made of the sample just added (see `DeferredPieces`).
+    /// Notes the sample just added to the path (see `DeferredPieces`): the turn's first only
+    /// marks the turn pending; a later one gathers its pieces after the turn's.
     func deferPath() {
-        if !deferred.isPending {
+        guard deferred.isPending else {
             deferred.isPending = true
             deferred.restores = !path.keepsProvisional && !provisional.rect.isEmpty
-        } else if path.keepsProvisional {
-            deferred.final.append(contentsOf: deferred.provisional)
+            return
         }
+        if path.keepsProvisional { deferred.final.append(contentsOf: deferred.provisional) }
         deferred.final.append(contentsOf: path.final)
         deferred.provisional.removeAll(keepingCapacity: true)
+        deferred.provisional.append(contentsOf: path.provisional)
+    }
+
+    /// Copies the pieces of the turn's one sample so far out of the path, before the next
+    /// sample replaces them.
+    func gatherPath() {
+        deferred.isGathered = true
+        deferred.final.append(contentsOf: path.final)
         deferred.provisional.append(contentsOf: path.provisional)
     }
 }
