@@ -116,7 +116,22 @@ extension StrokeEngine {
                 loaded += 1
                 read(loaded, rx, count, pixels(loaded))
             }
-            for x in filled.x..<filled.maxX where isFilled(x, y) {
+            guard ready[y - area.y] else { continue }
+            // The search's bytes of rows y - 1, y, y + 1 (offsets by canvas column), when all
+            // three are inside the area and prepared: a pixel whose 8 neighbours are all
+            // filled starts no walk, and most filled pixels are such (checked without bounds).
+            let here = (y - area.y) * area.width - area.x
+            let whole =
+                y > area.y && y < area.maxY - 1 && ready[y - 1 - area.y] && ready[y + 1 - area.y]
+            @inline(__always) func surrounded(_ x: Int) -> Bool {
+                guard whole, x > area.x, x < area.maxX - 1 else { return false }
+                let up = here - area.width
+                let down = here + area.width
+                return state[here + x - 1] == 2 && state[here + x + 1] == 2 && state[up + x - 1] == 2
+                    && state[up + x] == 2 && state[up + x + 1] == 2 && state[down + x - 1] == 2
+                    && state[down + x] == 2 && state[down + x + 1] == 2
+            }
+            for x in filled.x..<filled.maxX where state[here + x] == 2 && !surrounded(x) {
                 for (dx, dy) in Self.walks where !isFilled(x + dx, y + dy) {
                     // The pixels getting farther from the target, up to the outline's peak.
                     ramp.removeAll(keepingCapacity: true)
