@@ -108,7 +108,8 @@ let package = Package(
             name: "swiftpaint", dependencies: ["PaintCore", "PaintIO", "PaintApp", "PaintX11", "CMalloc"],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         .executableTarget(
-            name: "paint-bench", dependencies: ["PaintCore", "PaintIO", "PaintText", "CX11", "CXTest", "XDriver"]),
+            name: "paint-bench",
+            dependencies: ["PaintCore", "PaintIO", "PaintApp", "PaintText", "CX11", "CXTest", "XDriver"]),
 
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["PaintCore"], path: "Tests/TestSupport"),

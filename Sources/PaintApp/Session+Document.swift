@@ -20,7 +20,8 @@ extension Session {
     /// carries the editing history inside, to be taken to another computer.
     public func save(historyInside: Bool) {
         historyInsideNextSave = historyInside
-        guard let path else {
+        // An untitled picture's first save, still being written, has given it its name.
+        guard let path = path ?? saving?.target else {
             promptSaveAs(then: nil)
             return
         }
@@ -52,10 +53,16 @@ extension Session {
     public func requestClose() { requestLeave(to: .quit) }
 
     /// Leaves the document for `leaving`: at once when it is saved, else after asking
-    /// Save / Discard / Cancel.
+    /// Save / Discard / Cancel. While a save is being written, once it is done.
     public func requestLeave(to leaving: Leaving) {
         commitStroke()
         historyInsideNextSave = false
+        if let saving {
+            leaveAfterSave = leaving
+            let next = leaving == .quit ? "closing" : "going on"
+            setMessage("Saving “\(FileSystem.lastComponent(saving.target))”…; \(next) once it is saved")
+            return
+        }
         // A picture saved here that another program has since replaced, or whose file is gone,
         // exists only in this window: leaving asks too.
         deletedOnDisk = fileDeletedOnDisk()
@@ -98,6 +105,10 @@ extension Session {
     public func install(_ document: Document, message: String, journal: OperationSink?) {
         if journal !== sink { sink?.closedCleanly() }
         sink = journal
+        // A save still being written belonged to the document that goes; what waited for it too.
+        documentSerial += 1
+        queuedSave = nil
+        leaveAfterSave = nil
         journalToSettle = journal is DocumentJournal
         crashProtectionStopped = nil
         journalMissing = nil
@@ -186,12 +197,17 @@ extension Session {
     /// Leaves with nothing to lose: the journal goes.
     func finish() {
         sink?.closedCleanly()
+        waitForRecentList()
         effects.exit = 0
     }
 
     /// SIGTERM, SIGHUP: finish the stroke in progress, make the journal durable, and exit. The
     /// journal stays when there are unsaved changes, so the next start offers to restore them.
     public func terminate() {
+        // A save being written is finished (the file is whole either way: it is renamed into
+        // place), nothing that waited for it is.
+        finishSave(goingOn: false)
+        waitForRecentList()
         commitStroke()
         if isModified {
             // Without a journal (a start that could not make one), a last try.
@@ -206,6 +222,8 @@ extension Session {
     /// The X server is gone: no more X calls. Record the stroke in progress as finished and make
     /// the journal durable; the caller exits.
     public func emergencyStop() {
+        finishSave(goingOn: false)
+        waitForRecentList()
         commitStroke()
         sink?.flush()
     }

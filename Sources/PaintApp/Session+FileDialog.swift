@@ -218,9 +218,14 @@ extension Session {
     /// `takeBackgroundWork`; nil when none is under way.
     public var backgroundWorkFD: Int32? { pasteDescriptor ?? thumbnailer?.wakeFD }
 
-    /// Takes what the thumbnail thread finished into the dialog, and a paste decoded on its
-    /// thread onto the canvas (`checkPaste`).
+    /// Readable when the save being written is done: it is taken with `takeBackgroundWork`;
+    /// nil when none is.
+    public var saveWorkFD: Int32? { saveDescriptor }
+
+    /// Takes what the thumbnail thread finished into the dialog, a paste decoded on its
+    /// thread onto the canvas (`checkPaste`), and a save written on its own (`checkSave`).
     public func takeBackgroundWork() {
+        checkSave()
         checkPaste()
         guard let loader = thumbnailer else { return }
         let done = loader.take()
@@ -253,23 +258,26 @@ extension Session {
 
     /// The recent pictures as the list now holds them (another window may have added some).
     func loadRecentPictures() -> [String] {
-        if let store = recentFiles { recentPictures = store.load().paths }
+        if let store = recentFiles {
+            // What this window added and is still being written (a slow disk) comes first.
+            let unwritten = recentWriting?.unwritten ?? []
+            let written = store.load().paths.filter { !unwritten.contains($0) }
+            recentPictures = Array((unwritten + written).prefix(RecentFiles.capacity))
+        }
         return recentPictures
     }
 
     /// `picture` (absolute) was opened or saved: first in the list of recent pictures.
     public func rememberRecent(_ picture: String) {
-        guard let store = recentFiles else {
-            recentPictures = [picture] + recentPictures.filter { $0 != picture }.prefix(RecentFiles.capacity - 1)
-            return
-        }
-        let (paths, problem) = store.add(picture)
-        recentPictures = paths
-        // Never in the way: a list that cannot be written costs only the list.
-        if let problem, !toldRecentProblem {
-            toldRecentProblem = true
-            FileSystem.printError("swiftpaint: \(problem)")
-        }
+        recentPictures = [picture] + recentPictures.filter { $0 != picture }.prefix(RecentFiles.capacity - 1)
+        // The file (synced) on a thread of its own: never in the way.
+        guard let store = recentFiles else { return }
+        recentWriting = RecentWriting(adding: picture, to: store, after: recentWriting)
+    }
+
+    /// Waits until the recent list is written (on the way out; tests).
+    public func waitForRecentList() {
+        recentWriting?.wait()
     }
 
     /// The recent pictures that still exist, newest first: what the menu's "Open Recent" lists.

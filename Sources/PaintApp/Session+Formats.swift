@@ -44,6 +44,14 @@ extension Session {
     /// JPEG or a WebP (not again at Ctrl+S on the JPEG or WebP it already is; a WebP's 100 is
     /// lossless). Goes on to `then` after a save.
     func saveAsking(to target: String, then: Leaving?) {
+        // One save at a time: this one is made once the one being written is done (it is asked
+        // then, against the file that one wrote).
+        if let saving {
+            queuedSave = (target, then, historyInsideNextSave)
+            historyInsideNextSave = false
+            setMessage("Saving “\(FileSystem.lastComponent(saving.target))”…; saving again when it is done")
+            return
+        }
         // Another program changed the file since it was opened or saved here: never write over
         // its work without asking (unless the user said Overwrite for that very version).
         if target == path, fileChangedOnDisk(),
@@ -65,7 +73,7 @@ extension Session {
             setMode(.qualityPrompt(field, target: target, then: then))
             return
         }
-        if save(to: target, as: format), let then { proceed(to: then) }
+        save(to: target, as: format, then: then)
     }
 
     /// The answer to "which format?": `target` with the chosen format's extension (in place of
@@ -88,72 +96,11 @@ extension Session {
         }
         let format = qualityFormat(target)
         changeSettings { format == .webp ? $0.setWebPQuality(quality) : $0.setJPEGQuality(quality) }
-        if save(to: target, as: format), let then { proceed(to: then) }
+        save(to: target, as: format, then: then)
     }
 
     /// The format a quality question is about: WebP or JPEG.
     func qualityFormat(_ target: String) -> ImageFormat { formatToSave(target) == .webp ? .webp : .jpeg }
-
-    // MARK: Writing
-
-    /// Writes the picture to `target` as `format`, atomically, and keeps its editing history in
-    /// this computer's history store; the file carries the history inside only for "Save with
-    /// history" (or `--save-with-history`), and only a PNG can. Reports success (and, once per
-    /// format, what the format cannot keep) or the reason in the status bar. The document stays
-    /// modified when it fails.
-    @discardableResult
-    func save(to target: String, as format: ImageFormat) -> Bool {
-        commitStroke()
-        // The saved history must hold every step: a rebuild still running is waited for.
-        completeHistoryRebuild()
-        let transparent = engine.background == .transparent
-        let quality = settings.quality(for: format)
-        let options = SaveOptions(format: format, quality: quality, lossless: format == .webp && quality == 100)
-        let inside = historyInsideNextSave || opener.options.saveWithHistory
-        historyInsideNextSave = false
-        let store = opener.options.historyStore
-        // The entry is named by what a reader decodes from the file, whatever the format does to
-        // the pixels (SavedHistory).
-        let archive = store != nil || inside ? DocumentLoader.archive(for: document) : nil
-        var kept = archive.map { SavedHistory(archive: $0, store: store, portable: inside) }
-        kept?.cleanBase = document.cleanBase
-        var outcome: SavedHistory.Outcome
-        do {
-            outcome = try ImageFile.save(
-                engine.flattenedImage(), to: target, options: options, withAlpha: transparent, history: kept)
-        } catch {
-            setMessage(error.description)
-            return false
-        }
-        if (store != nil || inside) && archive == nil {
-            outcome.problem =
-                "its history was not kept: its starting picture could not be read back from the crash journal"
-        }
-        document.path = target
-        // What is on disk now is this save: the next one compares with it, and so does a
-        // drawing restored from the journal after a crash.
-        document.onDisk = .now(target)
-        sink?.saved(path: target, version: document.onDisk.version)
-        diskSeen = nil
-        overwriteAccepted = nil
-        changedOnDisk = false
-        deletedOnDisk = false
-        lastFolder = FileSystem.parentFolder(target)
-        rememberRecent(target)
-        document.format = format
-        document.savedStep = history.cursor
-        document.carriesHistory = outcome.carried
-        if let made = outcome.cleanBase { document.cleanBase = made }
-        var message = "Saved to \(PathDisplay.abbreviatingHome(target))"
-        if outcome.carried { message += " with its editing history inside" }
-        if transparent && !format.keepsTransparency && !document.toldLosses.contains(format) {
-            document.toldLosses.insert(format)
-            message += "; a \(format.name) file keeps no transparency (flattened onto white)"
-        }
-        if let problem = outcome.problem { message += "; " + problem }
-        setMessage(message)
-        return true
-    }
 }
 
 extension ImageFormat {

@@ -141,8 +141,10 @@ extension Session {
         default: break
         }
         document.noteCommitted(operation)
+        if let saving { saving.step = Document.step(saving.step, after: operation, cursor: history.cursor) }
         noteForHistoryRebuild(operation)
         sink?.record(operation)
+        recordedChanges += 1
     }
 
     /// Steps back in the history (Ctrl+Z).

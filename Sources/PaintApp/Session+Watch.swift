@@ -29,7 +29,8 @@ extension Session {
             }
             crashProtectionStopped = stopped
         }
-        if lookingAtFile {
+        // Not while a save is being written: it is this window that changes the file.
+        if lookingAtFile && saving == nil {
             let changed = fileChangedOnDisk()
             if changed != changedOnDisk {
                 changedOnDisk = changed
@@ -110,7 +111,9 @@ extension Session {
                 }
                 why = "its file was changed by another program since it was opened"
             }
-            // The status bar says protection is stopped, and why (`watch`).
+            // The status bar says protection is stopped, and why (`watch`); stderr too, once
+            // (not at each retry).
+            if journalMissing == nil { FileSystem.printError("swiftpaint: No crash journal: \(why)") }
             journalMissing = why
         }
     }
@@ -130,10 +133,14 @@ extension Session {
         "Crash protection stopped: \(why); retrying every 2 s"
     }
 
-    /// The message the status bar shows: the last one; when a change has cleared it while crash
-    /// protection is stopped, why it is stopped (it stays in view until protection resumes).
+    /// The message the status bar shows: the last one; when a change has cleared it, the save
+    /// being written, or while crash protection is stopped, why it is stopped (it stays in view
+    /// until protection resumes).
     public var shownMessage: String {
-        guard message.isEmpty, let stopped = crashProtectionStopped else { return message }
+        guard message.isEmpty else { return message }
+        // A save being written stays in view until it is done, whatever is drawn meanwhile.
+        if let saving { return "Saving “\(FileSystem.lastComponent(saving.target))”…" }
+        guard let stopped = crashProtectionStopped else { return message }
         return Self.stoppedText(stopped)
     }
 
@@ -148,6 +155,8 @@ extension Session {
         case .absent: return FileSystem.exists(path)
         case .version(let known):
             guard let stat = FileVersion.Stat(path: path), stat != known.stat else { return false }
+            // Another size is other bytes: nothing to read.
+            if stat.size != known.stat.size { return true }
             if let seen = diskSeen, seen.stat == stat { return seen.changed }
             let changed = FileVersion.current(path: path).map { !$0.sameBytes(as: known) } ?? true
             diskSeen = (stat, changed)

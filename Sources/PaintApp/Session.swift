@@ -21,6 +21,24 @@ public final class Session {
     /// "Save with history" ticked in the Save as dialog). Every way of asking for a save sets it;
     /// a save uses it up.
     var historyInsideNextSave = false
+    /// Whether saves are written on a thread of their own (the window: drawing goes on while a
+    /// large picture is encoded and synced); without, `save` writes before it returns.
+    public var savesInBackground = false
+    /// The save being written (`BackgroundSave`); nil when none is.
+    var saving: BackgroundSave?
+    /// A save asked for while another was being written, made once that one is done: never two
+    /// at once.
+    var queuedSave: (target: String, then: Leaving?, historyInside: Bool)?
+    /// Where the user was going (closing, New, Open) when a save was still being written: asked
+    /// again once it is done, so closing never loses a save under way.
+    var leaveAfterSave: Leaving?
+    /// Counts the documents installed: a save that ends after another document came is not
+    /// that document's save.
+    var documentSerial = 0
+    /// Counts the changes the journal heard of (`record`).
+    var recordedChanges = 0
+    /// The recent list being written on its own thread (`rememberRecent`).
+    var recentWriting: RecentWriting?
     /// The last message for the status bar ("Saved to …", an error).
     public internal(set) var message = ""
     /// What the status bar is doing: showing the status, or asking something.
@@ -166,8 +184,6 @@ public final class Session {
     public internal(set) var recentFiles: RecentFiles?
     /// The pictures opened or saved last, newest first (as last read).
     public internal(set) var recentPictures: [String] = []
-    /// Whether a list that could not be written was reported (once is enough).
-    var toldRecentProblem = false
     /// Whether the dialog shows thumbnails (made on a thread of their own).
     public var makesThumbnails = true
     /// Makes them; started with the first dialog that needs one.

@@ -8,7 +8,7 @@ import PaintCore
 public struct FileVersion: Sendable, Equatable {
     /// What `stat` says of a file, enough to see that it was replaced or rewritten.
     public struct Stat: Sendable, Equatable {
-        var size: Int
+        public internal(set) var size: Int
         var seconds: Int
         var nanoseconds: Int
         var inode: UInt64

@@ -265,6 +265,8 @@ public final class X11App {
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
             // The file dialog's thumbnails being made (-1: none).
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
+            // A save being written (-1: none).
+            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
         ]
         var batch: [InputEvent] = []
         while owed.exit == nil {
@@ -323,8 +325,10 @@ public final class X11App {
             // Work finished off this thread (the file dialog's thumbnails) wakes the loop too.
             fds[3].revents = 0
             fds[3].fd = session.backgroundWorkFD ?? -1
+            fds[4].revents = 0
+            fds[4].fd = session.saveWorkFD ?? -1
             // A descriptor of -1 (no signal pipe, nothing under way) is skipped by poll.
-            let ready = poll(&fds, 4, idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
+            let ready = poll(&fds, 5, idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
             if ready == 0 && idle {
                 session.history.idleWork(engine: session.engine)
                 continue
@@ -333,7 +337,7 @@ public final class X11App {
                 session.checkHistoryRebuild()
                 owed.merge(session.takeEffects())
             }
-            if fds[3].revents != 0 {
+            if fds[3].revents != 0 || fds[4].revents != 0 {
                 session.takeBackgroundWork()
                 owed.merge(session.takeEffects())
             }

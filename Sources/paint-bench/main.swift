@@ -199,6 +199,9 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "geometry" {
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "store" {
     runStoreBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "save" {
+    runSaveBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 
 // Errors on stdout would corrupt the one-line result that scripts parse.
 let options: Options

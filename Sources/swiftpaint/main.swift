@@ -81,6 +81,8 @@ let session = Session(
 let settingsPath = SettingsFile.defaultPath
 let (stored, settingsProblem) = StoredSettings.load(from: settingsPath)
 session.restore(stored)
+// The window goes on while a save is encoded and written.
+session.savesInBackground = true
 do {
     StartupTrace.mark("session made")
     let app = try X11App(session: session, displayName: nil, windowSize: stored.window)

@@ -185,6 +185,8 @@ import Testing
         T.key(s, "s", [.control, .shift])
         T.typeInDialog(s, "copy.png")
         #expect(s.path == dir + "/albums/copy.png")
+        // Written on a thread of its own.
+        s.waitForRecentList()
         #expect(
             RecentFiles(path: dir + "/state/recent").load().paths == [
                 dir + "/albums/copy.png", dir + "/albums/red.png",

@@ -29,6 +29,28 @@ public enum Background: Equatable, Sendable {
         return .image(out)
     }
 
+    /// Puts `image`, the paint of `rect` of the canvas (premultiplied), over this background,
+    /// as a save writes it; a transparent background leaves the paint as it is.
+    func flatten(_ image: inout PixelImage, at rect: IntRect) {
+        if case .transparent = self { return }
+        image.pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<rect.height {
+                let row = y * rect.width
+                switch self {
+                case .color(let color):
+                    let backdrop = color.pixel
+                    for x in 0..<rect.width { dst[row + x] = Pixel.over(dst[row + x], backdrop: backdrop) }
+                case .transparent: break
+                case .image(let picture):
+                    let from = (rect.y + y) * picture.width + rect.x
+                    for x in 0..<rect.width {
+                        dst[row + x] = Pixel.over(dst[row + x], backdrop: picture.pixels[from + x])
+                    }
+                }
+            }
+        }
+    }
+
     /// The opaque pixel that shows through at (x, y) of a canvas of this background (for
     /// views other than the per-span compositor's; an image must be of the canvas size).
     func backdrop(_ x: Int, _ y: Int) -> UInt32 {

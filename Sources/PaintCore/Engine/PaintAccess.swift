@@ -91,21 +91,15 @@ extension StrokeEngine {
     /// not included. With `rect`, just that part (clipped to the canvas).
     public func flattenedImage(in rect: IntRect? = nil) -> PixelImage {
         var out = paintImage(in: rect ?? bounds)
-        let r = (rect ?? bounds).intersection(bounds)
-        out.pixels.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<r.height {
-                for x in 0..<r.width {
-                    let o = y * r.width + x
-                    switch background {
-                    case .color(let color): dst[o] = Pixel.over(dst[o], backdrop: color.pixel)
-                    case .transparent: break
-                    case .image(let image):
-                        dst[o] = Pixel.over(dst[o], backdrop: image.pixels[(r.y + y) * width + r.x + x])
-                    }
-                }
-            }
-        }
+        background.flatten(&out, at: (rect ?? bounds).intersection(bounds))
         return out
+    }
+
+    /// The picture as it is saved, taken now by reference (the paint's tiles and the
+    /// background, no pixel copied) and flattened later, on any thread: what a save writes
+    /// while drawing goes on. Finished strokes are merged first; one in progress is not in it.
+    public func pictureSnapshot() -> PictureSnapshot {
+        PictureSnapshot(paint: paintSnapshot(), background: background)
     }
 
     /// The paint layer as it is now, by reference to its tiles (no pixel is copied; the engine

@@ -1,0 +1,138 @@
+import Glibc
+import PaintCore
+import PaintIO
+
+/// A save written on a thread of its own while the window goes on drawing: encoding a 4K
+/// picture, the history entry with its syncs and, for the first "Save with history" of a
+/// JPEG, its clean starting picture (about 1.6 s of CPU) froze the window for as long.
+///
+/// What is saved is taken at Ctrl+S (`Request`: the picture by reference to the paint's tiles,
+/// which the engine copies before it writes into them again, and the history as it is), so
+/// strokes drawn meanwhile are not in the file and keep the document modified. The same pattern
+/// as a paste (`PasteDecoding`): the thread shares nothing with the window's but the request
+/// and, once it has written a byte to `descriptor` (which the window polls), what it did. The
+/// file itself is replaced by one rename (`AtomicFile`): a crash or a kill leaves the old file
+/// or the new one, whole.
+final class BackgroundSave {
+    /// What the thread writes, taken on the window's thread.
+    struct Request: Sendable {
+        let picture: PictureSnapshot
+        /// The file (absolute).
+        let target: String
+        let options: SaveOptions
+        /// Whether the picture's alpha is written (a transparent background).
+        let withAlpha: Bool
+        /// The history to keep with it (the store, the file's own chunk), when any is.
+        let history: SavedHistory?
+    }
+
+    /// What the thread did.
+    struct Written: Sendable {
+        /// What happened to the history, or why nothing was saved.
+        var outcome: Result<SavedHistory.Outcome, ImageFileError>
+        /// The file as this save left it, for the changed-on-disk check (read back here, not on
+        /// the window's thread).
+        var onDisk: DiskBaseline = .unknown
+    }
+
+    /// Shared with the thread: the request in, what it did out, the pipe between them.
+    private final class Work: @unchecked Sendable {
+        let request: Request
+        /// Written by the thread before it signals; read only after joining it.
+        var written: Written?
+        let done: DonePipe?
+
+        init(request: Request, done: DonePipe?) {
+            self.request = request
+            self.done = done
+        }
+
+        func run() {
+            written = BackgroundSave.write(request)
+            done?.signal()
+        }
+    }
+
+    private let work: Work
+    private var thread: pthread_t?
+    /// The format written.
+    let format: ImageFormat
+    /// Where the user goes once it is saved (closing, New, Open after "Save"), if anywhere.
+    let then: Leaving?
+    /// The history step saved; nil once a change made meanwhile replaced it (an undo past it,
+    /// then a new step), so that no undo reaches the saved picture again (`Document.step`).
+    var step: Int?
+    /// Changes the journal had heard of when the picture was taken: its save marker goes in
+    /// only when no change came after (a marker after them would call them saved).
+    let recordedAtStart: Int
+    /// The document it saves (`Session.documentSerial`): a save that ends after another
+    /// document came only says how it went.
+    let document: Int
+    /// Whether a history was wanted but its starting picture could not be read back (from the
+    /// crash journal): the picture is saved without it, and the status bar says so.
+    let historyLost: Bool
+    /// Whether the thread has said it is done (see `checkFinished`).
+    private(set) var isFinished = false
+
+    /// The file being written.
+    var target: String { work.request.target }
+    /// Whether the picture's alpha is written (a transparent background).
+    var withAlpha: Bool { work.request.withAlpha }
+
+    /// Starts writing `request` on a thread of its own with `inBackground` (here and now
+    /// without, or when no thread or pipe can be made).
+    init(
+        _ request: Request, format: ImageFormat, then: Leaving?, step: Int, recordedAtStart: Int, document: Int,
+        historyLost: Bool, inBackground: Bool
+    ) {
+        self.historyLost = historyLost
+        self.format = format
+        self.then = then
+        self.step = step
+        self.recordedAtStart = recordedAtStart
+        self.document = document
+        let done = inBackground ? DonePipe() : nil
+        let work = Work(request: request, done: done)
+        self.work = work
+        if done != nil, let thread = BackgroundThread.start({ work.run() }) {
+            self.thread = thread
+        } else {
+            work.run()
+        }
+    }
+
+    /// Readable once the thread is done; nil when it ran here (it is done).
+    var descriptor: Int32? { thread == nil ? nil : work.done?.readEnd }
+
+    /// Whether the thread is done, reading its signal when there is one.
+    func checkFinished() -> Bool {
+        if !isFinished && (thread == nil || work.done?.take() == true) { isFinished = true }
+        return isFinished
+    }
+
+    /// Waits for the thread (at once when it is done) and gives what it did.
+    func finish() -> Written {
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+        return work.written ?? Written(outcome: .failure(.cannotWrite(path: target, errno: EIO)))
+    }
+
+    /// Writes the picture (and its history) as `ImageFile.save` does, then reads back what is
+    /// on disk now.
+    static func write(_ request: Request) -> Written {
+        let outcome = Result { () throws(ImageFileError) in
+            try ImageFile.save(
+                request.picture.flattened(), to: request.target, options: request.options,
+                withAlpha: request.withAlpha, history: request.history)
+        }
+        guard case .success = outcome else { return Written(outcome: outcome) }
+        return Written(outcome: outcome, onDisk: DiskBaseline.now(request.target))
+    }
+
+    /// A save left unfinished (the session goes) is still waited for: the file is whole.
+    deinit {
+        if let thread { pthread_join(thread, nil) }
+    }
+}
