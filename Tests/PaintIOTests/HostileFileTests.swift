@@ -36,6 +36,19 @@ import Testing
         }
     }
 
+    /// Found by trust2's fuzzing (83aac56 with seed 0x1DCAFE): a JPEG whose ICC profile is an
+    /// RGB matrix profile with a damaged header, its rendering intent 0xd83da90b. lcms2 2.14 read
+    /// its table of four intents at that index and the program died of SIGSEGV; the intent is
+    /// now one of ICC's four or perceptual, and the picture opens.
+    @Test func aProfileWhoseRenderingIntentIsNoIntentOpensThePicture() throws {
+        let bytes = Support.get(Reference.fixtures + "/damaged-icc-intent.jpg") ?? []
+        #expect(bytes.count == 2079)
+        let header = try #require(JPEGMetadata(bytes, maxProfileBytes: 100_000).iccProfile)
+        #expect(header[64..<68].elementsEqual([0xD8, 0x3D, 0xA9, 0x0B]))
+        let opened = try ImageDecoder.decode(bytes, name: "damaged-icc-intent.jpg")
+        #expect(opened.image.width > 0 && opened.image.height > 0)
+    }
+
     @Test func theChunkOf2GBIsRefusedFromAFileOf105Bytes() throws {
         let bytes = Support.get(Self.fixtures.folder + "/chunk-2g-tEXt.png") ?? []
         #expect(bytes.count == 105)

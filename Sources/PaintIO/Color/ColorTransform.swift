@@ -178,6 +178,10 @@ final class ColorTransform {
     /// The profile's own rendering intent when it supports it, else perceptual.
     private static func intent(of profile: cmsHPROFILE) -> UInt32 {
         let wanted = cmsGetHeaderRenderingIntent(profile)
+        // The header's intent is the file's word, not ICC's four: lcms2 2.14 looks it up in a
+        // table of four without checking (`cmsIsCLUT`), and a damaged profile's intent of
+        // 0xd83da90b read far past it and killed the program.
+        guard wanted <= UInt32(INTENT_ABSOLUTE_COLORIMETRIC) else { return UInt32(INTENT_PERCEPTUAL) }
         return cmsIsIntentSupported(profile, wanted, UInt32(LCMS_USED_AS_INPUT)) != 0
             ? wanted : UInt32(INTENT_PERCEPTUAL)
     }
