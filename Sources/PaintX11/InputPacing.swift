@@ -4,13 +4,15 @@ import PaintIO
 ///
 /// A 1 kHz mouse sends an event every millisecond. Waking for each one costs the program the
 /// same wake-up, reads, X requests and flush whatever the event draws, for frames no screen
-/// shows: displays refresh 60–240 times a second. So after a turn that read pointer motion,
-/// the loop leaves the connection alone for `period` (work of its own, a signal, a finished
-/// history rebuild still wake it), then takes everything that came meanwhile in one read and
-/// presents once. Every sample still goes into the engine, in order (DESIGN: input is never
-/// dropped or compressed; redrawing is what gets batched). Motion after a pause is read at
-/// once: the first event of a stroke, and every event of a mouse at 250 Hz or slower, waits
-/// for nothing; at 1 kHz an event waits at most `period` less a millisecond.
+/// shows: displays refresh 60–240 times a second. So while motion comes faster than `period`
+/// (a read found more than one event, or the last one came less than `period` before), the
+/// loop leaves the connection alone for `period` after a read (work of its own, a signal, a
+/// finished history rebuild still wake it), then takes everything that came meanwhile in one
+/// read and presents once. Every sample still goes into the engine, in order (DESIGN: input
+/// is never dropped or compressed; redrawing is what gets batched). Slower motion is read as
+/// it comes, without a wake-up of its own for the pause: the first event of a stroke, and
+/// every event of a mouse at 250 Hz or slower, waits for nothing; at 1 kHz an event waits at
+/// most about `period`.
 struct InputPacing {
     /// 4 ms: 250 presents a second at most, above nearly every display's refresh rate.
     static let standardPeriod = 0.004
@@ -30,9 +32,14 @@ struct InputPacing {
         }
     }
 
-    /// After a turn that read pointer motion (at `clock`), the next read waits for `period`.
-    mutating func readMotion(at clock: Double) {
-        if period > 0 { holdUntil = clock + period }
+    /// When the last pointer motion was read (CLOCK_MONOTONIC seconds).
+    private var lastMotion = -Double.infinity
+
+    /// A turn read `count` motion events at `clock`: when motion comes faster than `period`,
+    /// the next read waits for `period`.
+    mutating func readMotion(_ count: Int, at clock: Double) {
+        if period > 0, count > 1 || clock - lastMotion < period { holdUntil = clock + period }
+        lastMotion = clock
     }
 
     /// Whether the connection is left alone at `clock`.

@@ -39,8 +39,9 @@ public final class X11App {
     private var nextFileLook: Double = 0
     /// How often the connection is read while pointer motion keeps coming.
     private var pacing = InputPacing()
-    /// Whether this turn read pointer motion (the next read then waits: `pacing`).
-    private var motionRead = false
+    /// How many pointer motion events this turn read (`pacing` decides whether the next read
+    /// waits).
+    private var motionRead = 0
     /// Seconds between status-bar redraws for pointer-position changes alone.
     static let statusInterval = 0.033
     let chromeGC: GC
@@ -282,9 +283,9 @@ public final class X11App {
                 } while XQLength(display) > 0
             }
             clock = now()
-            if motionRead {
-                pacing.readMotion(at: clock)
-                motionRead = false
+            if motionRead > 0 {
+                pacing.readMotion(motionRead, at: clock)
+                motionRead = 0
             }
             // A paste whose owner went silent is given up, with a message.
             if let expired = clipboard.expire(now: clock) { batch.append(Self.input(expired)) }
@@ -467,7 +468,7 @@ public final class X11App {
                         modifiers: EventTranslator.modifiers(event.xbutton.state)))
             }
         case MotionNotify:
-            motionRead = true
+            motionRead += 1
             batch.append(
                 .motion(
                     x: Int(event.xmotion.x), y: Int(event.xmotion.y),
@@ -530,7 +531,7 @@ public final class X11App {
     private func appendPointer(_ pointerEvent: consuming InputEvent, time: Time, to batch: inout [InputEvent]) {
         guard case .press(let x, let y, let button, _, _) = pointerEvent else {
             if case .motion = pointerEvent {
-                motionRead = true
+                motionRead += 1
                 hand(&batch)
                 blitter.waitUntilServerRead()
                 session.feed(pointerEvent)

@@ -7,16 +7,29 @@ import Testing
     @Test func afterMotionTheConnectionRestsForThePeriodThenIsReadAgain() {
         var pacing = InputPacing(environment: nil)
         #expect(pacing.period == 0.004)
-        // Motion after a pause is read at once.
+        // Motion after a pause is read at once, and holds nothing: a mouse at 125 Hz (one
+        // event a read, 8 ms apart) is read as it comes.
         #expect(!pacing.holds(at: 10))
-        pacing.readMotion(at: 10)
-        #expect(pacing.holds(at: 10) && pacing.holds(at: 10.0039))
-        #expect(!pacing.holds(at: 10.004) && !pacing.holds(at: 11))
+        pacing.readMotion(1, at: 10)
+        #expect(!pacing.holds(at: 10))
+        pacing.readMotion(1, at: 10.008)
+        #expect(!pacing.holds(at: 10.008))
+        // An event a millisecond after the last: the connection rests for the period.
+        pacing.readMotion(1, at: 10.009)
+        #expect(pacing.holds(at: 10.009) && pacing.holds(at: 10.0129))
+        #expect(!pacing.holds(at: 10.0131) && !pacing.holds(at: 11))
+        // The read after the rest finds several events: it rests again, though 4 ms passed.
+        pacing.readMotion(4, at: 10.0135)
+        #expect(pacing.holds(at: 10.0135) && pacing.holds(at: 10.0174))
+        #expect(!pacing.holds(at: 10.0176))
+        // Motion stopped: the next lone event comes after a pause and is read at once.
+        pacing.readMotion(1, at: 10.5)
+        #expect(!pacing.holds(at: 10.5))
     }
 
     @Test func pollWakesAtTheNextReadOrAnEarlierDeadline() {
         var pacing = InputPacing(environment: nil)
-        pacing.readMotion(at: 5)
+        pacing.readMotion(2, at: 5)
         // Not holding: the loop's own time-out, none (-1) included.
         #expect(pacing.timeout(-1, holding: false, at: 5) == -1)
         #expect(pacing.timeout(33, holding: false, at: 5) == 33)
@@ -38,7 +51,7 @@ import Testing
         }
         // Off: motion never holds the connection.
         var off = InputPacing(environment: "0")
-        off.readMotion(at: 1)
+        off.readMotion(5, at: 1)
         #expect(!off.holds(at: 1))
     }
 }
