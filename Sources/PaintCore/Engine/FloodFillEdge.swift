@@ -14,16 +14,7 @@ extension StrokeEngine {
     /// color, or with no outline beyond it (`o` = `t`), gets nothing.
     public static func edgeCoverage(pixel p: UInt32, target t: UInt32, outline o: UInt32, fill f: UInt32) -> UInt8 {
         @inline(__always) func channel(_ v: UInt32, _ k: Int) -> Double { Double(v >> UInt32(8 * k) & 0xFF) }
-        // a: how much of the outline the pixel holds.
-        var along = 0.0
-        var span = 0.0
-        for k in 0..<4 {
-            let line = channel(o, k) - channel(t, k)
-            along += (channel(p, k) - channel(t, k)) * line
-            span += line * line
-        }
-        guard span > 0 else { return 0 }
-        let a = min(max(along / span, 0), 1)
+        guard let a = outlineShare(pixel: p, target: t, outline: o) else { return 0 }
         // c: the fill's strength that brings the pixel closest to a·o + (1 − a)·f.
         var toward = 0.0
         var reach = 0.0
@@ -111,5 +102,23 @@ extension StrokeEngine {
             sum += d * d
         }
         return sum
+    }
+
+    /// How much of the outline color `o` the pixel `p` holds over the searched color `t`: the
+    /// least-squares a in p ≈ t + a·(o − t) over the four premultiplied channels, within 0...1;
+    /// nil when the outline is the searched color. Both fill edge rules (`edgeCoverage`,
+    /// drawing version 2, and `filledEdgePixel`) start from it.
+    @inline(__always)
+    static func outlineShare(pixel p: UInt32, target t: UInt32, outline o: UInt32) -> Double? {
+        @inline(__always) func channel(_ v: UInt32, _ k: Int) -> Double { Double(v >> UInt32(8 * k) & 0xFF) }
+        var along = 0.0
+        var span = 0.0
+        for k in 0..<4 {
+            let line = channel(o, k) - channel(t, k)
+            along += (channel(p, k) - channel(t, k)) * line
+            span += line * line
+        }
+        guard span > 0 else { return nil }
+        return min(max(along / span, 0), 1)
     }
 }

@@ -35,15 +35,7 @@ extension StrokeEngine {
         pixel p: UInt32, target t: UInt32, outline o: UInt32, fill f: UInt32, opacity: Double
     ) -> UInt32? {
         @inline(__always) func channel(_ v: UInt32, _ k: Int) -> Double { Double(v >> UInt32(8 * k) & 0xFF) }
-        var along = 0.0
-        var span = 0.0
-        for k in 0..<4 {
-            let line = channel(o, k) - channel(t, k)
-            along += (channel(p, k) - channel(t, k)) * line
-            span += line * line
-        }
-        guard span > 0 else { return nil }
-        let a = min(max(along / span, 0), 1)
+        guard let a = outlineShare(pixel: p, target: t, outline: o) else { return nil }
         var result: UInt32 = 0
         var values = (0.0, 0.0, 0.0, 0.0)
         for k in 0..<4 {
