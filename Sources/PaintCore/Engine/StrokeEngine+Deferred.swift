@@ -20,9 +20,6 @@
 struct DeferredPieces {
     /// Whether samples wait to be stamped.
     var isPending = false
-    /// Whether their pieces are in `final` and `provisional`; while a turn has one sample they
-    /// are only in the path (`StrokePath.final`, `.provisional`), not copied.
-    var isGathered = false
     /// Whether the turn's first sample takes back the provisional pieces stamped before it.
     var restores = false
     var final: [StrokePiece] = []
@@ -37,7 +34,6 @@ struct DeferredPieces {
 
     mutating func clear() {
         isPending = false
-        isGathered = false
         restores = false
         final.removeAll(keepingCapacity: true)
         provisional.removeAll(keepingCapacity: true)
@@ -68,39 +64,23 @@ extension StrokeEngine {
     @inline(never)
     private func stampDeferred() {
         deferred.isPending = false
-        let dirty: IntRect
-        if deferred.isGathered {
-            deferred.isGathered = false
-            dirty = stamp(restoring: deferred.restores, final: deferred.final, provisional: deferred.provisional)
-            deferred.final.removeAll(keepingCapacity: true)
-            deferred.provisional.removeAll(keepingCapacity: true)
-        } else {
-            // One sample: its pieces are the path's, as `stampPath` would stamp them.
-            dirty = stamp(restoring: deferred.restores, final: path.final, provisional: path.provisional)
-        }
+        let dirty = stamp(restoring: deferred.restores, final: deferred.final, provisional: deferred.provisional)
         deferred.drawn = deferred.drawn.union(dirty)
         deferred.restores = false
+        deferred.final.removeAll(keepingCapacity: true)
+        deferred.provisional.removeAll(keepingCapacity: true)
     }
 
-    /// Notes the sample just added to the path (see `DeferredPieces`): the turn's first only
-    /// marks the turn pending; a later one gathers its pieces after the turn's.
+    /// Gathers what the path made of the sample just added (see `DeferredPieces`).
     func deferPath() {
-        guard deferred.isPending else {
+        if !deferred.isPending {
             deferred.isPending = true
             deferred.restores = !path.keepsProvisional && !provisional.rect.isEmpty
-            return
+        } else if path.keepsProvisional {
+            deferred.final.append(contentsOf: deferred.provisional)
         }
-        if path.keepsProvisional { deferred.final.append(contentsOf: deferred.provisional) }
         deferred.final.append(contentsOf: path.final)
         deferred.provisional.removeAll(keepingCapacity: true)
-        deferred.provisional.append(contentsOf: path.provisional)
-    }
-
-    /// Copies the pieces of the turn's one sample so far out of the path, before the next
-    /// sample replaces them.
-    func gatherPath() {
-        deferred.isGathered = true
-        deferred.final.append(contentsOf: path.final)
         deferred.provisional.append(contentsOf: path.provisional)
     }
 }

@@ -175,8 +175,6 @@ public final class StrokeEngine {
     public func move(to point: Point, pressure: Double = 1, deferred later: Bool = false) -> IntRect {
         guard activity == .stroke, lastPoint != nil, point.isFinite, pressure.isFinite else { return .empty }
         lastPoint = point
-        // The turn's last sample so far is still only in `path`: gathered before it goes.
-        if deferred.isPending && !deferred.isGathered { gatherPath() }
         path.add(StrokePath.Sample(point: point, pressure: pressure))
         guard later || deferred.isPending else { return stampPath() }
         deferPath()
