@@ -54,8 +54,6 @@ public final class StrokeEngine {
     var path = StrokePath()
     /// The stroke image under the provisional pieces, as it was before they were stamped.
     let provisional = SavedCoverage()
-    /// What moves made with `deferred` left for `drawDeferred` (see StrokeEngine+Deferred).
-    var deferred = DeferredPieces()
     var source: UInt32 = 0
     var alpha: UInt32 = 255
     /// The serial of the stroke in progress (or of the next one): its coverage tiles carry it.
@@ -165,20 +163,12 @@ public final class StrokeEngine {
     /// Extends the stroke to `point` (a round-capped segment, or the curve through the samples
     /// with the style's dynamics); returns the changed view rectangle (empty when nothing new is
     /// covered).
-    ///
-    /// With `deferred`, nothing is stamped yet: the pieces wait for `drawDeferred` (which the
-    /// engine also calls before anything reads the view or the stroke image), and the empty
-    /// rectangle is returned. A window that reads several samples at once then stamps the
-    /// provisional piece to the pointer once, not once per sample, and shows exactly the pixels
-    /// the samples fed one at a time would have left (see StrokeEngine+Deferred).
     @discardableResult
-    public func move(to point: Point, pressure: Double = 1, deferred later: Bool = false) -> IntRect {
+    public func move(to point: Point, pressure: Double = 1) -> IntRect {
         guard activity == .stroke, lastPoint != nil, point.isFinite, pressure.isFinite else { return .empty }
         lastPoint = point
         path.add(StrokePath.Sample(point: point, pressure: pressure))
-        guard later || deferred.isPending else { return stampPath() }
-        deferPath()
-        return later && deferred.final.count < DeferredPieces.limit ? .empty : drawDeferred()
+        return stampPath()
     }
 
     /// Draws what the release adds to a freehand stroke (a stabilized line drawn on to where
@@ -187,10 +177,9 @@ public final class StrokeEngine {
     @discardableResult
     public func finishPath() -> IntRect {
         guard activity == .stroke else { return .empty }
-        let drawn = drawDeferred()
         defer { provisional.discard() }
-        guard path.finish() else { return drawn }
-        return drawn.union(stampPath())
+        guard path.finish() else { return .empty }
+        return stampPath()
     }
 
     /// Ends the stroke: it is merged into the paint layer at its opacity, and the stroke image
@@ -215,7 +204,6 @@ public final class StrokeEngine {
     /// Calls `body(y, x0, x1)` for each run of row chunks the stroke in progress touched.
     func visitTouchedChunks(_ body: (Int, Int, Int) -> Void) {
         guard isStroking else { return }
-        drawDeferredBeforeReading()
         for t in coverage.active {
             guard let tile = coverage.tiles[t] else { continue }
             let x = (t % coverage.across) << Tile.shift
@@ -227,10 +215,7 @@ public final class StrokeEngine {
     }
 
     /// The pixels the stroke in progress has touched so far (what `end` will merge into).
-    public var strokeBoundsSoFar: IntRect {
-        drawDeferredBeforeReading()
-        return strokeBounds
-    }
+    public var strokeBoundsSoFar: IntRect { strokeBounds }
 
     /// Drops the stroke in progress without painting; returns the view rectangle restored.
     @discardableResult
@@ -238,7 +223,6 @@ public final class StrokeEngine {
         guard isStroking else { return .empty }
         dropHighlights()
         provisional.discard()
-        deferred.clear()
         clearStrokeTiles()
         return finishStroke()
     }
@@ -266,7 +250,6 @@ public final class StrokeEngine {
 
     func finishStroke() -> IntRect {
         fillEdge.removeAll()
-        deferred.clear()
         lastPoint = nil
         activity = .idle
         let bounds = strokeBounds
@@ -341,7 +324,6 @@ public final class StrokeEngine {
 
     /// Merges every finished stroke: called before anything reads or writes the paint.
     func settle() {
-        drawDeferredBeforeReading()
         while let t = coverage.pending.popLast() {
             if coverage.tiles[t] != nil && (coverage.owner[t] != serial || !isStroking) { mergeTile(t) }
         }
