@@ -14,7 +14,7 @@ extension Session {
     }
 
     /// Feeds one more pointer sample to the stroke in progress (a pen's sample without
-    /// pressure keeps the last one).
+    /// pressure keeps the last one); it is drawn when the effects are taken.
     func extendStroke(to point: Point, pressure: UInt16? = nil) {
         guard case .stroke = gesture, engine.isStroking else { return }
         // Moved out of the gesture while it grows (not copied: no retain and release of its
@@ -23,7 +23,9 @@ extension Session {
         swap(&taken, &gesture)
         guard case .stroke(var live) = consume taken else { return }
         if let last = live.pressure.last { live.pressure.append(pressure ?? last) }
-        redraw(engine.move(to: point, pressure: Operation.pressure(live.pressure, live.points.count)))
+        // Deferred: the samples the window reads in one turn are stamped together when it takes
+        // the effects (`takeEffects`), the tail to the pointer once, not once per sample.
+        engine.move(to: point, pressure: Operation.pressure(live.pressure, live.points.count), deferred: true)
         live.points.append(point)
         gesture = .stroke(consume live)
         lastPaintPoint = point

@@ -330,6 +330,8 @@ public final class Session {
     /// afresh. The title and pointer are included when they changed, and the toolbar when undo
     /// or redo became available or not.
     public func takeEffects() -> Effects {
+        // The stroke's samples since the last frame, stamped at once (`extendStroke`).
+        redraw(engine.drawDeferred())
         // A committed stroke redraws the toolbar (14 million instructions, milliseconds) only
         // when it changes what the undo and redo buttons show, not after every stroke.
         let actions = ActionsKey(undo: canUndoNow, redo: canRedoNow)

@@ -45,6 +45,10 @@ final class ReplayTimer {
 
     /// Tiles merged per idle slice (as `History.idleWork` merges by default: 32 tiles).
     static let mergeSlice = 32
+    /// Samples the window reads in one turn (`--per-turn N`): each is fed with
+    /// `move(..., deferred: true)` and the turn's last one draws them (`drawDeferred`), as the
+    /// session does once per frame. 0: every sample stamped by its own `move`, as before.
+    var samplesPerTurn = 0
 
     init(width: Int, height: Int) {
         self.width = width
@@ -127,9 +131,18 @@ final class ReplayTimer {
                                 }
                                 guard first < last else { continue }
 
+                                var inTurn = 0
                                 for i in (first + 1)..<last {
                                     start = monotonicNanoseconds()
-                                    let moved = engine.move(to: points[i])
+                                    var moved: IntRect
+                                    if samplesPerTurn > 0 {
+                                        engine.move(to: points[i], deferred: true)
+                                        inTurn += 1
+                                        moved = inTurn == samplesPerTurn ? engine.drawDeferred() : .empty
+                                        if inTurn == samplesPerTurn { inTurn = 0 }
+                                    } else {
+                                        moved = engine.move(to: points[i])
+                                    }
                                     strokePoints.append(points[i])
                                     blit(moved)
                                     note(moved, start, monotonicNanoseconds())

@@ -11,6 +11,8 @@
 // --curves: the strokes are drawn as the window draws them by default, as curves through their
 // samples (without it, straight segments between them, as before curves existed);
 // --stabilizer N: and smoothed by the stabilizer with a window of N samples.
+// --per-turn N: N samples are fed (deferred) before the view is drawn and copied, as the window
+// does when it reads N queued samples in one turn of its loop.
 // --out-view OUT.png: what the window would show at the end, assembled only from each event's
 // returned rectangle copied out of the view (a rectangle too small, or a view pixel composited
 // wrong, shows here; compare two builds' files to show a change left every pixel as it was).
@@ -44,11 +46,14 @@ struct Options {
     var bestOf = 0
     /// How the strokes turn samples into lines (`--curves`, `--stabilizer N`).
     var dynamics = StrokeDynamics.straight
+    /// Samples a turn of the window's loop feeds before it presents (`--per-turn N`; 0: each
+    /// sample on its own, drawn by its `move`).
+    var samplesPerTurn = 0
 
     static let usage =
         "usage: paint-bench STROKES.jsonl [--out OUT.png] [--out-view OUT.png] [--repeat N] [--json]"
         + " [--journal DIR | --compare-journal DIR [--runs N]] [--stroke-gap-ms MS] [--best-of N] [--curves]"
-        + " [--stabilizer N]"
+        + " [--stabilizer N] [--per-turn N]"
 
     /// Accepts `--out X`, `--out=X`, `--repeat N`, `--repeat=N`, `--json`, and one input path.
     init(arguments: [String]) throws {
@@ -93,6 +98,12 @@ struct Options {
                     throw ParseError(message: "--stabilizer needs a window of 0 to 32 samples, got \"\(text)\"")
                 }
                 dynamics.stabilizer = n
+            case "--per-turn":
+                let text = try value()
+                guard let n = Int(text), n >= 1, n <= 64 else {
+                    throw ParseError(message: "--per-turn needs a whole number from 1 to 64, got \"\(text)\"")
+                }
+                samplesPerTurn = n
             case "--journal":
                 journal = try value()
             case "--compare-journal":
@@ -347,6 +358,7 @@ if let folder = options.compareJournal {
 }
 
 let timer = ReplayTimer(width: strokeFile.canvasWidth, height: strokeFile.canvasHeight)
+timer.samplesPerTurn = options.samplesPerTurn
 let journal = options.journal.map { startJournal(in: $0) }
 let record = timer.replay(strokeFile, times: options.repeats, journal: journal, strokeGap: options.strokeGap)
 let durableLatencies = journal.map { finishJournal($0) }
@@ -403,8 +415,9 @@ if options.json {
         var best = record.nanoseconds
         var bestIdle = record.idleSlices
         for _ in 1..<options.bestOf {
-            let again = ReplayTimer(width: strokeFile.canvasWidth, height: strokeFile.canvasHeight)
-                .replay(strokeFile, times: options.repeats)
+            let fresh = ReplayTimer(width: strokeFile.canvasWidth, height: strokeFile.canvasHeight)
+            fresh.samplesPerTurn = options.samplesPerTurn
+            let again = fresh.replay(strokeFile, times: options.repeats)
             for i in best.indices { best[i] = min(best[i], again.nanoseconds[i]) }
             if again.idleSlices.count == bestIdle.count {
                 for i in bestIdle.indices { bestIdle[i] = min(bestIdle[i], again.idleSlices[i]) }

@@ -110,4 +110,51 @@ struct BurstEndToEndTests: CanvasChecks {
         #expect(Self.unpainted(first.tips + second.tips, fromFile).isEmpty, "tips left white in the saved PNG")
         #expect(fromFile(Self.end.0, Self.end.1).brightest < 100)
     }
+
+    /// paint-bench x11's fidelity zigzag on this canvas: rows of tips 6 px apart bouncing 12 px,
+    /// serpentine, 2,377 events with no wait between them, so the program reads hundreds in one
+    /// turn (more stroke pieces than the engine gathers before it stamps some early). Every tip
+    /// must show in the window while the button is still down, and again after the release.
+    @Test(
+        "a long zigzag burst shows every tip while the button is held and after the release",
+        arguments: ServerConfig.all)
+    func aLongZigzagBurstShowsEveryTip(config: ServerConfig) throws {
+        let paint = try PaintWindow(
+            config, arguments: ["--size", "\(Self.size.w)x\(Self.size.h)"], imageWidth: Self.size.w,
+            imageHeight: Self.size.h)
+        defer { paint.stop() }
+        var tips: [(Int, Int)] = []
+        for row in 0..<13 {
+            let top = 20 + row * 21
+            for k in 0..<61 {
+                let x = row % 2 == 0 ? 20 + k * 6 : 20 + (60 - k) * 6
+                tips.append((x, k % 2 == 0 ? top : top + 12))
+            }
+        }
+        // Two samples on the straight way from each tip to the next: more events (2,377) without
+        // rounding the tips.
+        var path = [tips[0]]
+        for (a, b) in zip(tips, tips.dropFirst()) {
+            path += [
+                (a.0 + (b.0 - a.0) / 3, a.1 + (b.1 - a.1) / 3), (a.0 + 2 * (b.0 - a.0) / 3, a.1 + 2 * (b.1 - a.1) / 3),
+                b,
+            ]
+        }
+        // The last move goes to a spot no tip's stroke reaches: once it shows, every event before
+        // it has been drawn.
+        let end = (392, 294)
+        Self.burst(paint, path + [end], release: false)
+        _ = try paint.waitForCapture(image: IntRect(x: end.0, y: end.1, width: 1, height: 1), "the burst's last move") {
+            $0.color(x: 0, y: 0).brightest < 100
+        }
+        let screen = { (shot: ScreenCapture) in { (x: Int, y: Int) in shot.color(x: x, y: y) } }
+        let held = Self.unpainted(tips, screen(try paint.captureCanvas()))
+        #expect(
+            held.count == 0, "\(config): tips white with the button held, the first \(held.first.map { "\($0)" } ?? "")"
+        )
+        paint.client.release()
+        try paint.waitForModified(true)
+        let released = Self.unpainted(tips, screen(try paint.captureCanvas())).count
+        #expect(released == 0, "\(config): tips white after the release")
+    }
 }

@@ -118,6 +118,7 @@ extension StrokeEngine {
     /// The coverage of the stroke in progress at (x, y) (0...255), or nil outside the canvas.
     public func strokeCoverage(x: Int, y: Int) -> UInt8? {
         guard bounds.contains(x, y) else { return nil }
+        drawDeferredBeforeReading()
         let t = paint.tile(x: x, y: y)
         guard isStroking, let tile = coverage.tiles[t], coverage.owner[t] == serial else { return 0 }
         return tile[(y & Tile.mask) * Tile.size + (x & Tile.mask)]

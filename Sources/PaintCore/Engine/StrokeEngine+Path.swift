@@ -10,29 +10,37 @@ extension StrokeEngine {
     /// are collected and each pixel composited once at the end, with its final coverage: the
     /// pieces of a curve overlap by most of their width.
     func stampPath() -> IntRect {
-        let restores = !path.keepsProvisional && !provisional.rect.isEmpty
-        let collects = view != nil && !defersComposite && (restores || path.final.count + path.provisional.count > 1)
-        if collects { startCollecting() }
+        stamp(
+            restoring: !path.keepsProvisional && !provisional.rect.isEmpty, final: path.final,
+            provisional: path.provisional)
+    }
+
+    /// Takes back the provisional pieces stamped last when `restores` (else they stay), stamps
+    /// `final`, then saves what lies under `newProvisional` and stamps it: `stampPath` for one
+    /// sample, `drawDeferred` for the samples of a turn. Returns the changed view rectangle.
+    func stamp(restoring restores: Bool, final: [StrokePiece], provisional newProvisional: [StrokePiece]) -> IntRect {
+        let collects = view != nil && !defersComposite && (restores || final.count + newProvisional.count > 1)
+        if collects { startCollecting(final, newProvisional) }
         var dirty = IntRect.empty
         if restores {
             dirty = restoreProvisional()
         } else {
             provisional.discard()
         }
-        for piece in path.final { dirty = dirty.union(stamp(piece)) }
-        if !path.provisional.isEmpty {
-            save(under: path.provisional)
-            for piece in path.provisional { dirty = dirty.union(stamp(piece, keeping: true)) }
+        for piece in final { dirty = dirty.union(stamp(piece)) }
+        if !newProvisional.isEmpty {
+            save(under: newProvisional)
+            for piece in newProvisional { dirty = dirty.union(stamp(piece, keeping: true)) }
         }
         if collects { compositeCollected() }
         return dirty
     }
 
-    /// Starts collecting the rows of the view the path's pieces and the restore can change.
-    private func startCollecting() {
+    /// Starts collecting the rows of the view the pieces and the restore can change.
+    private func startCollecting(_ final: [StrokePiece], _ newProvisional: [StrokePiece]) {
         var box = provisional.rect
-        for piece in path.final { box = box.union(Self.pixelBounds(of: piece)) }
-        for piece in path.provisional { box = box.union(Self.pixelBounds(of: piece)) }
+        for piece in final { box = box.union(Self.pixelBounds(of: piece)) }
+        for piece in newProvisional { box = box.union(Self.pixelBounds(of: piece)) }
         let y0 = max(box.y, viewRect.y)
         let y1 = min(box.maxY, viewRect.maxY)
         collected.start(top: y0, rows: y1 - y0)

@@ -54,6 +54,8 @@ public final class StrokeEngine {
     var path = StrokePath()
     /// The stroke image under the provisional pieces, as it was before they were stamped.
     let provisional = SavedCoverage()
+    /// What moves made with `deferred` left for `drawDeferred` (see StrokeEngine+Deferred).
+    var deferred = DeferredPieces()
     var source: UInt32 = 0
     var alpha: UInt32 = 255
     /// The serial of the stroke in progress (or of the next one): its coverage tiles carry it.
@@ -163,12 +165,27 @@ public final class StrokeEngine {
     /// Extends the stroke to `point` (a round-capped segment, or the curve through the samples
     /// with the style's dynamics); returns the changed view rectangle (empty when nothing new is
     /// covered).
+    ///
+    /// With `deferred`, nothing is stamped yet: the pieces wait for `drawDeferred` (which the
+    /// engine also calls before anything reads the view or the stroke image, or when a turn
+    /// gathers too many), and the empty rectangle is returned: `drawDeferred` returns everything
+    /// the turn changed. A window that reads several samples at once then stamps the
+    /// provisional piece to the pointer once, not once per sample, and shows exactly the pixels
+    /// the samples fed one at a time would have left (see StrokeEngine+Deferred).
     @discardableResult
-    public func move(to point: Point, pressure: Double = 1) -> IntRect {
+    public func move(to point: Point, pressure: Double = 1, deferred later: Bool = false) -> IntRect {
         guard activity == .stroke, lastPoint != nil, point.isFinite, pressure.isFinite else { return .empty }
         lastPoint = point
+        // The turn's last sample so far is still only in `path`: gathered before it goes.
+        if deferred.isPending && !deferred.isGathered { gatherPath() }
         path.add(StrokePath.Sample(point: point, pressure: pressure))
-        return stampPath()
+        guard later || deferred.isPending else { return stampPath() }
+        deferPath()
+        guard later else { return drawDeferred() }
+        // A long turn (a burst read at once) stamps what it gathered early, but what that
+        // changed is still reported by `drawDeferred`: the window shows only what it returns.
+        if deferred.final.count >= DeferredPieces.limit { drawDeferredBeforeReading() }
+        return .empty
     }
 
     /// Draws what the release adds to a freehand stroke (a stabilized line drawn on to where
@@ -177,9 +194,10 @@ public final class StrokeEngine {
     @discardableResult
     public func finishPath() -> IntRect {
         guard activity == .stroke else { return .empty }
+        let drawn = drawDeferred()
         defer { provisional.discard() }
-        guard path.finish() else { return .empty }
-        return stampPath()
+        guard path.finish() else { return drawn }
+        return drawn.union(stampPath())
     }
 
     /// Ends the stroke: it is merged into the paint layer at its opacity, and the stroke image
@@ -204,6 +222,7 @@ public final class StrokeEngine {
     /// Calls `body(y, x0, x1)` for each run of row chunks the stroke in progress touched.
     func visitTouchedChunks(_ body: (Int, Int, Int) -> Void) {
         guard isStroking else { return }
+        drawDeferredBeforeReading()
         for t in coverage.active {
             guard let tile = coverage.tiles[t] else { continue }
             let x = (t % coverage.across) << Tile.shift
@@ -215,7 +234,10 @@ public final class StrokeEngine {
     }
 
     /// The pixels the stroke in progress has touched so far (what `end` will merge into).
-    public var strokeBoundsSoFar: IntRect { strokeBounds }
+    public var strokeBoundsSoFar: IntRect {
+        drawDeferredBeforeReading()
+        return strokeBounds
+    }
 
     /// Drops the stroke in progress without painting; returns the view rectangle restored.
     @discardableResult
@@ -223,6 +245,7 @@ public final class StrokeEngine {
         guard isStroking else { return .empty }
         dropHighlights()
         provisional.discard()
+        deferred.clear()
         clearStrokeTiles()
         return finishStroke()
     }
@@ -250,6 +273,7 @@ public final class StrokeEngine {
 
     func finishStroke() -> IntRect {
         fillEdge.removeAll()
+        deferred.clear()
         lastPoint = nil
         activity = .idle
         let bounds = strokeBounds
@@ -324,6 +348,7 @@ public final class StrokeEngine {
 
     /// Merges every finished stroke: called before anything reads or writes the paint.
     func settle() {
+        drawDeferredBeforeReading()
         while let t = coverage.pending.popLast() {
             if coverage.tiles[t] != nil && (coverage.owner[t] != serial || !isStroking) { mergeTile(t) }
         }

@@ -11,6 +11,7 @@ extension StrokeEngine {
     /// region change the paint and report their rectangles as usual, they just composite
     /// nothing; `withViewPixels` and `viewPixel` composite such pixels when asked.
     public func showRegion(_ rect: IntRect) {
+        drawDeferredBeforeReading()
         let r = rect.intersection(bounds)
         if !viewIsWholeCanvas && viewIsOwned && r == viewRect && (view != nil || r.isEmpty) { return }
         let old = viewIsOwned ? view : nil
@@ -111,6 +112,7 @@ extension StrokeEngine {
     /// Valid until the engine is released, the canvas changes size or `showRegion` is called;
     /// read it right after a call returns its dirty rect.
     public var viewPixels: UnsafeBufferPointer<UInt32> {
+        drawDeferredBeforeReading()
         if !(viewRect == bounds && view != nil && viewIsOwned) {
             viewIsWholeCanvas = true
             ensureWholeView()
@@ -121,6 +123,7 @@ extension StrokeEngine {
     /// The view pixel at (x, y), or nil outside the canvas.
     public func viewPixel(x: Int, y: Int) -> UInt32? {
         guard bounds.contains(x, y) else { return nil }
+        drawDeferredBeforeReading()
         if let view, viewRect.contains(x, y) { return view[(y - viewRect.y) * viewStride + x - viewRect.x] }
         var pixel: UInt32 = 0
         compose(y, x, x, into: &pixel)
@@ -131,6 +134,7 @@ extension StrokeEngine {
     /// top-left pixel and the row stride. Inside the kept region these are the kept pixels;
     /// elsewhere they are composited into a temporary buffer for the call.
     public func withViewPixels<R>(in rect: IntRect, _ body: (UnsafePointer<UInt32>, Int) -> R) -> R {
+        drawDeferredBeforeReading()
         let r = rect.intersection(bounds)
         if viewIsWholeCanvas { ensureWholeView() }
         if let view, !r.isEmpty, viewRect.intersection(r) == r {
@@ -145,6 +149,7 @@ extension StrokeEngine {
     /// Composites `rect` (inside the canvas) into `target` (row stride `stride`) from the
     /// paint, the stroke image and the background, without touching the kept view.
     public func composite(_ rect: IntRect, into target: UnsafeMutablePointer<UInt32>, stride: Int) {
+        drawDeferredBeforeReading()
         let r = rect.intersection(bounds)
         guard !r.isEmpty else { return }
         for y in r.y..<r.maxY { compose(y, r.x, r.maxX - 1, into: target + (y - r.y) * stride) }
@@ -367,6 +372,7 @@ extension StrokeEngine {
     /// Recomposites a rectangle of the view from the buffers (after a change that is not a
     /// stroke: a new background, a loaded image, an undo).
     public func recomposite(_ rect: IntRect) {
+        drawDeferredBeforeReading()
         guard view != nil else { return }
         let r = rect.intersection(viewRect)
         guard !r.isEmpty else { return }
