@@ -60,11 +60,13 @@ final class BackgroundSave {
     /// Where the user goes once it is saved (closing, New, Open after "Save"), if anywhere.
     let then: Leaving?
     /// The history step saved; nil once a change made meanwhile replaced it (an undo past it,
-    /// then a new step), so that no undo reaches the saved picture again (`Document.step`).
+    /// then a new step), so that no undo reaches the saved picture again (`History.step`).
     var step: Int?
-    /// Changes the journal had heard of when the picture was taken: its save marker goes in
-    /// only when no change came after (a marker after them would call them saved).
+    /// Changes the journal had heard of when the picture was taken: its save marker says how
+    /// many came after (a marker after them would otherwise call them saved).
     let recordedAtStart: Int
+    /// The journal that heard them: its save marker counts the changes recorded after them.
+    let journal: ObjectIdentifier?
     /// The document it saves (`Session.documentSerial`): a save that ends after another
     /// document came only says how it went.
     let document: Int
@@ -82,7 +84,8 @@ final class BackgroundSave {
     /// Starts writing `request` on a thread of its own with `inBackground` (here and now
     /// without, or when no thread or pipe can be made).
     init(
-        _ request: Request, format: ImageFormat, then: Leaving?, step: Int, recordedAtStart: Int, document: Int,
+        _ request: Request, format: ImageFormat, then: Leaving?, step: Int, recordedAtStart: Int,
+        journal: ObjectIdentifier?, document: Int,
         historyLost: Bool, inBackground: Bool
     ) {
         self.historyLost = historyLost
@@ -90,6 +93,7 @@ final class BackgroundSave {
         self.then = then
         self.step = step
         self.recordedAtStart = recordedAtStart
+        self.journal = journal
         self.document = document
         let done = inBackground ? DonePipe() : nil
         let work = Work(request: request, done: done)

@@ -76,15 +76,7 @@ public struct Document {
     /// Notes that `operation` was committed: a new step in place of the saved one (undone
     /// before) means no undo reaches the saved picture again.
     mutating func noteCommitted(_ operation: Operation) {
-        savedStep = Self.step(savedStep, after: operation, cursor: history.cursor)
-    }
-
-    /// What becomes of history step `step` (the saved one, or one being saved) once `operation`
-    /// is committed and the history is at `cursor`: nil when a new step took its place (it was
-    /// undone before), since no undo reaches that picture again.
-    static func step(_ step: Int?, after operation: Operation, cursor: Int) -> Int? {
-        guard let step, step >= cursor, operation != .undo, operation != .redo else { return step }
-        return nil
+        savedStep = History.step(savedStep, after: operation, cursor: history.cursor)
     }
 
     /// A document rebuilt from a log read back (a crash journal, a saved history) through

@@ -58,10 +58,10 @@ public final class DocumentJournal: OperationSink {
         previous?.record(operation)
     }
 
-    public func saved(path: String, version: FileVersion?) {
+    public func saved(path: String, version: FileVersion?, drawnDuring: Int) {
         caughtUp = false
-        writer?.append(JournalRecord.saved(path: path, version: version))
-        previous?.saved(path: path, version: version)
+        writer?.append(JournalRecord.saved(path: path, version: version, drawnDuring: drawnDuring))
+        previous?.saved(path: path, version: version, drawnDuring: drawnDuring)
     }
 
     public func closedCleanly() {

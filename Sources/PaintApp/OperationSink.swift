@@ -6,8 +6,9 @@ public protocol OperationSink: AnyObject {
     /// A stroke, clear or history move was committed.
     func record(_ operation: Operation)
     /// The document was saved to `path`, which now holds `version` (nil when it cannot be read
-    /// back): everything so far is safe on disk.
-    func saved(path: String, version: FileVersion?)
+    /// back): everything so far is safe on disk but the last `drawnDuring` changes, recorded
+    /// while the save was written.
+    func saved(path: String, version: FileVersion?, drawnDuring: Int)
     /// The program is leaving with nothing to lose (saved, or the user chose Discard).
     func closedCleanly()
     /// Everything recorded so far must be durable before this returns.

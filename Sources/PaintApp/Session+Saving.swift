@@ -37,6 +37,7 @@ extension Session {
         setMessage("Saving “\(FileSystem.lastComponent(target))”…")
         saving = BackgroundSave(
             request, format: format, then: then, step: history.cursor, recordedAtStart: recordedChanges,
+            journal: sink.map(ObjectIdentifier.init),
             document: documentSerial, historyLost: (store != nil || inside) && archive == nil,
             inBackground: savesInBackground)
         guard savesInBackground else { return finishSave() }
@@ -112,9 +113,16 @@ extension Session {
         // What is on disk now is this save: the next one compares with it, and so does a
         // drawing restored from the journal after a crash.
         document.onDisk = onDisk
-        // The journal's save marker says every change before it is in the file: not so for
-        // changes made while it was written (a restore offers them again).
-        if recordedChanges == save.recordedAtStart { sink?.saved(path: target, version: onDisk.version) }
+        // The journal's save marker says which step is in the file: the changes made while it
+        // was written follow that step and stay unsaved (a restore after a crash offers them on
+        // top of this file, saved over it without asking).
+        // A journal made since (once the disk had room again) starts from the history as it
+        // was then, so its last changes are not those drawn during the save: no marker there,
+        // unless nothing was drawn (a restore offers what it holds, safe but not exact).
+        let drawnDuring = recordedChanges - save.recordedAtStart
+        if drawnDuring == 0 || sink.map(ObjectIdentifier.init) == save.journal {
+            sink?.saved(path: target, version: onDisk.version, drawnDuring: drawnDuring)
+        }
         diskSeen = nil
         overwriteAccepted = nil
         changedOnDisk = false

@@ -141,7 +141,7 @@ extension Session {
         default: break
         }
         document.noteCommitted(operation)
-        if let saving { saving.step = Document.step(saving.step, after: operation, cursor: history.cursor) }
+        if let saving { saving.step = History.step(saving.step, after: operation, cursor: history.cursor) }
         noteForHistoryRebuild(operation)
         sink?.record(operation)
         recordedChanges += 1

@@ -305,7 +305,7 @@ extension RecoveryTests {
         #expect(files.count == 1, "\(files)")
         let contents = try JournalReader.read(path: try #require(files.first))
         #expect(contents.records.count == 4)
-        guard case .saved(file, let version) = contents.records[2] else {
+        guard case .saved(file, let version, 0) = contents.records[2] else {
             Issue.record("the save is not marked in the log: \(contents.records[2])")
             return
         }

@@ -9,7 +9,9 @@ final class RecordingSink: OperationSink {
     var operations: [Operation] = []
     var events: [String] = []
     func record(_ operation: Operation) { operations.append(operation) }
-    func saved(path: String, version: FileVersion?) { events.append("saved \(path)") }
+    func saved(path: String, version: FileVersion?, drawnDuring: Int) {
+        events.append("saved \(path)" + (drawnDuring == 0 ? "" : ", \(drawnDuring) drawn during it"))
+    }
     func closedCleanly() { events.append("closed") }
     func flush() { events.append("flush") }
 }

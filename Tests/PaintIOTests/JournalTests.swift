@@ -152,6 +152,36 @@ import Testing
         #expect(JournalRecord(decoding: old + [0]) == nil && JournalRecord(decoding: [5, 9, 0, 0, 0]) == nil)
     }
 
+    @Test func aSaveMarkerCountsTheChangesDrawnWhileItWasWrittenAndKeepsThemUnsaved() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let picture = folder.file("cat.png")
+        Support.put([5, 6], picture)
+        let saved = try #require(FileVersion.current(path: picture))
+        let marks: [JournalRecord] = [
+            .saved(path: picture, version: saved, drawnDuring: 2), .saved(path: picture, drawnDuring: 70_000),
+        ]
+        for mark in marks {
+            let writer = try JournalWriter.create(in: folder.path, header: Self.header())
+            writer.append(.clear)
+            writer.append(.clear)
+            writer.append(mark)
+            #expect(writer.flush())
+            let contents = try JournalReader.read(path: writer.path)
+            writer.discard()
+            #expect(contents.records == [.operation(.clear), .operation(.clear), mark])
+            #expect(contents.records.hasUnsavedWork, "changes drawn during the save are in no file")
+        }
+        // A marker nothing was drawn during keeps the bytes builds before the count read.
+        #expect(
+            JournalRecord.saved(path: picture, version: saved, drawnDuring: 0).encoded()
+                == JournalRecord.saved(path: picture, version: saved).encoded())
+        let mark = marks[0].encoded()
+        #expect(JournalRecord(decoding: Array(mark.dropLast())) == nil)
+        #expect(JournalRecord(decoding: mark + [0]) == nil)
+        #expect(JournalRecord(decoding: Array(mark.dropLast(4)) + [0, 0, 0, 0]) == nil, "a count of 0 is not written")
+    }
+
     @Test func aJournalStartedWithAHistoryHoldsAllOfItBeforeItIsOne() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

@@ -152,6 +152,9 @@ public enum HistoryReplay {
             ? History(base: nil, memoryCap: memoryCap) : History(startingFrom: engine, memoryCap: memoryCap)
         var result = Result(engine: engine, history: history)
         engine.defersComposite = true
+        // Where each change left the history, and whether it was a new step: a save marker
+        // written after changes drawn during the save names the step before them.
+        var changes = SavedStepTrail(cursor: history.cursor)
         for record in records {
             // The stop point: one atomic load between operations, each bounded by the budget.
             if let control {
@@ -163,8 +166,11 @@ public enum HistoryReplay {
                 history.perform(operation, engine: engine)
                 // No idle slice runs here to let go of what the step retired (thinned keyframes).
                 history.freeRetiredNow()
-            case .saved(let path, let version):
-                result.savedStep = history.cursor
+                changes.note(operation, cursor: history.cursor)
+                // A new step in place of the saved one: no undo reaches the saved picture again.
+                result.savedStep = History.step(result.savedStep, after: operation, cursor: history.cursor)
+            case .saved(let path, let version, let drawnDuring):
+                result.savedStep = changes.savedStep(drawnDuring: drawnDuring)
                 // A path read back becomes a save target only when it is a sane one.
                 if JournalHeader.isUsable(path) {
                     result.savedPath = path

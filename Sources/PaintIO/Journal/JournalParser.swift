@@ -161,8 +161,8 @@ struct JournalParser {
             case .operation(let operation):
                 parsed.steps.add(operation)
                 parsed.hasUnsavedWork = true
-            case .saved(let savedPath, _):
-                parsed.hasUnsavedWork = false
+            case .saved(let savedPath, _, let drawnDuring):
+                parsed.hasUnsavedWork = drawnDuring > 0
                 if JournalHeader.isUsable(savedPath) { parsed.documentPath = savedPath }
             default:
                 parsed.hasUnsavedWork = true
