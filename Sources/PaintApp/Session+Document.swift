@@ -115,6 +115,7 @@ extension Session {
         changedOnDisk = false
         deletedOnDisk = false
         diskSeen = nil
+        diskCheck = nil
         overwriteAccepted = nil
         // A text box belonged to the picture that goes (whoever replaces it puts it down first).
         liveText = nil

@@ -124,6 +124,7 @@ extension Session {
             sink?.saved(path: target, version: onDisk.version, drawnDuring: drawnDuring)
         }
         diskSeen = nil
+        diskCheck = nil
         overwriteAccepted = nil
         changedOnDisk = false
         deletedOnDisk = false

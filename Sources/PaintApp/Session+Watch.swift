@@ -29,15 +29,19 @@ extension Session {
             }
             crashProtectionStopped = stopped
         }
-        // Not while a save is being written: it is this window that changes the file.
-        if lookingAtFile && saving == nil {
-            let changed = fileChangedOnDisk()
+        // Not while a save is being written: it is this window that changes the file. The
+        // bytes of a same-size rewrite are read on a thread of their own, taken once read.
+        if (lookingAtFile || diskCheck?.isDone == true) && saving == nil,
+            let changed = changeOnDisk(read: readOffThread)
+        {
             if changed != changedOnDisk {
                 changedOnDisk = changed
                 if changed {
                     setMessage("Another program changed “\(displayName)” since it was opened or saved here")
                 }
             }
+        }
+        if lookingAtFile && saving == nil {
             let deleted = fileDeletedOnDisk()
             if deleted != deletedOnDisk {
                 deletedOnDisk = deleted
@@ -51,6 +55,8 @@ extension Session {
         // The file is looked at every 2 s (a stat; its bytes only when the stat changed).
         let journal: Double? = protection == .safe ? nil : 0.5
         guard path != nil && document.onDisk != .unknown else { return journal }
+        // The file's bytes being read: taken soon after they are.
+        if diskCheck != nil { return min(Self.readingInterval, journal ?? Self.readingInterval) }
         return min(Self.fileInterval, journal ?? Self.fileInterval)
     }
 
@@ -127,6 +133,8 @@ extension Session {
 
     /// Seconds between looks at the document's file.
     public static let fileInterval = 2.0
+    /// Seconds between looks at a read of its bytes on their thread (`DiskCheck`).
+    static let readingInterval = 0.05
 
     /// What the status bar says while crash protection is stopped.
     static func stoppedText(_ why: String) -> String {
@@ -147,8 +155,14 @@ extension Session {
     /// Whether another program changed the document's file since it was opened or saved here:
     /// a file where there was none, or other bytes (a stat first; the bytes are read and their
     /// CRC compared only when the stat changed, once per stat). A file deleted since is not a
-    /// change a save could overwrite.
+    /// change a save could overwrite. Reads the bytes here when it must (a save, leaving).
     func fileChangedOnDisk() -> Bool {
+        changeOnDisk(read: { FileVersion.current(path: $0) }) ?? false
+    }
+
+    /// `fileChangedOnDisk`, the bytes read by `read`: the file's version (nil when it cannot
+    /// be read), or nil while they are being read; then nil: not known yet.
+    func changeOnDisk(read: (String) -> FileVersion??) -> Bool? {
         guard let path else { return false }
         switch document.onDisk {
         case .unknown: return false
@@ -158,9 +172,23 @@ extension Session {
             // Another size is other bytes: nothing to read.
             if stat.size != known.stat.size { return true }
             if let seen = diskSeen, seen.stat == stat { return seen.changed }
-            let changed = FileVersion.current(path: path).map { !$0.sameBytes(as: known) } ?? true
-            diskSeen = (stat, changed)
+            guard let version = read(path) else { return nil }
+            let changed = version.map { !$0.sameBytes(as: known) } ?? true
+            // Rewritten again while it was read: the next look reads it again.
+            diskSeen = (version?.stat ?? stat, changed)
             return changed
         }
+    }
+
+    /// The document's file as read on a thread of its own (`DiskCheck`): nil until it is read
+    /// (the first call starts it).
+    func readOffThread(_ path: String) -> FileVersion?? {
+        if let check = diskCheck, check.path == path {
+            guard check.isDone else { return nil }
+            diskCheck = nil
+            return .some(check.version)
+        }
+        diskCheck = DiskCheck(path: path)
+        return nil
     }
 }

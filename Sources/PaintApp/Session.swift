@@ -116,6 +116,9 @@ public final class Session {
     /// The file's stat when its bytes were last compared, and whether they differed: a file
     /// that stays as it is is read once, not at every look.
     var diskSeen: (stat: FileVersion.Stat, changed: Bool)?
+    /// The file's bytes being read on a thread of their own for that comparison, between
+    /// events (`Session+Watch`).
+    var diskCheck: DiskCheck?
     /// The file's stat when the user chose Overwrite: that version is not asked about again.
     var overwriteAccepted: FileVersion.Stat?
     /// The last point painted, where Shift+click draws a straight line from.

@@ -14,6 +14,15 @@ import Testing
 
     static func pixel(_ file: String, _ x: Int, _ y: Int) throws -> UInt32 { try ImageFile.load(path: file)[x, y] }
 
+    /// A look at the file between events, as the window's: a rewrite of the same size is read
+    /// on a thread of its own, and taken at a look once read.
+    static func lookAtFile(_ s: Session) {
+        s.watch()
+        guard let check = s.diskCheck else { return }
+        check.wait()
+        s.watch(lookingAtFile: false)
+    }
+
     /// Two sessions on one saved 80 x 60 white picture.
     static func twoWindows(_ dir: String) throws -> (Session, Session, String) {
         let file = dir + "/shared.png"
@@ -57,7 +66,7 @@ import Testing
         #expect(b.mode == .normal && !b.isModified)
 
         // A: its title says so, and closing asks (its picture is nowhere else now).
-        a.watch()
+        Self.lookAtFile(a)
         #expect(a.title == "shared.png (changed on disk) — SwiftPaint")
         a.handle(.closeRequest)
         #expect(a.mode == .confirmLeave(.quit))
@@ -212,5 +221,44 @@ import Testing
             #expect(try Self.pixel(file, 10, 30) == 0xFF00_0000 && Self.pixel(file, 60, 30) == 0xFFFF_FFFF)
             c.finish()
         }
+    }
+}
+
+extension ChangedOnDiskTests {
+    @Test func aRewriteOfTheSameSizeIsReadOffTheWindowsThreadAndSaidOnceRead() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (a, _, file) = try Self.twoWindows(dir)
+        // Other bytes of the same length (one flipped near the end), put in place by rename.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[bytes.count - 20] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: file + ".tmp"))
+        #expect(rename(file + ".tmp", file) == 0)
+        // The look between events starts reading the bytes on a thread of its own, says nothing
+        // yet and asks to look again soon; a look once they are read says it.
+        #expect(a.watch() == Session.readingInterval && !a.changedOnDisk)
+        let check = try #require(a.diskCheck, "the bytes are read off the window's thread")
+        check.wait()
+        #expect(a.watch(lookingAtFile: false) == Session.fileInterval)
+        #expect(a.changedOnDisk && a.diskCheck == nil)
+        #expect(a.message == "Another program changed “shared.png” since it was opened or saved here")
+        // Read once per stat: the next look reads nothing.
+        a.watch()
+        #expect(a.diskCheck == nil && a.changedOnDisk)
+        // The same bytes again, by another rename: read again, and no change.
+        bytes[bytes.count - 20] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: file + ".tmp"))
+        #expect(rename(file + ".tmp", file) == 0)
+        a.watch()
+        try #require(a.diskCheck).wait()
+        a.watch()
+        #expect(!a.changedOnDisk && a.diskCheck == nil, "the same bytes: not changed")
+        // A save asks at once when the file changed (it reads the file itself).
+        bytes[bytes.count - 20] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: file + ".tmp"))
+        #expect(rename(file + ".tmp", file) == 0)
+        T.drag(a, [(10, 5), (10, 50)])
+        T.key(a, "s", .control)
+        #expect(a.mode == .confirmOverwrite(file, then: nil))
     }
 }

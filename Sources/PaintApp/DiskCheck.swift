@@ -1,0 +1,66 @@
+import Glibc
+import PaintCore
+import PaintIO
+import Synchronization
+
+/// The document's file read and CRC-ed on a thread of its own, for the changed-on-disk look
+/// between events: another program rewrote it keeping its size (the stat changed, the size did
+/// not), and only its bytes tell whether it changed. Reading a large file on the window's
+/// thread froze it for as long, at every stat change.
+///
+/// The window looks again until it is done (`Session.watch` asks to be called back soon); one
+/// check runs at a time, and one the window no longer waits for (another document, another
+/// stat) finishes on its own, detached.
+final class DiskCheck {
+    /// Shared with the thread: what it read, and whether it is done.
+    private final class Work: @unchecked Sendable {
+        let path: String
+        let done = Atomic<Bool>(false)
+        /// Written by the thread before `done`; read only after.
+        var version: FileVersion?
+
+        init(path: String) { self.path = path }
+
+        func run() {
+            version = FileVersion.current(path: path)
+            done.store(true, ordering: .releasing)
+        }
+    }
+
+    /// The file read.
+    let path: String
+    private let work: Work
+    private var thread: pthread_t?
+
+    /// Starts reading the file at `path` (here and now when no thread can be made).
+    init(path: String) {
+        self.path = path
+        let work = Work(path: path)
+        self.work = work
+        thread = BackgroundThread.start { work.run() }
+        if thread == nil { work.run() }
+    }
+
+    /// Whether the thread is done.
+    var isDone: Bool { work.done.load(ordering: .acquiring) }
+
+    /// The file as the thread read it (nil when it could not be read), once it is done:
+    /// `isDone` first.
+    var version: FileVersion? {
+        wait()
+        return work.version
+    }
+
+    /// Waits for the thread (tests; at once once it is done).
+    func wait() {
+        if let thread {
+            pthread_join(thread, nil)
+            self.thread = nil
+        }
+    }
+
+    /// A check dropped while it reads is not waited for: it ends when its read does.
+    deinit {
+        if let thread { pthread_detach(thread) }
+    }
+}
