@@ -90,7 +90,13 @@ extension Session {
             let at = live.box.caretPosition
             let x = live.layout.caret(line: at.line, offset: at.scalarOffset).x
             let line = at.line + (key == .up ? -1 : 1)
-            guard live.layout.lines.indices.contains(line) else { return true }
+            guard live.layout.lines.indices.contains(line) else {
+                // Up on the first line goes to the text's start, Down on the last to its end
+                // (with Shift, selecting to there), as GTK's and Qt's text fields do.
+                live.box.moveCaret(extending: extending) { $0.moveCaretToTextEdge(end: key == .down) }
+                refresh = .caret
+                break
+            }
             let target = live.layout.offset(nearX: x, y: (Double(line) + 0.5) * Double(live.layout.lineHeight))
             live.box.moveCaret(extending: extending) { $0.setCaret(line: target.line, scalarOffset: target.offset) }
             refresh = .caret

@@ -122,6 +122,37 @@ import Testing
         #expect(s.selectedText == "one two\nthree four")
     }
 
+    /// Shift+Up on the first line selects to the text's start and Shift+Down on the last to its
+    /// end (GTK's and Qt's text fields); plain Up / Down there go to the start / end and end a
+    /// selection.
+    @Test func upOnTheFirstLineAndDownOnTheLastGoToTheTextsEdges() {
+        let (s, _) = Tool.typing()
+        Tool.type(s, "one two\nthree four")
+        Self.key(s, .left, times: 5)
+        Self.key(s, .up)
+        #expect(s.liveText?.box.caretPosition.line == 0 && s.selectedText == nil)
+        let onFirstLine = s.liveText?.box.caret ?? -1
+        #expect(onFirstLine > 0 && onFirstLine < 7)
+        Self.key(s, .up, .shift)
+        #expect(s.selectedText == String("one two".prefix(onFirstLine)))
+        #expect(s.liveText?.box.caret == 0)
+        // From the third place, Shift+Down twice: the second reaches the text's end.
+        Self.key(s, .home, .control)
+        Self.key(s, .right, times: 2)
+        #expect(s.selectedText == nil && s.liveText?.box.caret == 2)
+        Self.key(s, .down, .shift)
+        #expect(s.liveText?.box.caretPosition.line == 1)
+        Self.key(s, .down, .shift)
+        #expect(s.selectedText == "e two\nthree four" && s.liveText?.box.caret == 18)
+        // Plain Up on the first line with a selection: the caret at the start, nothing selected.
+        Self.key(s, .home, [.control, .shift])
+        #expect(s.selectedText == "on")
+        Self.key(s, .up)
+        #expect(s.selectedText == nil && s.liveText?.box.caret == 0)
+        Self.key(s, .down, times: 2)
+        #expect(s.selectedText == nil && s.liveText?.box.caret == 18)
+    }
+
     /// Ctrl+A in a box selects its text, not the picture, and the box stays open; Backspace
     /// then takes it all as one step.
     @Test func ctrlASelectsTheBoxsText() {
