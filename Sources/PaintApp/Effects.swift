@@ -10,6 +10,12 @@ public enum ClipboardRequest: Equatable, Sendable {
     case fetch
     /// Fetch the clipboard's text; it comes back as `InputEvent.pastedText` (Ctrl+V in a field).
     case fetchText
+    /// Own the PRIMARY selection with this text (text selected in the text box), so a middle
+    /// click in another program pastes it, as every X text widget offers its selection.
+    case offerPrimary(String)
+    /// Fetch the PRIMARY selection's text (a middle click in the text box); it comes back as
+    /// `InputEvent.pastedText`, and nothing comes back when no program offers text there.
+    case fetchPrimaryText
 }
 
 /// What the session asks of the window after a batch of input: what to redraw, what to do with

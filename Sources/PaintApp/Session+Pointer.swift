@@ -97,6 +97,9 @@ extension Session {
         if button == .left && pressScrollbar(x, y) { return }
         guard layout.canvasArea.contains(x, y) else { return }
         if button == .middle {
+            // In the text box a middle click pastes the PRIMARY selection there, as X text
+            // widgets do; elsewhere it drags the picture.
+            if pastePrimarySelection(atWindowX: x, y: y) { return }
             gesture = .pan(x: x, y: y, scrollX: layout.scrollX, scrollY: layout.scrollY)
             return
         }
@@ -221,8 +224,12 @@ extension Session {
             sizeDialog?.release()
             if fileDialog != nil { releaseFileDialog() }
             gesture = .idle
-        case .textBox, .selectingText:
+        case .textBox:
             gesture = .idle
+        case .selectingText:
+            gesture = .idle
+            // A drag's selection is offered once, when the button comes up.
+            offerPrimarySelection()
         case .idle:
             break
         }

@@ -19,6 +19,9 @@ struct LiveText {
     var reopened = false
     /// The box's own undo while it is typed.
     var edits = TextEdits()
+    /// The selected text last offered as the PRIMARY selection (nil when the selection
+    /// emptied since): a selection offered again only when it changed.
+    var primaryOffered: String?
 
     /// What the box's undo keeps and puts back.
     var editState: TextEdits.State { TextEdits.State(box: box, style: style) }
@@ -279,6 +282,8 @@ extension Session {
 
     /// Forgets the box (its overlay redrawn away); the engine's text is the caller's.
     private func endTextBox() {
+        // The highlight goes first, with the window pixels its sides reached when zoomed in.
+        redraw(engine.highlightText([]))
         redraw(liveText?.overlayShown ?? .empty)
         redraw(textOverlayBounds())
         liveText = nil
@@ -310,11 +315,13 @@ extension Session {
             live.mask = typesetter.rasterize(live.layout, atX: live.box.x, y: live.box.y, clip: engine.bounds)
             redraw(engine.updateText(live.mask))
         }
-        redraw(engine.highlightText(textHighlight(live)))
+        let pieces = textHighlightPieces(live)
+        redraw(engine.highlightText(pieces.map(\.rect), sides: pieces.map(\.sides)))
         liveText = live
         live.overlayShown = textOverlayBounds()
         liveText = live
         redraw(live.overlayShown)
+        offerPrimarySelection()
     }
 
     /// After a change of settings: the box takes the new font, color and opacity.

@@ -10,17 +10,28 @@ extension Session {
     /// The image rectangles the selection covers: per line it touches, a piece per run of
     /// selected glyphs (right-to-left and mixed text select in logical order, so a selection can
     /// show as several pieces), a line high so that lines selected together make one block.
-    func textHighlight(_ live: LiveText) -> [IntRect] {
+    func textHighlight(_ live: LiveText) -> [IntRect] { textHighlightPieces(live).map(\.rect) }
+
+    /// `textHighlight` with each rectangle's exact left and right sides (image pixels): the
+    /// window draws the sides there when zoomed in, where the caret stands.
+    func textHighlightPieces(_ live: LiveText) -> [(rect: IntRect, sides: HighlightSides)] {
         let composing = live.preedit.map { $0.text.unicodeScalars.count } ?? 0
-        var rects: [IntRect] = []
+        var pieces: [(rect: IntRect, sides: HighlightSides)] = []
         for entry in live.box.selectedLines(composing: composing) where live.layout.lines.indices.contains(entry.line) {
             let top = live.box.y + live.layout.lines[entry.line].top
-            for span in live.layout.highlightSpans(line: entry.line, scalars: entry.range, withBreak: entry.withBreak) {
-                rects.append(
-                    IntRect(x: live.box.x + span.lowerBound, y: top, width: span.count, height: live.layout.lineHeight))
+            let x = live.box.x
+            for piece in live.layout.highlightPieces(line: entry.line, scalars: entry.range, withBreak: entry.withBreak)
+            {
+                pieces.append(
+                    (
+                        IntRect(
+                            x: x + piece.pixels.lowerBound, y: top, width: piece.pixels.count,
+                            height: live.layout.lineHeight),
+                        HighlightSides(left: Double(x) + piece.left, right: Double(x) + piece.right)
+                    ))
             }
         }
-        return rects
+        return pieces
     }
 
     /// The selected text of the box being typed, nil when nothing is selected.
@@ -89,12 +100,28 @@ extension Session {
     /// The pointer moved with the button held since a press on the text: the selection runs
     /// from where the press was to the pointer.
     func dragTextSelection(toWindowX x: Int, y: Int) {
-        guard case .selectingText(let anchor) = gesture, var live = liveText, let at = textOffset(atWindowX: x, y: y)
-        else { return }
+        guard case .selectingText(let anchor) = gesture else { return }
+        scrollTowardPointer(x, y)
+        guard var live = liveText, let at = textOffset(atWindowX: x, y: y) else { return }
         live.box.select(from: anchor, to: at)
         guard live.box != liveText?.box else { return }
         liveText = live
         refreshText(.caret)
+    }
+
+    /// The pointer is past the canvas's edge during a drag: the picture scrolls that way by as
+    /// far as the pointer is past it (at most a wheel click's step per motion), so a selection
+    /// can reach text out of view, as in any text field. A picture that fits does not move.
+    func scrollTowardPointer(_ x: Int, _ y: Int) {
+        let area = layout.canvasArea
+        let limit = Int(Self.wheelStep * layout.ui.factor)
+        func past(_ v: Int, _ low: Int, _ high: Int) -> Int {
+            v < low ? max(-limit, v - low) : v >= high ? min(limit, v - high + 1) : 0
+        }
+        let dx = past(x, area.x, area.maxX)
+        let dy = past(y, area.y, area.maxY)
+        guard dx != 0 || dy != 0 else { return }
+        setLayout(layout.scrolled(toX: layout.scrollX + dx, y: layout.scrollY + dy))
     }
 
     /// A double click on the box's text selects the word under it (a triple click, its line);
@@ -119,6 +146,45 @@ extension Session {
         liveText = live
         refreshText(.caret)
         if case .selectingText = gesture { gesture = .idle }
+        offerPrimarySelection()
+        return true
+    }
+
+    // MARK: The PRIMARY selection
+
+    /// Offers the box's selected text as the PRIMARY selection when it changed (not during a
+    /// drag: the release offers it once); an emptied selection is forgotten, so selecting the
+    /// same text again offers it again after another program took PRIMARY.
+    func offerPrimarySelection() {
+        guard var live = liveText else { return }
+        if case .selectingText = gesture { return }
+        guard live.box.selection != nil else {
+            if live.primaryOffered != nil {
+                live.primaryOffered = nil
+                liveText = live
+            }
+            return
+        }
+        let text = live.box.selectedText
+        guard text != live.primaryOffered else { return }
+        live.primaryOffered = text
+        liveText = live
+        effects.clipboard.append(.offerPrimary(text))
+    }
+
+    /// A middle click on the box: the caret goes where it was clicked and the PRIMARY
+    /// selection's text is fetched to be typed there (`paste(text:)`); false when the click
+    /// was not on a box.
+    func pastePrimarySelection(atWindowX x: Int, y: Int) -> Bool {
+        guard var live = liveText, let frame = textFrameInWindow(), frame.contains(x, y) else { return false }
+        let at = textOffset(atWindowX: x, y: y) ?? live.box.caret
+        let composing = live.preedit != nil
+        live.edits.endRun()
+        live.preedit = nil
+        live.box.select(from: at, to: at)
+        liveText = live
+        refreshText(composing ? .reshape : .caret)
+        effects.clipboard.append(.fetchPrimaryText)
         return true
     }
 }

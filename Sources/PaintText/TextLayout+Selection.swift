@@ -8,6 +8,15 @@ extension TextLayout {
     /// break is selected too) a third of a line's height more at the line's end, as editors
     /// show a selected line break.
     public func highlightSpans(line: Int, scalars: Range<Int>, withBreak: Bool) -> [Range<Int>] {
+        highlightPieces(line: line, scalars: scalars, withBreak: withBreak).map(\.pixels)
+    }
+
+    /// `highlightSpans` with each piece's exact left and right edges (pixels from the box's
+    /// left, fractions too): where the window draws the highlight's sides when zoomed in, so
+    /// they meet the caret's places rather than the nearest picture pixel's side.
+    public func highlightPieces(
+        line: Int, scalars: Range<Int>, withBreak: Bool
+    ) -> [(pixels: Range<Int>, left: Double, right: Double)] {
         guard lines.indices.contains(line) else { return [] }
         let l = lines[line]
         var spans: [(from: Int, to: Int)] = []
@@ -21,15 +30,18 @@ extension TextLayout {
             spans.append(l.isRightToLeft ? (end - mark, end) : (end, end + mark))
         }
         spans.sort { $0.from < $1.from }
-        var merged: [Range<Int>] = []
+        var merged: [(pixels: Range<Int>, left: Double, right: Double)] = []
         for s in spans {
             // 1/64 pixel to whole pixels, rounded (an arithmetic shift floors negatives too).
             let from = (s.from + 32) >> 6
             let to = max(from + 1, (s.to + 32) >> 6)
-            if let last = merged.last, from <= last.upperBound {
-                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, to)
+            let (left, right) = (Double(s.from) / 64, Double(s.to) / 64)
+            if let last = merged.last, from <= last.pixels.upperBound {
+                merged[merged.count - 1] = (
+                    last.pixels.lowerBound..<max(last.pixels.upperBound, to), last.left, max(last.right, right)
+                )
             } else {
-                merged.append(from..<to)
+                merged.append((from..<to, left, right))
             }
         }
         return merged

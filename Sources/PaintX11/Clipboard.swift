@@ -9,7 +9,8 @@ import PaintIO
 /// a file manager (`text/uri-list`, `x-special/gnome-copied-files`); an owner that does not
 /// answer TARGETS is asked for a PNG, as before. Transfers larger than one request go in INCR
 /// chunks, both ways. When the window closes, a clipboard manager is asked to keep what it
-/// offered (`handOver`, Clipboard+Manager.swift).
+/// offered (`handOver`, Clipboard+Manager.swift). The same class serves the PRIMARY selection
+/// (text selected in the text box, pasted by a middle click), with a property of its own.
 final class Clipboard {
     /// How a fetch ended.
     enum Fetched {
@@ -24,6 +25,7 @@ final class Clipboard {
 
     let display: OpaquePointer
     let window: Window
+    /// The selection served: CLIPBOARD, or PRIMARY.
     let clipboard: Atom
     private let targets: Atom
     private let timestamp: Atom
@@ -83,13 +85,15 @@ final class Clipboard {
     private var lastProgress: Double = 0
 
     init(
-        display: OpaquePointer, window: Window, fetchLimit: Int = ImageFile.maxFileBytes, patience: Double = 10
+        display: OpaquePointer, window: Window, selection: String = "CLIPBOARD",
+        fetchLimit: Int = ImageFile.maxFileBytes,
+        patience: Double = 10
     ) {
         self.display = display
         self.window = window
         self.fetchLimit = fetchLimit
         self.patience = patience
-        clipboard = XInternAtom(display, "CLIPBOARD", 0)
+        clipboard = XInternAtom(display, selection, 0)
         targets = XInternAtom(display, "TARGETS", 0)
         timestamp = XInternAtom(display, "TIMESTAMP", 0)
         png = XInternAtom(display, "image/png", 0)
@@ -106,7 +110,7 @@ final class Clipboard {
         incr = XInternAtom(display, "INCR", 0)
         multiple = XInternAtom(display, "MULTIPLE", 0)
         atomPair = XInternAtom(display, "ATOM_PAIR", 0)
-        property = XInternAtom(display, "SWIFTPAINT_CLIPBOARD", 0)
+        property = XInternAtom(display, "SWIFTPAINT_" + selection, 0)
         // XExtendedMaxRequestSize is 0 without BIG-REQUESTS; both count 4-byte units.
         let units = max(Int(XExtendedMaxRequestSize(display)), Int(XMaxRequestSize(display)))
         chunk = max(4096, min(256 << 10, units * 4 - 1024))
@@ -408,6 +412,17 @@ final class Clipboard {
     }
 
     // MARK: Events
+
+    /// Whether `event` is this selection's to handle: a selection event names the selection,
+    /// and a property event may belong to either's transfer (each looks for its own).
+    func concerns(_ event: XEvent) -> Bool {
+        switch event.type {
+        case SelectionRequest: return event.xselectionrequest.selection == clipboard
+        case SelectionClear: return event.xselectionclear.selection == clipboard
+        case SelectionNotify: return event.xselection.selection == clipboard
+        default: return true
+        }
+    }
 
     /// Handles a selection or property event; returns a finished fetch, if this event ended
     /// one.

@@ -40,11 +40,14 @@ extension X11App {
             let band = IntRect(
                 x: shown.x, y: shown.y + y, width: shown.width, height: min(rowsPerBand, shown.height - y))
             let source = ViewScaler.source(of: band, zoom: zoom, width: engine.width, height: engine.height)
-            let scaled = engine.withViewPixels(in: source) { pixels, stride in
+            var scaled = engine.withViewPixels(in: source) { pixels, stride in
                 ViewScaler.render(
                     pixels, stride: stride, origin: (source.x, source.y), width: engine.width, height: engine.height,
                     zoom: zoom, rect: band)
             }
+            // The text selection's sides where the letters start and end, at the window's
+            // resolution.
+            engine.sharpenHighlightEdges(&scaled, rect: band, zoom: zoom)
             scaled.withUnsafeBufferPointer {
                 blitter.put(
                     pixels: $0.baseAddress!, stride: band.width,

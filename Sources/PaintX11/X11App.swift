@@ -57,7 +57,9 @@ public final class X11App {
     private var tooltip: Tooltip
     /// The color editor, menus and panels over the canvas.
     let popups: PopupWindows
-    private let clipboard: Clipboard
+    let clipboard: Clipboard
+    /// The PRIMARY selection: text selected in the text box, and a middle click's paste there.
+    let primary: Clipboard
     /// Files dropped on the window (XDND).
     private let dropTarget: DropTarget
     /// The pointer shapes: font cursors, the brush outline, the not-allowed sign.
@@ -69,7 +71,7 @@ public final class X11App {
     var owed = Effects()
     /// The server time of the last input event: the clipboard's requests carry it (ICCCM asks
     /// for a real time, not CurrentTime).
-    private var lastEventTime: Time = 0
+    var lastEventTime: Time = 0
     private var hoverSince: Double = 0
     private var lastHovered: ToolbarItem?
     /// Typed text (XIM) and the layout's keys for shortcuts (XKB).
@@ -167,6 +169,7 @@ public final class X11App {
         tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
         popups = PopupWindows(display: display, parent: window, visual: visual, depth: depth)
         clipboard = Clipboard(display: display, window: window)
+        primary = Clipboard(display: display, window: window, selection: "PRIMARY")
         dropTarget = DropTarget(display: display, window: window)
         cursors = Cursors(display: display, window: window)
         windowPicture = XRenderCreatePicture(display, window, XRenderFindVisualFormat(display, visual), 0, nil)
@@ -289,6 +292,9 @@ public final class X11App {
             }
             // A paste whose owner went silent is given up, with a message.
             if let expired = clipboard.expire(now: clock) { batch.append(Self.input(expired)) }
+            if let expired = primary.expire(now: clock), let input = Self.input(primary: expired) {
+                batch.append(input)
+            }
             hand(&batch)
             // The crash journal is watched between events: it may stop (a full disk) or resume
             // while nothing is drawn. The file is looked at every few seconds, not per event.
@@ -370,6 +376,7 @@ public final class X11App {
         if session.showsTooltip, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }
         // A paste waiting on another program is given up when it stays silent.
         if let deadline = clipboard.deadline { due = min(due, deadline) }
+        if let deadline = primary.deadline { due = min(due, deadline) }
         if let watchAgain { due = min(due, watchAgain) }
         guard due.isFinite else { return -1 }
         return Int32(max(1, ((due - clock) * 1000).rounded(.up)))
@@ -487,11 +494,11 @@ public final class X11App {
             // The dropped files' list, or the clipboard's answer.
             if let dropped = dropTarget.take(event.xselection) {
                 batch.append(dropped)
-            } else if let fetched = clipboard.handle(&event) {
-                batch.append(Self.input(fetched))
+            } else {
+                handleSelection(&event, into: &batch)
             }
         case SelectionRequest, SelectionClear, PropertyNotify:
-            if let fetched = clipboard.handle(&event) { batch.append(Self.input(fetched)) }
+            handleSelection(&event, into: &batch)
         case ClientMessage:
             if event.xclient.message_type == wmProtocols, Atom(event.xclient.data.l.0) == wmDeleteWindow {
                 batch.append(.closeRequest)
@@ -515,7 +522,7 @@ public final class X11App {
     /// must have read the last put first (known without a round trip at drawing speed: see
     /// `Blitter.waitUntilServerRead`). What it asks waits in the session for the loop's
     /// `takeEffects`.
-    private func give(_ events: [InputEvent]) {
+    func give(_ events: [InputEvent]) {
         blitter.waitUntilServerRead()
         session.feed(events)
     }
@@ -563,44 +570,5 @@ public final class X11App {
         }
         lastLeftPress = (time, x, y, 1)
         return 1
-    }
-
-    /// Carries out what the session asked of the clipboard (Ctrl+C, Ctrl+V); what comes back
-    /// goes to the session as input at once.
-    private func serveClipboard() {
-        guard !owed.clipboard.isEmpty else { return }
-        let requests = owed.clipboard
-        owed.clipboard = []
-        for request in requests {
-            var fetched: Clipboard.Fetched?
-            switch request {
-            case .offer(let png):
-                if !clipboard.offer(png, time: lastEventTime) {
-                    fetched = .nothing("Cannot copy: another program holds the clipboard")
-                }
-            case .offerText(let text):
-                if !clipboard.offer(Array(text.utf8), text: true, time: lastEventTime) {
-                    fetched = .nothing("Cannot copy: another program holds the clipboard")
-                }
-            case .fetch:
-                fetched = clipboard.fetch(time: lastEventTime)
-            case .fetchText:
-                fetched = clipboard.fetch(time: lastEventTime, text: true)
-            }
-            if let fetched {
-                give([Self.input(fetched)])
-                owed.merge(session.takeEffects())
-            }
-        }
-    }
-
-    /// The clipboard's answer, as input for the session.
-    private static func input(_ fetched: Clipboard.Fetched) -> InputEvent {
-        switch fetched {
-        case .picture(let bytes): return .pasted(picture: bytes)
-        case .files(let paths): return .pastedFiles(paths)
-        case .text(let text): return .pastedText(text)
-        case .nothing(let why): return .clipboardFailed(why)
-        }
     }
 }

@@ -347,6 +347,20 @@ public final class XClient {
         }
     }
 
+    /// Clicks `button` at (x, y) in `window` once per entry of `delays`, sent together and
+    /// flushed once, so the X server stamps them back to back; each press waits its entry's
+    /// milliseconds in the server first (XTest's delay), so the gaps between the clicks'
+    /// server times are at least those: a double or triple click, or clicks too slow to make one.
+    public func clickRun(_ window: Window, x: Int, y: Int, button: UInt32 = 1, delays: [UInt]) {
+        let p = toScreen(window, x: x, y: y)
+        XTestFakeMotionEvent(display, screen, Int32(p.x), Int32(p.y), UInt(CurrentTime))
+        for delay in delays {
+            XTestFakeButtonEvent(display, button, 1, delay)
+            XTestFakeButtonEvent(display, button, 0, UInt(CurrentTime))
+        }
+        XSync(display, 0)
+    }
+
     /// A drag in `window` coordinates: move to the first point, press, move through every
     /// further point (one motion event each, in order), release; `modifiers` held throughout.
     public func drag(_ window: Window, path: [(Int, Int)], button: UInt32 = 1, modifiers: KeyModifiers = []) throws {

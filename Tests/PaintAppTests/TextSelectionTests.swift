@@ -309,4 +309,52 @@ import Testing
         let (from, to) = (try Self.caretX(s, 2), try Self.caretX(s, 4))
         #expect(rects[0].x == 20 + from && rects[0].maxX == 20 + to)
     }
+
+    /// Zoomed in to 800 %, the highlight's sides are drawn at the window's resolution: in the
+    /// window pixels of the picture pixel under a side, each column left of the exact side (where
+    /// the caret stands) shows that pixel plain and each right of it tinted (the other way at
+    /// the right side), by the column's middle; everything else is the picture's pixels
+    /// repeated as before.
+    @Test func highlightSidesAreSharpWhenZoomedIn() throws {
+        let (s, _) = Tool.typing(at: 20, 10)
+        Tool.type(s, "hello world")
+        let plain = Array(s.engine.viewPixels)
+        Self.key(s, .left, .shift, times: 5)
+        let pieces = s.textHighlightPieces(try #require(s.liveText))
+        try #require(pieces.count == 1)
+        let (rect, sides) = (pieces[0].rect, pieces[0].sides)
+        // The sides fall inside picture pixels: what this test is about.
+        #expect(sides.left != sides.left.rounded() || sides.right != sides.right.rounded())
+        // Every pixel tinted: the highlight one pixel wider on each side, then back.
+        s.engine.highlightText([IntRect(x: rect.x - 1, y: rect.y, width: rect.width + 2, height: rect.height)])
+        let tinted = Array(s.engine.viewPixels)
+        s.engine.highlightText([rect], sides: [sides])
+        let view = Array(s.engine.viewPixels)
+        let zoom = Zoom(8)
+        let (width, height) = (s.engine.width, s.engine.height)
+        let shown = IntRect(
+            x: (rect.x - 3) * 8, y: (rect.y - 1) * 8, width: (rect.width + 6) * 8, height: (rect.height + 2) * 8)
+        var scaled = view.withUnsafeBufferPointer {
+            ViewScaler.render($0, width: width, height: height, zoom: zoom, rect: shown)
+        }
+        let repeated = scaled
+        s.engine.sharpenHighlightEdges(&scaled, rect: shown, zoom: zoom)
+        var split = 0
+        for y in 0..<shown.height {
+            for x in 0..<shown.width {
+                let (px, py) = (zoom.sourcePixel(shown.x + x), zoom.sourcePixel(shown.y + y))
+                let middle = (Double(shown.x + x) + 0.5) / 8
+                let inside = py >= rect.y && py < rect.maxY && middle >= sides.left && middle < sides.right
+                let expected = inside ? tinted[py * width + px] : plain[py * width + px]
+                #expect(
+                    scaled[y * shown.width + x] == expected, "window pixel \(x), \(y) of picture pixel \(px), \(py)")
+                if scaled[y * shown.width + x] != repeated[y * shown.width + x] { split += 1 }
+            }
+        }
+        // Some columns differ from the picture pixels repeated: the sides moved to the caret.
+        #expect(split > 0)
+        // Put down, no highlight stays.
+        Tool.click(s, 200, 100)
+        #expect(Array(s.engine.viewPixels) == plain)
+    }
 }

@@ -84,6 +84,9 @@ public final class StrokeEngine {
     var staleView = IntRect.empty
     /// View rectangles tinted behind the text in progress (`highlightText`).
     var highlights: [IntRect] = []
+    /// The exact left and right sides of each of `highlights` (image pixels, fractions too),
+    /// for the window zoomed in (`sharpenHighlightEdges`).
+    var highlightSides: [HighlightSides] = []
 
     /// Recomposites whatever deferred strokes left stale.
     func refreshStaleView() {

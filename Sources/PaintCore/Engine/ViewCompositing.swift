@@ -294,7 +294,7 @@ extension StrokeEngine {
 
     /// `compose` without the highlight.
     @inline(__always)
-    private func composePlain(_ y: Int, _ x0: Int, _ x1: Int, into target: UnsafeMutablePointer<UInt32>) {
+    func composePlain(_ y: Int, _ x0: Int, _ x1: Int, into target: UnsafeMutablePointer<UInt32>) {
         let r = y & Tile.mask
         let rowTiles = (y >> Tile.shift) * paint.across
         var x = x0
