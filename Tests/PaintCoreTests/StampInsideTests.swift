@@ -33,12 +33,17 @@ import Testing
         if continues {
             let disc = Capsule(from: capsule.a, to: capsule.a, width: capsule.radius * 2)
             _ = engine.stamp(
-                disc, fullDiscAtStart: false, level: level, rounding: InRangeRounding.self, insideSpan: true,
-                runs: LeaveRuns.self)
+                disc, fullDiscAtStart: false, level: level, rounding: InRangeRounding.self,
+                inside: SpanInside.self, runs: LeaveRuns.self)
         }
-        let dirty = engine.stamp(
-            capsule, fullDiscAtStart: continues, level: level, rounding: InRangeRounding.self, insideSpan: insideSpan,
-            runs: LeaveRuns.self)
+        let dirty =
+            insideSpan
+            ? engine.stamp(
+                capsule, fullDiscAtStart: continues, level: level, rounding: InRangeRounding.self,
+                inside: SpanInside.self, runs: LeaveRuns.self)
+            : engine.stamp(
+                capsule, fullDiscAtStart: continues, level: level, rounding: InRangeRounding.self,
+                inside: MeasuredInside.self, runs: LeaveRuns.self)
         var coverage: [Int: [UInt8]] = [:]
         for t in engine.coverage.active {
             if let tile = engine.coverage.tiles[t] {

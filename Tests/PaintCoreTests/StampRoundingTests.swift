@@ -67,17 +67,17 @@ import Testing
                 if continues {
                     let disc = Capsule(from: capsule.a, to: capsule.a, width: capsule.radius * 2)
                     _ = engine.stamp(
-                        disc, fullDiscAtStart: false, level: level, rounding: ClampedRounding.self, insideSpan: true,
-                        runs: LeaveRuns.self)
+                        disc, fullDiscAtStart: false, level: level, rounding: ClampedRounding.self,
+                        inside: SpanInside.self, runs: LeaveRuns.self)
                 }
                 if inRange {
                     _ = engine.stamp(
                         capsule, fullDiscAtStart: continues, level: level, rounding: InRangeRounding.self,
-                        insideSpan: true, runs: LeaveRuns.self)
+                        inside: SpanInside.self, runs: LeaveRuns.self)
                 } else {
                     _ = engine.stamp(
                         capsule, fullDiscAtStart: continues, level: level, rounding: ClampedRounding.self,
-                        insideSpan: true, runs: LeaveRuns.self)
+                        inside: SpanInside.self, runs: LeaveRuns.self)
                 }
                 results.append((0..<(w * h)).map { engine.strokeCoverage(x: $0 % w, y: $0 / w) ?? 0 })
                 engine.end()

@@ -19,13 +19,18 @@ extension StrokeEngine {
     /// by the capsule.
     @inline(__always)
     func stamp<K: RunKeeping>(_ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8, runs: K.Type) -> IntRect {
-        capsule.roundsInRange
+        guard capsule.roundsInRange else {
+            return stamp(
+                capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: ClampedRounding.self,
+                inside: SpanInside.self, runs: K.self)
+        }
+        return Self.measuresInside(capsule, fullDiscAtStart: fullDiscAtStart)
             ? stamp(
                 capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: InRangeRounding.self,
-                insideSpan: !Self.measuresInside(capsule, fullDiscAtStart: fullDiscAtStart), runs: K.self)
+                inside: MeasuredInside.self, runs: K.self)
             : stamp(
-                capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: ClampedRounding.self,
-                insideSpan: true, runs: K.self)
+                capsule, fullDiscAtStart: fullDiscAtStart, level: level, rounding: InRangeRounding.self,
+                inside: SpanInside.self, runs: K.self)
     }
 
     /// Whether `stamp` measures every pixel it visits of a capsule that `roundsInRange` by its
@@ -45,13 +50,14 @@ extension StrokeEngine {
         fullDiscAtStart && capsule.radius <= 4 && capsule.length <= 2 * capsule.radius
     }
 
-    /// `stamp`, rounding each row's span ends with `R` and keeping runs as `K` says: four
-    /// specializations of one body, the ones for ordinary capsules without the range guards of
-    /// `Int(clamping:)` (seven roundings a row), the ones for final pieces without a word of
-    /// the keeping (a run-time flag there cost straight strokes 2 % in register pressure). With
-    /// `insideSpan` false every pixel is measured (see `measuresInside`).
-    func stamp<R: SpanRounding, K: RunKeeping>(
-        _ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8, rounding: R.Type, insideSpan: Bool, runs: K.Type
+    /// `stamp`, rounding each row's span ends with `R`, finding the inside as `I` says and
+    /// keeping runs as `K` says: six specializations of one body, the ones for ordinary capsules
+    /// without the range guards of `Int(clamping:)` (seven roundings a row), the ones for final
+    /// pieces without a word of the keeping (a run-time flag there cost straight strokes 2 % in
+    /// register pressure), the ones that measure every pixel (`MeasuredInside`, see
+    /// `measuresInside`) without the inside span's code.
+    func stamp<R: SpanRounding, I: InsideRule, K: RunKeeping>(
+        _ capsule: Capsule, fullDiscAtStart: Bool, level: UInt8, rounding: R.Type, inside: I.Type, runs: K.Type
     ) -> IntRect {
         let box = capsule.bounds(margin: 0.5)
         let y0 = max(clip.y, Int(clamping: box.minY - 0.5, .up))
@@ -98,7 +104,7 @@ extension StrokeEngine {
             }
             var ia = xb + 1
             var ib = xb
-            if insideSpan && innerRadius > 0 {
+            if I.usesSpan && innerRadius > 0 {
                 let inner = capsule.span(atY: cy, within: innerRadius)
                 if inner.lo <= inner.hi {
                     ia = max(xa, R.up(inner.lo - 0.5))
@@ -320,6 +326,22 @@ enum KeepRuns: RunKeeping {
 /// A final piece: nothing is kept.
 enum LeaveRuns: RunKeeping {
     @inline(__always) static var keeps: Bool { false }
+}
+
+/// How `stamp` finds a row's inside (the pixels raised to `level` without measuring): a
+/// compile-time choice, so each body carries only its own way.
+protocol InsideRule {
+    static var usesSpan: Bool { get }
+}
+
+/// The row's inside span (a second span of the capsule, `radius - 0.5`) is filled.
+enum SpanInside: InsideRule {
+    @inline(__always) static var usesSpan: Bool { true }
+}
+
+/// Every pixel visited is measured by its distance, the inside too (`measuresInside`).
+enum MeasuredInside: InsideRule {
+    @inline(__always) static var usesSpan: Bool { false }
 }
 
 /// How `stamp` rounds a row's span ends to pixel columns.
