@@ -184,7 +184,9 @@ import XDriver
         }
         let size = 900 << 20
         for name in [
-            "jpeg-progressive", "gif-animated", "bmp-rle8-hole", "bmp-24-topdown", "webp-animated", "webp-lossy-rgba",
+            "jpeg-progressive", "gif-animated", "bmp-rle8-hole", "bmp-24-topdown", "bmp-png", "bmp-jpeg",
+            "webp-animated",
+            "webp-lossy-rgba",
         ] {
             var (bytes, ext) = try fixture(name)
             let shown = try ImageDecoder.decode(bytes, name: name).image
@@ -203,6 +205,37 @@ import XDriver
             #expect(
                 forget.peakMemory > 0 && forget.peakMemory < 64 << 20,
                 "\(name): --forget peak \(forget.peakMemory >> 20) MB")
+        }
+    }
+
+    /// A lossless WebP and an animation whose picture chunk claims 900 MB, in a file that long:
+    /// refused with the reason after a few kilobytes, by --export and --forget.
+    @Test func aWebPWhosePictureChunkClaimsAHugeSizeIsRefusedInLittleMemory() throws {
+        let dir = try TemporaryDirectory()
+        let (folder, list) = try Reference.fixtures("formats.py")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let size = 900 << 20
+        for name in ["webp-lossless-rgba", "webp-animated"] {
+            let file = try #require(list.first { $0["name"] as? String == name }?["file"] as? String, "\(name)")
+            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file)))
+            // The first picture chunk: VP8L after the header, or ANMF after VP8X and ANIM.
+            var at = 12
+            while !["VP8L", "ANMF"].contains(String(decoding: bytes[at..<(at + 4)], as: UTF8.self)) {
+                let length = Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16
+                at += 8 + length + (length & 1)
+            }
+            for (offset, value) in [(4, size - 8), (at + 4, size - at - 8)] {
+                for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
+            }
+            let path = dir.file("\(name).webp")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(truncate(path, off_t(size)) == 0)
+            for arguments in [["--export", dir.file("out.png"), path], ["--forget", path]] {
+                let run = try Self.swiftpaint(arguments, in: dir)
+                #expect(run.status == .exited(1), "\(name) \(arguments[0])")
+                #expect(run.stderr.contains("claims \(size - at - 8) bytes"), "\(name) \(arguments[0]): \(run.stderr)")
+                #expect(run.peakMemory > 0 && run.peakMemory < 64 << 20, "\(name): peak \(run.peakMemory >> 20) MB")
+            }
         }
     }
 

@@ -256,6 +256,12 @@ class Formats:
                         if i < colors) + bytes(3 * (256 - colors))
         data = b"".join(pad(bytes(row)) for row in reversed(irows))
         self.add("bmp-core-8", "bmp", file(core, pal3, data), full)
+        # A BMP wrapping a PNG (BI_PNG, depth 0 as the format asks) and a JPEG (BI_JPEG, depth
+        # 24 as some writers leave it): the wrapped picture is what shows.
+        png = self.saved(rgba, "PNG")
+        self.add("bmp-png", "bmp", file(info40(0, compression=5, size=len(png)), b"", png), rgba, alpha=True)
+        jpeg = self.saved(rgb, "JPEG", quality=90)
+        self.add("bmp-jpeg", "bmp", file(info40(24, compression=4, size=len(jpeg)), b"", jpeg), self.pillow(jpeg))
 
 
 def div255(x):

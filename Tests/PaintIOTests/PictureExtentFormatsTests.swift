@@ -45,7 +45,15 @@ import Testing
         let bmp = Self.bmp(width: 40_000, height: 40_000)
         var gif = Array("GIF89a".utf8) + [0x40, 0x9C, 0x40, 0x9C, 0, 0, 0]
         gif += [0x2C, 0, 0, 0, 0, 0x40, 0x9C, 0x40, 0x9C, 0, 2, 2, 0x4C, 0x01, 0]
-        for (name, head) in [("big.jpg", jpeg), ("big.bmp", bmp), ("big.gif", gif)] {
+        var png = try PNGCodec.encode(Support.opaqueImage(), withAlpha: false)
+        png.replaceSubrange(16..<24, with: [0, 0] + side + [0, 0] + side)  // IHDR's width and height
+        // A BMP whose own header says 1 x 1, wrapping a JPEG or PNG that claims 40,000 x 40,000.
+        let wrappedJPEG = Self.bmp(width: 1, height: 1, compression: 4, rows: jpeg)
+        let wrappedPNG = Self.bmp(width: 1, height: 1, compression: 5, rows: png)
+        for (name, head) in [
+            ("big.jpg", jpeg), ("big.bmp", bmp), ("big.gif", gif), ("big.png", png), ("big-jpeg.bmp", wrappedJPEG),
+            ("big-png.bmp", wrappedPNG),
+        ] {
             let path = PictureExtentTests.sparse(folder, name, head, size: 300 << 20)
             let read = try ImageFile.readPicture(path, limit: ImageFile.maxFileBytes)
             #expect(read.count <= head.count, "\(name): \(read.count) bytes read")
@@ -61,12 +69,38 @@ import Testing
         }
     }
 
-    /// A BMP header (40 bytes, 24 bits a pixel, uncompressed) and `rows` of pixel data.
-    static func bmp(width: Int, height: Int, rows: [UInt8] = [0, 0, 0, 0]) -> [UInt8] {
+    /// A BMP header (40 bytes, 24 bits a pixel, uncompressed unless `compression` says: 4 and 5
+    /// wrap a JPEG or PNG) and `rows` of pixel data.
+    static func bmp(width: Int, height: Int, compression: Int = 0, rows: [UInt8] = [0, 0, 0, 0]) -> [UInt8] {
         func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
         return Array("BM".utf8) + le(54 + rows.count, 4) + le(0, 4) + le(54, 4)
-            + le(40, 4) + le(width, 4) + le(height, 4) + le(1, 2) + le(24, 2) + le(0, 4) + le(rows.count, 4)
+            + le(40, 4) + le(width, 4) + le(height, 4) + le(1, 2) + le(24, 2) + le(compression, 4)
+            + le(rows.count, 4)
             + le(2835, 4) + le(2835, 4) + le(0, 4) + le(0, 4) + rows
+    }
+
+    /// A BMP wrapping a JPEG or PNG, with 300 MB after it: the window's opening (the BMP's
+    /// headers read, then the rest up to the wrapped picture's end) holds that picture's bytes
+    /// only, and shows what the wrapped picture shows.
+    @Test func aBMPWrappingAPictureIsReadToThatPicturesEndByTheWindowToo() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests-extent")
+        defer { folder.remove() }
+        let fixtures = FormatDecodingTests.fixtures
+        for name in ["bmp-png", "bmp-jpeg"] {
+            let entry = try #require(fixtures.entries.first { $0.name == name })
+            let bytes = try #require(Support.get(fixtures.folder + "/" + entry.file))
+            let shown = try ImageDecoder.decode(bytes, name: name)
+            let path = PictureExtentTests.sparse(folder, entry.file, bytes, size: 300 << 20)
+            let (fd, fileSize) = try ImageFile.openForReading(path, limit: ImageFile.maxFileBytes)
+            defer { close(fd) }
+            let stream = PictureStream(fd: fd, name: path, size: fileSize, limit: ImageFile.maxFileBytes)
+            let head = stream.read(BMPDecoder.headBytes)
+            #expect(ImageDecoder.pictureBytes(stream, limits: .default, after: head) == bytes, "\(name)")
+            // The stream's buffer and one piece read while the end was not yet known.
+            #expect(stream.count <= bytes.count + 2 * PictureStream.chunkSize, "\(name): \(stream.count) bytes read")
+            let opened = try ImageFile.openTiles(path: path)
+            #expect(opened.picture.image == shown.image && opened.hasAlpha == shown.hasAlpha, "\(name)")
+        }
     }
 
     /// A WebP whose RIFF header claims 300 MB, in a file that long: its first picture is read
@@ -92,10 +126,64 @@ import Testing
             let (fd, fileSize) = try ImageFile.openForReading(path, limit: ImageFile.maxFileBytes)
             defer { close(fd) }
             let stream = PictureStream(fd: fd, name: path, size: fileSize, limit: ImageFile.maxFileBytes)
-            let picture = ImageDecoder.webpPicture(stream, limits: .default)
+            let picture = ImageDecoder.pictureBytes(stream, limits: .default)
             #expect(picture.count <= webp.count && stream.count <= webp.count + PictureStream.chunkSize, "\(name)")
             #expect(try ImageFile.openTiles(path: path).picture.image == shown, "\(name)")
         }
+    }
+
+    /// Each kind of WebP (lossless, lossy, lossy with an alpha chunk, an animation's frame)
+    /// whose picture or alpha chunk claims 300 MB, in a file that long: refused after that
+    /// chunk's header with the reason, by `load` and by the window's opening alike, having read a
+    /// few kilobytes. The same files with their true sizes open as before.
+    @Test func aWebPChunkClaimingMoreThanItsPictureCanNeedIsRefusedAfterItsHeader() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests-extent")
+        defer { folder.remove() }
+        let fixtures = FormatDecodingTests.fixtures
+        let size = 300 << 20
+        for (name, chunk) in [
+            ("webp-lossless-rgba", "VP8L"), ("webp-lossy-rgb", "VP8 "), ("webp-lossy-rgba", "ALPH"),
+            ("webp-lossy-rgba", "VP8 "), ("webp-animated", "ANMF"),
+        ] {
+            let entry = try #require(fixtures.entries.first { $0.name == name })
+            let webp = try #require(Support.get(fixtures.folder + "/" + entry.file))
+            let label = "\(name) \(chunk)"
+            let at = try #require(Self.chunk(chunk, in: webp), "\(label)")
+            #expect(PictureExtent.le32(webp, at + 4) < PictureExtent.mostWebPBytes(entry.width, entry.height))
+            var claiming = webp
+            for (offset, value) in [(4, size - 8), (at + 4, size - at - 8)] {
+                for i in 0..<4 { claiming[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
+            }
+            let path = PictureExtentTests.sparse(folder, "\(name).webp", claiming, size: size)
+            let read = try ImageFile.readPicture(path, limit: ImageFile.maxFileBytes)
+            #expect(read.count <= at + 24, "\(label): \(read.count) bytes read")
+            let reason = "picture data claims \(size - at - 8) bytes, more than a"
+            for (how, open) in [
+                ("load", { () throws(ImageFileError) in _ = try ImageFile.load(path: path) }),
+                ("window", { () throws(ImageFileError) in _ = try ImageFile.openTiles(path: path) }),
+            ] {
+                do {
+                    try open()
+                    Issue.record("\(label): \(how) opened it")
+                } catch {
+                    #expect(error.message.contains(reason), "\(label): \(how): \(error.message)")
+                }
+            }
+            Support.put(webp, folder.file("true.webp"))
+            #expect(try ImageFile.load(path: folder.file("true.webp")).width == entry.width)
+        }
+    }
+
+    /// Where the first chunk of `type` starts in a WebP.
+    static func chunk(_ type: String, in webp: [UInt8]) -> Int? {
+        var at = 12
+        while at + 8 <= webp.count {
+            if webp[at..<(at + 4)].elementsEqual(type.utf8) { return at }
+            let size = PictureExtent.le32(webp, at + 4)
+            // An animation's frame holds its picture's chunks after its 16-byte header.
+            at = webp[at..<(at + 4)].elementsEqual("ANMF".utf8) && type != "ANMF" ? at + 24 : at + 8 + size + (size & 1)
+        }
+        return nil
     }
 
     /// Mutated files of every format, read in pieces of random sizes: the walk never reads out

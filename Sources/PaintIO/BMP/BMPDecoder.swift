@@ -105,7 +105,7 @@ public enum BMPDecoder {
     ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
         let name = stream.name
         // The headers and the color table come before the pixels, within the first bytes.
-        var head = stream.read(min(stream.size, Self.headBytes))
+        let head = stream.read(min(stream.size, Self.headBytes))
         guard !head.isEmpty else { throw .emptyFile(path: name) }
         let header = try BMPHeader(head, name: name, fileSize: stream.size)
         let (width, height) = (header.width, header.height)
@@ -114,8 +114,9 @@ public enum BMPDecoder {
         }
         let plain = header.compression == .none || header.compression == .bitfields
         guard plain, header.masks.alpha == 0, header.dataOffset <= head.count else {
-            head += stream.readRest()
-            let decoded = try decode(head, name: name, limits: limits)
+            // Up to the picture's end (`PictureExtent`), not the file's: a tail is not held.
+            let decoded = try decode(
+                ImageDecoder.pictureBytes(stream, limits: limits, after: head), name: name, limits: limits)
             let hasAlpha = decoded.hasAlpha
             return (TiledPicture(releasing: (consume decoded).image), hasAlpha)
         }

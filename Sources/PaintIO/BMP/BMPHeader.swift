@@ -45,11 +45,13 @@ struct BMPHeader {
         topDown = rawHeight < 0
         height = abs(rawHeight)
         guard width > 0, height > 0 else { throw .damaged(path: name, reason: "its picture has no pixels") }
-        guard [1, 4, 8, 16, 24, 32].contains(bitsPerPixel) else {
+        let method = core ? 0 : try reader.u32(30)
+        // A BMP wrapping a PNG or JPEG may leave the depth 0: that picture says it.
+        let wraps = !core && (method == 4 || method == 5)
+        guard [1, 4, 8, 16, 24, 32].contains(bitsPerPixel) || (wraps && bitsPerPixel == 0) else {
             throw .damaged(path: name, reason: "\(bitsPerPixel) bits per pixel is not a BMP depth")
         }
 
-        let method = core ? 0 : try reader.u32(30)
         switch (method, bitsPerPixel) {
         case (0, _): compression = .none
         case (1, 8): compression = .rle8
@@ -79,7 +81,7 @@ struct BMPHeader {
         }
 
         palette = []
-        if bitsPerPixel <= 8 {
+        if bitsPerPixel <= 8 && compression != .embedded {
             let declared = core ? 0 : try reader.u32(46)
             let count = declared == 0 ? 1 << bitsPerPixel : min(declared, 1 << bitsPerPixel)
             let entry = core ? 3 : 4

@@ -48,7 +48,7 @@ public enum ImageDecoder {
     /// and to its end (`PictureStream.drain`: its count and CRC then cover every byte): PNG,
     /// JPEG and an uncompressed BMP through the stream's buffer, never holding the file; GIF
     /// through it too, decoded whole and then cut; WebP (libwebp reads from memory) from its
-    /// bytes up to its first picture (`webpPicture`); a file in no known format is refused after
+    /// bytes up to its first picture (`pictureBytes`); a file in no known format is refused after
     /// its first bytes. The same checks, errors and pixels as `decode` of the same bytes, but
     /// a PNG whose metadata is over the limit fails with `.metadataTooLarge` (the caller decodes
     /// its bytes without that metadata), and a read that fails says so (`cannotRead`).
@@ -66,21 +66,32 @@ public enum ImageDecoder {
         }
     }
 
-    /// A WebP's bytes from `stream` up to its first picture's end (`PictureExtent`), which its
-    /// RIFF size is made to say: libwebp decodes from memory, so this is what is held, not what
-    /// the header claims (the rest is drained for the CRC through the stream's small buffer).
-    static func webpPicture(_ stream: PictureStream, limits: ImageLimits) -> [UInt8] {
+    /// The bytes of the picture `stream` reads, `head` (taken from it already) and what
+    /// follows, up to the picture's end (`PictureExtent`; a WebP's RIFF size is then made to say
+    /// it): for a decoder that reads from memory (libwebp, a BMP's run-length codes or the PNG
+    /// or JPEG it wraps), this is what is held, not what the file or a header claims (the rest
+    /// is drained for the CRC through the stream's small buffer).
+    static func pictureBytes(_ stream: PictureStream, limits: ImageLimits, after head: [UInt8] = []) -> [UInt8] {
         var extent = PictureExtent(limits: limits, fileSize: stream.size)
-        var bytes: [UInt8] = []
+        var bytes = head
         var end = Int.max
-        while bytes.count < end {
+        var looking = true
+        while true {
+            if looking {
+                switch extent.look(at: bytes, atEnd: false) {
+                case .end(let at): end = at
+                case .unknown: break
+                case .whole, .notAPicture: looking = false
+                }
+                if end != .max { looking = false }
+            }
+            guard bytes.count < end else { break }
             let piece = stream.read(min(PictureStream.chunkSize, end - bytes.count))
             if piece.isEmpty { break }
             bytes += piece
-            if end == .max, case .end(let at) = extent.look(at: bytes, atEnd: false) { end = at }
         }
         if bytes.count > end { bytes.removeLast(bytes.count - end) }
-        if bytes.count == end { PictureExtent.cutWebP(&bytes) }
+        if bytes.count == end && ImageFormat.sniff(bytes) == .webp { PictureExtent.cutWebP(&bytes) }
         return bytes
     }
 
@@ -103,7 +114,7 @@ public enum ImageDecoder {
             let hasAlpha = decoded.hasAlpha
             return (TiledPicture(releasing: (consume decoded).image), .gif, hasAlpha)
         case .webp:
-            let decoded = try decode(webpPicture(stream, limits: limits), name: stream.name, limits: limits)
+            let decoded = try decode(pictureBytes(stream, limits: limits), name: stream.name, limits: limits)
             let hasAlpha = decoded.hasAlpha
             return (TiledPicture(releasing: (consume decoded).image), .webp, hasAlpha)
         case nil:

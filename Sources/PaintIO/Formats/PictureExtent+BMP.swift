@@ -1,8 +1,10 @@
 extension PictureExtent {
     /// A BMP's end: after its rows (padded to 4 bytes each), or its run-length codes' end of
     /// picture; a picture over the limits ends just past its header and colour table, where the
-    /// decoder refuses it. A BMP wrapping a PNG or JPEG is read whole.
+    /// decoder refuses it. A BMP wrapping a PNG or JPEG ends where that picture ends, found as
+    /// for a PNG or JPEG file of its own (a JPEG over the limits ends after its scan's header).
     mutating func bmpEnd(_ bytes: [UInt8], atEnd: Bool) -> Answer {
+        if wrapped >= 0 { return wrappedEnd(bytes) }
         if runLength == 0 {
             let header: BMPHeader
             do {
@@ -16,7 +18,9 @@ extension PictureExtent {
             }
             switch header.compression {
             case .none, .bitfields: return .end(header.dataOffset + header.rowBytes * header.height)
-            case .embedded: return .whole
+            case .embedded:
+                wrapped = header.dataOffset
+                return wrappedEnd(bytes)
             case .rle8: runLength = 8
             case .rle4: runLength = 4
             }
@@ -38,5 +42,20 @@ extension PictureExtent {
             }
         }
         return .unknown
+    }
+
+    /// The end of the PNG or JPEG a BMP wraps from `wrapped` on; anything else there ends
+    /// after its first 8 bytes, which the decoder refuses as neither.
+    private mutating func wrappedEnd(_ bytes: [UInt8]) -> Answer {
+        if !inWrapped {
+            guard bytes.count >= wrapped + 8 else { return .unknown }
+            switch ImageFormat.sniff(Array(bytes[wrapped..<(wrapped + 8)])) {
+            case .png: at = wrapped + 8
+            case .jpeg: at = wrapped + 2
+            default: return .end(wrapped + 8)
+            }
+            inWrapped = true
+        }
+        return bytes[wrapped] == 0xFF ? jpegEnd(bytes) : pngEnd(bytes)
     }
 }

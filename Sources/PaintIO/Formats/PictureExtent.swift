@@ -6,11 +6,13 @@ import PaintCore
 /// animation's later frames) is never read into memory, and a file in no known format is
 /// refused after its first bytes instead of after all of them.
 ///
-/// A PNG ends with its IEND chunk (the chunks' lengths lead there); a JPEG at its EOI marker
+/// A PNG ends with its IEND chunk (the chunks' lengths lead there; one whose IHDR is over the
+/// limits after that chunk); a JPEG at its EOI marker
 /// (segments by their lengths, then the compressed data to the next marker); a GIF after its
 /// first image's data (only the first frame is shown); a BMP after its rows (run-length codes
 /// up to their end-of-picture code); a WebP after its first picture's chunk (`VP8 `, `VP8L` or
-/// the first `ANMF` frame), where its RIFF header is then made to end (`cutWebP`). A picture
+/// the first `ANMF` frame), where its RIFF header is then made to end (`cutWebP`), or after the
+/// header of a chunk claiming more than its picture's size can need (`overclaim`). A picture
 /// whose header claims more than `limits` allow ends right after that header, which its
 /// decoder then refuses as too large before anything is allocated for it. Whatever is not
 /// understood is read whole (to `ImageFile.maxFileBytes`) and left to the decoder to judge.
@@ -45,6 +47,15 @@ struct PictureExtent {
     var inImage = false
     /// BMP: the run-length codes' kind (8 or 4 bits), once the header was read.
     var runLength = 0
+    /// BMP: where the PNG or JPEG it wraps starts (-1: none), and whether its signature was
+    /// read (the walk then goes on as in such a file, from `at`).
+    var wrapped = -1
+    var inWrapped = false
+    /// WebP: the canvas its VP8X chunk gives (0 x 0 before one), which an alpha chunk is for.
+    var canvas = (width: 0, height: 0)
+    /// WebP: a picture chunk claiming more bytes than its picture's size can need, and that
+    /// size: it ends right after that chunk's header, and its decoder refuses it (`webpEnd`).
+    var overclaim: (bytes: Int, width: Int, height: Int)?
 
     init(limits: ImageLimits = .default, fileSize: Int = Int.max) {
         self.limits = limits
@@ -72,7 +83,7 @@ struct PictureExtent {
         return answer == .unknown && atEnd ? .whole : answer
     }
 
-    private mutating func pngEnd(_ bytes: [UInt8]) -> Answer {
+    mutating func pngEnd(_ bytes: [UInt8]) -> Answer {
         if at < 0 { at = 8 }
         while at + 8 <= bytes.count {
             let length = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
@@ -80,6 +91,13 @@ struct PictureExtent {
             guard length <= Int(Int32.max) else { return .whole }
             let next = at + 12 + length
             if bytes[(at + 4)..<(at + 8)].elementsEqual("IEND".utf8) { return .end(next) }
+            // A header claiming more than the limits: its decoder refuses it from the header alone.
+            if bytes[(at + 4)..<(at + 8)].elementsEqual("IHDR".utf8) && length >= 8 {
+                guard at + 16 <= bytes.count else { return .unknown }
+                let width = bytes[(at + 8)..<(at + 12)].reduce(0) { $0 << 8 | Int($1) }
+                let height = bytes[(at + 12)..<(at + 16)].reduce(0) { $0 << 8 | Int($1) }
+                if !limits.allows(width: width, height: height) { return .end(next) }
+            }
             at = next
         }
         return .unknown
@@ -88,30 +106,5 @@ struct PictureExtent {
     /// A little-endian 32-bit number at `i`.
     static func le32(_ bytes: [UInt8], _ i: Int) -> Int {
         Int(bytes[i]) | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2]) << 16 | Int(bytes[i + 3]) << 24
-    }
-
-    private mutating func webpEnd(_ bytes: [UInt8]) -> Answer {
-        let riffEnd = 8 + Self.le32(bytes, 4)
-        if at < 0 { at = 12 }
-        while at + 8 <= bytes.count && at < riffEnd {
-            let size = Self.le32(bytes, at + 4)
-            // Chunks are padded to an even length.
-            let next = at + 8 + size + (size & 1)
-            let type = bytes[at..<(at + 4)]
-            if ["VP8 ", "VP8L", "ANMF"].contains(where: { type.elementsEqual($0.utf8) }) {
-                return .end(min(next, riffEnd))
-            }
-            at = next
-        }
-        return at >= riffEnd ? .end(riffEnd) : .unknown
-    }
-
-    /// `bytes`, a WebP read up to its first picture's end (`look`), made to end there: its RIFF
-    /// size says so, else libwebp takes it for a file cut short. Nothing else changes, and the
-    /// first picture decodes as in the whole file.
-    static func cutWebP(_ bytes: inout [UInt8]) {
-        guard bytes.count >= 12, bytes.count < 8 + le32(bytes, 4) else { return }
-        let size = bytes.count - 8
-        for i in 0..<4 { bytes[4 + i] = UInt8(truncatingIfNeeded: size >> (8 * i)) }
     }
 }

@@ -17,6 +17,15 @@ public enum WebPCodec {
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
+        // A chunk claiming more than its picture can need was read only up to its header
+        // (`PictureExtent.webpEnd`): say so, not that the file is cut short.
+        var extent = PictureExtent(limits: limits, fileSize: bytes.count)
+        if case .end = extent.look(at: bytes, atEnd: true), let claim = extent.overclaim {
+            throw .damaged(
+                path: name,
+                reason: "its picture data claims \(claim.bytes) bytes, more than a \(claim.width) x \(claim.height)"
+                    + " picture can need")
+        }
         let result: Result<DecodedImage, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
             Result { () throws(ImageFileError) in
                 guard let base = raw.baseAddress else { throw .emptyFile(path: name) }
