@@ -250,4 +250,61 @@ import Testing
         }
         #expect(kinds >= 50, "palette, 1/2/4/16-bit files of the suite: \(kinds)")
     }
+
+    /// A picture of `colors` colours (those past 200 half transparent), `width` x `height`, in
+    /// bands and blocks, as a palette PNG whose palette lists them from the `shift`th on (an
+    /// order of the writer's choosing) with `unused` entries after them.
+    static func palettePNG(colors: Int, width: Int = 320, height: Int = 200, shift: Int = 0, unused: Int = 0)
+        -> (png: [UInt8], picture: PixelImage)
+    {
+        func color(_ i: Int) -> [UInt8] { [UInt8(i * 37 % 256), UInt8(i * 91 % 256), UInt8(255 - i)] }
+        let order = (0..<colors).map { ($0 + shift) % colors }
+        let place = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        var rows: [UInt8] = []
+        for y in 0..<height {
+            rows.append(0)
+            for x in 0..<width { rows.append(UInt8(place[(x / 5 + y / 5 * 64) % colors] ?? 0)) }
+        }
+        let palette = order.flatMap(color) + Array(repeating: 0, count: 3 * unused)
+        let alphas = order.map { UInt8($0 >= 200 ? 128 : 255) }
+        let png = png(
+            width: width, height: height, depth: 8, colorType: 3, extra: [("PLTE", palette), ("tRNS", alphas)],
+            rows: rows)
+        return (png, (try? ImageDecoder.decode(png, name: "palette").image) ?? PixelImage(width: 1, height: 1))
+    }
+
+    /// A palette file's starting picture stays a palette PNG, made from its pixels alone: the
+    /// same bytes whatever order the file's palette had or however many unused entries, up to
+    /// 16 colours less than half the RGBA encoding it was before; with 257 colours it is RGBA
+    /// as before.
+    @Test func aPaletteFilesCleanBaseIsAPalettePNGOfItsPixelsAlone() throws {
+        for colors in [2, 3, 16, 17, 256] {
+            let (file, picture) = Self.palettePNG(colors: colors)
+            let clean = try #require(CleanBase.of(file), "\(colors)")
+            #expect(clean[25] == 3, "\(colors) colours: colour type \(clean[25])")
+            let depth = colors <= 2 ? 1 : colors <= 4 ? 2 : colors <= 16 ? 4 : 8
+            #expect(Int(clean[24]) == depth, "\(colors) colours: depth \(clean[24])")
+            #expect(try ImageDecoder.decode(clean, name: "clean").image == picture, "\(colors): other pixels")
+            #expect(CleanBase.isClean(clean) && CleanBase.of(clean) == clean, "\(colors): its own clean base")
+            let others =
+                [Self.palettePNG(colors: colors, shift: 5).png]
+                + (colors > 253 ? [] : [Self.palettePNG(colors: colors, unused: 3).png])
+            for other in others {
+                #expect(CleanBase.of(other) == clean, "\(colors): the palette's order or padding reaches the base")
+            }
+            let rgba = try PNGCodec.encode(picture, withAlpha: true)
+            print(
+                "palette clean base, \(colors) colours 320 x 200: file \(file.count) B, as RGBA \(rgba.count) B, now \(clean.count) B"
+            )
+            // Up to 16 colours take 4 bits a pixel or fewer; 256 colours of a regular pattern
+            // can compress better as filtered RGBA, so only the small ones are held to a size.
+            #expect(
+                colors > 17 || clean.count * 2 < rgba.count, "\(colors): \(clean.count) B against RGBA \(rgba.count) B")
+        }
+        var many = Self.palettePNG(colors: 256).picture
+        many[0, 0] = 0xFF01_0203
+        let clean = try #require(CleanBase.of(PNGCodec.encode(many, withAlpha: true) + [0]))
+        let back = try ImageDecoder.decode(clean, name: "clean").image
+        #expect(clean[25] == 6 && back == many)
+    }
 }

@@ -7,7 +7,8 @@ import PaintCore
 /// photo before it was cropped), comments, text chunks, even an older history. A file saved with
 /// its history goes to someone else, so what it keeps there is reduced to the pixels: the bytes
 /// themselves when they are a PNG with only the chunks that make its pixels, else the decoded
-/// picture's own PNG encoding (which decodes to exactly the same pixels, or is not used).
+/// picture's own PNG encoding (which decodes to exactly the same pixels, or is not used): a
+/// palette PNG when the pixels have at most 256 colours, so a palette file's base stays small.
 public enum CleanBase {
     /// The chunks a clean base may hold: those of a picture of 8-bit samples with no palette and
     /// no transparent colour, the way SwiftPaint's own encoding writes them. Every bit of such a
@@ -21,7 +22,7 @@ public enum CleanBase {
     /// pixels and carries nothing else; nil when they cannot be decoded, or their PNG encoding
     /// would not give back the same pixels.
     public static func of(_ bytes: [UInt8]) -> [UInt8]? {
-        if isClean(bytes) { return bytes }
+        if isPlain(bytes) { return bytes }
         guard let picture = try? ImageDecoder.decode(bytes, name: "the starting picture").image else { return nil }
         return png(of: picture)
     }
@@ -53,13 +54,27 @@ public enum CleanBase {
         }
     }
 
-    /// `picture` as PNG bytes that decode to exactly its pixels (checked by decoding them);
-    /// nil when they would not.
+    /// `picture` as PNG bytes that decode to exactly its pixels (checked by decoding them):
+    /// a palette PNG made from its pixels alone when it has at most 256 colours
+    /// (`PNGCodec.encodeIndexed`), else 8-bit RGBA; nil when they would not.
     public static func png(of picture: PixelImage) -> [UInt8]? {
-        guard let png = try? ImageEncoder.encode(picture, options: SaveOptions(format: .png), withAlpha: true),
+        guard
+            let png = PNGCodec.encodeIndexed(picture)
+                ?? (try? ImageEncoder.encode(picture, options: SaveOptions(format: .png), withAlpha: true)),
             let back = try? ImageDecoder.decode(png, name: "the starting picture"), back.image == picture
         else { return nil }
         return png
+    }
+
+    /// Whether `bytes` hold nothing but their pixels: a plain PNG (`isPlain`), or a palette PNG
+    /// that is exactly the palette encoding of its pixels (`png(of:)`), in which every bit comes
+    /// from the pixels: no unused entry, no order or padding bit of the writer's choosing.
+    static func isClean(_ bytes: [UInt8]) -> Bool {
+        if isPlain(bytes) { return true }
+        guard bytes.count > 25, bytes[25] == 3,
+            let picture = try? ImageDecoder.decode(bytes, name: "the starting picture").image
+        else { return false }
+        return png(of: picture) == bytes
     }
 
     /// Whether `bytes` are a whole PNG of 8-bit samples with no palette (`plainChunks` only),
@@ -67,7 +82,7 @@ public enum CleanBase {
     /// hold one zlib stream and nothing after it, inflating to exactly the rows its header
     /// describes (bytes hidden past the stream's end, or past the last row, are not pixels:
     /// such a file is re-encoded).
-    static func isClean(_ bytes: [UInt8]) -> Bool {
+    static func isPlain(_ bytes: [UInt8]) -> Bool {
         guard case .complete(let chunks) = PNGChunks.walk(bytes), chunks.last?.end == bytes.count,
             chunks.allSatisfy({ plainChunks.contains($0.type) }),
             let header = chunks.first, header.type == Array("IHDR".utf8), header.length == 13,
