@@ -123,8 +123,9 @@ final class BackgroundSave {
         return work.written ?? Written(outcome: .failure(.cannotWrite(path: target, errno: EIO)))
     }
 
-    /// Writes the picture (and its history) as `ImageFile.save` does, then reads back what is
-    /// on disk now.
+    /// Writes the picture (and its history) as `ImageFile.save` does: the file on disk is the
+    /// one written, as the write knew it (two windows saving one file at once each know their
+    /// own, so the one whose save was replaced says the file changed on disk).
     static func write(_ request: Request) -> Written {
         let outcome = Result { () throws(ImageFileError) in
             try ImageFile.save(
@@ -132,7 +133,10 @@ final class BackgroundSave {
                 withAlpha: request.withAlpha, history: request.history)
         }
         guard case .success = outcome else { return Written(outcome: outcome) }
-        return Written(outcome: outcome, onDisk: DiskBaseline.now(request.target))
+        guard case .success(let saved) = outcome, let file = saved.file else {
+            return Written(outcome: outcome, onDisk: DiskBaseline.now(request.target))
+        }
+        return Written(outcome: outcome, onDisk: .version(file))
     }
 
     /// A save left unfinished (the session goes) is still waited for: the file is whole.

@@ -10,7 +10,9 @@ import Glibc
 /// own private files (written with a `mode`) are the exception: a symlink there is replaced,
 /// never written through.
 public enum AtomicFile {
-    /// Writes `bytes` to `path` atomically.
+    /// Writes `bytes` to `path` atomically, and returns what `fstat` says of the file written
+    /// (a rename keeps its inode and time): the version this write left, known without reading
+    /// the path back, which another program may have replaced again by then.
     ///
     /// On any failure before the rename, the temporary file is removed, the old file is left
     /// byte-identical and an `ImageFileError` naming `path` (as given) is thrown.
@@ -21,7 +23,10 @@ public enum AtomicFile {
     /// program keeps its own files cannot make it write somewhere else (over `~/.bashrc`, or
     /// another picture). The temporary file is created 0600 either way, so the bytes are never
     /// readable by others on the way.
-    public static func write(_ bytes: [UInt8], to path: String, mode forcedMode: mode_t? = nil) throws(ImageFileError) {
+    @discardableResult
+    public static func write(
+        _ bytes: [UInt8], to path: String, mode forcedMode: mode_t? = nil
+    ) throws(ImageFileError) -> FileVersion.Stat {
         guard !path.isEmpty else { throw .cannotWrite(path: path, errno: ENOENT) }
 
         let own = forcedMode != nil
@@ -84,6 +89,8 @@ public enum AtomicFile {
         }
         if fchmod(fd, mode) != 0 { throw failure(errno) }
         if syncRetrying(fd) != 0 { throw failure(errno) }
+        var written = stat()
+        if fstat(fd, &written) != 0 { throw failure(errno) }
         isOpen = false
         // A failing close can report a delayed write error (NFS); EINTR still closed the fd.
         if close(fd) != 0, errno != EINTR { throw failure(errno) }
@@ -101,6 +108,7 @@ public enum AtomicFile {
         // A write of this file killed before its rename (a crash, kill -9 during a save) left a
         // hidden whole copy next to it that nothing else would ever remove.
         removeStaleTemporaries(in: folder, of: name)
+        return FileVersion.Stat(written)
     }
 
     /// A temporary file older than this (15 minutes) is left over from a crash; a younger one

@@ -25,6 +25,11 @@ public struct FileVersion: Sendable, Equatable {
         /// The file at `path` now; nil when there is none (or it is not an ordinary file).
         public init?(path: String) {
             guard let info = statOf(path), info.st_mode & S_IFMT == S_IFREG else { return nil }
+            self.init(info)
+        }
+
+        /// What `info` (a `stat` or `fstat`) says.
+        init(_ info: stat) {
             size = Int(info.st_size)
             seconds = Int(info.st_mtim.tv_sec)
             nanoseconds = Int(info.st_mtim.tv_nsec)
@@ -98,7 +103,7 @@ public struct FileVersion: Sendable, Equatable {
             crc: crc)
     }
 
-    private init(stat: Stat, crc: UInt32) {
+    init(stat: Stat, crc: UInt32) {
         self.stat = stat
         self.crc = crc
     }

@@ -152,7 +152,8 @@ public enum ImageFile {
             throw error.withPath(path)
         }
         do {
-            try AtomicFile.write(bytes, to: path)
+            let written = try AtomicFile.write(bytes, to: path)
+            outcome.file = FileVersion(stat: written, crc: Zlib.crc32(bytes))
         } catch {
             // No file holds these pixels: the store is left as it was (the entry this save
             // made would be the history of nothing, and no other picture's history goes for it).

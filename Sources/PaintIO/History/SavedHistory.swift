@@ -37,6 +37,9 @@ public struct SavedHistory: Sendable {
         /// after "Saved to …; " ("its history was not kept: the disk is full"); the picture
         /// itself was saved all the same.
         public var problem: String?
+        /// The file as the save wrote it (not read back: another program's save right after
+        /// would be taken for this one's).
+        public var file: FileVersion?
 
         public init(kept: HistoryStore.Kept? = nil, carried: Bool = false, problem: String? = nil) {
             self.kept = kept
