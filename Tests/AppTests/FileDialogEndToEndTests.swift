@@ -105,6 +105,12 @@ struct FileDialogEndToEndTests: CanvasChecks {
                 "\(paint.title ?? "nil")\n\(paint.app.outputSummary)")
             let saved = try ImageFile.open(path: dir.file("start.webp")).picture
             #expect(saved.format == .webp && saved.image == picture, "lossless WebP of the picture")
+            // The recent list is written on a thread of its own after the save: stopping the
+            // program (kill -9) before it is there would lose the entry this test looks for.
+            try Wait.require("start.webp in the recent list") {
+                let list = try? String(contentsOfFile: home.path + "/.local/state/swiftpaint/recent", encoding: .utf8)
+                return list?.contains(dir.file("start.webp")) == true
+            }
         }
         // A second run in the same home: the Open dialog's Recent place lists start.webp (saved
         // last) before start.png (opened first).
