@@ -37,8 +37,12 @@ public struct SizeDialog: Equatable {
     public private(set) var fields: [TextField]
     /// The field that has the keyboard.
     public private(set) var focus = Field.width
-    /// Whether width and height change together.
-    public private(set) var keepsAspect = true
+    /// Whether width and height change together: on the tab shown.
+    public var keepsAspect: Bool { keepsAspectOn[kind.rawValue] }
+    /// Keep aspect on each tab. Scaling starts with it on (a scaled picture keeps its shape);
+    /// the canvas starts with it off, as GIMP's Canvas Size does: room is usually added on
+    /// one side (a wider strip, a taller page) without the other changing.
+    private var keepsAspectOn = Kind.allCases.map { $0 == .scale }
     /// Where the picture stays on a new canvas: 0 top left … 4 centre … 8 bottom right.
     public private(set) var anchor = 4
     /// The sizes allowed.
@@ -238,7 +242,11 @@ public struct SizeDialog: Equatable {
         if acceptButton.contains(x, y) { return key(.enter) }
         if cancelButton.contains(x, y) { return .cancel }
         for k in Kind.allCases where tab(k).contains(x, y) {
+            guard k != kind else { return nil }
             kind = k
+            // The other tab's keep aspect may be on where this one's was off: the side not
+            // being typed follows, as turning it on does.
+            if keepsAspect { follow(focus == .height ? .height : .width) }
             return nil
         }
         for field in Field.allCases {
@@ -265,7 +273,7 @@ public struct SizeDialog: Equatable {
     /// Keep aspect on or off (a click on its box, Alt+K); turned on, the side not being typed
     /// follows the one that is.
     mutating func toggleKeepAspect() {
-        keepsAspect.toggle()
+        keepsAspectOn[kind.rawValue].toggle()
         if keepsAspect { follow(focus == .height ? .height : .width) }
     }
 

@@ -124,4 +124,21 @@ struct ImageOpsEndToEndTests {
         Self.expectCanvas(paint, equals: expected, "the restored canvas after \(command.name)")
         try paint.waitForModified(true)
     }
+
+    /// Canvas size starts with keep aspect off (as GIMP's Canvas Size): 500 typed as the
+    /// width of a 400 x 300 picture gives a 500 x 300 canvas; with keep aspect on it was
+    /// 500 x 375. Read back from the journal and from the window.
+    @Test func canvasSizeStartsWithTheSidesFree() throws {
+        let home = try TemporaryDirectory(prefix: "swiftpaint-home")
+        let paint = try R().start(home, [], offer: false)
+        defer { paint.stop() }
+        try R().drawStroke(paint, 0, home: home)
+        _ = try R.waitForJournal(home, operations: 1, "the stroke")
+        try paint.key("r", modifiers: [.control, .shift])
+        try paint.client.typeText("500\n")
+        let (_, contents) = try R.waitForJournal(home, operations: 2, "after the canvas size")
+        let expected = try R.expectedCanvas(contents)
+        #expect(expected.width == 500 && expected.height == R.size.h, "\(expected.width) x \(expected.height)")
+        Self.expectCanvas(paint, equals: expected, "the window after the canvas size")
+    }
 }

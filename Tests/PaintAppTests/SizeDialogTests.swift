@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func altKTurnsKeepAspectOffAndOnFromTheKeyboard() {
-        var d = SizeDialog(kind: .canvas, width: 300, height: 200)
+        var d = SizeDialog(kind: .scale, width: 300, height: 200)
         #expect(d.key(.character("k"), [.alt]) == nil && !d.keepsAspect)
         Self.type(&d, "400")
         #expect(d.fields.map(\.text) == ["400", "200", ""], "the height stays")
@@ -48,8 +48,33 @@ import Testing
         #expect(d.keepsAspect && d.fields.map(\.text) == ["400", "267", "133.3"], "back on: the height follows")
     }
 
+    /// Scale starts with keep aspect on, Canvas size with it off (as GIMP's Scale Image and
+    /// Canvas Size dialogs do): room added on one side leaves the other as it was. Each tab
+    /// keeps its own choice.
+    @Test func theCanvasStartsWithItsSidesFree() {
+        var d = SizeDialog(kind: .canvas, width: 300, height: 200)
+        #expect(!d.keepsAspect)
+        Self.type(&d, "400")
+        #expect(d.fields.map(\.text) == ["400", "200", ""], "only the width grows")
+        #expect(d.change == .resize(IntRect(x: -50, y: 0, width: 400, height: 200)))
+        let scaleTab = d.tab(.scale)
+        _ = d.press(x: scaleTab.x + 4, y: scaleTab.y + 4)
+        #expect(d.kind == .scale && d.keepsAspect)
+        #expect(d.fields.map(\.text) == ["400", "267", "133.3"], "on the Scale tab the height follows the width")
+        let canvasTab = d.tab(.canvas)
+        _ = d.press(x: canvasTab.x + 4, y: canvasTab.y + 4)
+        #expect(d.kind == .canvas && !d.keepsAspect, "the canvas tab's own choice")
+        _ = d.key(.character("k"), [.alt])
+        #expect(d.keepsAspect)
+        _ = d.press(x: scaleTab.x + 4, y: scaleTab.y + 4)
+        _ = d.key(.character("k"), [.alt])
+        #expect(d.kind == .scale && !d.keepsAspect)
+        _ = d.press(x: canvasTab.x + 4, y: canvasTab.y + 4)
+        #expect(d.keepsAspect, "turning Scale's off left the canvas's on")
+    }
+
     @Test func arrowsStepAndALabelDragsTheNumber() {
-        var d = SizeDialog(kind: .canvas, width: 40, height: 30)
+        var d = SizeDialog(kind: .scale, width: 40, height: 30)
         _ = d.key(.up)
         _ = d.key(.up, [.shift])
         #expect(d.fields[0].text == "51" && d.fields[1].text == "38")
@@ -66,6 +91,7 @@ import Testing
 
     @Test func theAnchorSaysWhereThePictureStays() {
         var d = SizeDialog(kind: .canvas, width: 100, height: 60)
+        _ = d.key(.character("k"), [.alt])  // keep aspect on
         Self.type(&d, "150")  // 150 x 90, centred
         #expect(d.change == .resize(IntRect(x: -25, y: -15, width: 150, height: 90)))
         for (cell, x, y) in [(0, 0, 0), (2, -50, 0), (6, 0, -30), (8, -50, -30), (5, -50, -15)] {
@@ -182,8 +208,7 @@ import Testing
 
     /// A blank percent is right when the sides are not one percent apart: it does not stop OK.
     @Test func aBlankPercentLeftByFreeSidesIsNoProblem() {
-        var d = SizeDialog(kind: .canvas, width: 300, height: 200)
-        _ = d.key(.character("k"), [.alt])
+        var d = SizeDialog(kind: .canvas, width: 300, height: 200)  // sides free
         Self.type(&d, "600")
         _ = d.key(.tab)
         _ = d.key(.tab)
@@ -221,7 +246,7 @@ import Testing
         let before = s.engine.paintImage()
         ImageCommandTests.ctrl(s, "r", shift: true)
         #expect(s.sizeDialog?.kind == .canvas)
-        // Top-left anchor, 200 wide (keep aspect: 133 high).
+        // Top-left anchor, 200 wide (the height stays 80: the canvas starts with its sides free).
         let frame = s.sizeDialogFrame
         let cell = s.sizeDialog!.anchorCell(0)
         s.handle([
@@ -237,10 +262,10 @@ import Testing
             .press(x: frame.x + ok.x + 3, y: frame.y + ok.y + 3, button: .left, modifiers: []),
             .release(x: frame.x + ok.x + 3, y: frame.y + ok.y + 3, button: .left, modifiers: []),
         ])
-        #expect(sink.operations == [.canvas(.resize(IntRect(x: 0, y: 0, width: 200, height: 133)))])
+        #expect(sink.operations == [.canvas(.resize(IntRect(x: 0, y: 0, width: 200, height: 80)))])
         #expect(s.engine.paintImage().cropped(to: IntRect(x: 0, y: 0, width: 120, height: 80)) == before)
-        #expect(s.engine.viewPixel(x: 199, y: 132) == Color.white.pixel, "the new area shows the background")
-        #expect(s.engine.paintPixel(x: 199, y: 132) == 0, "and holds no paint")
+        #expect(s.engine.viewPixel(x: 199, y: 79) == Color.white.pixel, "the new area shows the background")
+        #expect(s.engine.paintPixel(x: 199, y: 79) == 0, "and holds no paint")
     }
 
     @Test func enterWithAPercentOfZeroChangesNothingInTheSession() {
