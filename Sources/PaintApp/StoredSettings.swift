@@ -23,6 +23,8 @@ import PaintIO
 /// pressure-opacity = no
 /// round-strokes = yes
 /// stabilizer = 0
+/// jpeg-quality = 90
+/// webp-quality = 100
 /// window = 1024x700
 /// folder = /home/ana/Pictures
 /// fit-large-pictures = yes
@@ -65,7 +67,7 @@ public struct StoredSettings: Equatable, Sendable {
     static let keys: Set<String> = [
         "tool", "primary", "secondary", "recent", "width", "opacity", "tolerance", "filled", "dashed", "window",
         "folder", "fit-large-pictures", "font", "text-size", "bold", "italic", "pressure-width", "pressure-opacity",
-        "round-strokes", "stabilizer",
+        "round-strokes", "stabilizer", "jpeg-quality", "webp-quality",
     ]
 
     /// Reads the settings from `file`; every value that does not read is left at its default and
@@ -161,6 +163,15 @@ public struct StoredSettings: Equatable, Sendable {
                 if let n = integer(key, value, in: range, "expected a window of 0 (off) to 32 samples") {
                     stored.settings.setStabilizer(n)
                 }
+            case "jpeg-quality", "webp-quality":
+                // Only 1 to 100 is taken: a quality outside it would reach the encoder.
+                if let q = integer(key, value, in: 1...100, "expected a quality of 1 to 100") {
+                    if key == "jpeg-quality" {
+                        stored.settings.setJPEGQuality(q)
+                    } else {
+                        stored.settings.setWebPQuality(q)
+                    }
+                }
             case "fit-large-pictures":
                 if let on = yesNo(key, value) { stored.fitLargePictures = on }
             case "window":
@@ -197,7 +208,8 @@ public struct StoredSettings: Equatable, Sendable {
             ("font", s.textFont.family), ("text-size", String(s.textFont.size)), ("bold", yesNo(s.textFont.bold)),
             ("italic", yesNo(s.textFont.italic)), ("pressure-width", yesNo(s.pressureWidth)),
             ("pressure-opacity", yesNo(s.pressureOpacity)), ("round-strokes", yesNo(s.roundStrokes)),
-            ("stabilizer", String(s.stabilizer)), ("fit-large-pictures", yesNo(fitLargePictures)),
+            ("stabilizer", String(s.stabilizer)), ("jpeg-quality", String(s.jpegQuality)),
+            ("webp-quality", String(s.webpQuality)), ("fit-large-pictures", yesNo(fitLargePictures)),
         ]
         if let window { entries.append(("window", "\(window.width)x\(window.height)")) }
         if let folder { entries.append(("folder", folder)) }

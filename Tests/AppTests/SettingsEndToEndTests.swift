@@ -107,4 +107,62 @@ struct SettingsEndToEndTests {
         #expect(shot.color(x: 12, y: 10) == .black && shot.color(x: 14, y: 10) == .white, "a 5 px black disc")
         #expect(paint.app.isRunning)
     }
+
+    /// Saves the (white) picture as `target` with Save as, answering the quality question with
+    /// `answer` typed over the offered number ("" takes the offer), and waits for the title.
+    func saveAs(_ paint: PaintWindow, _ target: String, answer: String) throws {
+        try paint.key("s", modifiers: [.control, .shift])
+        try paint.waitForFileDialog("the Save as dialog")
+        try paint.key("a", modifiers: [.control])
+        try paint.client.typeText(target)
+        try paint.key("Return")
+        // The quality question follows, its number selected: typing replaces it; the keys
+        // are read in order.
+        try paint.client.typeText(answer + "\n")
+        let name = (target as NSString).lastPathComponent
+        #expect(
+            paint.client.waitForTitle(paint.window) { $0 == "\(name) — SwiftPaint" } != nil,
+            "saved: \(paint.title ?? "nil")\n\(paint.app.outputSummary)")
+    }
+
+    @Test("the JPEG quality chosen is offered again in the next run; a quality outside 1 to 100 in the file is refused")
+    func jpegQualityIsKept() throws {
+        let home = try TemporaryDirectory(prefix: "swiftpaint-settings")
+        let white = PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel)
+        func written(_ path: String) -> [UInt8] {
+            [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+        }
+        let at37 = try JPEGCodec.encode(white, quality: 37)
+        let at90 = try JPEGCodec.encode(white, quality: SaveOptions.defaultQuality)
+        #expect(at37 != at90, "the two qualities give different files")
+        do {
+            let paint = try start(home: home)
+            defer { paint.stop() }
+            try saveAs(paint, home.file("first.jpg"), answer: "37")
+            try quit(paint)
+        }
+        #expect(written(home.file("first.jpg")) == at37, "quality 37 as typed")
+        let stored = SettingsFile.load(path: Self.settingsPath(home))
+        #expect(stored["jpeg-quality"] == "37" && stored["webp-quality"] == "100", "\(stored.entries)")
+        do {
+            // Started again: Enter takes the offered quality, the 37 of last time.
+            let paint = try start(home: home)
+            defer { paint.stop() }
+            try saveAs(paint, home.file("second.jpg"), answer: "")
+            try quit(paint)
+        }
+        #expect(written(home.file("second.jpg")) == at37, "the offer was last run's 37")
+
+        // A hostile settings file: the quality is refused with a message, 90 offered, no crash.
+        try "jpeg-quality = 1000\nwebp-quality = -7\n".write(
+            toFile: Self.settingsPath(home), atomically: true, encoding: .utf8)
+        let paint = try start(home: home)
+        defer { paint.stop() }
+        try Wait.require("the message about the settings on stderr\n\(paint.app.outputSummary)") {
+            paint.app.stderr.contains("“jpeg-quality = 1000”: expected a quality of 1 to 100")
+        }
+        try saveAs(paint, home.file("third.jpg"), answer: "")
+        #expect(written(home.file("third.jpg")) == at90, "the default 90 offered")
+        #expect(paint.app.isRunning)
+    }
 }

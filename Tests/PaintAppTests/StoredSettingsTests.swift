@@ -29,6 +29,8 @@ import Testing
         stored.settings.pressureOpacity = true
         stored.settings.roundStrokes = false
         stored.settings.setStabilizer(8)
+        stored.settings.setJPEGQuality(37)
+        stored.settings.setWebPQuality(1)
         stored.window = .init(width: 900, height: 640)
         stored.folder = "/home/ana/Pictures/with = sign"
         stored.fitLargePictures = true
@@ -41,6 +43,29 @@ import Testing
         #expect(text.contains("font = DejaVu Serif Condensed\n") && text.contains("text-size = 72\n"))
         #expect(text.contains("pressure-opacity = yes\n") && text.contains("stabilizer = 8\n"))
         #expect(text.contains("round-strokes = no\n"))
+        #expect(text.contains("jpeg-quality = 37\n") && text.contains("webp-quality = 1\n"))
+    }
+
+    /// The qualities last chosen are kept between runs; a hostile file cannot set one outside
+    /// 1...100 (which would reach the encoder) nor stop the start: each such line is reported
+    /// and the default offered.
+    @Test func qualitiesOutsideOneToAHundredAreRefused() {
+        for bad in [
+            "0", "101", "-5", "1000", "99999999999999999999999", "9223372036854775808", "-9223372036854775809",
+            "50.5", "0x32", "1e2", "", "ninety", " 50 %", "５０",
+        ] {
+            let (stored, problems) = StoredSettings.read(
+                SettingsFile.parse("jpeg-quality = \(bad)\nwebp-quality = \(bad)\n"))
+            #expect(stored.settings.jpegQuality == SaveOptions.defaultQuality, "“\(bad)”")
+            #expect(stored.settings.webpQuality == 100, "“\(bad)”")
+            #expect(problems.count == 2, "“\(bad)”: \(problems)")
+            #expect(problems.allSatisfy { $0.hasSuffix("expected a quality of 1 to 100") }, "\(problems)")
+        }
+        for (text, jpeg, webp) in [("1", 1, 1), ("100", 100, 100), ("+75", 75, 75), ("042", 42, 42)] {
+            let (stored, problems) = StoredSettings.read(
+                SettingsFile.parse("jpeg-quality = \(text)\nwebp-quality = \(text)\n"))
+            #expect(problems.isEmpty && stored.settings.jpegQuality == jpeg && stored.settings.webpQuality == webp)
+        }
     }
 
     @Test("values that do not read are reported and left at their defaults; the good ones are kept")
