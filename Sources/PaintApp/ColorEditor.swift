@@ -92,6 +92,7 @@ public struct ColorEditor: Equatable {
         for channel in Channel.allCases {
             let r = track(channel)
             if IntRect(x: r.x - s8, y: r.y - s4, width: r.width + 2 * s8, height: r.height + 2 * s4).contains(x, y) {
+                takeTypedCode()
                 dragging = channel
                 set(channel, atX: x)
                 return nil
@@ -117,9 +118,26 @@ public struct ColorEditor: Equatable {
             var edited = hex
             guard edited.handle(key, modifiers) else { return nil }
             hex = edited
-            if let parsed = Self.code(hex.text) { setColor(parsed, keepHex: true) }
+            // Only a full six-digit code is shown while typing: `#336` is on the way to
+            // `#3366cc` and would flash #333366. A three-digit code is taken on Enter, OK or
+            // a slider (as GIMP takes its hex entry on Enter or focus out).
+            if Self.sixDigits(hex.text), let parsed = Self.code(hex.text) { setColor(parsed, keepHex: true) }
             return nil
         }
+    }
+
+    /// Whether `text` is six hex digits (the `#` optional, spaces around ignored): a code no
+    /// further typing completes differently.
+    static func sixDigits(_ text: String) -> Bool {
+        let trimmed = text.trimmingSpaces
+        let digits = trimmed.hasPrefix("#") ? trimmed.dropFirst() : Substring(trimmed)
+        return digits.count == 6 && digits.allSatisfy(\.isHexDigit)
+    }
+
+    /// The hex field's code taken as the color, when it names one (a three-digit code typed
+    /// is taken here: Enter, OK, or leaving the field for a slider).
+    private mutating func takeTypedCode() {
+        if let parsed = Self.code(hex.text), parsed != color { setColor(parsed, keepHex: true) }
     }
 
     /// Pastes `text` into the hex field (Ctrl+V).
@@ -139,7 +157,10 @@ public struct ColorEditor: Equatable {
     /// code is refused (said, the field marked) rather than the last complete code typed
     /// silently taken in its place.
     mutating func accept() -> Action? {
-        guard Self.code(hex.text) == nil else { return .accept }
+        guard Self.code(hex.text) == nil else {
+            takeTypedCode()
+            return .accept
+        }
         hexProblem = "“\(hex.text.trimmingSpaces)” is no color: type 6 hex digits as #ff8800, or 3 as #f80"
         return nil
     }

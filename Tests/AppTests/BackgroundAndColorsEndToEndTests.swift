@@ -322,6 +322,37 @@ struct BackgroundAndColorsEndToEndTests {
         #expect(differences(screen: try paint.captureCanvas(), file: png).isEmpty, "window vs PNG")
     }
 
+    @Test("color editor: typing #3366cc never previews #336's #333366; #f80 is taken by Enter")
+    func hexPreviewWaitsForAWholeCode() throws {
+        let paint = try start([])
+        defer { paint.stop() }
+        try paint.click(.currentColors)
+        try waitForPanel(paint, shown: true, "the editor opened")
+        paint.parkPointer()
+        // The code shown on opening is selected: typing replaces it.
+        try paint.client.typeText("#336")
+        try paint.roundTrip()
+        #expect(try previewColor(paint) == .black, "#336 typed, on its way to #3366cc: still black")
+        try paint.client.typeText("6cc")
+        let blue = Color(r: 0x33, g: 0x66, b: 0xCC)
+        var last = Color.black
+        #expect(
+            Wait.until(poll: .milliseconds(20)) {
+                last = (try? previewColor(paint)) ?? last
+                return last == blue
+            }, "the preview after #3366cc shows \(last)")
+        try paint.key("BackSpace", times: 7)
+        try paint.client.typeText("#f80")
+        try paint.roundTrip()
+        #expect(try previewColor(paint) == blue, "#f80 typed: not shown until Enter")
+        try paint.key("Return")
+        try waitForPanel(paint, shown: false, "after Enter")
+        let orange = Color(r: 0xFF, g: 0x88, b: 0)
+        #expect(
+            Wait.until(poll: .milliseconds(20)) { (try? shownColor(paint, .recent(0))) == orange },
+            "recent(0) after Enter shows \((try? shownColor(paint, .recent(0)))?.description ?? "?")")
+    }
+
     @Test(
         "color editor: Escape and a click outside leave the primary unchanged; OK button; right click edits the secondary"
     )

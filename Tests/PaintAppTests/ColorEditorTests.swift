@@ -94,16 +94,48 @@ import Testing
         #expect(s.settings.primary == Color(r: 0x12, g: 0x34, b: 0x56))
     }
 
-    /// `#f80` and `f80` are #ff8800, as in CSS and GIMP's field.
+    /// `#f80` and `f80` are #ff8800, as in CSS and GIMP's field: taken on Enter (typed, it
+    /// may still be on its way to six digits, so it is not shown yet).
     @Test func aThreeDigitCodeIsTheColorWithEachDigitDoubled() {
         for typed in ["#f80", "f80", " F80 "] {
             let s = T.makeSession()
             T.click(s, .currentColors)
             for c in typed { s.handle(.key(.character(c), modifiers: [])) }
-            #expect(s.colorEditor?.color == Color(r: 0xFF, g: 0x88, b: 0), "\(typed)")
+            #expect(s.colorEditor?.color == .black, "\(typed): not shown while typing")
             s.handle(.key(.enter, modifiers: []))
             #expect(s.colorEditor == nil && s.settings.primary == Color(r: 0xFF, g: 0x88, b: 0), "\(typed)")
         }
+        // Pasted, a code is whole: shown at once.
+        var editor = ColorEditor(target: .primary, color: .black)
+        editor.paste("#f80")
+        #expect(editor.color == Color(r: 0xFF, g: 0x88, b: 0))
+    }
+
+    /// Typing `#3366cc` passed through `#336`, and the preview flashed #333366. Only a full
+    /// six-digit code is shown while typing; a three-digit one is taken by Enter, OK or a
+    /// slider (GIMP takes its hex entry on Enter or when it loses the focus).
+    @Test func typingASixDigitCodeNeverShowsItsFirstThreeDigits() {
+        var editor = ColorEditor(target: .primary, color: .black)
+        var seen: [Color] = []
+        for c in "#3366cc" {
+            _ = editor.key(.character(c))
+            seen.append(editor.color)
+        }
+        #expect(seen == Array(repeating: .black, count: 6) + [Color(r: 0x33, g: 0x66, b: 0xCC)], "\(seen)")
+        // Rubbing digits out back to `#336` keeps the color the six digits gave.
+        for _ in 0..<3 { _ = editor.key(.backspace) }
+        #expect(editor.hex.text == "#336" && editor.color == Color(r: 0x33, g: 0x66, b: 0xCC))
+        // OK takes it.
+        let ok = editor.acceptButton
+        #expect(editor.press(x: ok.x + 3, y: ok.y + 3) == .accept)
+        #expect(editor.color == Color(r: 0x33, g: 0x33, b: 0x66))
+        // A slider after `#f80` starts from #ff8800: blue dragged to 0 keeps red and green.
+        for _ in 0..<4 { _ = editor.key(.backspace) }
+        for c in "#f80" { _ = editor.key(.character(c)) }
+        let blue = editor.track(.blue)
+        _ = editor.press(x: blue.x, y: blue.y + blue.height / 2)
+        editor.release()
+        #expect(editor.color == Color(r: 0xFF, g: 0x88, b: 0), "\(editor.color)")
     }
 
     /// Enter (or OK) with an incomplete code took the last complete color silently (`#3366c`,
