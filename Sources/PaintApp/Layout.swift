@@ -252,6 +252,16 @@ public struct Layout: Sendable, Equatable {
         return Point(x: Double(2 * (x - o.x) + 1) * d / n2, y: Double(2 * (y - o.y) + 1) * d / n2)
     }
 
+    /// The picture's pixel edge nearest the pointer at window pixel (x, y), not clamped to the
+    /// picture: where a selection's side goes. As in GIMP, the pointer is the top-left corner of
+    /// its screen pixel, so at 100 % this is the edge left of (above) the pixel under it, and a
+    /// drag of 200 screen pixels spans 200 picture pixels.
+    public func imageEdge(windowX x: Int, windowY y: Int) -> (x: Int, y: Int) {
+        let o = imageOrigin
+        let (n, d) = (Double(zoom.numerator), Double(zoom.denominator))
+        return (Int((Double(x - o.x) * d / n).rounded()), Int((Double(y - o.y) * d / n).rounded()))
+    }
+
     /// The image pixel shown at window pixel (x, y); nil off the visible image.
     @inline(__always) public func imagePixel(windowX x: Int, windowY y: Int) -> (x: Int, y: Int)? {
         guard visibleImage.contains(x, y) else { return nil }

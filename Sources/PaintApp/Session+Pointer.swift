@@ -112,7 +112,7 @@ extension Session {
         let style = settings.strokeStyle(for: button)
         switch settings.tool {
         case .select:
-            if button == .left { pressSelect(at: point) }
+            if button == .left { pressSelect(at: point, edge: layout.imageEdge(windowX: x, windowY: y)) }
         case .strokeEraser:
             removeStroke(at: point)
         case .picker:
@@ -162,7 +162,7 @@ extension Session {
             setLayout(layout.scrolled(toX: layout.scrollX, y: moved))
         case .selecting(let anchorX, let anchorY):
             dragSelection(
-                from: (anchorX, anchorY), to: layout.imagePoint(windowX: x, windowY: y),
+                from: (anchorX, anchorY), to: layout.imageEdge(windowX: x, windowY: y),
                 square: modifiers.contains(.shift))
             updatePointerPixel(x, y)
         case .dragFloating(let grabX, let grabY):

@@ -29,7 +29,9 @@ extension Session {
 
     /// A press with the select tool: inside the selection it lifts the selected paint to float
     /// under the pointer (the move); elsewhere it starts a new selection.
-    func pressSelect(at point: Point) {
+    /// `edge` is the pixel edge nearest the pointer (`Layout.imageEdge`), where the new
+    /// selection's corner goes.
+    func pressSelect(at point: Point, edge: (x: Int, y: Int)) {
         let px = Int(point.x.rounded(.down))
         let py = Int(point.y.rounded(.down))
         if let rect = selection, rect.contains(px, py) {
@@ -38,7 +40,7 @@ extension Session {
             return
         }
         setSelection(nil)
-        gesture = .selecting(anchorX: min(max(px, 0), engine.width - 1), anchorY: min(max(py, 0), engine.height - 1))
+        gesture = .selecting(anchorX: min(max(edge.x, 0), engine.width), anchorY: min(max(edge.y, 0), engine.height))
     }
 
     /// Whether the arrow keys move what is selected: a floating picture, or a selection (lifted
@@ -62,23 +64,26 @@ extension Session {
         showPlacing(previous: .empty)
     }
 
-    /// Dragging out a selection: the rectangle between the press and the pointer, inclusive.
-    /// With `square` (Shift held) the selection is a square, as a rectangle drawn with Shift
-    /// is and as a selection is in MS Paint, GIMP and Krita: its side the longer of the two
-    /// drags, shortened to what the canvas holds on the side the pointer went.
-    func dragSelection(from a: (x: Int, y: Int), to point: Point, square: Bool = false) {
-        var px = min(max(Int(point.x.rounded(.down)), 0), engine.width - 1)
-        var py = min(max(Int(point.y.rounded(.down)), 0), engine.height - 1)
+    /// Dragging out a selection: the rectangle between the press and the pointer, from pixel
+    /// edge to pixel edge (`Layout.imageEdge`), as in GIMP and MS Paint: a drag of 200 pixels
+    /// selects 200 (it selected 201, both end pixels), and a drag back to the press selects
+    /// nothing. With `square` (Shift held) the selection is a square, as a rectangle drawn
+    /// with Shift is and as a selection is in MS Paint, GIMP and Krita: its side the longer of
+    /// the two drags, shortened to what the canvas holds on the side the pointer went.
+    func dragSelection(from a: (x: Int, y: Int), to edge: (x: Int, y: Int), square: Bool = false) {
+        var px = min(max(edge.x, 0), engine.width)
+        var py = min(max(edge.y, 0), engine.height)
         if square {
             let (dx, dy) = (px - a.x, py - a.y)
             // The pixels the canvas has from the anchor towards the pointer, on each axis.
-            let roomX = dx < 0 ? a.x : engine.width - 1 - a.x
-            let roomY = dy < 0 ? a.y : engine.height - 1 - a.y
+            let roomX = dx < 0 ? a.x : engine.width - a.x
+            let roomY = dy < 0 ? a.y : engine.height - a.y
             let side = min(max(abs(dx), abs(dy)), roomX, roomY)
             px = a.x + (dx < 0 ? -side : side)
             py = a.y + (dy < 0 ? -side : side)
         }
-        selection = IntRect(x0: min(a.x, px), y0: min(a.y, py), x1: max(a.x, px), y1: max(a.y, py))
+        let rect = IntRect(x: min(a.x, px), y: min(a.y, py), width: abs(px - a.x), height: abs(py - a.y))
+        selection = rect.isEmpty ? nil : rect
         setOutline(selection)
         effects.status = true
     }

@@ -249,7 +249,7 @@ extension DrawingTests {
         defer { paint.stop() }
         try paint.key("s")
         // Select the left half of the block and delete it.
-        try paint.drag(image: [(90, 90), (120, 120), (149, 169)])
+        try paint.drag(image: [(90, 90), (120, 120), (150, 170)])
         try paint.key("Delete")
         var expected = image
         for y in 100..<160 {
@@ -257,7 +257,7 @@ extension DrawingTests {
         }
         expectCanvas(paint, equals: expected, "after Delete")
         // Select the right half and drag it 100 px right, then put it down.
-        try paint.drag(image: [(150, 100), (199, 159)])
+        try paint.drag(image: [(150, 100), (200, 160)])
         try paint.drag(image: [(170, 130), (220, 130), (270, 130)])
         try paint.key("Return")
         var moved = expected

@@ -141,4 +141,31 @@ struct ImageOpsEndToEndTests {
         #expect(expected.width == 500 && expected.height == R.size.h, "\(expected.width) x \(expected.height)")
         Self.expectCanvas(paint, equals: expected, "the window after the canvas size")
     }
+
+    /// A selection dragged 200 px across and 100 px down selects 200 x 100 pixels, from the
+    /// pixel pressed on (it selected 201 x 101: both end pixels): cropped to it, the saved
+    /// picture is exactly those pixels of the one opened. With and without MIT-SHM.
+    @Test(arguments: [true, false])
+    func aSelectionDraggedOver200PixelsSelects200(shm: Bool) throws {
+        let dir = try scratchFolder()
+        let file = dir.file("noise.png")
+        let noise = ClipboardEndToEndTests.noise()
+        try ImageFile.save(noise, to: file, withAlpha: false)
+        let paint = try PaintWindow(
+            ServerConfig(depth: 24, shm: shm), arguments: ["--no-journal", file], imageWidth: noise.width,
+            imageHeight: noise.height)
+        defer { paint.stop() }
+        Self.expectCanvas(paint, equals: noise, "the opened noise")
+        try paint.key("s")
+        try paint.drag(image: [(50, 40), (150, 90), (250, 140)])
+        try paint.key("x", modifiers: [.control, .shift])
+        try paint.waitForModified(true)
+        let expected = noise.cropped(to: IntRect(x: 50, y: 40, width: 200, height: 100))
+        Self.expectCanvas(paint, equals: expected, "the window after the crop")
+        try paint.key("s", modifiers: [.control])
+        try paint.waitForModified(false)
+        let saved = try ImageFile.load(path: file)
+        #expect(saved.width == 200 && saved.height == 100, "\(saved.width) x \(saved.height)")
+        #expect(saved == expected, "the saved crop is the dragged-over pixels")
+    }
 }

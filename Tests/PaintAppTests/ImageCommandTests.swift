@@ -79,7 +79,7 @@ import Testing
         let (s, sink) = Self.session()
         let before = s.engine.paintImage()
         T.key(s, "s")
-        T.drag(s, [(15, 5), (44, 24)])  // 30 x 20, over the block's black corner
+        T.drag(s, [(15, 5), (45, 25)])  // 30 x 20, over the block's black corner
         Self.ctrl(s, "h")
         #expect(s.isPlacingPaste && sink.operations.isEmpty)
         #expect(s.engine.paintImage() != before, "the selected paint is lifted")
@@ -122,7 +122,7 @@ import Testing
         #expect(sink.operations.isEmpty && s.message.contains("Select a rectangle first"))
         let before = s.engine.paintImage()
         T.key(s, "s")
-        T.drag(s, [(18, 8), (47, 31)])
+        T.drag(s, [(18, 8), (48, 32)])
         Self.ctrl(s, "x", shift: true)
         #expect(sink.operations == [.canvas(.resize(IntRect(x: 18, y: 8, width: 30, height: 24)))])
         #expect(s.engine.paintImage() == before.cropped(to: IntRect(x: 18, y: 8, width: 30, height: 24)))
@@ -195,7 +195,8 @@ import Testing
         #expect(copied.width == 80 && copied.height == 120)
         #expect(copied == s.engine.flattenedImage())
         s.handle(.key(.escape, modifiers: []))
-        T.drag(s, [(70, 100), (79, 119)])
+        // To the corner's outer edge (a drag past the picture stops at its edge).
+        T.drag(s, [(70, 100), (85, 125)])
         #expect(s.selection == IntRect(x: 70, y: 100, width: 10, height: 20), "a selection in the new bottom corner")
         s.pasteNow(png: png)
         s.handle(.key(.enter, modifiers: []))

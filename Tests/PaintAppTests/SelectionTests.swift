@@ -36,7 +36,10 @@ import Testing
         T.key(s, "s")
         #expect(s.settings.tool == .select)
         T.drag(s, [(30, 20), (50, 25), (44, 35)])
-        #expect(s.selection == IntRect(x0: 30, y0: 20, x1: 44, y1: 35))
+        // From pixel edge to pixel edge, as in GIMP and MS Paint: a drag of 14 x 15 pixels
+        // selects 14 x 15 (it selected 15 x 16, both end pixels), and the status bar agrees.
+        #expect(s.selection == IntRect(x: 30, y: 20, width: 14, height: 15))
+        #expect(s.message == "Selected 14 × 15 at 30, 20", "\(s.message)")
         #expect(s.hoverOutline.count == 5)
         s.handle(.key(.escape, modifiers: []))
         #expect(s.selection == nil && s.hoverOutline.isEmpty)
@@ -62,20 +65,20 @@ import Testing
             if case .idle = s.gesture {} else { Issue.record("still \(s.gesture)") }
         }
         drag([(30, 20), (50, 25), (44, 35)], shift: [false, true, true])
-        #expect(s.selection == IntRect(x0: 30, y0: 20, x1: 45, y1: 35), "\(String(describing: s.selection))")
+        #expect(s.selection == IntRect(x: 30, y: 20, width: 15, height: 15), "\(String(describing: s.selection))")
         release()
         // Up and to the left.
         drag([(60, 50), (40, 45)], shift: [false, true])
-        #expect(s.selection == IntRect(x0: 40, y0: 30, x1: 60, y1: 50), "\(String(describing: s.selection))")
+        #expect(s.selection == IntRect(x: 40, y: 30, width: 20, height: 20), "\(String(describing: s.selection))")
         release()
-        // Towards the edge: the canvas (120 x 80) holds 19 more rows below 60.
+        // Towards the edge: the canvas (120 x 80) holds 20 rows from 60 on.
         drag([(10, 60), (60, 65)], shift: [false, true])
-        #expect(s.selection == IntRect(x0: 10, y0: 60, x1: 29, y1: 79), "\(String(describing: s.selection))")
+        #expect(s.selection == IntRect(x: 10, y: 60, width: 20, height: 20), "\(String(describing: s.selection))")
         #expect(s.selection?.width == s.selection?.height)
         // Shift let go: the rectangle follows the pointer.
         let w = T.window(s, 60, 65)
         s.handle(.motion(x: w.0, y: w.1, modifiers: []))
-        #expect(s.selection == IntRect(x0: 10, y0: 60, x1: 60, y1: 65))
+        #expect(s.selection == IntRect(x: 10, y: 60, width: 50, height: 5))
         release()
     }
 
@@ -83,7 +86,7 @@ import Testing
         let s = Self.session()
         let steps = s.history.count
         T.key(s, "s")
-        T.drag(s, [(30, 15), (39, 24)])
+        T.drag(s, [(30, 15), (40, 25)])
         s.handle(.key(.delete, modifiers: []))
         #expect(
             s.engine.viewPixel(x: 30, y: 15) == Color.white.pixel
@@ -97,7 +100,7 @@ import Testing
     @Test func copyAndCutTakeTheSelectedPixels() throws {
         let s = Self.session()
         T.key(s, "s")
-        T.drag(s, [(15, 5), (24, 14)])  // over the block's black top-left pixel at (20, 10)
+        T.drag(s, [(15, 5), (25, 15)])  // over the block's black top-left pixel at (20, 10)
         try Self.expectCopiesTheBlocksCorner(s)
         #expect(T.key(s, "x", .control).clipboard.count == 1)
         #expect(s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel && s.engine.viewPixel(x: 25, y: 15) == Self.red)
@@ -111,7 +114,7 @@ import Testing
         let drawn = Array(s.engine.viewPixels)
         let steps = s.history.count
         T.key(s, "s")
-        T.drag(s, [(20, 10), (59, 39)])
+        T.drag(s, [(20, 10), (60, 40)])
         T.drag(s, [(25, 15), (65, 45)])
         #expect(s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel, "lifted while moving")
         #expect(s.message.hasSuffix("Escape puts it back"), "what Escape does, said right: \(s.message)")
@@ -126,7 +129,7 @@ import Testing
         let s = Self.session()
         let before = s.history.count
         T.key(s, "s")
-        T.drag(s, [(20, 10), (59, 39)])
+        T.drag(s, [(20, 10), (60, 40)])
         s.handle(.key(.right, modifiers: []))
         #expect(s.isPlacingPaste && s.message.hasPrefix("Moving the selection"), "\(s.message)")
         s.handle(.key(.right, modifiers: []))
@@ -139,7 +142,7 @@ import Testing
         T.key(s, "z", .control)
         #expect(s.engine.viewPixel(x: 20, y: 10) == Color.black.pixel)
         // Escape while nudging puts it back.
-        T.drag(s, [(20, 10), (59, 39)])
+        T.drag(s, [(20, 10), (60, 40)])
         s.handle(.key(.left, modifiers: [.shift]))
         s.handle(.key(.escape, modifiers: []))
         #expect(
@@ -151,7 +154,7 @@ import Testing
         let s = Self.session()
         let before = s.history.count
         T.key(s, "s")
-        T.drag(s, [(20, 10), (59, 39)])
+        T.drag(s, [(20, 10), (60, 40)])
         // Grab inside and drag 40 right, 30 down; it floats until Enter.
         T.drag(s, [(25, 15), (45, 30), (65, 45)])
         #expect(s.isPlacingPaste)
@@ -185,7 +188,7 @@ import Testing
     @Test func copyCutAndDeleteActOnWhatFloats() throws {
         let s = Self.session()
         T.key(s, "s")
-        T.drag(s, [(15, 5), (24, 14)])  // over the block's black top-left pixel at (20, 10)
+        T.drag(s, [(15, 5), (25, 15)])  // over the block's black top-left pixel at (20, 10)
         T.drag(s, [(16, 6), (76, 46)])  // moved 60 right, 40 down: floats at 75...84 x 45...54
         #expect(s.isPlacingPaste)
         try Self.expectCopiesTheBlocksCorner(s)
@@ -202,7 +205,7 @@ import Testing
         T.key(s, "z", .control)
         #expect(s.engine.viewPixel(x: 20, y: 10) == Color.black.pixel)
         // Ctrl+X while moving: copied, then gone.
-        T.drag(s, [(15, 5), (24, 14)])
+        T.drag(s, [(15, 5), (25, 15)])
         T.drag(s, [(16, 6), (76, 46)])
         let cut = T.key(s, "x", .control).clipboard
         #expect(cut.count == 1 && !s.isPlacingPaste)
@@ -227,7 +230,7 @@ import Testing
             png: (try? PNGCodec.encode(PixelImage(width: 30, height: 20, fill: Self.red), withAlpha: false)) ?? [])
         s.handle(.key(.enter, modifiers: []))
         T.key(s, "s")
-        T.drag(s, [(0, 0), (49, 29)])
+        T.drag(s, [(0, 0), (50, 30)])
         T.drag(s, [(10, 10), (60, 40)])
         s.handle(.key(.enter, modifiers: []))
         T.drag(s, [(70, 50), (90, 70)])
@@ -253,7 +256,7 @@ import Testing
                 engine: StrokeEngine(image: image, background: .transparent), history: History(base: image)),
             windowWidth: 1400, windowHeight: 400)
         T.key(s, "s")
-        T.drag(s, [(1, 0), (2, 1)])
+        T.drag(s, [(1, 0), (3, 2)])
         s.handle(.key(.delete, modifiers: []))
         let cleared = """
             a..d
@@ -261,7 +264,7 @@ import Testing
             ijkl
             """
         #expect(PixelPictures.text(s.engine) == cleared)
-        T.drag(s, [(0, 1), (0, 2)])
+        T.drag(s, [(0, 1), (1, 3)])
         T.drag(s, [(0, 1), (1, 1), (2, 1)])
         s.handle(.key(.enter, modifiers: []))
         let moved = """
