@@ -21,7 +21,7 @@ extension Clipboard {
         guard ownsPicture, XGetSelectionOwner(display, manager) != 0 else { return false }
         let saveTargets = XInternAtom(display, "SAVE_TARGETS", 0)
         let list = XInternAtom(display, "SWIFTPAINT_SAVE_TARGETS", 0)
-        setAtoms(offeredTargets, on: window, list, type: XA_ATOM)
+        setAtoms(savedTargets, on: window, list, type: XA_ATOM)
         XConvertSelection(display, manager, saveTargets, list, window, time)
         XFlush(display)
         let start = Self.now()

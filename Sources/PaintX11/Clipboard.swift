@@ -2,10 +2,11 @@ import CX11
 import Glibc
 import PaintIO
 
-/// The desktop clipboard (the CLIPBOARD selection, ICCCM §2) for one window: offering a PNG of
-/// the picture or text selected in the text box, and fetching a picture (or, for a text field, UTF-8 text) from whichever
+/// The desktop clipboard (the CLIPBOARD selection, ICCCM §2) for one window: offering the
+/// picture as PNG and BMP (the BMP made only when a program asks for it) or the text selected in
+/// the text box, and fetching a picture (or, for a text field, UTF-8 text) from whichever
 /// program owns the clipboard. A picture fetch asks the owner's TARGETS first and takes the
-/// best it offers: a picture (PNG, JPEG, BMP, WebP, GIF, in that order), else a file copied in
+/// best it offers: a picture (PNG, BMP, WebP, JPEG, GIF, in that order), else a file copied in
 /// a file manager (`text/uri-list`, `x-special/gnome-copied-files`); an owner that does not
 /// answer TARGETS is asked for a PNG, as before. Transfers larger than one request go in INCR
 /// chunks, both ways. When the window closes, a clipboard manager is asked to keep what it
@@ -38,9 +39,14 @@ final class Clipboard {
     private let incr: Atom
     private let multiple: Atom
     private let atomPair: Atom
-    /// The picture targets a fetch takes, best first: PNG keeps alpha and every pixel; JPEG
-    /// and BMP are what some programs offer alone; then WebP and GIF.
+    /// The picture targets a fetch takes, best first: PNG keeps alpha and every pixel; BMP
+    /// every pixel (GTK programs offer it beside PNG, some programs alone); WebP may be
+    /// lossless; JPEG always loses a little and GIF keeps 256 colors, so they come last, as in
+    /// GIMP's paste. An owner that converts on request (GTK offers every format it can write)
+    /// so gives its exact pixels.
     private let pictureTargets: [Atom]
+    /// The names a BMP is offered under: `image/bmp` (LibreOffice, Qt) and GTK's two others.
+    private let bmpTargets: [Atom]
     /// A file copied in a file manager: the standard list, then GNOME's (`copy` or `cut`, then
     /// the URIs), which some file managers offer alone.
     private let uriList: Atom
@@ -53,6 +59,11 @@ final class Clipboard {
     /// What we offer while we own the clipboard: a PNG, or UTF-8 text when `offersText`.
     private(set) var offered: [UInt8]?
     private(set) var offersText = false
+    /// Whether the PNG offered is small enough to be offered as BMP too (`BMPEncoder.maxBytes`).
+    private var offersBMP = false
+    /// The BMP of the PNG offered, made at the first request for one and kept for the next
+    /// (a clipboard manager asks again); nil until then, or when it could not be made.
+    private var bmp: [UInt8]?
     /// When we took the clipboard (answers TIMESTAMP, and refuses older requests).
     private(set) var ownedSince: Time = 0
 
@@ -97,11 +108,9 @@ final class Clipboard {
         targets = XInternAtom(display, "TARGETS", 0)
         timestamp = XInternAtom(display, "TIMESTAMP", 0)
         png = XInternAtom(display, "image/png", 0)
-        pictureTargets =
-            [png]
-            + ["image/jpeg", "image/bmp", "image/x-bmp", "image/x-ms-bmp", "image/webp", "image/gif"].map {
-                (name: String) in XInternAtom(display, name, 0)
-            }
+        func atoms(_ names: [String]) -> [Atom] { names.map { XInternAtom(display, $0, 0) } }
+        bmpTargets = atoms(["image/bmp", "image/x-bmp", "image/x-MS-bmp"])
+        pictureTargets = [png] + bmpTargets + atoms(["image/x-ms-bmp", "image/webp", "image/jpeg", "image/gif"])
         uriList = XInternAtom(display, "text/uri-list", 0)
         gnomeCopiedFiles = XInternAtom(display, "x-special/gnome-copied-files", 0)
         utf8String = XInternAtom(display, "UTF8_STRING", 0)
@@ -123,6 +132,9 @@ final class Clipboard {
     func offer(_ bytes: [UInt8], text: Bool = false, time: Time) -> Bool {
         offered = bytes
         offersText = text
+        bmp = nil
+        offersBMP =
+            !text && Self.pngSize(bytes).flatMap { BMPEncoder.byteCount(width: $0, height: $1, withAlpha: true) } != nil
         ownedSince = time
         XSetSelectionOwner(display, clipboard, window, time)
         guard XGetSelectionOwner(display, clipboard) == window else {
@@ -201,14 +213,44 @@ final class Clipboard {
         return true
     }
 
-    /// The targets what is offered can be had as: the PNG, or the text's names.
-    var offeredTargets: [Atom] { offersText ? [utf8String, plainUTF8, text, XA_STRING] : [png] }
+    /// The targets what is offered can be had as: the PNG (and BMP, when not too large), or the
+    /// text's names.
+    var offeredTargets: [Atom] {
+        offersText ? [utf8String, plainUTF8, text, XA_STRING] : [png] + (offersBMP ? bmpTargets : [])
+    }
+
+    /// The targets a clipboard manager is asked to keep when the window closes: the PNG alone
+    /// (the BMP is made only for a program that asks for one, not at every close), or the
+    /// text's names.
+    var savedTargets: [Atom] { offersText ? offeredTargets : [png] }
+
+    /// The width and height in a PNG's header (ours: the IHDR chunk first), nil when it is none.
+    static func pngSize(_ bytes: [UInt8]) -> (Int, Int)? {
+        guard bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8) else { return nil }
+        func u32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (u32(16), u32(20))
+    }
+
+    /// The offered PNG as a BMP, made once: decoded (within `ImageLimits`, as any PNG) and
+    /// written by `BMPEncoder`; nil when it cannot be.
+    private func offeredBMP() -> [UInt8]? {
+        if let bmp { return bmp }
+        guard offersBMP, let offered,
+            let decoded = try? PNGCodec.decodePicture(offered, name: "the clipboard's picture")
+        else { return nil }
+        bmp = BMPEncoder.encode(decoded.image, withAlpha: decoded.hasAlpha && !decoded.image.isOpaque)
+        return bmp
+    }
 
     /// What is offered, as `target` asks for it, and the type to say it is; nil when it cannot
     /// be had as that.
     private func converted(to target: Atom) -> (type: Atom, bytes: [UInt8])? {
         guard let offered else { return nil }
-        guard offersText else { return target == png ? (png, offered) : nil }
+        guard offersText else {
+            if target == png { return (png, offered) }
+            guard bmpTargets.contains(target), let bmp = offeredBMP() else { return nil }
+            return (target, bmp)
+        }
         switch target {
         case utf8String, text: return (utf8String, offered)
         case plainUTF8: return (plainUTF8, offered)
@@ -433,6 +475,7 @@ final class Clipboard {
         case SelectionClear:
             if event.xselectionclear.selection == clipboard {
                 offered = nil
+                bmp = nil
                 outgoing.removeAll()
             }
         case SelectionNotify:

@@ -173,4 +173,33 @@ import Testing
         }
         #expect(folder.entries() == ["in.png", "out.jpg", "out.webp"])
     }
+
+    /// The clipboard's BMP: opaque as 24 bits, with transparency as 32-bit V5 bitfields; both
+    /// read back exactly by SwiftPaint's decoder and by Pillow; a picture past the limit is
+    /// not written.
+    @Test func bmpForTheClipboardIsReadBackExactly() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let opaque = Self.smooth(width: 34, height: 7)  // 102 bytes a row: padded to 104
+        let clear = Self.smooth(width: 34, height: 7, alpha: true)
+        var paths: [String] = []
+        for (name, image, alpha) in [("opaque.bmp", opaque, false), ("alpha.bmp", clear, true)] {
+            let bytes = try #require(BMPEncoder.encode(image, withAlpha: alpha))
+            #expect(bytes.count == (alpha ? 14 + 124 + 34 * 4 * 7 : 14 + 40 + 104 * 7), "\(name)")
+            #expect(bytes.count == BMPEncoder.byteCount(width: 34, height: 7, withAlpha: alpha))
+            let decoded = try ImageDecoder.decode(bytes, name: name)
+            #expect(decoded.hasAlpha == alpha, "\(name)")
+            // Straight 8-bit pixels: premultiplied ones come back as they were made.
+            #expect(decoded.image == image, "\(name)")
+            let path = folder.file(name)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let pillow = try Reference.pillow(paths)
+        #expect(pillow[paths[0]]?.mode == "RGB" && pillow[paths[0]]?.rgba == Reference.straightRGBA(opaque))
+        #expect(pillow[paths[1]]?.mode == "RGBA" && pillow[paths[1]]?.rgba == Reference.straightRGBA(clear))
+        #expect(BMPEncoder.byteCount(width: 8192, height: 8192, withAlpha: false) != nil)
+        #expect(BMPEncoder.byteCount(width: 8193, height: 8192, withAlpha: true) == nil, "past 256 MiB")
+        #expect(BMPEncoder.byteCount(width: Int.max / 2, height: 4, withAlpha: true) == nil)
+    }
 }
