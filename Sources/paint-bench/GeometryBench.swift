@@ -51,22 +51,17 @@ func runGeometryBench(arguments: [String]) -> Never {
     var width = 3840
     var height = 2160
     var runs = 3
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-        switch argument {
+    var reader = ArgumentReader(arguments, usage: "usage: paint-bench geometry [--size WxH] [--runs N]")
+    while let option = reader.next() {
+        switch option {
         case "--size":
-            let parts = (rest.popFirst() ?? "").split(separator: "x").compactMap { Int($0) }
+            let parts = reader.value().split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, parts.allSatisfy({ $0 >= 16 && $0 <= 16384 }) else {
-                fail("--size needs WxH, 16 to 16384 a side", code: 2)
+                reader.reject("--size needs WxH, 16 to 16384 a side")
             }
             (width, height) = (parts[0], parts[1])
-        case "--runs":
-            guard let n = rest.popFirst().flatMap({ Int($0) }), (1...50).contains(n) else {
-                fail("--runs needs a whole number from 1 to 50", code: 2)
-            }
-            runs = n
-        default:
-            fail("usage: paint-bench geometry [--size WxH] [--runs N]", code: 2)
+        case "--runs": runs = reader.integer(in: 1...50)
+        default: reader.unknown()
         }
     }
     let picture = photo(width: width, height: height)

@@ -133,33 +133,23 @@ func runHistoryBench(arguments: [String]) -> Never {
     var removeSamples = 10
     var budget = 300.0
     var savePath: String?
-    var rest = arguments[...]
-    while let a = rest.popFirst() {
-        func val() -> String {
-            guard let v = rest.popFirst() else { fail("\(a) needs a value", code: 2) }
-            return v
-        }
-        switch a {
-        case "--strokes": strokes = Int(val()) ?? -1
-        case "--cap-mb": capMB = Int(val()) ?? -1
-        case "--samples": samples = Int(val()) ?? -1
-        case "--remove-samples": removeSamples = Int(val()) ?? -1
-        case "--budget-s": budget = Double(val()) ?? -1
-        case "--save-png": savePath = val()
-        default:
-            if a.hasPrefix("-") { fail("unknown option \(a)", code: 2) }
-            input = a
+    var reader = ArgumentReader(
+        arguments,
+        usage: "usage: paint-bench history STROKES.jsonl [--strokes 2000] [--cap-mb 256] [--samples 200]"
+            + " [--remove-samples 10] [--budget-s 300] [--save-png FILE]")
+    while let option = reader.next() {
+        switch option {
+        case "--strokes": strokes = reader.integer(in: 1...10_000_000)
+        case "--cap-mb": capMB = reader.integer(in: 0...1_048_576)
+        case "--samples": samples = reader.integer(in: 0...10_000_000)
+        case "--remove-samples": removeSamples = reader.integer(in: 1...10_000_000)
+        case "--budget-s": budget = reader.number(in: 0.001...1_000_000)
+        case "--save-png": savePath = reader.value()
+        default: input = reader.word(replacing: input)
         }
     }
-    guard let input, strokes >= 1, capMB >= 0, samples >= 0, removeSamples >= 1, budget > 0 else {
-        fail(
-            "usage: paint-bench history STROKES.jsonl [--strokes 2000] [--cap-mb 256] [--samples 200]"
-                + " [--remove-samples 10] [--budget-s 300] [--save-png FILE]", code: 2)
-    }
-    let file: StrokeFile
-    do { file = try StrokeFile(path: input) } catch let e as ParseError { fail(e.message, code: 2) } catch {
-        fail("\(error)", code: 2)
-    }
+    guard let input else { reader.reject("no input file") }
+    let file = StrokeFile.load(input)
     let canvasWidth = file.canvasWidth
     let canvasHeight = file.canvasHeight
     let cap = capMB << 20

@@ -209,21 +209,18 @@ func runMemoryBench(arguments: [String]) -> Never {
     var apps: [String] = []
     var runs = 2
     var also: [String] = []
-    var rest = arguments[...]
-    while let a = rest.popFirst() {
-        switch a {
-        case "--app": apps.append(rest.popFirst() ?? "")
-        case "--runs": runs = max(1, Int(rest.popFirst() ?? "") ?? 2)
-        case "--also": also.append(rest.popFirst() ?? "")
-        default:
-            x11Warn(
-                "unknown argument \(a)\nusage: paint-bench memory --app PATH [--app PATH2] [--runs N] [--also FILE]")
-            exit(2)
+    var options = ArgumentReader(
+        arguments, usage: "usage: paint-bench memory --app PATH [--app PATH2] [--runs N] [--also FILE]")
+    while let option = options.next() {
+        switch option {
+        case "--app": apps.append(options.value())
+        case "--runs": runs = options.integer(in: 1...100)
+        case "--also": also.append(options.value())
+        default: options.unknown()
         }
     }
     guard !apps.isEmpty, apps.allSatisfy({ access($0, X_OK) == 0 }) else {
-        x11Warn("--app must name the swiftpaint executable")
-        exit(2)
+        options.reject("--app must name the swiftpaint executable")
     }
     let folder: TemporaryDirectory
     let server: XvfbServer

@@ -22,21 +22,17 @@ func runOpenBench(arguments: [String]) -> Never {
     var runs = 5
     var tiles = false
     var named: [String] = []
-    var rest = arguments[...]
-    while let a = rest.popFirst() {
-        func val() -> String {
-            guard let v = rest.popFirst() else { fail("\(a) needs a value", code: 2) }
-            return v
-        }
-        switch a {
-        case "--folder": folder = val()
-        case "--runs": runs = Int(val()) ?? -1
+    var reader = ArgumentReader(
+        arguments, usage: "usage: paint-bench open [--folder DIR] [--runs 5] [--tiles] [--file PATH ...]")
+    while let option = reader.next() {
+        switch option {
+        case "--folder": folder = reader.value()
+        case "--runs": runs = reader.integer(in: 1...1000)
         case "--tiles": tiles = true
-        case "--file": named.append(val())
-        default: fail("usage: paint-bench open [--folder DIR] [--runs 5] [--tiles] [--file PATH ...]", code: 2)
+        case "--file": named.append(reader.value())
+        default: reader.unknown()
         }
     }
-    guard runs >= 1, runs <= 1000 else { fail("--runs needs a whole number from 1 to 1000", code: 2) }
     var files = named
     if files.isEmpty {
         mkdir(folder, 0o755)

@@ -45,6 +45,10 @@ private func report(_ name: String, _ operations: [Operation], width: Int, heigh
 }
 
 func runReplayBench(arguments: [String]) -> Never {
+    var reader = ArgumentReader(arguments, usage: "usage: paint-bench replay [STROKES.jsonl]")
+    var path: String?
+    while reader.next() != nil { path = reader.word(replacing: path) }
+    let recorded = path.map(StrokeFile.load)
     let style = StrokeStyle(tool: .brush, color: .black, opacity: 1, width: 3)
     let n = 10_000
     var pairs: [Operation] = []
@@ -63,19 +67,13 @@ func runReplayBench(arguments: [String]) -> Never {
             StrokeStyle(color: Color(r: UInt8(i % 256), g: 0, b: 0)), at: Point(x: 10.5, y: 10.5), tolerance: 0)
     }
     report("300 flood fills, 640 x 480", fills, width: 640, height: 480)
-    if let path = arguments.first {
-        do {
-            let file = try StrokeFile(path: path)
-            let operations = file.strokes.prefix(2000).map { stroke in
-                Operation.stroke(stroke.style, points: Array(file.points[stroke.points]))
-            }
-            report(
-                "\(operations.count) recorded strokes, \(file.canvasWidth) x \(file.canvasHeight)", operations,
-                width: file.canvasWidth, height: file.canvasHeight)
-        } catch {
-            print("replay: \(error)")
-            exit(2)
+    if let file = recorded {
+        let operations = file.strokes.prefix(2000).map { stroke in
+            Operation.stroke(stroke.style, points: Array(file.points[stroke.points]))
         }
+        report(
+            "\(operations.count) recorded strokes, \(file.canvasWidth) x \(file.canvasHeight)", operations,
+            width: file.canvasWidth, height: file.canvasHeight)
     }
     exit(0)
 }

@@ -21,19 +21,14 @@ import PaintIO
 func runSaveBench(arguments: [String]) -> Never {
     var runs = 3
     var folder = ".build/bench-save"
-    var rest = arguments[...]
-    while let a = rest.popFirst() {
-        func val() -> String {
-            guard let v = rest.popFirst() else { fail("\(a) needs a value", code: 2) }
-            return v
-        }
-        switch a {
-        case "--runs": runs = Int(val()) ?? -1
-        case "--folder": folder = val()
-        default: fail("unknown option \(a)", code: 2)
+    var reader = ArgumentReader(arguments, usage: "usage: paint-bench save [--runs 3] [--folder DIR]")
+    while let option = reader.next() {
+        switch option {
+        case "--runs": runs = reader.integer(in: 1...1000)
+        case "--folder": folder = reader.value()
+        default: reader.unknown()
         }
     }
-    guard runs >= 1 else { fail("usage: paint-bench save [--runs 3] [--folder DIR]", code: 2) }
     _ = mkdir(folder, 0o755)
     let (w, h) = (3840, 2160)
     var photo = PixelImage(width: w, height: h)

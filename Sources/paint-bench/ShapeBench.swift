@@ -9,11 +9,11 @@ import PaintCore
 /// Time per event is divided by the area that event redrew (the returned rectangle), so the
 /// ratio answers "does a shape preview cost more than a brush event of the same area?".
 func runShapeBench(arguments: [String]) -> Never {
-    guard let input = arguments.first else { fail("usage: paint-bench shapes STROKES.jsonl", code: 2) }
-    let file: StrokeFile
-    do { file = try StrokeFile(path: input) } catch let e as ParseError { fail(e.message, code: 2) } catch {
-        fail("\(error)", code: 2)
-    }
+    var reader = ArgumentReader(arguments, usage: "usage: paint-bench shapes STROKES.jsonl")
+    var input: String?
+    while reader.next() != nil { input = reader.word(replacing: input) }
+    guard let input else { reader.reject("no input file") }
+    let file = StrokeFile.load(input)
     let engine = StrokeEngine(width: file.canvasWidth, height: file.canvasHeight, background: .color(.white))
 
     /// Event times (ns) and the area each redrew.

@@ -22,28 +22,18 @@ func runStoreBench(arguments: [String]) -> Never {
     var strokes: Int?
     var runs = 5
     var folder = ".build/bench-store"
-    var rest = arguments[...]
-    while let a = rest.popFirst() {
-        func val() -> String {
-            guard let v = rest.popFirst() else { fail("\(a) needs a value", code: 2) }
-            return v
-        }
-        switch a {
-        case "--strokes": strokes = Int(val()) ?? -1
-        case "--runs": runs = Int(val()) ?? -1
-        case "--folder": folder = val()
-        default:
-            if a.hasPrefix("-") { fail("unknown option \(a)", code: 2) }
-            input = a
+    var reader = ArgumentReader(
+        arguments, usage: "usage: paint-bench store STROKES.jsonl [--strokes N] [--runs 5] [--folder DIR]")
+    while let option = reader.next() {
+        switch option {
+        case "--strokes": strokes = reader.integer(in: 1...10_000_000)
+        case "--runs": runs = reader.integer(in: 1...1000)
+        case "--folder": folder = reader.value()
+        default: input = reader.word(replacing: input)
         }
     }
-    guard let input, runs >= 1, (strokes ?? 1) >= 1 else {
-        fail("usage: paint-bench store STROKES.jsonl [--strokes N] [--runs 5] [--folder DIR]", code: 2)
-    }
-    let file: StrokeFile
-    do { file = try StrokeFile(path: input) } catch let e as ParseError { fail(e.message, code: 2) } catch {
-        fail("\(error)", code: 2)
-    }
+    guard let input else { reader.reject("no input file") }
+    let file = StrokeFile.load(input)
     let count = strokes ?? file.strokes.count
     let engine = StrokeEngine(width: file.canvasWidth, height: file.canvasHeight, background: .color(.white))
     let history = History(base: nil)

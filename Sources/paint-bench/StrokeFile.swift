@@ -30,6 +30,14 @@ struct StrokeFile {
     /// One event per point: press, moves, and the release folded into the last point's event.
     var eventCount: Int { points.count }
 
+    /// Loads and validates `path` for a subcommand: a problem ends the program (exit code 2)
+    /// with the message, which names the file and line.
+    static func load(_ path: String) -> StrokeFile {
+        do { return try StrokeFile(path: path) } catch let error as ParseError { fail(error.message, code: 2) } catch {
+            fail("\(path): \(error)", code: 2)
+        }
+    }
+
     /// Loads and validates `path`; every problem becomes a `ParseError` naming the line.
     init(path: String) throws {
         var bytes = try Self.readFile(path)

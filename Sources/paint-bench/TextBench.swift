@@ -10,16 +10,11 @@ import PaintText
 /// a keystroke's cost grows with what is already in the box.
 func runTextBench(arguments: [String]) -> Never {
     var chars = 1000
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-        switch argument {
-        case "--chars":
-            guard let text = rest.popFirst(), let n = Int(text), (1...Typesetter.maximumScalars).contains(n) else {
-                fail("--chars needs a whole number from 1 to \(Typesetter.maximumScalars)", code: 2)
-            }
-            chars = n
-        default:
-            fail("usage: paint-bench text [--chars N]", code: 2)
+    var reader = ArgumentReader(arguments, usage: "usage: paint-bench text [--chars N]")
+    while let option = reader.next() {
+        switch option {
+        case "--chars": chars = reader.integer(in: 1...Typesetter.maximumScalars)
+        default: reader.unknown()
         }
     }
     guard let typesetter = Typesetter() else { fail("FreeType could not start", code: 1) }

@@ -30,37 +30,25 @@ func runX11Bench(arguments: [String]) -> Never {
 
 private func x11Options(_ arguments: [String]) -> X11Options {
     var options = X11Options()
-    var rest = arguments[...]
-    while var a = rest.popFirst() {
-        var inline: String?
-        if a.hasPrefix("--app-args=") {
-            inline = String(a.dropFirst("--app-args=".count))
-            a = "--app-args"
-        }
-        switch a {
-        case "--app": options.app = rest.popFirst() ?? ""
-        case "--app-args":
-            // One word (`--app-args --no-journal`) or one quoted string of several.
-            guard let text = inline ?? rest.popFirst() else {
-                x11Warn("--app-args needs a value")
-                exit(2)
-            }
-            options.appArgs += text.split(separator: " ").map(String.init)
-        case "--samples": options.samples = Int(rest.popFirst() ?? "") ?? 200
+    var reader = ArgumentReader(
+        arguments,
+        usage: "usage: paint-bench x11 --app PATH [--app-args \"ARGS\"] [--samples 200] [--no-shm]"
+            + " [--compare-pointer PAIRS] [--question-cpu RUNS]")
+    while let option = reader.next() {
+        switch option {
+        case "--app": options.app = reader.value()
+        // One word (`--app-args --no-journal`) or one quoted string of several.
+        case "--app-args": options.appArgs += reader.value().split(separator: " ").map(String.init)
+        case "--samples": options.samples = reader.integer(in: 1...100_000)
         case "--no-shm": options.noShm = true
-        case "--skip-every": options.skipEvery = Int(rest.popFirst() ?? "") ?? 0
-        case "--compare-pointer": options.comparePointer = Int(rest.popFirst() ?? "") ?? 3
-        case "--question-cpu": options.questionRuns = Int(rest.popFirst() ?? "") ?? 3
-        default:
-            x11Warn(
-                "unknown argument \(a)\nusage: paint-bench x11 --app PATH [--app-args \"ARGS\"] [--samples 200] [--no-shm]"
-                    + " [--compare-pointer PAIRS] [--question-cpu RUNS]")
-            exit(2)
+        case "--skip-every": options.skipEvery = reader.integer(in: 0...100_000)
+        case "--compare-pointer": options.comparePointer = reader.integer(in: 1...100)
+        case "--question-cpu": options.questionRuns = reader.integer(in: 1...100)
+        default: reader.unknown()
         }
     }
     guard !options.app.isEmpty, access(options.app, X_OK) == 0 else {
-        x11Warn("--app must name the swiftpaint executable")
-        exit(2)
+        reader.reject("--app must name the swiftpaint executable")
     }
     return options
 }

@@ -55,89 +55,36 @@ struct Options {
         + " [--journal DIR | --compare-journal DIR [--runs N]] [--stroke-gap-ms MS] [--best-of N] [--curves]"
         + " [--stabilizer N] [--per-turn N]"
 
-    /// Accepts `--out X`, `--out=X`, `--repeat N`, `--repeat=N`, `--json`, and one input path.
-    init(arguments: [String]) throws {
-        var rest = arguments[...]
+    /// Reads the replay's options and its one input path; a mistake ends the program.
+    init(arguments: [String]) {
+        var reader = ArgumentReader(arguments, usage: Self.usage)
         var input: String?
-        while let argument = rest.popFirst() {
-            var name = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = rest.popFirst() else { throw ParseError(message: "\(name) needs a value") }
-                return next
-            }
-            switch name {
-            case "--out", "-o":
-                output = try value()
-            case "--out-view":
-                viewOutput = try value()
-            case "--repeat", "-n":
-                let text = try value()
-                guard let n = Int(text), n >= 1, n <= 100_000 else {
-                    throw ParseError(message: "--repeat needs a whole number from 1 to 100000, got \"\(text)\"")
-                }
-                repeats = n
-            case "--json":
-                json = true
-            case "--best-of":
-                let text = try value()
-                guard let n = Int(text), n >= 1, n <= 100 else {
-                    throw ParseError(message: "--best-of needs a whole number from 1 to 100, got \"\(text)\"")
-                }
-                bestOf = n
-            case "--curves":
-                dynamics.curves = true
-            case "--stabilizer":
-                let text = try value()
-                guard let n = Int(text), StrokeDynamics.stabilizerRange.contains(n) else {
-                    throw ParseError(message: "--stabilizer needs a window of 0 to 32 samples, got \"\(text)\"")
-                }
-                dynamics.stabilizer = n
-            case "--per-turn":
-                let text = try value()
-                guard let n = Int(text), n >= 1, n <= 64 else {
-                    throw ParseError(message: "--per-turn needs a whole number from 1 to 64, got \"\(text)\"")
-                }
-                samplesPerTurn = n
-            case "--journal":
-                journal = try value()
-            case "--compare-journal":
-                compareJournal = try value()
-            case "--runs":
-                let text = try value()
-                guard let n = Int(text), n >= 1, n <= 1000 else {
-                    throw ParseError(message: "--runs needs a whole number from 1 to 1000, got \"\(text)\"")
-                }
-                runs = n
-            case "--stroke-gap-ms":
-                let text = try value()
-                guard let n = UInt32(text), n <= 10_000 else {
-                    throw ParseError(message: "--stroke-gap-ms needs a whole number from 0 to 10000, got \"\(text)\"")
-                }
-                strokeGap = n * 1000
-            case "-h", "--help":
-                print(Self.usage)
-                exit(0)
-            default:
-                if name.hasPrefix("-") && name != "-" { throw ParseError(message: "unknown option \(name)") }
-                guard input == nil else { throw ParseError(message: "more than one input file") }
-                input = argument
+        while let option = reader.next() {
+            switch option {
+            case "--out", "-o": output = reader.value()
+            case "--out-view": viewOutput = reader.value()
+            case "--repeat", "-n": repeats = reader.integer(in: 1...100_000)
+            case "--json": json = true
+            case "--best-of": bestOf = reader.integer(in: 1...100)
+            case "--curves": dynamics.curves = true
+            case "--stabilizer": dynamics.stabilizer = reader.integer(in: StrokeDynamics.stabilizerRange)
+            case "--per-turn": samplesPerTurn = reader.integer(in: 1...64)
+            case "--journal": journal = reader.value()
+            case "--compare-journal": compareJournal = reader.value()
+            case "--runs": runs = reader.integer(in: 1...1000)
+            case "--stroke-gap-ms": strokeGap = UInt32(reader.integer(in: 0...10_000)) * 1000
+            default: input = reader.word(replacing: input)
             }
         }
-        guard let input else { throw ParseError(message: "no input file") }
+        guard let input else { reader.reject("no input file") }
         if journal != nil && compareJournal != nil {
-            throw ParseError(message: "--journal and --compare-journal cannot be combined")
+            reader.reject("--journal and --compare-journal cannot be combined")
         }
         if compareJournal != nil && json {
-            throw ParseError(message: "--compare-journal prints lines only, not --json")
+            reader.reject("--compare-journal prints lines only, not --json")
         }
         for folder in [journal, compareJournal] where folder?.isEmpty == true {
-            throw ParseError(message: "the journal folder must not be empty")
+            reader.reject("the journal folder must not be empty")
         }
         self.input = input
     }
@@ -145,9 +92,7 @@ struct Options {
 
 /// Prints one line to stderr and exits with `code`.
 func fail(_ message: String, code: Int32) -> Never {
-    // write(2) rather than fputs(stderr): the C global is not concurrency-safe in Swift 6.
-    let line = Array("paint-bench: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    warn(message)
     exit(code)
 }
 
@@ -169,60 +114,23 @@ func jsonString(_ text: String) -> String {
     return out + "\""
 }
 
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "x11" {
-    runX11Bench(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "shapes" {
-    runShapeBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "replay" {
-    runReplayBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "history" {
-    runHistoryBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "text" {
-    runTextBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "memory" {
-    runMemoryBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "open" {
-    runOpenBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "open-file" {
-    runOpenFile(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "geometry" {
-    runGeometryBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "store" {
-    runStoreBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
-}
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "save" {
-    runSaveBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+/// The subcommands by name; without one of them first, the arguments are a stroke replay's.
+let subcommands: [String: ([String]) -> Never] = [
+    "x11": runX11Bench, "shapes": runShapeBench, "replay": runReplayBench, "history": runHistoryBench,
+    "text": runTextBench, "memory": runMemoryBench, "open": runOpenBench, "open-file": runOpenFile,
+    "geometry": runGeometryBench, "store": runStoreBench, "save": runSaveBench,
+]
+if CommandLine.arguments.count > 1, let run = subcommands[CommandLine.arguments[1]] {
+    run(Array(CommandLine.arguments.dropFirst(2)))
 }
 
-// Errors on stdout would corrupt the one-line result that scripts parse.
-let options: Options
-do {
-    options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
-} catch let error as ParseError {
-    fail("\(error.message)\n\(Options.usage)", code: 2)
-} catch {
-    fail("\(error)", code: 2)
-}
+let options = Options(arguments: Array(CommandLine.arguments.dropFirst()))
 
-let strokeFile: StrokeFile
-do {
-    var file = try StrokeFile(path: options.input)
+let strokeFile: StrokeFile = {
+    var file = StrokeFile.load(options.input)
     for i in file.strokes.indices { file.strokes[i].style.dynamics = options.dynamics }
-    strokeFile = file
-} catch let error as ParseError {
-    fail(error.message, code: 2)
-} catch {
-    fail("\(options.input): \(error)", code: 2)
-}
+    return file
+}()
 
 /// A journal for a replay, started the way the program starts one for a new untitled picture.
 func startJournal(in folder: String) -> JournalWriter {
@@ -254,6 +162,7 @@ func finishJournal(_ journal: JournalWriter) -> [Double] {
 
 /// Prints one line to stderr without exiting.
 func warn(_ message: String) {
+    // write(2) rather than fputs(stderr): the C global is not concurrency-safe in Swift 6.
     let line = Array("paint-bench: \(message)\n".utf8)
     _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
