@@ -119,21 +119,9 @@ struct TextClipboardEndToEndTests: CanvasChecks {
         try Text.waitForText(paint, "Keep me", x: 30, y: 40)
         try paint.key("a", modifiers: [.control])
         try paint.key("c", modifiers: [.control])
-        let owned = Wait.until(poll: .milliseconds(50)) {
-            manager.serve()
-            return manager.clipboardOwner() != 0
-        }
-        #expect(owned)
-        paint.client.sendCloseRequest(paint.window)
-        // The box is put down on the way out: the picture changed, so the close asks; Discard.
-        try paint.waitForCloseQuestion()
-        try paint.key("d")
-        let kept = Wait.until(poll: .milliseconds(5)) {
-            manager.serve()
-            return manager.saved != nil
-        }
-        #expect(kept, "the manager was never asked: \(paint.app.outputSummary)")
-        #expect(paint.app.waitForExit() == 0, "\(paint.app.outputSummary)")
+        #expect(manager.waitForClipboardOwner())
+        // The box is put down on the way out: the picture changed, so the close asks.
+        try manager.closeDiscarding(paint)
         #expect(manager.saved.map { String(decoding: $0, as: UTF8.self) } == "Keep me")
         #expect(manager.targetsAsked.contains("UTF8_STRING") && !manager.targetsAsked.contains("image/png"))
         #expect(manager.offered.contains("UTF8_STRING") && manager.offered.contains("MULTIPLE"), "\(manager.offered)")

@@ -7,21 +7,16 @@ import XDriver
 /// answers the target's request for `text/uri-list`, and waits for XdndFinished. It has its own
 /// connection.
 final class DragSource {
-    private let display: OpaquePointer
-    private let window: Window
+    private let connection: SelectionConnection
     private let uris: String
-    private func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
+    private var display: OpaquePointer { connection.display }
+    private var window: Window { connection.window }
+    private func atom(_ name: String) -> Atom { connection.atom(name) }
 
     init(displayName: String, uris: String) throws {
-        guard let display = XOpenDisplay(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
-        self.display = display
+        connection = try SelectionConnection(displayName: displayName, selection: "XdndSelection")
         self.uris = uris
-        window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
-        XSetSelectionOwner(display, XInternAtom(display, "XdndSelection", 0), window, UInt(CurrentTime))
-        XSync(display, 0)
     }
-
-    deinit { XCloseDisplay(display) }
 
     /// Drags onto `target` at its (x, y) and drops; returns whether the target accepted (its
     /// XdndStatus) and finished with success (its XdndFinished). Throws when it never answers.
@@ -53,9 +48,7 @@ final class DragSource {
     private func wait(for type: Atom) throws -> XClientMessageEvent? {
         var found: XClientMessageEvent?
         _ = Wait.until(poll: .milliseconds(5)) {
-            while XPending(display) > 0 {
-                var event = XEvent()
-                XNextEvent(display, &event)
+            connection.drain { event in
                 if event.type == SelectionRequest {
                     answer(event.xselectionrequest)
                 } else if event.type == ClientMessage, event.xclient.message_type == type {
@@ -69,19 +62,13 @@ final class DragSource {
 
     /// Hands the uri list to the target's property.
     private func answer(_ r: XSelectionRequestEvent) {
-        var reply = XEvent()
-        reply.xselection.type = SelectionNotify
-        reply.xselection.requestor = r.requestor
-        reply.xselection.selection = r.selection
-        reply.xselection.target = r.target
-        reply.xselection.time = r.time
-        reply.xselection.property = 0
+        var property: Atom = 0
         if r.target == atom("text/uri-list") {
             let bytes = Array(uris.utf8)
             XChangeProperty(display, r.requestor, r.property, r.target, 8, PropModeReplace, bytes, Int32(bytes.count))
-            reply.xselection.property = r.property
+            property = r.property
         }
-        XSendEvent(display, r.requestor, 0, 0, &reply)
+        connection.reply(to: r, property: property)
         XFlush(display)
     }
 

@@ -10,11 +10,9 @@ import XDriver
 final class IncrClipboardOwner {
     enum Behaviour { case honest, endless, silent }
     private let behaviour: Behaviour
-    private let display: OpaquePointer
-    private let window: Window
+    private let connection: SelectionConnection
     private let bytes: [UInt8]
     private let chunk: Int
-    private let clipboard: Atom
     private let png: Atom
     private let incr: Atom
     /// Transfers in progress: the next offset to send into each requestor's property.
@@ -23,32 +21,19 @@ final class IncrClipboardOwner {
     private(set) var chunksSent = 0
 
     init(displayName: String, png bytes: [UInt8], chunk: Int = 64 << 10, behaviour: Behaviour = .honest) throws {
-        guard let display = XOpenDisplay(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
+        connection = try SelectionConnection(displayName: displayName, selection: "CLIPBOARD")
         self.behaviour = behaviour
-        self.display = display
         self.bytes = bytes
         self.chunk = chunk
-        window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
-        clipboard = XInternAtom(display, "CLIPBOARD", 0)
-        png = XInternAtom(display, "image/png", 0)
-        incr = XInternAtom(display, "INCR", 0)
-        XSetSelectionOwner(display, clipboard, window, UInt(CurrentTime))
-        XSync(display, 0)
-        // Not closed here on failure: every property is set, so the throw runs `deinit`, which
-        // closes the connection (closing it here too would free the Display twice).
-        guard XGetSelectionOwner(display, clipboard) == window else {
-            throw HarnessError.timedOut("the CLIPBOARD selection for the test's owner window")
-        }
+        png = connection.atom("image/png")
+        incr = connection.atom("INCR")
     }
-
-    deinit { XCloseDisplay(display) }
 
     /// Answers the requests and property deletions that have arrived.
     func serve() {
-        while XPending(display) > 0 {
-            var event = XEvent()
-            XNextEvent(display, &event)
-            if behaviour == .silent { continue }
+        let display = connection.display
+        connection.drain { event in
+            if behaviour == .silent { return }
             switch event.type {
             case SelectionRequest:
                 let request = event.xselectionrequest
@@ -66,18 +51,11 @@ final class IncrClipboardOwner {
                 } else {
                     property = 0
                 }
-                var reply = XEvent()
-                reply.xselection.type = SelectionNotify
-                reply.xselection.requestor = request.requestor
-                reply.xselection.selection = request.selection
-                reply.xselection.target = request.target
-                reply.xselection.property = property
-                reply.xselection.time = request.time
-                XSendEvent(display, request.requestor, 0, 0, &reply)
+                connection.reply(to: request, property: property)
             case PropertyNotify where event.xproperty.state == PropertyDelete:
                 let e = event.xproperty
                 guard let k = transfers.firstIndex(where: { $0.requestor == e.window && $0.property == e.atom }) else {
-                    continue
+                    return
                 }
                 // The endless owner starts over instead of ending.
                 if behaviour == .endless && transfers[k].offset == bytes.count { transfers[k].offset = 0 }
@@ -93,6 +71,5 @@ final class IncrClipboardOwner {
                 break
             }
         }
-        XFlush(display)
     }
 }
