@@ -68,7 +68,12 @@ extension StrokeEngine {
         let outerRadius = capsule.radius + 0.5
         let innerRadius = capsule.radius - 0.5
         let across = coverage.across
-        // Whether this event collects its runs (`stampPath`): asked once, not for every run.
+        // A measured inside is only ever chosen after a full disc (`measuresInside`): known at
+        // compile time there, so its body has no test of it.
+        let fullDisc = !I.usesSpan || fullDiscAtStart
+        // Whether each run is composited now and whether this event collects its runs
+        // (`stampPath`): asked once, not for every run.
+        let composites = !defersComposite
         let collecting = collected.rows > 0
         let runs = collected.sink
         var dirtyX0 = Int.max
@@ -89,7 +94,7 @@ extension StrokeEngine {
             // across the segment, are visited.
             var frontFrom = xa
             var frontThrough = xb
-            if fullDiscAtStart {
+            if fullDisc {
                 let along = (cy - capsule.a.y) * capsule.dy
                 // Pixel x is behind when (x + 0.5 - a.x) * dx + along <= 0.
                 let limit = capsule.a.x - along * capsule.inverseDx - 0.5
@@ -119,7 +124,7 @@ extension StrokeEngine {
             // previous segment's span can never leave a pixel unvisited.
             var skipFrom = xb + 1
             var skipThrough = xb
-            if fullDiscAtStart && innerRadius > 1 {
+            if fullDisc && innerRadius > 1 {
                 let dy = cy - capsule.a.y
                 let h2 = innerRadius * innerRadius - dy * dy
                 if h2 > 0 {
@@ -152,12 +157,13 @@ extension StrokeEngine {
                     }
                     let run = raise(
                         x, through, capsule: capsule, outerRadius: outerRadius, cy: cy,
-                        coverage: tile + r * Tile.size, origin: origin, insideFrom: ia, insideThrough: ib, level: level)
+                        coverage: tile + r * Tile.size, origin: origin, insideFrom: ia, insideThrough: ib, level: level,
+                        inside: I.self)
                     if run.first <= run.last {
                         CoverageLayer.mark(tile, row: r, from: run.first - origin, through: run.last - origin)
                         // Composited now, unless the event collects its runs to composite
                         // once (`stampPath`). Only a full inside takes the constant-alpha path.
-                        if !defersComposite && !(collecting && runs.add(y, run.first, run.last)) {
+                        if composites && !(collecting && runs.add(y, run.first, run.last)) {
                             compositeOwnRun(
                                 y, run.first, run.last, tile: t, coverage: tile + r * Tile.size - origin,
                                 fullFrom: level == 255 ? ia : Int.max, fullThrough: ib)
@@ -178,24 +184,25 @@ extension StrokeEngine {
         guard dirtyY0 <= dirtyY1 else { return .empty }
         let dirty = IntRect(x0: dirtyX0, y0: dirtyY0, x1: dirtyX1, y1: dirtyY1)
         strokeBounds = strokeBounds.union(dirty)
-        if defersComposite { staleView = staleView.union(dirty) }
+        if !composites { staleView = staleView.union(dirty) }
         return dirty
     }
 
     /// Raises the coverage of pixels pa...pb of a row (all in one tile, whose row of coverage
     /// starts at canvas column `origin`): rim pixels by their distance, the inside
     /// (insideFrom...insideThrough) to full. Returns the first and last pixel that grew (first >
-    /// last when none did). A method, not a closure: captured counters would be boxed.
+    /// last when none did). With `MeasuredInside` there is no inside: every pixel is measured
+    /// in one loop. A method, not a closure: captured counters would be boxed.
     @inline(__always)
-    func raise(
+    func raise<I: InsideRule>(
         _ pa: Int, _ pb: Int, capsule: Capsule, outerRadius: Double, cy: Double,
         coverage row: UnsafeMutablePointer<UInt8>,
-        origin: Int, insideFrom ia: Int, insideThrough ib: Int, level: UInt8
+        origin: Int, insideFrom ia: Int, insideThrough ib: Int, level: UInt8, inside: I.Type
     ) -> (first: Int, last: Int) {
         var first = Int.max
         var last = Int.min
         var x = pa
-        let leftRimEnd = min(pb, ia - 1)
+        let leftRimEnd = I.usesSpan ? min(pb, ia - 1) : pb
         while x <= leftRimEnd {
             if raiseRim(capsule, outerRadius, x, cy, row, origin, level) {
                 if first == Int.max { first = x }
@@ -203,6 +210,7 @@ extension StrokeEngine {
             }
             x += 1
         }
+        guard I.usesSpan else { return (first, last) }
         let insideFrom = max(pa, ia)
         let insideThrough = min(pb, ib)
         if insideFrom <= insideThrough,
