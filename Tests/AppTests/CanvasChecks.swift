@@ -43,4 +43,22 @@ extension CanvasChecks {
         try paint.key("s", modifiers: [.control])
         try paint.waitForModified(false)
     }
+
+    /// Ctrl+V once, calling `serve` (the fake clipboard owner answering) until the canvas shows
+    /// `expected`; Enter, now and then, puts the floating paste down once it has arrived.
+    func pasteServed(_ paint: PaintWindow, serve: () -> Void, until expected: PixelImage, _ what: String) throws {
+        try paint.key("v", modifiers: [.control])
+        var last: ScreenCapture?
+        var polls = 0
+        let pasted = Wait.until(poll: .milliseconds(5)) {
+            serve()
+            polls += 1
+            if polls % 20 == 0 { try? paint.key("Return") }
+            guard let shot = try? paint.captureCanvas() else { return false }
+            last = shot
+            return differences(screen: shot, file: expected, limit: 1).isEmpty
+        }
+        let diff = last.map { differences(screen: $0, file: expected) } ?? ["no capture"]
+        #expect(pasted, "\(what) never showed:\n\(diff.joined(separator: "\n"))\n\(paint.app.outputSummary)")
+    }
 }

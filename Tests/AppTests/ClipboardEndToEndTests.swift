@@ -115,21 +115,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
         let paint = try start(ServerConfig(depth: 24, shm: true))
         defer { paint.stop() }
         let owner = try IncrClipboardOwner(displayName: paint.session.server.displayName, png: png)
-        try paint.key("v", modifiers: [.control])
-        var last: ScreenCapture?
-        var polls = 0
-        let pasted = Wait.until(poll: .milliseconds(5)) {
-            owner.serve()
-            // Once it has arrived, Enter puts the floating picture down (and its outline goes).
-            polls += 1
-            if polls % 20 == 0 { try? paint.key("Return") }
-            guard let shot = try? paint.captureCanvas() else { return false }
-            last = shot
-            return differences(screen: shot, file: noise, limit: 1).isEmpty
-        }
-        let diff = last.map { differences(screen: $0, file: noise) } ?? ["no capture"]
-        #expect(
-            pasted, "the chunked picture never showed:\n\(diff.joined(separator: "\n"))\n\(paint.app.outputSummary)")
+        try pasteServed(paint, serve: { owner.serve() }, until: noise, "the chunked picture")
         #expect(owner.chunksSent == png.count / (64 << 10) + 2, "\(owner.chunksSent) chunks for \(png.count) bytes")
     }
 

@@ -97,27 +97,14 @@ struct ClipboardFormatsTests: CanvasChecks {
         return image
     }
 
-    /// Ctrl+V once, serving `owner` until the canvas shows `sticker` at the corner (Enter, now
-    /// and then, puts the floating paste down).
+    /// Ctrl+V once, serving `owner` until the canvas shows `sticker` at the corner.
     func pasteServed(_ paint: PaintWindow, _ owner: FormatsClipboardOwner, _ sticker: PixelImage, _ what: String) throws
     {
         var expected = PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel)
         for y in 0..<sticker.height {
             for x in 0..<sticker.width { expected[x, y] = sticker[x, y] }
         }
-        try paint.key("v", modifiers: [.control])
-        var last: ScreenCapture?
-        var polls = 0
-        let pasted = Wait.until(poll: .milliseconds(5)) {
-            owner.serve()
-            polls += 1
-            if polls % 20 == 0 { try? paint.key("Return") }
-            guard let shot = try? paint.captureCanvas() else { return false }
-            last = shot
-            return differences(screen: shot, file: expected, limit: 1).isEmpty
-        }
-        let diff = last.map { differences(screen: $0, file: expected) } ?? ["no capture"]
-        #expect(pasted, "\(what) never showed:\n\(diff.joined(separator: "\n"))\n\(paint.app.outputSummary)")
+        try pasteServed(paint, serve: { owner.serve() }, until: expected, what)
     }
 
     /// An owner offering a picture in several formats (as GTK programs do: every format they

@@ -23,11 +23,7 @@ struct TextClipboardEndToEndTests: CanvasChecks {
         let file = dir.file("text.png")
         let paint = try Text().start(config, file)
         defer { paint.stop() }
-        try paint.key("t")
-        try paint.click(imageX: 30, imageY: 40)
-        paint.parkPointer()
-        try paint.client.typeText("Copy me, ok")
-        try Text.waitForText(paint, "Copy me, ok", x: 30, y: 40)
+        try Text.typeInNewBox(paint, "Copy me, ok", x: 30, y: 40)
         // Ctrl+A selects the box's text: the light blue ground shows behind it.
         try paint.key("a", modifiers: [.control])
         let tint = Color(r: 178, g: 212, b: 255)
@@ -112,11 +108,7 @@ struct TextClipboardEndToEndTests: CanvasChecks {
         let paint = try Text().start(ServerConfig(depth: 24, shm: true), try scratchFolder().file("text.png"))
         defer { paint.stop() }
         let manager = try FakeClipboardManager(displayName: paint.session.server.displayName, target: "UTF8_STRING")
-        try paint.key("t")
-        try paint.click(imageX: 30, imageY: 40)
-        paint.parkPointer()
-        try paint.client.typeText("Keep me")
-        try Text.waitForText(paint, "Keep me", x: 30, y: 40)
+        try Text.typeInNewBox(paint, "Keep me", x: 30, y: 40)
         try paint.key("a", modifiers: [.control])
         try paint.key("c", modifiers: [.control])
         #expect(manager.waitForClipboardOwner())

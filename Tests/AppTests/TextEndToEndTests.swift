@@ -49,6 +49,15 @@ struct TextEndToEndTests: CanvasChecks {
     /// Waits until every pixel `text` covers fully (box at image pixel (x, y)) shows `ink`,
     /// leaving out the caret's columns at the box's left edge (where a right-to-left line's
     /// caret stands after typing).
+    /// Picks the text tool, opens a box at image (x, y), types `text` and waits until it shows.
+    static func typeInNewBox(_ paint: PaintWindow, _ text: String, x: Int, y: Int) throws {
+        try paint.key("t")
+        try paint.click(imageX: x, imageY: y)
+        paint.parkPointer()
+        try paint.client.typeText(text)
+        try waitForText(paint, text, x: x, y: y)
+    }
+
     static func waitForText(_ paint: PaintWindow, _ text: String, x: Int, y: Int, shownAs ink: Color = .black) throws {
         let typesetter = try #require(Typesetter())
         let mask = typesetter.rasterize(
@@ -186,11 +195,7 @@ struct TextEndToEndTests: CanvasChecks {
             let paint = try PaintWindow(
                 config, arguments: arguments, imageWidth: Self.size.w, imageHeight: Self.size.h, home: home.path)
             defer { paint.stop() }
-            try paint.key("t")
-            try paint.click(imageX: 25, imageY: 60)
-            paint.parkPointer()
-            try paint.client.typeText("Kept after a crash")
-            try Self.waitForText(paint, "Kept after a crash", x: 25, y: 60)
+            try Self.typeInNewBox(paint, "Kept after a crash", x: 25, y: 60)
             try paint.click(imageX: 400, imageY: 20)
             expectCanvas(paint, equals: expected, "the text put down")
             try RecoveryTests.waitForJournal(home, operations: 1, "the text journaled")

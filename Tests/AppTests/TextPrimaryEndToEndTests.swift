@@ -46,11 +46,7 @@ struct TextPrimaryEndToEndTests: CanvasChecks {
         let file = dir.file("text.png")
         let paint = try Text().start(config, file)
         defer { paint.stop() }
-        try paint.key("t")
-        try paint.click(imageX: 30, imageY: 40)
-        paint.parkPointer()
-        try paint.client.typeText(Self.typed)
-        try Text.waitForText(paint, Self.typed, x: 30, y: 40)
+        try Text.typeInNewBox(paint, Self.typed, x: 30, y: 40)
         var last = ""
         // Two clicks on "beta", sent together: a double click, the word.
         let beta = try Self.point(paint, Self.typed, line: 0, offset: 8)

@@ -12,9 +12,10 @@ import Testing
     typealias T = SessionTests
     typealias C = ChangedOnDiskTests
 
-    @Test func strokesDrawnDuringASaveAreRestoredOnTopOfTheSavedFileWhichIsSavedOverUnasked() throws {
-        let dir = T.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+    /// A journaled window on a picture of `dir` that saves in the background, with a stroke drawn
+    /// and Ctrl+S pressed (the save under way); `reopen` starts the next window on the same file
+    /// and journals, as a start after a crash does.
+    static func savingAfterAStroke(_ dir: String) throws -> (window: Session, file: String, reopen: () -> Session) {
         let (_, _, file) = try C.twoWindows(dir)
         let options = DocumentLoaderTests.options(dir)
         let journals = dir + "/journals"
@@ -22,6 +23,13 @@ import Testing
         a.savesInBackground = true
         T.drag(a, [(10, 5), (10, 50)])
         T.key(a, "s", .control)
+        return (a, file, { C.journaledWindow(file, journals, options) })
+    }
+
+    @Test func strokesDrawnDuringASaveAreRestoredOnTopOfTheSavedFileWhichIsSavedOverUnasked() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (a, file, reopen) = try Self.savingAfterAStroke(dir)
         #expect(a.isSaving)
         // Drawn while the save is written: not in the file.
         T.drag(a, [(30, 5), (30, 50)])
@@ -30,7 +38,7 @@ import Testing
         let saved = try #require(FileManager.default.contents(atPath: file))
         C.crash(a)
 
-        let c = C.journaledWindow(file, journals, options)
+        let c = reopen()
         guard case .offerRestore = c.mode else {
             Issue.record("the stroke drawn during the save is not offered: \(c.mode)")
             return
@@ -55,20 +63,14 @@ import Testing
     @Test func aStepThatReplacedTheSavedOneDuringTheSaveLeavesNoSavedStepAfterARestore() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (_, _, file) = try C.twoWindows(dir)
-        let options = DocumentLoaderTests.options(dir)
-        let journals = dir + "/journals"
-        let a = C.journaledWindow(file, journals, options)
-        a.savesInBackground = true
-        T.drag(a, [(10, 5), (10, 50)])
-        T.key(a, "s", .control)
+        let (a, file, reopen) = try Self.savingAfterAStroke(dir)
         // Undone past the picture being saved, then another stroke: no undo reaches it again.
         a.undo()
         T.drag(a, [(30, 5), (30, 50)])
         #expect(a.waitForSave() && a.isModified)
         C.crash(a)
 
-        let c = C.journaledWindow(file, journals, options)
+        let c = reopen()
         c.answer(.restore)
         #expect(
             c.engine.viewPixel(x: 30, y: 30) == Color.black.pixel
