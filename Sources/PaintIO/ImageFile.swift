@@ -206,7 +206,7 @@ public enum ImageFile {
     ) throws(ImageFileError) -> [UInt8] {
         let (fd, size) = try openForReading(path, limit: limit)
         defer { _ = close(fd) }
-        var extent = PictureExtent(limits: limits, fileSize: size)
+        var extent = PictureExtent(limits: limits, fileSize: size, skipsUnneeded: true)
         var end = Int.max
         var looking = true
         var bytes: [UInt8] = []
@@ -225,14 +225,24 @@ public enum ImageFile {
                 throw .fileTooBig(path: path, bytes: bytes.count + n, limit: limit)
             }
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: piece[0..<n]))
-            guard looking else { continue }
-            switch extent.look(at: bytes, atEnd: false) {
-            case .end(let at):
-                end = at
-                looking = false
-            case .notAPicture: throw .unknownFormat(path: path)
-            case .whole: looking = false
-            case .unknown: break
+            while looking {
+                switch extent.look(at: bytes, atEnd: false) {
+                case .end(let at):
+                    end = at
+                    looking = false
+                case .notAPicture: throw .unknownFormat(path: path)
+                case .whole: looking = false
+                case .unknown: break
+                case .skip(let from, let to):
+                    // Seeked over, not read: a chunk claiming 900 MB costs nothing.
+                    let read = bytes.count
+                    bytes.removeSubrange(from..<min(to, read))
+                    if to > read && lseek(fd, off_t(to - read), SEEK_CUR) < 0 {
+                        throw .cannotRead(path: path, errno: errno)
+                    }
+                    continue
+                }
+                break
             }
         }
         if bytes.count > end { bytes.removeLast(bytes.count - end) }

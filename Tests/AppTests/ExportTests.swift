@@ -239,6 +239,32 @@ import XDriver
         }
     }
 
+    /// A WebP whose EXIF, XMP, ICC profile or unknown chunk before its picture claims 900 MB,
+    /// in a file that long: --export writes its picture and --forget opens it, the chunk passed
+    /// over, in little memory (before: 938 MB, the claim read).
+    @Test func aWebPMetadataChunkClaimingAHugeSizeIsPassedOverInLittleMemory() throws {
+        let dir = try TemporaryDirectory()
+        let (folder, list) = try Reference.fixtures("formats.py")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = try #require(list.first { $0["name"] as? String == "webp-lossy-rgba" }?["file"] as? String)
+        let webp = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file)))
+        let shown = try ImageDecoder.decode(webp, name: file).image
+        for type in ["EXIF", "XMP ", "ICCP", "ZZZZ"] {
+            let path = dir.file("\(type.prefix(3)).webp")
+            let size = try #require(HugeChunkWebP.write(webp, type: type, claim: 900 << 20, to: path), "\(type)")
+            #expect(size > 900 << 20)
+            let run = try Self.swiftpaint(["--export", dir.file("out.png"), path], in: dir)
+            #expect(run.status == .exited(0) && run.stderr.isEmpty, "\(type): \(run.stderr)")
+            #expect(run.peakMemory > 0 && run.peakMemory < 64 << 20, "\(type): peak \(run.peakMemory >> 20) MB")
+            #expect(try ImageFile.load(path: dir.file("out.png")) == shown, "\(type): other pixels")
+            let forget = try Self.swiftpaint(["--forget", path], in: dir)
+            #expect(forget.status == .exited(0), "\(type): \(forget.stderr)")
+            #expect(
+                forget.peakMemory > 0 && forget.peakMemory < 64 << 20,
+                "\(type): --forget peak \(forget.peakMemory >> 20) MB")
+        }
+    }
+
     @Test func hostileFilesAreRefusedOrOpenInLittleMemory() throws {
         let dir = try TemporaryDirectory()
         let (folder, list) = try Reference.fixtures("hostile.py")

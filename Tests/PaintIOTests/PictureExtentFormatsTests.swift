@@ -158,19 +158,74 @@ import Testing
             let read = try ImageFile.readPicture(path, limit: ImageFile.maxFileBytes)
             #expect(read.count <= at + 24, "\(label): \(read.count) bytes read")
             let reason = "picture data claims \(size - at - 8) bytes, more than a"
-            for (how, open) in [
-                ("load", { () throws(ImageFileError) in _ = try ImageFile.load(path: path) }),
-                ("window", { () throws(ImageFileError) in _ = try ImageFile.openTiles(path: path) }),
-            ] {
-                do {
-                    try open()
-                    Issue.record("\(label): \(how) opened it")
-                } catch {
-                    #expect(error.message.contains(reason), "\(label): \(how): \(error.message)")
-                }
-            }
+            Self.expectRefused(path, saying: reason, label)
             Support.put(webp, folder.file("true.webp"))
             #expect(try ImageFile.load(path: folder.file("true.webp")).width == entry.width)
+        }
+    }
+
+    /// A WebP whose `EXIF`, `XMP `, `ICCP` (over the metadata limit) or unknown chunk before
+    /// its picture claims 300 MB, in a file that long: that chunk is passed over, not read (the
+    /// rest of the file, a few kilobytes, is), and the picture opens as it does without it, by
+    /// `load`, `open` (--forget) and the window's opening alike. A `VP8X` or `ANIM` chunk
+    /// claiming so (10 and 6 bytes in the format) is refused after its header with the reason.
+    @Test func aWebPChunkBeforeItsPictureClaimingHundredsOfMegabytesIsPassedOverNotRead() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests-extent")
+        defer { folder.remove() }
+        let fixtures = FormatDecodingTests.fixtures
+        let claim = 300 << 20
+        func fixture(_ name: String) throws -> [UInt8] {
+            let entry = try #require(fixtures.entries.first { $0.name == name })
+            return try #require(Support.get(fixtures.folder + "/" + entry.file))
+        }
+        for (name, type) in [
+            ("webp-lossy-rgba", "EXIF"), ("webp-lossy-rgba", "XMP "), ("webp-lossy-rgba", "ICCP"),
+            ("webp-lossy-rgba", "ZZZZ"), ("webp-animated", "EXIF"), ("webp-animated", "ICCP"),
+        ] {
+            let webp = try fixture(name)
+            let label = "\(name) \(type)"
+            let path = folder.file("\(name)-\(type.prefix(3)).webp")
+            let size = try #require(HugeChunkWebP.write(webp, type: type, claim: claim, to: path), "\(label)")
+            let shown = try ImageDecoder.decode(webp, name: name).image
+            let read = try ImageFile.readPicture(path, limit: ImageFile.maxFileBytes)
+            #expect(read.count <= webp.count, "\(label): \(read.count) bytes read")
+            #expect(try ImageDecoder.decode(read, name: label).image == shown, "\(label)")
+            #expect(try ImageFile.load(path: path) == shown, "\(label)")
+            #expect(try ImageFile.open(path: path).picture.image == shown, "\(label)")
+            // The window's opening: the picture's bytes held, the chunk passed over through the
+            // stream's small buffer, then the CRC of the whole file.
+            let (fd, fileSize) = try ImageFile.openForReading(path, limit: ImageFile.maxFileBytes)
+            defer { close(fd) }
+            let stream = PictureStream(fd: fd, name: path, size: fileSize, limit: ImageFile.maxFileBytes)
+            let picture = ImageDecoder.pictureBytes(stream, limits: .default)
+            #expect(picture.count <= webp.count, "\(label): \(picture.count) bytes held")
+            let opened = try ImageFile.openTiles(path: path)
+            #expect(opened.picture.image == shown && opened.bytes.count == size, "\(label)")
+        }
+        for (name, type) in [("webp-lossy-rgba", "VP8X"), ("webp-animated", "ANIM")] {
+            let label = "\(name) \(type)"
+            let path = folder.file("\(name)-\(type).webp")
+            _ = try #require(HugeChunkWebP.write(try fixture(name), type: type, claim: claim, to: path), "\(label)")
+            let read = try ImageFile.readPicture(path, limit: ImageFile.maxFileBytes)
+            #expect(read.count <= 100, "\(label): \(read.count) bytes read")
+            let reason = "its \(type) chunk claims \(claim) bytes, where the format gives it \(type == "VP8X" ? 10 : 6)"
+            Self.expectRefused(path, saying: reason, label)
+        }
+    }
+
+    /// Checks that the file at `path` is refused with a message holding `reason`, by `load` and
+    /// by the window's opening alike.
+    static func expectRefused(_ path: String, saying reason: String, _ label: String) {
+        for (how, open) in [
+            ("load", { () throws(ImageFileError) in _ = try ImageFile.load(path: path) }),
+            ("window", { () throws(ImageFileError) in _ = try ImageFile.openTiles(path: path) }),
+        ] {
+            do {
+                try open()
+                Issue.record("\(label): \(how) opened it")
+            } catch {
+                #expect(error.message.contains(reason), "\(label): \(how): \(error.message)")
+            }
         }
     }
 
@@ -216,22 +271,41 @@ import Testing
                 default: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(rng.next() % 40)))
                 }
             }
-            var extent = PictureExtent(limits: .default, fileSize: bytes.count)
+            // Read as `readPicture` does, in pieces, a WebP's unneeded chunks skipped: `kept` is
+            // what it holds, `read` how far into the file it went.
+            var extent = PictureExtent(limits: .default, fileSize: bytes.count, skipsUnneeded: true)
+            var kept: [UInt8] = []
             var read = 0
             var answer = PictureExtent.Answer.unknown
             while read < bytes.count, answer == .unknown || answer == .whole {
-                read = min(bytes.count, read + 1 + Int(rng.next() % 4096))
-                answer = extent.look(at: Array(bytes[..<read]), atEnd: read == bytes.count)
+                let n = min(bytes.count - read, 1 + Int(rng.next() % 4096))
+                kept += bytes[read..<(read + n)]
+                read += n
+                answer = extent.look(at: kept, atEnd: read == bytes.count)
+                while case .skip(let from, let to) = answer {
+                    #expect(from >= 12 && from < to && from + 8 <= kept.count, "skip \(from)..<\(to) of \(kept.count)")
+                    guard from >= 0 && from < to && from <= kept.count else { break }
+                    let held = kept.count
+                    kept.removeSubrange(from..<min(to, held))
+                    if to > held { read = min(bytes.count, read + to - held) }
+                    outcomes["skip", default: 0] += 1
+                    answer = extent.look(at: kept, atEnd: read == bytes.count)
+                }
             }
-            var kept = bytes
             switch answer {
             case .end(let at):
                 #expect(at >= 0)
+                // The rest of the picture, up to its end.
+                if at > kept.count {
+                    let more = min(bytes.count - read, at - kept.count)
+                    kept += bytes[read..<(read + more)]
+                }
                 if at < kept.count { kept.removeLast(kept.count - at) }
                 if kept.count == at { PictureExtent.cutWebP(&kept) }
                 outcomes["end", default: 0] += 1
             case .notAPicture: outcomes["not a picture", default: 0] += 1
             case .whole, .unknown: outcomes["whole", default: 0] += 1
+            case .skip: Issue.record("a skip was left unanswered")
             }
             if (try? ImageDecoder.decode(kept, name: "fuzz")) != nil {
                 outcomes["decoded", default: 0] += 1

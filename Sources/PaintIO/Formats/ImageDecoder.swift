@@ -72,18 +72,25 @@ public enum ImageDecoder {
     /// or JPEG it wraps), this is what is held, not what the file or a header claims (the rest
     /// is drained for the CRC through the stream's small buffer).
     static func pictureBytes(_ stream: PictureStream, limits: ImageLimits, after head: [UInt8] = []) -> [UInt8] {
-        var extent = PictureExtent(limits: limits, fileSize: stream.size)
+        var extent = PictureExtent(limits: limits, fileSize: stream.size, skipsUnneeded: true)
         var bytes = head
         var end = Int.max
         var looking = true
         while true {
-            if looking {
+            while looking {
                 switch extent.look(at: bytes, atEnd: false) {
                 case .end(let at): end = at
                 case .unknown: break
                 case .whole, .notAPicture: looking = false
+                case .skip(let from, let to):
+                    // Passed over through the stream's small buffer (its CRC still covers them).
+                    let read = bytes.count
+                    bytes.removeSubrange(from..<min(to, read))
+                    if to > read { stream.skip(to - read) }
+                    continue
                 }
                 if end != .max { looking = false }
+                break
             }
             guard bytes.count < end else { break }
             let piece = stream.read(min(PictureStream.chunkSize, end - bytes.count))

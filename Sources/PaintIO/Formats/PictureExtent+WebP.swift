@@ -5,8 +5,14 @@ extension PictureExtent {
     /// width and height can need (`mostWebPBytes`) ends right after its header and is noted
     /// (`overclaim`): a 100 x 100 picture whose chunk claims 900 MB is refused after a few
     /// bytes, not read up to the claim.
+    ///
+    /// With `skipsUnneeded`, a chunk the decoder does not need (`EXIF`, `XMP `, an `ICCP` over
+    /// the metadata limit, which the decoder ignores, a kind it does not know) is skipped
+    /// (`.skip`), its claim bounded by the RIFF size and the file. A `VP8X` or `ANIM` chunk
+    /// (10 and 6 bytes in the format) claiming more than `mostFixedChunkBytes` ends right after
+    /// its header (`overlong`).
     mutating func webpEnd(_ bytes: [UInt8]) -> Answer {
-        let riffEnd = 8 + Self.le32(bytes, 4)
+        let riffEnd = 8 + Self.le32(bytes, 4) - skipped
         if at < 0 { at = 12 }
         while at + 8 <= bytes.count && at < riffEnd {
             let size = Self.le32(bytes, at + 4)
@@ -16,6 +22,10 @@ extension PictureExtent {
             let data = at + 8
             switch type {
             case "VP8X":
+                if size > Self.mostFixedChunkBytes {
+                    overlong = (type, size)
+                    return .end(min(data, riffEnd))
+                }
                 guard data + 10 <= bytes.count else { return .unknown }
                 canvas = (Self.le24(bytes, data + 4) + 1, Self.le24(bytes, data + 7) + 1)
             case "ALPH":
@@ -38,7 +48,19 @@ extension PictureExtent {
                     return .end(min(data + header, riffEnd))
                 }
                 return .end(min(next, riffEnd))
-            default: break
+            case "ANIM":
+                if size > Self.mostFixedChunkBytes {
+                    overlong = (type, size)
+                    return .end(min(data, riffEnd))
+                }
+            case "ICCP" where size <= limits.maxMetadataBytes: break
+            default:
+                // Kept by a reader of bytes already in memory: libwebp passes over them.
+                guard skipsUnneeded else { break }
+                let to = min(next, riffEnd)
+                skipped += to - at
+                // The walk goes on from here, in the bytes kept.
+                return .skip(from: at, to: to)
             }
             at = next
         }
@@ -50,6 +72,11 @@ extension PictureExtent {
     /// 15 bits, a lossy 16 x 16 macroblock some kilobytes at worst, and a tiny picture's code
     /// tables fit in far less than 1 MiB.
     static func mostWebPBytes(_ width: Int, _ height: Int) -> Int { 64 * width * height + (1 << 20) }
+
+    /// The most bytes a `VP8X` or `ANIM` chunk may claim: the format gives them 10 and 6 bytes
+    /// (libwebp refuses another `VP8X` size and passes over an `ANIM`'s extra bytes, which no
+    /// writer adds).
+    static let mostFixedChunkBytes = 1 << 12
 
     /// The width and height a picture chunk's header gives (`VP8 `: a key frame's start code
     /// and 14-bit sizes; `VP8L`: its signature byte and 14-bit sizes less one; `ANMF`: the

@@ -27,6 +27,11 @@ struct PictureExtent {
         case whole
         /// No picture format starts so.
         case notAPicture
+        /// The bytes from `from` up to `to` (perhaps past those read so far) are not wanted:
+        /// drop those read, pass over the rest in the file without reading them into memory,
+        /// and look again. Offsets given after a skip count only the bytes kept. Given only when
+        /// `skipsUnneeded`.
+        case skip(from: Int, to: Int)
     }
 
     /// The sizes a picture may have: one claiming more ends at its header.
@@ -56,10 +61,21 @@ struct PictureExtent {
     /// WebP: a picture chunk claiming more bytes than its picture's size can need, and that
     /// size: it ends right after that chunk's header, and its decoder refuses it (`webpEnd`).
     var overclaim: (bytes: Int, width: Int, height: Int)?
+    /// WebP: a chunk of a fixed size (`ANIM`) claiming far more than that, and its claim: it
+    /// ends right after that chunk's header, and its decoder refuses it.
+    var overlong: (type: String, bytes: Int)?
+    /// WebP: whether the chunks before the picture that its decoder does not need (`EXIF`,
+    /// `XMP `, an `ICCP` over `limits.maxMetadataBytes`, any other kind) are skipped (`.skip`)
+    /// rather than walked over and read: set by a reader that reads the file as it looks, so a
+    /// metadata chunk claiming 900 MB is passed over, not read up to its claim.
+    var skipsUnneeded = false
+    /// WebP: how many bytes were skipped so far (the RIFF size counts them, offsets do not).
+    var skipped = 0
 
-    init(limits: ImageLimits = .default, fileSize: Int = Int.max) {
+    init(limits: ImageLimits = .default, fileSize: Int = Int.max, skipsUnneeded: Bool = false) {
         self.limits = limits
         self.fileSize = fileSize
+        self.skipsUnneeded = skipsUnneeded
     }
 
     /// Looks at `bytes`, the file's first bytes (all of it when `atEnd`).

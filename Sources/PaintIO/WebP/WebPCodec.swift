@@ -17,14 +17,23 @@ public enum WebPCodec {
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
-        // A chunk claiming more than its picture can need was read only up to its header
-        // (`PictureExtent.webpEnd`): say so, not that the file is cut short.
+        // A chunk claiming more than its picture can need, or a fixed-size chunk far more than
+        // its size, was read only up to its header (`PictureExtent.webpEnd`): say so, not that
+        // the file is cut short.
         var extent = PictureExtent(limits: limits, fileSize: bytes.count)
-        if case .end = extent.look(at: bytes, atEnd: true), let claim = extent.overclaim {
-            throw .damaged(
-                path: name,
-                reason: "its picture data claims \(claim.bytes) bytes, more than a \(claim.width) x \(claim.height)"
-                    + " picture can need")
+        if case .end = extent.look(at: bytes, atEnd: true) {
+            if let claim = extent.overclaim {
+                throw .damaged(
+                    path: name,
+                    reason: "its picture data claims \(claim.bytes) bytes, more than a \(claim.width) x \(claim.height)"
+                        + " picture can need")
+            }
+            if let chunk = extent.overlong {
+                throw .damaged(
+                    path: name,
+                    reason: "its \(chunk.type) chunk claims \(chunk.bytes) bytes, where the format gives it"
+                        + " \(chunk.type == "VP8X" ? 10 : 6)")
+            }
         }
         let result: Result<DecodedImage, ImageFileError> = bytes.withUnsafeBufferPointer { raw in
             Result { () throws(ImageFileError) in
