@@ -275,15 +275,29 @@ import Testing
 
     /// A palette file's starting picture stays a palette PNG, made from its pixels alone: the
     /// same bytes whatever order the file's palette had or however many unused entries, up to
-    /// 16 colours less than half the RGBA encoding it was before; with 257 colours it is RGBA
-    /// as before.
+    /// 16 colours less than half the RGBA encoding it was before; when the RGBA encoding is
+    /// smaller (256 colours in a regular pattern: 1,748 B as a palette, 1,461 B as RGBA) it is
+    /// that, never larger than either; with 257 colours it is RGBA as before.
     @Test func aPaletteFilesCleanBaseIsAPalettePNGOfItsPixelsAlone() throws {
         for colors in [2, 3, 16, 17, 256] {
             let (file, picture) = Self.palettePNG(colors: colors)
             let clean = try #require(CleanBase.of(file), "\(colors)")
-            #expect(clean[25] == 3, "\(colors) colours: colour type \(clean[25])")
-            let depth = colors <= 2 ? 1 : colors <= 4 ? 2 : colors <= 16 ? 4 : 8
-            #expect(Int(clean[24]) == depth, "\(colors) colours: depth \(clean[24])")
+            let rgba = try PNGCodec.encode(picture, withAlpha: true)
+            let indexed = try #require(PNGCodec.encodeIndexed(picture), "\(colors)")
+            print(
+                "palette clean base, \(colors) colours 320 x 200: file \(file.count) B, as RGBA \(rgba.count) B,"
+                    + " as a palette \(indexed.count) B, now \(clean.count) B")
+            #expect(clean == (indexed.count <= rgba.count ? indexed : rgba), "\(colors): not the smaller encoding")
+            #expect(clean.count <= rgba.count && clean.count <= indexed.count, "\(colors): \(clean.count) B")
+            if clean == indexed {
+                let depth = colors <= 2 ? 1 : colors <= 4 ? 2 : colors <= 16 ? 4 : 8
+                #expect(
+                    clean[25] == 3 && Int(clean[24]) == depth, "\(colors) colours: \(clean[24])-bit, type \(clean[25])")
+            } else {
+                #expect(clean[25] == 6 && clean[24] == 8, "\(colors) colours: \(clean[24])-bit, type \(clean[25])")
+                // The palette encoding of these pixels is not what a clean base of them is.
+                #expect(!CleanBase.isClean(indexed), "\(colors): a larger palette PNG passed as clean")
+            }
             #expect(try ImageDecoder.decode(clean, name: "clean").image == picture, "\(colors): other pixels")
             #expect(CleanBase.isClean(clean) && CleanBase.of(clean) == clean, "\(colors): its own clean base")
             let others =
@@ -292,12 +306,7 @@ import Testing
             for other in others {
                 #expect(CleanBase.of(other) == clean, "\(colors): the palette's order or padding reaches the base")
             }
-            let rgba = try PNGCodec.encode(picture, withAlpha: true)
-            print(
-                "palette clean base, \(colors) colours 320 x 200: file \(file.count) B, as RGBA \(rgba.count) B, now \(clean.count) B"
-            )
-            // Up to 16 colours take 4 bits a pixel or fewer; 256 colours of a regular pattern
-            // can compress better as filtered RGBA, so only the small ones are held to a size.
+            // Up to 16 colours take 4 bits a pixel or fewer.
             #expect(
                 colors > 17 || clean.count * 2 < rgba.count, "\(colors): \(clean.count) B against RGBA \(rgba.count) B")
         }
@@ -306,5 +315,38 @@ import Testing
         let clean = try #require(CleanBase.of(PNGCodec.encode(many, withAlpha: true) + [0]))
         let back = try ImageDecoder.decode(clean, name: "clean").image
         #expect(clean[25] == 6 && back == many)
+    }
+
+    /// A photo-like picture of 256 colours (a dithered gradient, as a GIF of a photo holds) and
+    /// one of 16 colours in noise: each starting picture is the smaller of its palette and RGBA
+    /// encodings.
+    @Test func aPhotoLikePicturesCleanBaseIsTheSmallerEncoding() throws {
+        for levels in [(8, 8, 4), (4, 2, 2)] {
+            var picture = PixelImage(width: 320, height: 200)
+            var seed: UInt32 = 0x2468_ACE1
+            for y in 0..<200 {
+                for x in 0..<320 {
+                    seed = seed &* 1_664_525 &+ 1_013_904_223
+                    let noise = Int(seed >> 24) - 128
+                    func level(_ value: Int, _ count: Int) -> UInt32 {
+                        UInt32(max(0, min(count - 1, (value + noise / 2) * count / 256)) * 255 / (count - 1))
+                    }
+                    let r = level(x * 255 / 319, levels.0)
+                    let g = level(y * 255 / 199, levels.1)
+                    let b = level((x + y) * 255 / 518, levels.2)
+                    picture[x, y] = 0xFF00_0000 | r << 16 | g << 8 | b
+                }
+            }
+            let colors = levels.0 * levels.1 * levels.2
+            let clean = try #require(CleanBase.png(of: picture), "\(colors)")
+            let rgba = try PNGCodec.encode(picture, withAlpha: true)
+            let indexed = try #require(PNGCodec.encodeIndexed(picture), "\(colors)")
+            print(
+                "photo-like clean base, \(colors) colours 320 x 200: as RGBA \(rgba.count) B,"
+                    + " as a palette \(indexed.count) B, now \(clean.count) B")
+            #expect(clean == (indexed.count <= rgba.count ? indexed : rgba), "\(colors): not the smaller encoding")
+            #expect(try ImageDecoder.decode(clean, name: "clean").image == picture, "\(colors): other pixels")
+            #expect(CleanBase.isClean(clean), "\(colors)")
+        }
     }
 }

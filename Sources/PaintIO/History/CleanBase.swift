@@ -8,7 +8,8 @@ import PaintCore
 /// its history goes to someone else, so what it keeps there is reduced to the pixels: the bytes
 /// themselves when they are a PNG with only the chunks that make its pixels, else the decoded
 /// picture's own PNG encoding (which decodes to exactly the same pixels, or is not used): a
-/// palette PNG when the pixels have at most 256 colours, so a palette file's base stays small.
+/// palette PNG when the pixels have at most 256 colours and that is smaller than RGBA, so a
+/// palette file's base stays small.
 public enum CleanBase {
     /// The chunks a clean base may hold: those of a picture of 8-bit samples with no palette and
     /// no transparent colour, the way SwiftPaint's own encoding writes them. Every bit of such a
@@ -54,21 +55,30 @@ public enum CleanBase {
         }
     }
 
-    /// `picture` as PNG bytes that decode to exactly its pixels (checked by decoding them):
-    /// a palette PNG made from its pixels alone when it has at most 256 colours
-    /// (`PNGCodec.encodeIndexed`), else 8-bit RGBA; nil when they would not.
+    /// `picture` as PNG bytes that decode to exactly its pixels (checked by decoding them): the
+    /// smaller of 8-bit RGBA and, when it has at most 256 colours, a palette PNG made from its
+    /// pixels alone (`PNGCodec.encodeIndexed`; kept on a tie); nil when they would not. A palette
+    /// mostly wins, but filtered RGBA can compress a regular pattern of many colours better
+    /// than unfiltered indices, and a base is kept in every file saved with history.
     public static func png(of picture: PixelImage) -> [UInt8]? {
-        guard
-            let png = PNGCodec.encodeIndexed(picture)
-                ?? (try? ImageEncoder.encode(picture, options: SaveOptions(format: .png), withAlpha: true)),
-            let back = try? ImageDecoder.decode(png, name: "the starting picture"), back.image == picture
+        let indexed = PNGCodec.encodeIndexed(picture)
+        let rgba = try? ImageEncoder.encode(picture, options: SaveOptions(format: .png), withAlpha: true)
+        let smaller: [UInt8]?
+        if let indexed, let rgba {
+            smaller = indexed.count <= rgba.count ? indexed : rgba
+        } else {
+            smaller = indexed ?? rgba
+        }
+        guard let png = smaller, let back = try? ImageDecoder.decode(png, name: "the starting picture"),
+            back.image == picture
         else { return nil }
         return png
     }
 
     /// Whether `bytes` hold nothing but their pixels: a plain PNG (`isPlain`), or a palette PNG
-    /// that is exactly the palette encoding of its pixels (`png(of:)`), in which every bit comes
-    /// from the pixels: no unused entry, no order or padding bit of the writer's choosing.
+    /// that is exactly the palette encoding of its pixels chosen by `png(of:)`, in which every
+    /// bit comes from the pixels: no unused entry, no order or padding bit of the writer's
+    /// choosing (a palette PNG whose pixels encode smaller as RGBA is re-encoded so).
     static func isClean(_ bytes: [UInt8]) -> Bool {
         if isPlain(bytes) { return true }
         guard bytes.count > 25, bytes[25] == 3,

@@ -3,7 +3,8 @@ import PaintCore
 extension PNGCodec {
     /// `image` as a palette PNG when it has at most 256 colours (nil otherwise): what a picture
     /// opened from a palette PNG (a screenshot, a GIF, pixel art) keeps as a history's starting
-    /// picture, a quarter of its RGBA encoding's size or less.
+    /// picture, mostly a quarter of its RGBA encoding's size or less (`CleanBase.png(of:)` keeps
+    /// the smaller of the two).
     ///
     /// Every byte comes from the pixels alone, so a file with the same pixels gives the same
     /// bytes: the palette holds exactly the colours used, those with transparency first (so
