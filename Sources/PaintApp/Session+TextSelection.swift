@@ -101,6 +101,8 @@ extension Session {
     /// from where the press was to the pointer.
     func dragTextSelection(toWindowX x: Int, y: Int) {
         guard case .selectingText(let anchor) = gesture else { return }
+        // A motion of the pointer's own scrolls by itself: the repeat waits a whole interval.
+        autoscrolledAt = nil
         scrollTowardPointer(x, y)
         guard var live = liveText, let at = textOffset(atWindowX: x, y: y) else { return }
         live.box.select(from: anchor, to: at)
@@ -113,6 +115,12 @@ extension Session {
     /// far as the pointer is past it (at most a wheel click's step per motion), so a selection
     /// can reach text out of view, as in any text field. A picture that fits does not move.
     func scrollTowardPointer(_ x: Int, _ y: Int) {
+        if let scrolled = scrolledTowardPointer(x, y) { setLayout(scrolled) }
+    }
+
+    /// The layout `scrollTowardPointer` goes to; nil when the picture stays (the pointer over
+    /// the canvas, or the picture already as far as it goes that way).
+    private func scrolledTowardPointer(_ x: Int, _ y: Int) -> Layout? {
         let area = layout.canvasArea
         let limit = Int(Self.wheelStep * layout.ui.factor)
         func past(_ v: Int, _ low: Int, _ high: Int) -> Int {
@@ -120,8 +128,21 @@ extension Session {
         }
         let dx = past(x, area.x, area.maxX)
         let dy = past(y, area.y, area.maxY)
-        guard dx != 0 || dy != 0 else { return }
-        setLayout(layout.scrolled(toX: layout.scrollX + dx, y: layout.scrollY + dy))
+        guard dx != 0 || dy != 0 else { return nil }
+        let scrolled = layout.scrolled(toX: layout.scrollX + dx, y: layout.scrollY + dy)
+        return scrolled.scrollX == layout.scrollX && scrolled.scrollY == layout.scrollY ? nil : scrolled
+    }
+
+    /// Where the pointer rests past the canvas's edge during a drag selecting text while the
+    /// picture can still scroll that way: `runTimers` repeats its motion there every
+    /// `autoscrollInterval`, so the view keeps moving while the pointer holds still, as in a
+    /// GTK text view or GIMP's canvas; nil otherwise (the gesture is looked at first: this is
+    /// asked at every turn of the window's loop).
+    public var autoscrollPoint: (x: Int, y: Int)? {
+        guard case .selectingText = gesture, let p = lastPointer, scrolledTowardPointer(p.x, p.y) != nil else {
+            return nil
+        }
+        return p
     }
 
     /// A double click on the box's text selects the word under it (a triple click, its line);

@@ -61,6 +61,9 @@ public final class Session {
     var gesture = Gesture.idle
     /// Where the pointer was last seen in the window.
     var lastPointer: (x: Int, y: Int)?
+    /// When `runTimers` last repeated the motion of a drag selecting text held past the
+    /// canvas's edge (or saw the drag get there); nil while nothing is held there.
+    var autoscrolledAt: Double?
     /// Whether the command running was chosen in a menu (not by its key).
     var runningMenuCommand = false
     /// The image pixel under the pointer, when it is over the image.

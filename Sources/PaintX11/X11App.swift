@@ -35,6 +35,8 @@ public final class X11App {
     var clock: Double = 0
     /// When to look at the crash journal again (CLOCK_MONOTONIC seconds); nil when all is safe.
     private var watchAgain: Double?
+    /// When the session's timers are due next (`Session.runTimers`); nil: none is pending.
+    private var timersDue: Double?
     /// When to look at the document's file on disk again (CLOCK_MONOTONIC seconds).
     private var nextFileLook: Double = 0
     /// How often the connection is read while pointer motion keeps coming.
@@ -296,6 +298,8 @@ public final class X11App {
                 batch.append(input)
             }
             hand(&batch)
+            // What is due with time alone (a drag held past the canvas's edge scrolls on).
+            timersDue = session.runTimers(at: clock)
             // The crash journal is watched between events: it may stop (a full disk) or resume
             // while nothing is drawn. The file is looked at every few seconds, not per event.
             let lookAtFile = clock >= nextFileLook
@@ -378,6 +382,7 @@ public final class X11App {
         if let deadline = clipboard.deadline { due = min(due, deadline) }
         if let deadline = primary.deadline { due = min(due, deadline) }
         if let watchAgain { due = min(due, watchAgain) }
+        if let timersDue { due = min(due, timersDue) }
         guard due.isFinite else { return -1 }
         return Int32(max(1, ((due - clock) * 1000).rounded(.up)))
     }

@@ -148,5 +148,85 @@ import Testing
         s.handle(.motion(x: area.maxX + 40, y: area.maxY + 40, modifiers: []))
         #expect(s.layout == before)
         #expect(s.selectedText == "one two three")
+        // Nothing to scroll: no timer is asked for, and none moves the picture.
+        #expect(s.autoscrollPoint == nil)
+        #expect(s.runTimers(at: 10) == nil)
+        #expect(s.runTimers(at: 20) == nil)
+        #expect(s.layout == before)
+    }
+
+    /// The pointer held still past the edge: `runTimers` repeats its motion every
+    /// `autoscrollInterval`, and the picture scrolls on and the selection grows, until the
+    /// pointer comes back, the button comes up or the picture can go no further; then no
+    /// timer is asked for.
+    @Test func aDragHeldStillPastTheEdgeKeepsScrolling() throws {
+        let text = "one two three four five six seven eight nine ten eleven twelve"
+        let (s, _) = Tool.typing(at: 4, 4)
+        Tool.type(s, text)
+        s.zoom(to: Zoom(8))
+        s.setLayout(s.layout.scrolled(toX: 0, y: 0))
+        #expect(s.runTimers(at: 1) == nil)
+        let area = s.layout.canvasArea
+        let live = try #require(s.liveText)
+        let y = s.layout.imageOrigin.y + (4 + live.layout.lineHeight / 2) * 8
+        s.handle(.press(x: s.layout.imageOrigin.x + 4 * 8 + 2, y: y, button: .left, modifiers: []))
+        #expect(s.runTimers(at: 2) == nil)
+        s.handle(.motion(x: area.maxX + 29, y: y, modifiers: []))
+        #expect(s.layout.scrollX == 30)
+        // The motion itself scrolled: the first repeat is a whole interval later.
+        let step = Session.autoscrollInterval
+        #expect(s.runTimers(at: 100) == 100 + step)
+        #expect(s.runTimers(at: 100 + step / 2) == 100 + step)
+        #expect(s.layout.scrollX == 30)
+        let first = try #require(s.liveText?.box.caret)
+        var caret = first
+        for k in 1...3 {
+            let now = 100 + Double(k) * step
+            #expect(s.runTimers(at: now) == now + step)
+            #expect(s.layout.scrollX == 30 + 30 * k)
+            // The caret follows to the letter under the pointer (30 px is less than a letter).
+            let moved = try #require(s.liveText?.box.caret)
+            #expect(moved >= caret)
+            caret = moved
+        }
+        #expect(caret > first)
+        // The pointer's own motion scrolls and starts the wait again.
+        s.handle(.motion(x: area.maxX + 29, y: y, modifiers: []))
+        #expect(s.layout.scrollX == 150)
+        #expect(s.runTimers(at: 100.17) == 100.17 + step)
+        #expect(s.layout.scrollX == 150)
+        // Back over the canvas: nothing repeats, and no timer is asked for.
+        s.handle(.motion(x: area.maxX - 40, y: y, modifiers: []))
+        #expect(s.autoscrollPoint == nil)
+        #expect(s.runTimers(at: 101) == nil)
+        #expect(s.layout.scrollX == 150)
+        // Out again and held: it scrolls on to the picture's right end and stops asking there,
+        // with the selection running to the last letter in view.
+        s.handle(.motion(x: area.maxX + 500, y: y, modifiers: []))
+        var now = 102.0
+        var repeats = 0
+        while let due = s.runTimers(at: now), repeats < 1000 {
+            now = due
+            repeats += 1
+        }
+        let end = s.layout.scrolled(toX: Int.max / 2, y: 0).scrollX
+        #expect(s.layout.scrollX == end)
+        #expect(repeats > 2)
+        #expect(s.autoscrollPoint == nil)
+        #expect(s.selectedText?.hasPrefix("one two three") == true)
+        #expect(try #require(s.liveText?.box.caret) > caret)
+        // Released past the edge: nothing more.
+        s.handle(.motion(x: area.maxX + 500, y: y, modifiers: []))
+        s.handle(.release(x: area.maxX + 500, y: y, button: .left, modifiers: []))
+        #expect(s.runTimers(at: now + 1) == nil)
+        // Released while the picture could still scroll: no repeat either.
+        s.setLayout(s.layout.scrolled(toX: 0, y: 0))
+        s.handle(.press(x: area.maxX - 20, y: y, button: .left, modifiers: []))
+        s.handle(.motion(x: area.maxX + 29, y: y, modifiers: []))
+        #expect(s.runTimers(at: now + 2) != nil)
+        s.handle(.release(x: area.maxX + 29, y: y, button: .left, modifiers: []))
+        let released = s.layout.scrollX
+        #expect(s.runTimers(at: now + 3) == nil)
+        #expect(s.layout.scrollX == released)
     }
 }

@@ -1,0 +1,28 @@
+/// What happens with time and no input: a drag selecting text held still past the canvas's
+/// edge keeps scrolling. The window calls `runTimers` at every turn of its loop with its clock
+/// and sleeps no longer than the time it returns; nil lets it sleep until input comes, so a
+/// window with nothing pending is never woken for nothing.
+extension Session {
+    /// Seconds between the motions repeated while a drag selecting text rests past the
+    /// canvas's edge (20 a second: the picture moves smoothly, by the pointer's overshoot, at
+    /// most a wheel step, each time).
+    public static let autoscrollInterval = 0.05
+
+    /// Does what is due at `now` (CLOCK_MONOTONIC seconds); returns when it should be called
+    /// again at the latest (the same clock), or nil when nothing waits on time.
+    public func runTimers(at now: Double) -> Double? {
+        guard let held = autoscrollPoint else {
+            autoscrolledAt = nil
+            return nil
+        }
+        guard let last = autoscrolledAt else {
+            // The pointer's own motion has just scrolled: the first repeat is an interval away.
+            autoscrolledAt = now
+            return now + Self.autoscrollInterval
+        }
+        guard now >= last + Self.autoscrollInterval else { return last + Self.autoscrollInterval }
+        handleMotion(held.x, held.y, [])
+        autoscrolledAt = now
+        return autoscrollPoint == nil ? nil : now + Self.autoscrollInterval
+    }
+}
