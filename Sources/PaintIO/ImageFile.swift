@@ -77,19 +77,23 @@ public enum ImageFile {
         var kept = false
         defer { if !kept { _ = close(fd) } }
         let stream = PictureStream(fd: fd, name: path, size: size, limit: maxFileBytes)
-        let history = PNGChunkSpotter(lookingFor: HistoryChunk.type)
+        let history = PNGChunkSpotter(lookingFor: HistoryChunk.type, upTo: HistoryChunk.maxChunkLength)
         stream.observe { history.see($0) }
         let decoded: (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool)
         do {
             decoded = try ImageDecoder.decodeTiles(stream, limits: limits)
         } catch .metadataTooLarge {
-            // Rare: the file is read again, whole, and opens from a copy without that metadata;
-            // its bytes are the ones those pixels come from.
-            let bytes = try readAll(path, limit: maxFileBytes)
+            // Rare: the file is read again up to its picture's end, the metadata past the limit
+            // skipped, not read (`readPicture`: a text chunk claiming 900 MB costs nothing), and
+            // opens from those bytes, which are the ones its pixels come from. The stream goes
+            // on to the file's end through its small buffer: its count and CRC are the file's.
+            let bytes = try readPicture(path, limit: maxFileBytes, limits: limits)
+            try stream.drain()
             let again = try ImageDecoder.decodeTiles(bytes, name: path, limits: limits)
             return OpenedTiles(
                 picture: again.picture, format: again.format, hasAlpha: again.hasAlpha, bytes: .memory(bytes),
-                version: FileVersion(path: path, bytes: bytes), carriesHistory: HistoryChunk.isPresent(in: bytes))
+                version: FileVersion(path: path, count: stream.count, crc: stream.crc),
+                carriesHistory: HistoryChunk.isPresent(in: bytes))
         }
         kept = true
         let file = PictureFile(fd: fd, path: path, count: stream.count, crc: stream.crc)

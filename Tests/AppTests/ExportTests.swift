@@ -265,6 +265,31 @@ import XDriver
         }
     }
 
+    /// A PNG whose text chunk before its pixels claims 900 MB, in a file that long: --export
+    /// writes its picture and --forget opens it in little memory, the chunk passed over (before:
+    /// 938 MB, read up to the claim).
+    @Test func aPNGTextChunkClaimingAHugeSizeIsPassedOverInLittleMemory() throws {
+        let dir = try TemporaryDirectory()
+        var picture = PixelImage(width: 40, height: 30, fill: 0xFF33_6699)
+        picture[3, 4] = 0xFFFF_0000
+        let png = try PNGCodec.encode(picture, withAlpha: false)
+        let claim = 900 << 20
+        let length = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: claim >> $0) }
+        let path = dir.file("text.png")
+        // After IHDR: the chunk's header, its 900 MB a hole of zeros, then the rest of the PNG.
+        #expect(
+            SparseFile.write(
+                [(0, Array(png[0..<33]) + length + Array("tEXt".utf8)), (33 + 12 + claim, Array(png[33...]))], to: path)
+        )
+        let run = try Self.swiftpaint(["--export", dir.file("out.png"), path], in: dir)
+        #expect(run.status == .exited(0) && run.stderr.isEmpty, "\(run.stderr)")
+        #expect(run.peakMemory > 0 && run.peakMemory < 64 << 20, "peak \(run.peakMemory >> 20) MB")
+        #expect(try ImageFile.load(path: dir.file("out.png")) == picture)
+        let forget = try Self.swiftpaint(["--forget", path], in: dir)
+        #expect(forget.status == .exited(0), "\(forget.stderr)")
+        #expect(forget.peakMemory > 0 && forget.peakMemory < 64 << 20, "--forget peak \(forget.peakMemory >> 20) MB")
+    }
+
     @Test func hostileFilesAreRefusedOrOpenInLittleMemory() throws {
         let dir = try TemporaryDirectory()
         let (folder, list) = try Reference.fixtures("hostile.py")

@@ -1,5 +1,3 @@
-import Glibc
-
 /// A WebP file with a chunk before its picture claiming hundreds of megabytes, the file really
 /// that long (sparse: the claimed bytes are a hole of zeros taking no disk): what a reader that
 /// believed the claim would read into memory.
@@ -33,13 +31,7 @@ public enum HugeChunkWebP {
         let total = at + 8 + padded + (webp.count - after)
         var head = Array(webp[0..<at]) + Array(type.utf8) + bytes(claim) + kept
         head.replaceSubrange(4..<8, with: bytes(total - 8))
-        let tail = Array(webp[after...])
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        let wrote =
-            head.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == head.count
-            && tail.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(at + 8 + padded)) } == tail.count
+        let wrote = SparseFile.write([(0, head), (at + 8 + padded, Array(webp[after...]))], to: path)
         return wrote ? total : nil
     }
 }

@@ -93,10 +93,24 @@ struct BMPHeader {
                 return 0xFF00_0000 | UInt32(bytes[o + 2]) << 16 | UInt32(bytes[o + 1]) << 8 | UInt32(bytes[o])
             }
         }
+        // Where the header says its pixels start, checked against more than any writer leaves
+        // between (an ICC profile at most) before the bytes between are read.
+        let tableEnd = paletteStart + palette.count * (core ? 3 : 4)
+        guard dataOffset <= tableEnd + Self.mostGapBytes else {
+            throw .damaged(
+                path: name,
+                reason:
+                    "its pixels start \(dataOffset - tableEnd) bytes after its header, more than \(Self.mostGapBytes)")
+        }
         guard dataOffset < (fileSize ?? bytes.count) else {
             throw .cutShort(path: name, reason: "it ends before its pixels")
         }
     }
+
+    /// The most bytes between the header (and colour table) and the pixels: room for an ICC
+    /// profile. A file whose pixels start further on is refused from its header, not read up
+    /// to them.
+    static let mostGapBytes = 16 << 20
 
     /// Bytes per stored row: rows are padded to 4 bytes.
     var rowBytes: Int { (width * bitsPerPixel + 31) / 32 * 4 }

@@ -11,6 +11,8 @@ extension PictureExtent {
                 header = try BMPHeader(bytes, name: "", fileSize: fileSize)
             } catch {
                 if case .cutShort = error, !atEnd { return .unknown }
+                // Damaged: the decoder says so from these same bytes.
+                if case .damaged = error { return .end(bytes.count) }
                 return .whole
             }
             guard limits.allows(width: header.width, height: header.height) else {

@@ -12,15 +12,27 @@ extension PictureExtent {
         while at < bytes.count {
             if inSubBlocks {
                 let size = Int(bytes[at])
+                // Metadata past what is kept: the sub-blocks from here, up to the chain's end
+                // or past what was read, are skipped (the chain stays whole, only shorter).
+                if skipsUnneeded && inMetadata && size > 0 && metadataKept + size > limits.maxMetadataBytes {
+                    var to = at
+                    while to < bytes.count && bytes[to] != 0 { to += 1 + Int(bytes[to]) }
+                    return .skip(from: at, to: to)
+                }
+                if inMetadata { metadataKept += size }
                 at += 1 + size
                 if size == 0 {
                     inSubBlocks = false
+                    inMetadata = false
                     if inImage { return .end(at) }
                 }
                 continue
             }
             switch bytes[at] {
             case 0x21:  // extension: its label, then sub-blocks
+                guard at + 2 <= bytes.count else { return .unknown }
+                // Only a graphic control (transparency, for the first image) is used.
+                inMetadata = bytes[at + 1] != 0xF9
                 at += 2
                 inSubBlocks = true
             case 0x2C:  // image descriptor
@@ -37,7 +49,8 @@ extension PictureExtent {
             case 0x3B:
                 return .end(at + 1)
             default:
-                return .whole
+                // Neither: giflib refuses the file there.
+                return .end(at + 1)
             }
         }
         return .unknown

@@ -2,7 +2,8 @@ extension PictureExtent {
     /// A JPEG's end: its EOI marker, found by passing over each segment by its length and over
     /// each scan's compressed data to the next marker (a 0xFF there is followed by 0 or a
     /// restart marker). A frame over the limits ends after the next scan's header, which is as
-    /// far as libjpeg reads before SwiftPaint's size check refuses it.
+    /// far as libjpeg reads before SwiftPaint's size check refuses it. Junk where a marker
+    /// belongs is read whole: libjpeg passes over it with a warning.
     mutating func jpegEnd(_ bytes: [UInt8]) -> Answer {
         if at < 0 { at = 2 }
         while at < bytes.count {
@@ -38,6 +39,12 @@ extension PictureExtent {
                 guard at + 4 <= bytes.count else { return .unknown }
                 let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
                 guard length >= 2 else { return .whole }
+                // An APPn or COM segment past what the decoder keeps of metadata: EXIF, ICC and
+                // the like come first, and no file needs 8 MB of them.
+                if skipsUnneeded && ((0xE0...0xEF).contains(marker) || marker == 0xFE) {
+                    if metadataKept + length > limits.maxMetadataBytes { return .skip(from: at, to: at + 2 + length) }
+                    metadataKept += length
+                }
                 if Self.isFrameStart(marker) {
                     guard at + 9 <= bytes.count else { return .unknown }
                     let height = Int(bytes[at + 5]) << 8 | Int(bytes[at + 6])

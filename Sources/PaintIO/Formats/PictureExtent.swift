@@ -64,13 +64,21 @@ struct PictureExtent {
     /// WebP: a chunk of a fixed size (`ANIM`) claiming far more than that, and its claim: it
     /// ends right after that chunk's header, and its decoder refuses it.
     var overlong: (type: String, bytes: Int)?
-    /// WebP: whether the chunks before the picture that its decoder does not need (`EXIF`,
-    /// `XMP `, an `ICCP` over `limits.maxMetadataBytes`, any other kind) are skipped (`.skip`)
+    /// Whether what the decoder does not need before the picture's end is skipped (`.skip`)
     /// rather than walked over and read: set by a reader that reads the file as it looks, so a
-    /// metadata chunk claiming 900 MB is passed over, not read up to its claim.
+    /// metadata chunk claiming 900 MB is passed over, not read up to its claim. A WebP's chunks
+    /// the decoder does not need (`EXIF`, `XMP `, an `ICCP` over `limits.maxMetadataBytes`,
+    /// any other kind); a PNG's ancillary chunks, a JPEG's APPn and COM segments and a GIF's
+    /// extensions but its graphic control, each once those kept add up to more than
+    /// `limits.maxMetadataBytes` (the decoders keep no more than that), a PNG's history
+    /// chunk (`spHS`) once over its own limit (`HistoryChunk.maxChunkLength`).
     var skipsUnneeded = false
     /// WebP: how many bytes were skipped so far (the RIFF size counts them, offsets do not).
     var skipped = 0
+    /// PNG, JPEG, GIF: how many bytes of metadata were kept so far (`skipsUnneeded`).
+    var metadataKept = 0
+    /// GIF: inside the sub-blocks of an extension that is metadata (not a graphic control).
+    var inMetadata = false
 
     init(limits: ImageLimits = .default, fileSize: Int = Int.max, skipsUnneeded: Bool = false) {
         self.limits = limits
@@ -103,9 +111,19 @@ struct PictureExtent {
         if at < 0 { at = 8 }
         while at + 8 <= bytes.count {
             let length = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
-            // Over PNG's own limit: the decoder says the file is damaged.
-            guard length <= Int(Int32.max) else { return .whole }
+            // Over PNG's own limit: the decoder says the file is damaged, from this header.
+            guard length <= Int(Int32.max) else { return .end(at + 8) }
             let next = at + 12 + length
+            // An ancillary chunk (a lowercase first letter) the decoder would not keep.
+            if skipsUnneeded && bytes[at + 4] & 0x20 != 0 {
+                if bytes[(at + 4)..<(at + 8)].elementsEqual(HistoryChunk.type) {
+                    if length > HistoryChunk.maxChunkLength { return .skip(from: at, to: next) }
+                } else if metadataKept + length > limits.maxMetadataBytes {
+                    return .skip(from: at, to: next)
+                } else {
+                    metadataKept += length
+                }
+            }
             if bytes[(at + 4)..<(at + 8)].elementsEqual("IEND".utf8) { return .end(next) }
             // A header claiming more than the limits: its decoder refuses it from the header alone.
             if bytes[(at + 4)..<(at + 8)].elementsEqual("IHDR".utf8) && length >= 8 {

@@ -104,8 +104,13 @@ enum PNGChunks {
 /// as the file's bytes pass by (`PictureStream.observe`), as `PNGChunks.walk` would find it
 /// in the whole file: up to IEND, or to a chunk whose length no PNG may have (that chunk's type
 /// still counts).
+///
+/// A chunk of that type longer than `maxLength` does not count: a history chunk over its limit
+/// is skipped, not read, when the file is read for its picture (`PictureExtent`), and is no
+/// history to look for.
 final class PNGChunkSpotter {
     let type: [UInt8]
+    let maxLength: Int
     /// Whether a chunk of `type` went by.
     private(set) var found = false
     /// Bytes to pass over before the next chunk head: the signature first.
@@ -113,7 +118,10 @@ final class PNGChunkSpotter {
     private var head: [UInt8] = []
     private var done = false
 
-    init(lookingFor type: [UInt8]) { self.type = type }
+    init(lookingFor type: [UInt8], upTo maxLength: Int = .max) {
+        self.type = type
+        self.maxLength = maxLength
+    }
 
     func see(_ bytes: UnsafeRawBufferPointer) {
         var i = 0
@@ -129,7 +137,7 @@ final class PNGChunkSpotter {
             guard head.count == 8 else { continue }
             let length = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
             let chunkType = Array(head[4..<8])
-            if chunkType == type { found = true }
+            if chunkType == type && length <= maxLength { found = true }
             done = found || chunkType == Array("IEND".utf8) || length > PNGChunks.specMaxLength
             // Its data and CRC.
             skip = length + 4
