@@ -287,8 +287,9 @@ import Testing
         let lengthFields = chunks.map(\.start)
         let hugeValues: [UInt32] = [0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, 0x1000_0000, UInt32(valid.count), 0]
 
-        var rng = Rand(seed: 0x5EED)
-        let iterations = 3000
+        let seed = FuzzRun.seed(0x5EED)
+        var rng = Rand(seed: seed)
+        let iterations = FuzzRun.rounds(3000)
         var none = 0
         var accepted = 0
         var rejected = 0
@@ -361,7 +362,7 @@ import Testing
         }
         let elapsed = ContinuousClock.now - start
         print(
-            "fuzz: \(iterations) iterations in \(elapsed): none \(none), archive \(accepted), rejected \(rejected); "
+            "fuzz, seed \(seed): \(iterations) iterations in \(elapsed): none \(none), archive \(accepted), rejected \(rejected); "
                 + "PNG decoded \(decoded), failed \(decodeFailed)")
         for (reason, count) in reasons.sorted(by: { $0.value > $1.value }) { print("  \(count)  \(reason)") }
         #expect(none + accepted + rejected == iterations)

@@ -6,7 +6,7 @@ import Testing
 
 @testable import PaintIO
 
-/// Seeded mutation loops (fixed seed and count, a few seconds) over the journal reader and the
+/// Seeded mutation loops (fixed seed and count, a few seconds; `FuzzRun` for more) over the journal reader and the
 /// replay budget: no input crashes them, allocates what it claims, or gets past the budget.
 @Suite struct JournalFuzzTests {
     typealias J = JournalTests
@@ -19,7 +19,7 @@ import Testing
             + [.saved(path: "/a/b.png")]
         let path = try J.abandonedJournal(in: folder, records: records)
         let outcomes = try Self.fuzz(path, records: records, seed: 0x4A0F, rounds: 1500, in: folder)
-        print("journal fuzz: \(outcomes)")
+        print("journal fuzz, seed \(FuzzRun.seed(0x4A0F)): \(outcomes)")
         #expect(outcomes["damaged", default: 0] > 100)
     }
 
@@ -42,7 +42,7 @@ import Testing
         J.abandon(writer)
         #expect(try JournalReader.read(path: path).records == records, "read back whole, the parts joined")
         let outcomes = try Self.fuzz(path, records: records, seed: 0x9A27, rounds: 600, in: folder)
-        print("journal fuzz with parts: \(outcomes)")
+        print("journal fuzz with parts, seed \(FuzzRun.seed(0x9A27)): \(outcomes)")
         #expect(outcomes["damaged", default: 0] > 100)
     }
 
@@ -53,9 +53,9 @@ import Testing
     ) throws -> [String: Int] {
         let valid = try #require(Support.get(path))
         let headerEnd = JournalFormat.prefixSize + JournalFormat.recordOverhead + J.header().encoded().count
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix(seed: FuzzRun.seed(seed))
         var outcomes: [String: Int] = [:]
-        for _ in 0..<rounds {
+        for _ in 0..<FuzzRun.rounds(rounds) {
             var bytes = valid
             for _ in 0..<(1 + Int(rng.next() % 4)) {
                 let at = Int(rng.next() % UInt64(bytes.count))
@@ -152,11 +152,12 @@ import Testing
     }
 
     @Test func randomLogsStayWithinTheBudgetThatAdmittedThem() {
-        var rng = SplitMix(seed: 0xB0D6E7)
+        let seed = FuzzRun.seed(0xB0D6E7)
+        var rng = SplitMix(seed: seed)
         let limits = ReplayBudget.Limits(operations: 60, points: 400, fills: 3, work: 1e8)
         var admitted = 0
         var refused = 0
-        for _ in 0..<300 {
+        for _ in 0..<FuzzRun.rounds(300) {
             let ops = (0..<Int(1 + rng.next() % 60)).map { _ in Self.randomOperation(&rng) }
             var budget = ReplayBudget(width: 200, height: 120, limits: limits)
             var overrun: ReplayBudget.Overrun?
@@ -177,7 +178,7 @@ import Testing
             #expect(
                 ReplayBudget.check(Array(ops.prefix(ops.count / 2)), width: 200, height: 120, limits: limits) == nil)
         }
-        print("replay budget fuzz: \(admitted) admitted, \(refused) refused")
+        print("replay budget fuzz, seed \(seed): \(admitted) admitted, \(refused) refused")
         #expect(admitted > 50 && refused > 50)
     }
 }

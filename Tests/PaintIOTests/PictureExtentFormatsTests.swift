@@ -248,9 +248,10 @@ import Testing
         let fixtures = FormatDecodingTests.fixtures
         let files = fixtures.entries.compactMap { Support.get(fixtures.folder + "/" + $0.file) }
         #expect(files.count == fixtures.entries.count)
-        var rng = SplitMix(seed: 0xE87E_27)
+        let seed = FuzzRun.seed(0xE87E_27)
+        var rng = SplitMix(seed: seed)
         var outcomes: [String: Int] = [:]
-        for _ in 0..<1200 {
+        for _ in 0..<FuzzRun.rounds(1200) {
             var bytes = files[Int(rng.next() % UInt64(files.count))]
             for _ in 0..<(1 + Int(rng.next() % 4)) where !bytes.isEmpty {
                 let at = Int(rng.next() % UInt64(bytes.count))
@@ -313,7 +314,7 @@ import Testing
                 outcomes["refused", default: 0] += 1
             }
         }
-        print("extent fuzz: \(outcomes.sorted { $0.key < $1.key })")
+        print("extent fuzz, seed \(seed), \(FuzzRun.rounds(1200)) files: \(outcomes.sorted { $0.key < $1.key })")
         #expect(outcomes["end", default: 0] > 300 && outcomes["decoded", default: 0] > 100)
     }
 }
