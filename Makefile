@@ -9,7 +9,7 @@ SWIFT ?= swift
 # x11-utils (xprop reads the window icon), desktop-file-utils (desktop-file-validate), groff-base
 # (the man page is checked for warnings) and make itself (a test installs into a DESTDIR);
 # x11-xkb-utils and xkb-data (setxkbmap and its layouts: the keyboard tests type on de, ru and fr).
-DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxrender-dev libxi-dev libxcursor-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
+DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxrender-dev libxi-dev libxcursor-dev libx11-xcb-dev libxcb-present-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
         libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev python3-minimal python3-pil \
         xvfb xauth fonts-dejavu-core fonts-dejavu-extra xclip x11-apps libharfbuzz-bin \

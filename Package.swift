@@ -24,9 +24,12 @@ let package = Package(
     targets: [
         // System libraries: Debian's -dev packages, found through pkg-config. Nothing is fetched.
         .systemLibrary(
-            name: "CX11", pkgConfig: "x11 xext xft xrender xi xcursor",
+            name: "CX11", pkgConfig: "x11 xext xft xrender xi xcursor x11-xcb xcb-present",
             providers: [
-                .apt(["libx11-dev", "libxext-dev", "libxft-dev", "libxrender-dev", "libxi-dev", "libxcursor-dev"])
+                .apt([
+                    "libx11-dev", "libxext-dev", "libxft-dev", "libxrender-dev", "libxi-dev", "libxcursor-dev",
+                    "libx11-xcb-dev", "libxcb-present-dev",
+                ])
             ]),
         .systemLibrary(
             name: "CXTest", pkgConfig: "xtst",

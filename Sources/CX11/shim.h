@@ -14,6 +14,9 @@
 #include <X11/extensions/XInput2.h>
 #include <X11/extensions/Xrender.h>
 #include <X11/Xcursor/Xcursor.h>
+#include <X11/Xlib-xcb.h>
+#include <xcb/present.h>
+#include <stdlib.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 
@@ -123,5 +126,52 @@ static inline void cx_xi_set_mask(unsigned char *mask, int event) { XISetMask(ma
 
 /// Whether bit `bit` is set in an XI2 mask (event, button or valuator mask).
 static inline int cx_xi_mask_is_set(const unsigned char *mask, int bit) { return XIMaskIsSet(mask, bit) != 0; }
+
+// MARK: Present (the display's vertical blanks). Xlib does not know the extension: its requests
+// go through the connection's XCB side, and its events to a queue of their own, which Xlib's
+// event queue never sees (as Mesa does it).
+
+/// Asks for `window`'s vertical-blank notifications; returns their queue, or NULL when the
+/// server has no Present extension.
+static inline xcb_special_event_t *cx_present_watch(Display *display, Window window) {
+    xcb_connection_t *c = XGetXCBConnection(display);
+    const xcb_query_extension_reply_t *extension = xcb_get_extension_data(c, &xcb_present_id);
+    if (!extension || !extension->present) return NULL;
+    xcb_present_query_version_reply_t *version =
+        xcb_present_query_version_reply(c, xcb_present_query_version(c, 1, 0), NULL);
+    if (!version) return NULL;
+    free(version);
+    uint32_t eid = xcb_generate_id(c);
+    xcb_special_event_t *queue = xcb_register_for_special_xge(c, &xcb_present_id, eid, NULL);
+    if (!queue) return NULL;
+    xcb_present_select_input(c, eid, window, XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY);
+    return queue;
+}
+
+/// Asks to hear of `window`'s vertical blank number `msc` (at once when it is past).
+static inline void cx_present_notify_msc(Display *display, Window window, uint32_t serial, uint64_t msc) {
+    xcb_present_notify_msc(XGetXCBConnection(display), window, serial, msc, 0, 0);
+}
+
+/// Takes the vertical-blank notifications that arrived (the connection was read by Xlib);
+/// returns 1 with the newest one's time (`ust`, microseconds) and number (`msc`), 0 when none came.
+static inline int cx_present_take(Display *display, xcb_special_event_t *queue, uint64_t *ust, uint64_t *msc) {
+    xcb_connection_t *c = XGetXCBConnection(display);
+    xcb_generic_event_t *event;
+    int got = 0;
+    while ((event = xcb_poll_for_special_event(c, queue)) != NULL) {
+        const xcb_present_generic_event_t *generic = (const xcb_present_generic_event_t *)event;
+        if (generic->evtype == XCB_PRESENT_COMPLETE_NOTIFY) {
+            const xcb_present_complete_notify_event_t *complete = (const xcb_present_complete_notify_event_t *)event;
+            if (complete->kind == XCB_PRESENT_COMPLETE_KIND_NOTIFY_MSC) {
+                *ust = complete->ust;
+                *msc = complete->msc;
+                got = 1;
+            }
+        }
+        free(event);
+    }
+    return got;
+}
 
 #endif

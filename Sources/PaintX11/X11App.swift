@@ -44,6 +44,13 @@ public final class X11App {
     /// How many pointer motion events this turn read (`pacing` decides whether the next read
     /// waits).
     private var motionRead = 0
+    /// The display's vertical-blank notifications (Present), which pace the reads of fast
+    /// motion; nil where the server has no Present extension.
+    private let blankEvents: OpaquePointer?
+    /// The serial of the last question about a blank.
+    private var blankQuestions: UInt32 = 0
+    /// When the next question about a blank may be asked, while one waits for its turn.
+    private var blankQuestionDue: Double?
     /// Seconds between status-bar redraws for pointer-position changes alone.
     static let statusInterval = 0.033
     let chromeGC: GC
@@ -165,6 +172,7 @@ public final class X11App {
         let (shm, why) = Blitter.shmUsable(display: display, displayName: String(cString: XDisplayString(display)))
         transport = shm ? "MIT-SHM" : "XPutImage (\(why))"
         blitter = Blitter(display: display, window: window, visual: visual, format: format, useShm: shm)
+        blankEvents = cx_present_watch(display, window)
         chromeGC = XCreateGC(display, window, 0, nil)
         // Chrome is copied from pixmaps we always draw in full: no NoExpose event per copy.
         XSetGraphicsExposures(display, chromeGC, 0)
@@ -292,6 +300,10 @@ public final class X11App {
                 pacing.readMotion(motionRead, at: clock)
                 motionRead = 0
             }
+            if let blankEvents {
+                if pacing.awaitsBlank(at: clock) { _ = takeBlanks(blankEvents) }
+                askAboutBlank()
+            }
             // A paste whose owner went silent is given up, with a message.
             if let expired = clipboard.expire(now: clock) { batch.append(Self.input(expired)) }
             if let expired = primary.expire(now: clock), let input = Self.input(primary: expired) {
@@ -327,6 +339,12 @@ public final class X11App {
             // Work a step left for later (merging a finished stroke into the paint, packing
             // its undo snapshot) runs in slices of a fraction of a millisecond, between checks
             // for input: no event waits behind it for long.
+            // While a blank's answer is out, a flush may have read it into its own queue, where
+            // poll would not see it; looking there may read events into XCB's queue, which
+            // poll does not see either (XPending takes them).
+            if let blankEvents, pacing.awaitsBlank(at: clock), takeBlanks(blankEvents) || XPending(display) > 0 {
+                continue
+            }
             let idle = session.history.hasIdleWork(engine: session.engine)
             fds[0].revents = 0
             fds[0].fd = holding ? -1 : fd
@@ -365,6 +383,34 @@ public final class X11App {
         return owed.exit ?? 0
     }
 
+    /// Takes the display's blanks that arrived (Xlib's reads put them in a queue of their own,
+    /// which poll does not see); returns whether one came.
+    private func takeBlanks(_ queue: OpaquePointer) -> Bool {
+        var ust: UInt64 = 0
+        var msc: UInt64 = 0
+        guard cx_present_take(display, queue, &ust, &msc) != 0 else { return false }
+        if pacing.blank(msc, at: Double(ust) / 1e6, clock: clock), FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {
+            let micros = Int((pacing.period * 1e6).rounded())
+            FileSystem.printError("swiftpaint: input paced by the display's frames, \(micros) µs apart (Present)")
+        }
+        return true
+    }
+
+    /// Asks about the display's next blank when the pacing needs it (a few times at start,
+    /// then once a second while motion comes), or notes when to.
+    private func askAboutBlank() {
+        blankQuestionDue = nil
+        guard let (number, when) = pacing.blankToAsk(at: clock) else { return }
+        guard when <= clock else {
+            blankQuestionDue = when
+            return
+        }
+        blankQuestions &+= 1
+        cx_present_notify_msc(display, window, blankQuestions, number)
+        pacing.asked(number, at: clock)
+        XFlush(display)
+    }
+
     func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -383,6 +429,7 @@ public final class X11App {
         if let deadline = primary.deadline { due = min(due, deadline) }
         if let watchAgain { due = min(due, watchAgain) }
         if let timersDue { due = min(due, timersDue) }
+        if let blankQuestionDue { due = min(due, blankQuestionDue) }
         guard due.isFinite else { return -1 }
         return Int32(max(1, ((due - clock) * 1000).rounded(.up)))
     }

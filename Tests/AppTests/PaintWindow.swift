@@ -86,10 +86,12 @@ final class PaintWindow {
         }
     }
 
-    /// What the program wrote to stderr, without its debug line about the transport.
+    /// What the program wrote to stderr, without its debug lines about the transport and about
+    /// the display's frames (`PacedMotionEndToEndTests`).
     var stderrWithoutTransport: String {
         app.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.contains("drawing through") }.joined(separator: "\n")
+            .filter { !$0.contains("drawing through") && !$0.contains("input paced by the display's frames") }
+            .joined(separator: "\n")
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
