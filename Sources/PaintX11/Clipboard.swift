@@ -147,7 +147,17 @@ final class Clipboard {
     /// Answers another program's request for the clipboard: the list of targets, the PNG or the
     /// text (in one piece or, when large, as INCR), several of them at once (MULTIPLE, as a clipboard
     /// manager asks), or a refusal.
+    ///
+    /// What is written goes to the other program's window, which may be gone by then (it quit,
+    /// or never was: any client can send a request naming any window): the server's refusal is
+    /// taken under `XErrorTrap` and the answer dropped, where Xlib's default handler would end
+    /// this program.
     private func answer(_ request: XSelectionRequestEvent) {
+        let refused = XErrorTrap.run(display) { answerTrapped(request) }
+        if refused != nil { outgoing.removeAll { $0.requestor == request.requestor } }
+    }
+
+    private func answerTrapped(_ request: XSelectionRequestEvent) {
         // Obsolete clients name no property: the target's name is used then (ICCCM §2.2).
         let target = request.target
         var property = request.property == 0 ? target : request.property
@@ -157,10 +167,11 @@ final class Clipboard {
             property = 0
         } else if target == multiple, request.property != 0 {
             // ICCCM §2.6.2: the property holds (target, property) pairs; each is converted,
-            // and the property of one that cannot be is replaced by None.
+            // and the property of one that cannot be (or that names no property) is replaced by
+            // None.
             var pairs = atoms(of: request.requestor, request.property)
             for k in stride(from: 0, to: pairs.count - 1, by: 2)
-            where !convert(pairs[k], for: request.requestor, into: pairs[k + 1]) {
+            where pairs[k + 1] == 0 || !convert(pairs[k], for: request.requestor, into: pairs[k + 1]) {
                 pairs[k + 1] = 0
             }
             setAtoms(pairs, on: request.requestor, request.property, type: atomPair)
@@ -299,12 +310,17 @@ final class Clipboard {
         else { return }
         if outgoing[k].finished {
             outgoing.remove(at: k)
-            XSelectInput(display, event.window, 0)
+            _ = XErrorTrap.run(display) { XSelectInput(display, event.window, 0) }
             return
         }
         let piece = outgoing[k].remaining.prefix(chunk)
         outgoing[k].remaining = outgoing[k].remaining.dropFirst(piece.count)
-        put(piece, on: event.window, event.atom, type: outgoing[k].type)
+        let type = outgoing[k].type
+        // The requestor's window may go mid-transfer (it quit): the transfer ends there.
+        if XErrorTrap.run(display, { put(piece, on: event.window, event.atom, type: type) }) != nil {
+            outgoing.remove(at: k)
+            return
+        }
         if piece.isEmpty { outgoing[k].finished = true }
     }
 

@@ -13,7 +13,8 @@ private func trapHandler(_ display: OpaquePointer?, _ event: UnsafeMutablePointe
 /// Runs X calls under a temporary error handler and reports whether the server refused any.
 ///
 /// Used where an error is an answer rather than a bug: a trial XShmAttach on a server that
-/// cannot reach our shared memory (remote X, containers).
+/// cannot reach our shared memory (remote X, containers), or writing a selection's answer to
+/// another program's window, which may be gone (`Clipboard`).
 enum XErrorTrap {
     /// Runs `body`, syncs so the server has answered, and returns the first error code or nil.
     static func run(_ display: OpaquePointer, _ body: () -> Void) -> UInt8? {

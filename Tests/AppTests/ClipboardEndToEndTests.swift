@@ -34,9 +34,10 @@ struct ClipboardEndToEndTests: CanvasChecks {
         return (status, output, child)
     }
 
-    /// Noise, so its PNG is larger than one clipboard request and goes in INCR chunks.
-    static func noise() -> PixelImage {
-        var image = PixelImage(width: size.w, height: size.h)
+    /// Noise (at the default size, its PNG is larger than one clipboard request and goes in INCR
+    /// chunks).
+    static func noise(width: Int = size.w, height: Int = size.h) -> PixelImage {
+        var image = PixelImage(width: width, height: height)
         var state: UInt32 = 12345
         for i in image.pixels.indices {
             state = state &* 1_664_525 &+ 1_013_904_223

@@ -1,19 +1,21 @@
 import CX11
 import XDriver
 
-/// Another program's X connection with a 1 x 1 window that owns one selection: what the tests'
-/// other programs (the INCR clipboard owner, the clipboard manager, the XDND drag source) have
-/// in common. It opens the connection, takes and checks the selection, reads properties, names
+/// Another program's X connection with a 1 x 1 window that owns one selection (or none, for a
+/// requestor): what the tests' other programs (the INCR clipboard owner, the clipboard manager,
+/// the XDND drag source, `ClipboardRequestor`) have in common. It opens the connection, takes and checks the selection, reads properties, names
 /// atoms, answers selection requests, and closes the connection once, when it goes.
 final class SelectionConnection {
     let display: OpaquePointer
     let window: Window
 
-    /// Opens `displayName` and takes `selection` (`CLIPBOARD`, `CLIPBOARD_MANAGER`, ...).
-    init(displayName: String, selection: String) throws {
+    /// Opens `displayName` and takes `selection` (`CLIPBOARD`, `CLIPBOARD_MANAGER`, ...; nil:
+    /// none).
+    init(displayName: String, selection: String?) throws {
         guard let display = XOpenDisplay(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
         self.display = display
         window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
+        guard let selection else { return }
         XSetSelectionOwner(display, XInternAtom(display, selection, 0), window, UInt(CurrentTime))
         XSync(display, 0)
         // Not closed here on failure: every property is set, so the throw runs `deinit`, which
@@ -36,7 +38,7 @@ final class SelectionConnection {
 
     /// `property` of `window` (ours or another's), deleted once read when `delete`; format-32
     /// items are C longs, as Xlib hands them out.
-    func read(_ window: Window, _ property: Atom, delete: Bool) -> (format: Int32, bytes: [UInt8]) {
+    func read(_ window: Window, _ property: Atom, delete: Bool) -> (type: Atom, format: Int32, bytes: [UInt8]) {
         var type: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0
@@ -47,7 +49,9 @@ final class SelectionConnection {
             &after, &data)
         defer { if let data { XFree(data) } }
         let size = format == 32 ? MemoryLayout<UInt>.size : Int(format) / 8
-        return (format, data.map { Array(UnsafeBufferPointer(start: $0, count: Int(count) * max(1, size))) } ?? [])
+        return (
+            type, format, data.map { Array(UnsafeBufferPointer(start: $0, count: Int(count) * max(1, size))) } ?? []
+        )
     }
 
     /// The atoms of a format-32 property's bytes.
