@@ -378,9 +378,7 @@ extension Session {
             var x = field.maxX + gap
             let name = displayName + (isModified ? " (unsaved)" : "")
             let message = shownMessage
-            let failed =
-                message.hasPrefix("Cannot") || message.hasPrefix("Crash protection stopped")
-                || message.hasPrefix("Your settings from last time could not be saved")
+            let failed = Self.isError(message)
             let historyWidth = carriesHistory ? s.px(8) + measure.width(of: "with history", bold: false) : 0
             let messageWidth = message.isEmpty ? 0 : gap + measure.width(of: message, bold: failed)
             let room = end - x

@@ -1,5 +1,5 @@
 /// What happens with time and no input: a drag selecting text held still past the canvas's
-/// edge keeps scrolling. The window calls `runTimers` at every turn of its loop with its clock
+/// edge keeps scrolling, and a notice in the status bar goes after a few seconds. The window calls `runTimers` at every turn of its loop with its clock
 /// and sleeps no longer than the time it returns; nil lets it sleep until input comes, so a
 /// window with nothing pending is never woken for nothing.
 extension Session {
@@ -8,9 +8,34 @@ extension Session {
     /// most a wheel step, each time).
     public static let autoscrollInterval = 0.05
 
+    /// Seconds a notice stays in the status bar (an error stays until something replaces it):
+    /// long enough to read a long one twice, as desktop programs' status bars keep theirs.
+    public static let messageLifetime = 8.0
+
     /// Does what is due at `now` (CLOCK_MONOTONIC seconds); returns when it should be called
     /// again at the latest (the same clock), or nil when nothing waits on time.
     public func runTimers(at now: Double) -> Double? {
+        let scroll = autoscroll(at: now)
+        guard let fade = fadeMessage(at: now) else { return scroll }
+        return min(scroll ?? fade, fade)
+    }
+
+    /// A notice shown `messageLifetime` ago goes; returns when the one shown will go.
+    private func fadeMessage(at now: Double) -> Double? {
+        guard messageFades, !message.isEmpty else { return nil }
+        guard let shown = messageShownAt else {
+            // Set since the last turn: it shows from now.
+            messageShownAt = now
+            return now + Self.messageLifetime
+        }
+        guard now >= shown + Self.messageLifetime else { return shown + Self.messageLifetime }
+        setMessage("")
+        return nil
+    }
+
+    /// Repeats the motion of a drag selecting text held still past the canvas's edge every
+    /// `autoscrollInterval`; returns when the next repeat is due.
+    private func autoscroll(at now: Double) -> Double? {
         guard let held = autoscrollPoint else {
             autoscrolledAt = nil
             return nil

@@ -64,6 +64,10 @@ public final class Session {
     /// When `runTimers` last repeated the motion of a drag selecting text held past the
     /// canvas's edge (or saw the drag get there); nil while nothing is held there.
     var autoscrolledAt: Double?
+    /// Whether `message` is a notice that goes by itself (not an error), and when `runTimers`
+    /// first saw it (nil: not yet).
+    var messageFades = false
+    var messageShownAt: Double?
     /// Whether the command running was chosen in a menu (not by its key).
     var runningMenuCommand = false
     /// The image pixel under the pointer, when it is over the image.
@@ -446,7 +450,19 @@ public final class Session {
 
     func setMessage(_ text: String) {
         message = text
+        // A notice goes by itself a while after it shows (`runTimers`); an error stays until
+        // something replaces it.
+        messageFades = !text.isEmpty && !Self.isError(text)
+        messageShownAt = nil
         effects.status = true
+    }
+
+    /// Whether a status-bar message tells of something that went wrong: shown in red and bold,
+    /// and kept until the next message or change (a notice such as "Canvas size unchanged" goes
+    /// by itself after `messageLifetime`).
+    public static func isError(_ text: String) -> Bool {
+        text.hasPrefix("Cannot") || text.hasPrefix("Crash protection stopped")
+            || text.hasPrefix("Your settings from last time could not be saved")
     }
 
     /// Shows a message from outside the session in the status bar (a problem found while

@@ -126,4 +126,18 @@ struct FeedbackEndToEndTests {
         try paint.waitForModified(true)
         _ = try paint.client.waitForCapture(paint.window, rect: area, "the message gone after the stroke", until: blank)
     }
+
+    @Test("a notice goes by itself a few seconds after it shows, with no input")
+    func aNoticeGoesByItself() throws {
+        let dir = try scratchFolder()
+        let paint = try Self.start([dir.file("notice.png")])
+        defer { paint.stop() }
+        let area = Self.messageArea(paint)
+        let blank = { (c: ScreenCapture) in Self.ink(c) == 0 }
+        _ = try paint.client.waitForCapture(paint.window, rect: area, "where Ctrl+S saves, at start") { !blank($0) }
+        // No input from here on: the window's own timer takes it away (8 s; 60 s allowed).
+        _ = try paint.client.waitForCapture(
+            paint.window, rect: area, timeout: .seconds(60), "the notice gone by itself", until: blank)
+        #expect(paint.app.isRunning)
+    }
 }

@@ -140,6 +140,8 @@ import Testing
     @Test func aPictureThatFitsDoesNotMove() throws {
         let (s, _) = Tool.typing(at: 4, 4)
         Tool.type(s, "one two three")
+        // The box's hint, a notice, has a timer of its own (`StatusMessageTimerTests`).
+        s.show("")
         let area = s.layout.canvasArea
         let live = try #require(s.liveText)
         let w = T.window(s, 5, 4 + live.layout.lineHeight / 2)
@@ -165,6 +167,8 @@ import Testing
         Tool.type(s, text)
         s.zoom(to: Zoom(8))
         s.setLayout(s.layout.scrolled(toX: 0, y: 0))
+        // The box's hint, a notice, has a timer of its own (`StatusMessageTimerTests`).
+        s.show("")
         #expect(s.runTimers(at: 1) == nil)
         let area = s.layout.canvasArea
         let live = try #require(s.liveText)
