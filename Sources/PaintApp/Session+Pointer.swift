@@ -122,7 +122,10 @@ extension Session {
         case .line, .rectangle, .ellipse:
             beginShape(style, button: button, at: point, modifiers: modifiers)
         case .text:
-            if button == .left || button == .right { pressText(at: point, windowX: x, y: y, modifiers: modifiers) }
+            // Only the left button places, selects and moves: a right press does nothing, as the
+            // select tool's (KolourPaint and GIMP open a context menu there), so it never moves
+            // the caret, loses a selection or puts the box down by surprise.
+            if button == .left { pressText(at: point, windowX: x, y: y, modifiers: modifiers) }
         case .brush, .eraser:
             let pressure = sample?.storedPressure
             let freehand = settings.freehandStyle(for: button, pressure: pressure != nil)
