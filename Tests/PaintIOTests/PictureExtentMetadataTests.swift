@@ -132,4 +132,29 @@ import Testing
             #expect(throws: ImageFileError.self, "\(name)") { try ImageFile.load(path: path) }
         }
     }
+
+    /// A PNG whose picture data (`IDAT`) claims 300 MB, in a file that long: refused after that
+    /// chunk's header with the reason, having read a few kilobytes (before: read up to the claim).
+    @Test func aPNGWhosePictureDataClaimsMoreThanItCanNeedIsRefusedAfterItsHeader() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests-meta")
+        defer { folder.remove() }
+        let png = try PNGCodec.encode(Support.opaqueImage(), withAlpha: false)
+        guard case .complete(let chunks) = PNGChunks.walk(png),
+            let data = chunks.first(where: { $0.type == Array("IDAT".utf8) })
+        else {
+            Issue.record("the PNG does not walk")
+            return
+        }
+        var claiming = Array(png[0..<(data.start + 8)])
+        claiming.replaceSubrange(data.start..<(data.start + 4), with: Self.be32(Self.claim))
+        let path = folder.file("data.png")
+        #expect(SparseFile.write([(0, claiming + Array(png[data.dataStart..<data.end]))], size: Self.claim, to: path))
+        let read = try ImageFile.readPicture(path, limit: ImageFile.maxFileBytes)
+        #expect(read.count <= data.start + 8, "\(read.count) bytes read")
+        let reason = "its picture data claims \(Self.claim) bytes, more than a 97 x 61 picture can need"
+        #expect(throws: ImageFileError.damaged(path: path, reason: reason)) { try ImageFile.load(path: path) }
+        #expect(throws: ImageFileError.damaged(path: "p", reason: reason)) { try ImageDecoder.decode(read, name: "p") }
+        // The true file opens as before.
+        #expect(try ImageDecoder.decode(png, name: "png").image == Support.opaqueImage())
+    }
 }

@@ -7,7 +7,8 @@ import PaintCore
 /// refused after its first bytes instead of after all of them.
 ///
 /// A PNG ends with its IEND chunk (the chunks' lengths lead there; one whose IHDR is over the
-/// limits after that chunk); a JPEG at its EOI marker
+/// limits after that chunk, one whose `IDAT` chunks claim more than its size can need,
+/// `mostPNGBytes`, after that chunk's header); a JPEG at its EOI marker
 /// (segments by their lengths, then the compressed data to the next marker); a GIF after its
 /// first image's data (only the first frame is shown); a BMP after its rows (run-length codes
 /// up to their end-of-picture code); a WebP after its first picture's chunk (`VP8 `, `VP8L` or
@@ -58,8 +59,9 @@ struct PictureExtent {
     var inWrapped = false
     /// WebP: the canvas its VP8X chunk gives (0 x 0 before one), which an alpha chunk is for.
     var canvas = (width: 0, height: 0)
-    /// WebP: a picture chunk claiming more bytes than its picture's size can need, and that
-    /// size: it ends right after that chunk's header, and its decoder refuses it (`webpEnd`).
+    /// WebP or PNG: a picture chunk (PNG: its `IDAT` chunks so far) claiming more bytes than
+    /// its picture's size can need, and that size: it ends right after that chunk's header, and
+    /// its decoder refuses it (`webpEnd`, `pngEnd`).
     var overclaim: (bytes: Int, width: Int, height: Int)?
     /// WebP: a chunk of a fixed size (`ANIM`) claiming far more than that, and its claim: it
     /// ends right after that chunk's header, and its decoder refuses it.
@@ -79,6 +81,9 @@ struct PictureExtent {
     var metadataKept = 0
     /// GIF: inside the sub-blocks of an extension that is metadata (not a graphic control).
     var inMetadata = false
+    /// PNG: the size its header gives, and how many bytes its `IDAT` chunks claimed so far.
+    var pngSize = (width: 0, height: 0)
+    var pngData = 0
 
     init(limits: ImageLimits = .default, fileSize: Int = Int.max, skipsUnneeded: Bool = false) {
         self.limits = limits
@@ -131,10 +136,34 @@ struct PictureExtent {
                 let width = bytes[(at + 8)..<(at + 12)].reduce(0) { $0 << 8 | Int($1) }
                 let height = bytes[(at + 12)..<(at + 16)].reduce(0) { $0 << 8 | Int($1) }
                 if !limits.allows(width: width, height: height) { return .end(next) }
+                pngSize = (width, height)
+            }
+            // Picture data claiming more than its picture can need: refused after its header.
+            if bytes[(at + 4)..<(at + 8)].elementsEqual("IDAT".utf8) {
+                pngData += length
+                if pngData > Self.mostPNGBytes(pngSize.width, pngSize.height) {
+                    overclaim = (pngData, pngSize.width, pngSize.height)
+                    return .end(at + 8)
+                }
             }
             at = next
         }
         return .unknown
+    }
+
+    /// The most bytes a PNG's `IDAT` chunks may hold for a picture of `width` x `height`: 16
+    /// a pixel (twice its rows at 16-bit RGBA, which deflate never grows by more than a few
+    /// bytes in 16 KB), 8 a row and 1 MiB more.
+    static func mostPNGBytes(_ width: Int, _ height: Int) -> Int { 16 * width * height + 8 * height + (1 << 20) }
+
+    /// The error for picture data claiming more than its picture can need (`overclaim`), for
+    /// a decoder given the bytes up to that claim's header.
+    func overclaimError(name: String) -> ImageFileError? {
+        guard let claim = overclaim else { return nil }
+        return .damaged(
+            path: name,
+            reason: "its picture data claims \(claim.bytes) bytes, more than a \(claim.width) x \(claim.height)"
+                + " picture can need")
     }
 
     /// A little-endian 32-bit number at `i`.

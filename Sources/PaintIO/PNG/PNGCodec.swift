@@ -36,6 +36,7 @@ public enum PNGCodec {
         // prefix of the signature is a truncated PNG, so it falls through and is cut short.
         let checked = min(bytes.count, signature.count)
         guard bytes[0..<checked].elementsEqual(signature[0..<checked]) else { throw .notPNG(path: name) }
+        try checkClaims(bytes, name: name, limits: limits)
         return try retryingWithoutMetadata(bytes, name: name, limits: limits, control: control) {
             (reading) throws(ImageFileError) in try reading.read()
         }
@@ -52,6 +53,7 @@ public enum PNGCodec {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         let checked = min(bytes.count, signature.count)
         guard bytes[0..<checked].elementsEqual(signature[0..<checked]) else { throw .notPNG(path: name) }
+        try checkClaims(bytes, name: name, limits: limits)
         return try retryingWithoutMetadata(bytes, name: name, limits: limits) { (reading) throws(ImageFileError) in
             try reading.readTiles()
         }
@@ -83,6 +85,15 @@ public enum PNGCodec {
                 }, Unmanaged.passUnretained(stream).toOpaque())
             return try PNGReading(context: context, name: stream.name, fileSize: stream.size, limits: limits)
                 .readTiles()
+        }
+    }
+
+    /// Picture data (`IDAT`) claiming more than its picture can need was read only up to that
+    /// chunk's header (`PictureExtent.pngEnd`): this says so, not that the file is cut short.
+    private static func checkClaims(_ bytes: [UInt8], name: String, limits: ImageLimits) throws(ImageFileError) {
+        var extent = PictureExtent(limits: limits, fileSize: bytes.count)
+        if case .end = extent.look(at: bytes, atEnd: true), let error = extent.overclaimError(name: name) {
+            throw error
         }
     }
 

@@ -22,12 +22,7 @@ public enum WebPCodec {
         // the file is cut short.
         var extent = PictureExtent(limits: limits, fileSize: bytes.count)
         if case .end = extent.look(at: bytes, atEnd: true) {
-            if let claim = extent.overclaim {
-                throw .damaged(
-                    path: name,
-                    reason: "its picture data claims \(claim.bytes) bytes, more than a \(claim.width) x \(claim.height)"
-                        + " picture can need")
-            }
+            if let error = extent.overclaimError(name: name) { throw error }
             if let chunk = extent.overlong {
                 throw .damaged(
                     path: name,
