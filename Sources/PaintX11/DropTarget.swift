@@ -88,8 +88,15 @@ final class DropTarget {
         return .dropped(paths: paths, paste: controlHeld(), namesNotUTF8: namesNotUTF8)
     }
 
-    /// The types a source lists in its XdndTypeList property.
+    /// The types a source lists in its XdndTypeList property; none when its window is gone (the
+    /// server's refusal is taken by `XErrorTrap`: Xlib's default handler would end the program).
     private func typeList(of window: Window) -> [Atom] {
+        var list: [Atom] = []
+        guard XErrorTrap.run(display, { list = readTypeList(of: window) }) == nil else { return [] }
+        return list
+    }
+
+    private func readTypeList(of window: Window) -> [Atom] {
         var type: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0
@@ -119,6 +126,9 @@ final class DropTarget {
         return mask & UInt32(ControlMask) != 0
     }
 
+    /// Sends a message of the protocol to the source's window, which may be gone (the program
+    /// quit mid-drag): the server's refusal is taken by `XErrorTrap`, where Xlib's default handler
+    /// would end this program.
     private func send(_ type: Atom, to target: Window, _ values: [Int]) {
         var event = XEvent()
         event.xclient.type = ClientMessage
@@ -126,7 +136,6 @@ final class DropTarget {
         event.xclient.message_type = type
         event.xclient.format = 32
         event.xclient.data.l = (values[0], values[1], values[2], values[3], values[4])
-        XSendEvent(display, target, 0, 0, &event)
-        XFlush(display)
+        _ = XErrorTrap.run(display) { XSendEvent(display, target, 0, 0, &event) }
     }
 }
