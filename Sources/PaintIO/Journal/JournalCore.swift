@@ -66,6 +66,22 @@ final class Core: @unchecked Sendable {
     var making: JournalMaking = .inProgress
     /// Made, and not yet synced with its header (the first sync also syncs its folder).
     var madeUnsynced = false
+    /// While the file is the interim journal (its header names the picture file being copied
+    /// into the whole one): the offset of its first record.
+    var interimRecordsAt: Int?
+    /// The thread copying the picture renames the whole journal over the interim one: the
+    /// writing thread starts no write meanwhile.
+    var switching = false
+    /// The writing thread is writing a batch (the lock released).
+    var writingBatch = false
+    /// The syncing thread is syncing (the lock released), and the file it syncs.
+    var syncBusy = false
+    /// Counts the files this writer has written to: a sync of a file replaced meanwhile (the
+    /// interim one) says nothing about the current one.
+    var generation = 0
+    /// The interim journal's descriptor, replaced while the syncing thread synced it: closed
+    /// once that sync returns.
+    var retiredFD: Int32?
     /// The offset just past the last record written whole.
     var fileEnd: Int
     /// The offset just past the last record known durable.
@@ -217,7 +233,7 @@ final class Core: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         while true {
             while queue.isEmpty && !(retryRequested && !backlog.isEmpty) && !(rewrite && !unsynced.isEmpty)
-                && stopMode == nil
+                && stopMode == nil && !makingFailed
             {
                 if backlog.isEmpty {
                     pthread_cond_wait(condition, mutex)
@@ -227,6 +243,10 @@ final class Core: @unchecked Sendable {
                     retryRequested = true
                 }
             }
+            // The whole journal is being renamed over the interim one: nothing is written to
+            // either until it is the file.
+            while switching { pthread_cond_wait(condition, mutex) }
+            if makingFailed { break }
             if stopMode != nil {
                 // Draining makes one last attempt with whatever is waiting.
                 let nothing = queue.isEmpty && backlog.isEmpty && !(rewrite && !unsynced.isEmpty)
@@ -249,6 +269,7 @@ final class Core: @unchecked Sendable {
             let version = self.version
             let sizeLimit = self.sizeLimit
             let recordLimit = self.recordLimit
+            writingBatch = true
             pthread_mutex_unlock(mutex)
 
             for i in batch.indices where batch[i].bytes == nil {
@@ -258,6 +279,7 @@ final class Core: @unchecked Sendable {
             let (whole, end, e, overLimit) = Self.writeBatch(batch, to: fd, at: offset, sizeLimit: sizeLimit)
 
             pthread_mutex_lock(mutex)
+            writingBatch = false
             fileEnd = end
             if whole > 0 {
                 writtenThrough = max(writtenThrough, batch[whole - 1].sequence)
@@ -341,6 +363,8 @@ final class Core: @unchecked Sendable {
                 syncedEnd = made.end
                 baseInFile = made.baseInFile
                 madeUnsynced = true
+                interimRecordsAt = made.recordsAt
+                if made.recordsAt != nil { startCopyingBase(plan) }
                 return true
             }
         }
@@ -378,6 +402,8 @@ final class Core: @unchecked Sendable {
             let first = madeUnsynced
             let fd = self.fd
             let path = self.path
+            let generation = self.generation
+            syncBusy = true
             pthread_mutex_unlock(mutex)
 
             var e = JournalFormat.dataSync(fd)
@@ -385,9 +411,20 @@ final class Core: @unchecked Sendable {
             let now = JournalFormat.monotonic()
 
             pthread_mutex_lock(mutex)
+            syncBusy = false
+            if let retired = retiredFD {
+                _ = close(retired)
+                retiredFD = nil
+            }
+            if generation != self.generation {
+                // It synced the interim journal, since replaced by the whole one, which the
+                // next turn syncs.
+                pthread_cond_broadcast(condition)
+                continue
+            }
             if e == 0 {
                 madeUnsynced = false
-                if case .inProgress = making { making = .done }
+                if case .inProgress = making, interimRecordsAt == nil { making = .done }
                 syncFailed = false
                 syncedEnd = max(syncedEnd, targetEnd)
                 durableThrough = max(durableThrough, target)
@@ -414,7 +451,7 @@ final class Core: @unchecked Sendable {
     /// Something written is not yet synced (and no rewrite of it is pending): the file just
     /// made, or records.
     private var syncWanted: Bool {
-        guard !isMaking || madeUnsynced, !rewrite else { return false }
+        guard !isMaking || madeUnsynced || interimRecordsAt != nil, !rewrite else { return false }
         return madeUnsynced ? !syncFailed : writtenThrough > durableThrough
     }
 

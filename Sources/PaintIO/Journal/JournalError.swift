@@ -29,6 +29,10 @@ public enum JournalError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The picture file at `path` no longer holds the bytes its picture was decoded from
     /// (another program wrote over it since): a journal cannot start from it.
     case baseChanged(path: String)
+    /// A journal made while its starting picture was still being copied into it names the
+    /// picture file at `path`, which no longer holds that picture (`reason`, e.g. "no longer
+    /// exists"): its drawing cannot be restored now, and the journal is kept as it is.
+    case baseMissing(path: String, reason: String)
 
     /// One sentence for a person.
     public var description: String {
@@ -60,6 +64,9 @@ public enum JournalError: Error, CustomStringConvertible, Equatable, Sendable {
             return "The recovery journal “\(path)” was already closed"
         case .baseChanged(let path):
             return "“\(path)” was changed by another program since it was opened"
+        case .baseMissing(let path, let reason):
+            return "the drawing started from “\(path)”, which \(reason); its journal is kept, "
+                + "and it can be restored once that file holds the picture again"
         }
     }
 

@@ -150,6 +150,20 @@ enum JournalFormat {
         }
     }
 
+    /// Copies `count` bytes at `from` of `source` to `at` of `target`, a megabyte at a time;
+    /// returns 0 or an errno (EIO when `source` ends before them).
+    static func copy(_ source: Int32, from: Int, count: Int, to target: Int32, at: Int) -> Int32 {
+        var done = 0
+        while done < count {
+            guard let chunk = read(source, at: from + done, count: min(count - done, 1 << 20)) else { return errno }
+            guard !chunk.isEmpty else { return EIO }
+            let e = writeAll(chunk, to: target, at: at + done)
+            guard e == 0 else { return e }
+            done += chunk.count
+        }
+        return 0
+    }
+
     /// fdatasync, retried on EINTR; returns 0 or an errno.
     static func dataSync(_ fd: Int32) -> Int32 {
         while true {

@@ -50,16 +50,26 @@ public struct JournalHeader: Equatable, Sendable {
     /// when there was none, or it was not known): a restored drawing is saved over that file
     /// without asking only while it is still that version.
     public var documentVersion: FileVersion?
+    /// While the opened picture is still being copied into the journal: the picture file the
+    /// journal starts from, which a restore reads only while it still holds those bytes
+    /// (`JournalBaseReference.read`). Never together with `baseImage`.
+    public var baseReference: JournalBaseReference?
 
-    /// The version of the header's binary form written by `encoded()`.
+    /// The version of the header's binary form written by `encoded()` for a header without a
+    /// base reference (the form every SwiftPaint reads).
     public static let formatVersion: UInt8 = 1
+    /// The version written for a header with a base reference: SwiftPaint builds that do not
+    /// know references refuse it as written by a newer SwiftPaint, and never replay its
+    /// changes on a blank canvas.
+    public static let referenceFormatVersion: UInt8 = 2
 
     public init(
         documentPath: String?, width: Int, height: Int, background: JournalBackground,
         baseImage: [UInt8]? = nil, createdAt: Int64 = JournalHeader.now(), pid: Int32 = getpid(),
-        documentVersion: FileVersion? = nil
+        documentVersion: FileVersion? = nil, baseReference: JournalBaseReference? = nil
     ) {
         self.documentPath = documentPath
+        self.baseReference = baseReference
         self.documentVersion = documentVersion
         self.width = width
         self.height = height
@@ -90,15 +100,18 @@ public struct JournalHeader: Equatable, Sendable {
 
     // MARK: Binary form
     //
-    //   version           UInt8 (= formatVersion)
+    //   version           UInt8 (= formatVersion, or referenceFormatVersion with a base
+    //                     reference)
     //   flags             UInt8: bit 0 documentPath present, bit 1 baseImage present, bit 2
-    //                     documentVersion present
+    //                     documentVersion present, bit 3 baseReference present (version 2 only)
     //   width, height     UInt32 each
     //   background        UInt8 tag (0 transparent, 1 color) + r, g, b for a color
     //   createdAt         UInt64 (Int64 bit pattern)
     //   pid               UInt32 (Int32 bit pattern)
     //   documentPath      UInt32 byte count + UTF-8, when present
     //   documentVersion   `FileVersion`'s 40 bytes, when present
+    //   baseReference     UInt32 byte count + UTF-8 of the path, UInt64 size, UInt32 CRC-32,
+    //                     when present
     //   baseImage         UInt32 byte count + bytes, when present
     //
     // All little-endian; nothing may follow.
@@ -116,8 +129,11 @@ public struct JournalHeader: Equatable, Sendable {
     func encodedFields(baseCount: Int? = nil) -> [UInt8] {
         let baseCount = baseImage?.count ?? baseCount
         var out = ByteWriter()
-        out.byte(Self.formatVersion)
-        out.byte((documentPath == nil ? 0 : 1) | (baseCount == nil ? 0 : 2) | (documentVersion == nil ? 0 : 4))
+        let reference = baseCount == nil ? baseReference : nil
+        out.byte(reference == nil ? Self.formatVersion : Self.referenceFormatVersion)
+        out.byte(
+            (documentPath == nil ? 0 : 1) | (baseCount == nil ? 0 : 2) | (documentVersion == nil ? 0 : 4)
+                | (reference == nil ? 0 : 8))
         out.uint32(UInt32(clamping: width))
         out.uint32(UInt32(clamping: height))
         background.encode(into: &out)
@@ -129,6 +145,13 @@ public struct JournalHeader: Equatable, Sendable {
             out.append(utf8)
         }
         documentVersion?.encode(into: &out)
+        if let reference {
+            let utf8 = Array(reference.path.utf8)
+            out.uint32(UInt32(utf8.count))
+            out.append(utf8)
+            out.uint64(UInt64(reference.count))
+            out.uint32(reference.crc)
+        }
         if let baseCount { out.uint32(UInt32(truncatingIfNeeded: baseCount)) }
         return out.bytes
     }
@@ -143,8 +166,13 @@ public struct JournalHeader: Equatable, Sendable {
     static func decode(_ bytes: [UInt8]) throws(DecodingProblem) -> JournalHeader {
         var input = ByteReader(bytes)
         guard let version = input.byte() else { throw .malformed("it is empty") }
-        guard version == formatVersion else { throw .unsupportedVersion(version) }
-        guard let flags = input.byte(), flags & ~7 == 0 else { throw .malformed("unknown flags") }
+        guard version == formatVersion || version == referenceFormatVersion else {
+            throw .unsupportedVersion(version)
+        }
+        // A reference, and only a reference, makes a version 2 header.
+        let known: UInt8 = version == referenceFormatVersion ? 8 | 5 : 7
+        guard let flags = input.byte(), flags & ~known == 0, (flags & 8 != 0) == (version == referenceFormatVersion)
+        else { throw .malformed("unknown flags") }
         guard let width = input.uint32(), let height = input.uint32() else { throw .malformed("it is cut short") }
         let background: JournalBackground
         switch JournalBackground.decode(from: &input) {
@@ -170,6 +198,14 @@ public struct JournalHeader: Equatable, Sendable {
             }
             fileVersion = read
         }
+        var reference: JournalBaseReference?
+        if flags & 8 != 0 {
+            guard let count = input.uint32(), let utf8 = input.take(Int(count)),
+                let path = String(validating: utf8, as: UTF8.self), let size = input.uint64(), let crc = input.uint32(),
+                size <= UInt64(JournalFormat.maxRecordBytes)
+            else { throw .malformed("the starting picture's file is not described") }
+            reference = JournalBaseReference(path: path, count: Int(size), crc: crc)
+        }
         var base: [UInt8]? = nil
         if flags & 2 != 0 {
             guard let count = input.uint32(), let image = input.take(Int(count)) else {
@@ -181,6 +217,6 @@ public struct JournalHeader: Equatable, Sendable {
         return JournalHeader(
             documentPath: path, width: Int(width), height: Int(height), background: background,
             baseImage: base, createdAt: Int64(bitPattern: created), pid: Int32(bitPattern: pid),
-            documentVersion: fileVersion)
+            documentVersion: fileVersion, baseReference: reference)
     }
 }

@@ -43,6 +43,8 @@ struct JournalParser {
         var refusal: String?
         /// The byte offset just past the last good record.
         var validEnd = 0
+        /// The byte offset just past the header record.
+        var headerEnd = 0
         /// The file's format version (the writer keeps appending in it).
         var version: UInt8 = JournalFormat.version
 
@@ -146,6 +148,7 @@ struct JournalParser {
         case .bad(let why): throw .damagedHeader(path: path, reason: "the document description \(why)")
         }
         parsed.validEnd = offset
+        parsed.headerEnd = offset
 
         var budget = ReplayBudget(width: header.width, height: header.height, limits: limits)
         var lastSequence = 0

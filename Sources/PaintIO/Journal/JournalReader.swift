@@ -50,7 +50,9 @@ public enum JournalReader {
     }
 
     /// Reads the journal at `path`, keeping every complete record before a cut-short or damaged
-    /// one. Throws when the file cannot be read, is not a journal, or its header is unusable.
+    /// one. Throws when the file cannot be read, is not a journal, or its header is unusable,
+    /// or (`.baseMissing`) when it is an interim journal whose picture file no longer holds its
+    /// starting picture (read from there into `header.baseImage` while it does).
     public static func read(path: String) throws(JournalError) -> JournalContents {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
@@ -59,7 +61,9 @@ public enum JournalReader {
     }
 
     static func read(fd: Int32, path: String) throws(JournalError) -> JournalContents {
-        let parsed = try JournalParser.parse(fd: fd, path: path, collect: true)
+        var parsed = try JournalParser.parse(fd: fd, path: path, collect: true)
+        // An interim journal's starting picture is the file it names, while it holds it.
+        if let reference = parsed.header.baseReference { parsed.header.baseImage = try reference.read() }
         return JournalContents(
             header: parsed.header, records: parsed.records, droppedTail: parsed.damage, refusal: parsed.refusal,
             unusablePath: parsed.unusablePath)
@@ -118,6 +122,8 @@ public enum JournalReader {
         guard e == 0 else { throw .cannotOpen(path: path, errno: e) }
         guard JournalFormat.sameFile(fd, path) else { throw .inUse(path: path) }
         guard unlink(path) == 0 else { throw .cannotWrite(path: path, errno: errno) }
+        // The whole journal a crash left half made beside an interim one: its owner is gone.
+        _ = unlink(JournalWriter.makingPath(path))
         let folder = FileSystem.parentFolder(path)
         _ = JournalFormat.syncFolder(folder)
     }

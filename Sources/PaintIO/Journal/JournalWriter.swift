@@ -74,7 +74,10 @@ public final class JournalWriter: @unchecked Sendable {
     /// a document was decoded from, copied from that file into the journal through a small
     /// buffer and CRC-checked as it is copied: when the file no longer holds the bytes decoded
     /// (written over since), nothing is left behind and making fails with `.baseChanged`, so
-    /// no journal ever starts from another picture than the one shown.
+    /// no journal ever starts from another picture than the one shown. Until the copy is done
+    /// (and synced), the file at the journal's name is an interim journal whose header names
+    /// the picture file (`JournalBaseReference`) and which takes the changes from the first,
+    /// so a crash during a long copy loses none of them (`Core.copyBase`).
     ///
     /// `initial` records (a reopened picture's history) are written with the header: the file
     /// becomes a journal (its signature, written last) only once it holds them all, so a crash
@@ -120,7 +123,7 @@ public final class JournalWriter: @unchecked Sendable {
     /// Adopt before reading the contents to restore, so that no other instance can take the
     /// same journal in between.
     public static func adopt(path: String) throws(JournalError) -> JournalWriter {
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
+        var fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
         var ok = false
         defer { if !ok { _ = close(fd) } }
@@ -138,9 +141,18 @@ public final class JournalWriter: @unchecked Sendable {
         // Locked by its path: make sure the path still names this file (another window may
         // have deleted it after answering Discard), so no one ever writes to a deleted journal.
         guard JournalFormat.sameFile(fd, path) else { throw .cannotOpen(path: path, errno: ENOENT) }
-        let parsed = try JournalParser.parse(fd: fd, path: path, collect: false)
+        var parsed = try JournalParser.parse(fd: fd, path: path, collect: false)
         // Over its budget it could not be restored, and appending to it would only make it worse.
         if let refusal = parsed.refusal { throw .damagedHeader(path: path, reason: refusal) }
+        // An interim journal (a crash came while the opened picture was copied into it) becomes
+        // a whole one, the picture read from its file, before anything is appended: the file
+        // may be saved over next.
+        if let reference = parsed.header.baseReference {
+            let whole = try completeInterim(fd: fd, path: path, parsed: parsed, base: try reference.read())
+            _ = close(fd)
+            fd = whole
+            parsed = try JournalParser.parse(fd: fd, path: path, collect: false)
+        }
         let folder = path.lastIndex(of: "/").map { i in i == path.startIndex ? "/" : String(path[..<i]) } ?? "."
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
