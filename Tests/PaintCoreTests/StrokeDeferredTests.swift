@@ -134,6 +134,54 @@ import Testing
         #expect(readsMidTurn > 10)
     }
 
+    /// A recorded stroke replayed (`Operation.apply`: undo, the stroke eraser, a history
+    /// rebuilt, a journal restored) feeds its samples as one turn: the paint it leaves and the
+    /// rectangle it returns holds every pixel it changed, as the samples fed one per turn (as
+    /// the live session may feed them) leave them.
+    @Test func aReplayedStrokeLeavesThePixelsOfItsSamplesFedOnePerTurn() {
+        var rng = SplitMix(seed: 2026)
+        let w = 140
+        let h = 100
+        for n in 0..<24 {
+            let dynamics = StrokeDynamics(
+                curves: n % 6 != 5, stabilizer: [0, 0, 3][n % 3], pressureWidth: n % 4 == 1,
+                pressureOpacity: n % 4 == 2)
+            let style = StrokeStyle(
+                tool: n % 5 == 4 ? .eraser : .brush, color: Color(r: 30, g: 120, b: 60),
+                opacity: [1, 0.5, 0.75][n % 3],
+                width: [1.0, 3, 8, 13.5, 30][n % 5], dynamics: dynamics)
+            // Longer than a turn the engine holds (`DeferredPieces.limit` pieces) now and then.
+            let samples = Self.samples(&rng, count: n % 8 == 3 ? 900 : 20 + Int(rng.unit() * 80), w: w, h: h)
+            let points = samples.map(\.0)
+            let pressure =
+                dynamics.pressureWidth || dynamics.pressureOpacity
+                ? samples.map { UInt16(($0.1 * 65535).rounded()) } : []
+            let live = StrokeEngine(width: w, height: h, background: .color(Color(r: 250, g: 250, b: 250)))
+            let replayed = StrokeEngine(width: w, height: h, background: .color(Color(r: 250, g: 250, b: 250)))
+            for engine in [live, replayed] {
+                engine.beginShape(StrokeStyle(color: Color(r: 200, g: 20, b: 20), width: 7))
+                engine.updateShape(
+                    ShapeSpec(kind: .ellipse, from: Point(x: 8, y: 6), to: Point(x: 130, y: 92), filled: true))
+                engine.end()
+            }
+            var dirty = live.begin(style, at: points[0], pressure: Operation.pressure(pressure, 0))
+            for i in points.indices.dropFirst() {
+                dirty = dirty.union(live.move(to: points[i], pressure: Operation.pressure(pressure, i)))
+            }
+            dirty = dirty.union(live.finishPath())
+            live.end()
+            let before = replayed.paintImage().pixels
+            let replayDirty = Operation.stroke(style, points: points, pressure: pressure).apply(to: replayed)
+            let after = replayed.paintImage().pixels
+            #expect(Self.difference(after, live.paintImage().pixels) == nil, "stroke \(n)")
+            // No wider than the samples fed one per turn report (those also take back tails).
+            #expect(replayDirty.union(dirty) == dirty, "stroke \(n): \(replayDirty) against \(dirty)")
+            // Every pixel the replay changed lies in the rectangle it returned.
+            let outside = after.indices.filter { after[$0] != before[$0] && !replayDirty.contains($0 % w, $0 / w) }
+            #expect(outside.isEmpty, "stroke \(n): \(outside.count) changed pixels outside \(replayDirty)")
+        }
+    }
+
     /// A turn of thousands of samples (a burst read at once) gathers more pieces than
     /// `DeferredPieces.limit`, so the engine stamps some before `drawDeferred`: the window shows
     /// only what `drawDeferred` returns (a deferred `move` returns nothing to show), and that

@@ -52,8 +52,11 @@ public enum Operation: Equatable, Sendable {
         case .stroke(let style, let points, let pressure):
             guard let first = points.first else { return .empty }
             var dirty = engine.begin(style, at: first, pressure: Self.pressure(pressure, 0))
+            // Fed as the window feeds the samples it reads at once (`DeferredPieces`): the
+            // provisional tail to each sample is never stamped only to be taken back by the
+            // next, and the pixels are the same byte for byte.
             for i in points.indices.dropFirst() {
-                dirty = dirty.union(engine.move(to: points[i], pressure: Self.pressure(pressure, i)))
+                engine.move(to: points[i], pressure: Self.pressure(pressure, i), deferred: true)
             }
             dirty = dirty.union(engine.finishPath())
             engine.end()
@@ -103,7 +106,9 @@ public enum Operation: Equatable, Sendable {
         case .stroke(let style, let points, let pressure):
             guard let first = points.first else { return false }
             engine.begin(style, at: first, pressure: Self.pressure(pressure, 0))
-            for i in points.indices.dropFirst() { engine.move(to: points[i], pressure: Self.pressure(pressure, i)) }
+            for i in points.indices.dropFirst() {
+                engine.move(to: points[i], pressure: Self.pressure(pressure, i), deferred: true)
+            }
             engine.finishPath()
         case .shape(let style, let spec):
             engine.beginShape(style)
