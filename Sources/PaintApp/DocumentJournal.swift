@@ -29,6 +29,10 @@ public final class DocumentJournal: OperationSink {
     /// The journal file, while there is one (nil until it is made).
     public var path: String? { writer.map(\.path).flatMap { $0.isEmpty ? nil : $0 } }
 
+    /// The changes and save marks in the journal, those it started with included (nil without
+    /// a writer).
+    var recordCount: Int? { writer?.recordCount }
+
     /// Whether the journal file is made, still being made, or could not be made.
     public var making: JournalMaking { writer?.making ?? .done }
 

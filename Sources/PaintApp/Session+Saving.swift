@@ -116,12 +116,18 @@ extension Session {
         // The journal's save marker says which step is in the file: the changes made while it
         // was written follow that step and stay unsaved (a restore after a crash offers them on
         // top of this file, saved over it without asking).
-        // A journal made since (once the disk had room again) starts from the history as it
-        // was then, so its last changes are not those drawn during the save: no marker there,
-        // unless nothing was drawn (a restore offers what it holds, safe but not exact).
         let drawnDuring = recordedChanges - save.recordedAtStart
         if drawnDuring == 0 || sink.map(ObjectIdentifier.init) == save.journal {
             sink?.saved(path: target, version: onDisk.version, drawnDuring: drawnDuring)
+        } else if let journal = sink as? DocumentJournal, ObjectIdentifier(journal) == journalFromHistory,
+            let step = save.step, let count = journal.recordCount, count >= step
+        {
+            // A journal made during the save (once the disk had room again) starts from the
+            // history as it was then: every step, then undos down to the cursor, then the
+            // changes since. Its first `step` changes end on the step saved, and no later one
+            // replaced it (`save.step` followed them all), so the marker counts the others.
+            // (When one did, no marker: a restore offers what it holds, safe but not exact.)
+            journal.saved(path: target, version: onDisk.version, drawnDuring: count - step)
         }
         diskSeen = nil
         diskCheck = nil

@@ -73,6 +73,7 @@ extension Session {
         }
         // Protection resumes once it is made (`settleJournal`).
         sink = journal
+        journalFromHistory = ObjectIdentifier(journal)
         journalToSettle = true
     }
 

@@ -37,6 +37,10 @@ public final class Session {
     var documentSerial = 0
     /// Counts the changes the journal heard of (`record`).
     var recordedChanges = 0
+    /// The journal `retryJournal` made (once the disk had room again), which starts from the
+    /// history as it was then: a save that ends while it is the journal marks its step by
+    /// that history (`noteSaved`).
+    var journalFromHistory: ObjectIdentifier?
     /// The recent list being written on its own thread (`rememberRecent`).
     var recentWriting: RecentWriting?
     /// The last message for the status bar ("Saved to …", an error).
