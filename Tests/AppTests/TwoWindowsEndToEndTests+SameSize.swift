@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+import PaintCore
+import PaintIO
+import Testing
+
+// MARK: - Another program rewrites the file: the same size, the same modification time
+
+/// A rewrite the file's size and modification time do not show (another program's file of the
+/// same length, renamed over it with the old time) is found by the file's bytes, read on a
+/// thread of its own: the title says "(changed on disk)" and Ctrl+S asks before writing over it.
+extension TwoWindowsEndToEndTests {
+    /// Two pictures whose PNGs have the same length: white, with one black pixel at two places.
+    static func sameSizePictures() throws -> (first: [UInt8], second: [UInt8], secondX: Int) {
+        func png(_ x: Int) throws -> [UInt8] {
+            var picture = PixelImage(width: size.w, height: size.h, fill: white)
+            picture[x, 60] = black
+            return try PNGCodec.encode(picture, withAlpha: false)
+        }
+        let first = try png(100)
+        for x in 101..<190 {
+            let second = try png(x)
+            if second.count == first.count && second != first { return (first, second, x) }
+        }
+        throw HarnessError.timedOut("two pictures whose PNGs have the same length")
+    }
+
+    @Test("a same-size rewrite with the old modification time: the title says so and Ctrl+S asks")
+    func aSameSizeRewriteIsSeenAndAskedAbout() throws {
+        let home = try TemporaryDirectory(prefix: "swiftpaint-same-size")
+        let file = home.file("shared.png")
+        let (first, second, secondX) = try Self.sameSizePictures()
+        try Data(first).write(to: URL(fileURLWithPath: file))
+        let paint = try Self.start(home, [file])
+        defer { paint.stop() }
+        try paint.drag(image: Self.stroke(x: 30))
+        try paint.waitForModified(true)
+        #expect(paint.title == "*shared.png — SwiftPaint", "\(paint.title ?? "nil")")
+
+        // Another program writes other bytes of the same length and renames them over the file,
+        // with the old modification time (as `cp -p` or an editor keeping times does): only
+        // the bytes tell.
+        var before = stat()
+        #expect(stat(file, &before) == 0)
+        let fd = open(file + ".new", O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        #expect(fd >= 0)
+        #expect(second.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == second.count)
+        var times = [before.st_atim, before.st_mtim]
+        #expect(futimens(fd, &times) == 0)
+        close(fd)
+        #expect(rename(file + ".new", file) == 0)
+        var after = stat()
+        #expect(stat(file, &after) == 0)
+        #expect(
+            after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec
+                && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+
+        let title = paint.client.waitForTitle(paint.window) { $0.contains("(changed on disk)") }
+        #expect(title == "*shared.png (changed on disk) — SwiftPaint", "\(paint.title ?? "nil")")
+        // Ctrl+S asks instead of writing over the other program's picture; Cancel writes nothing.
+        try paint.key("s", modifiers: .control)
+        try paint.waitForCloseQuestion()
+        try paint.key("c")
+        try paint.waitForStatus(ChromeColors.statusFill, "the status bar after Cancel")
+        #expect(FileManager.default.contents(atPath: file).map([UInt8].init) == second, "Cancel wrote nothing")
+        #expect(paint.title?.hasPrefix("*") == true)
+        // Overwrite writes the drawing.
+        try paint.key("s", modifiers: .control)
+        try paint.waitForCloseQuestion()
+        try paint.key("o")
+        try paint.waitForModified(false)
+        #expect(Wait.until { Self.pixel(file, 30, 60) == Self.black }, "the stroke is in the file")
+        #expect(Self.pixel(file, 100, 60) == Self.black && Self.pixel(file, secondX, 60) == Self.white)
+        #expect(paint.title == "shared.png — SwiftPaint", "\(paint.title ?? "nil")")
+    }
+}
