@@ -26,8 +26,6 @@ struct DisplayFrames {
     private var question: (number: UInt64, at: Double)?
     /// When the last question was asked (CLOCK_MONOTONIC seconds).
     private var asked = -Double.infinity
-    /// When a blank's time was last learnt (CLOCK_MONOTONIC seconds).
-    private var learnt = -Double.infinity
     /// Questions asked while the interval is not known: after a few, only motion asks again.
     private var questionsUnknown = 0
 
@@ -53,9 +51,9 @@ struct DisplayFrames {
     /// while it is not known unless `moving`.
     func blankToAsk(at clock: Double, moving: Bool) -> (number: UInt64, when: Double)? {
         guard !unusable else { return nil }
-        if let question, clock - question.at < Self.answerTimeout { return nil }
+        if awaitsAnswer(at: clock) { return nil }
         if interval != nil {
-            guard moving, clock - learnt >= Self.refresh else { return nil }
+            guard moving, clock - (lastBlank ?? -.infinity) >= Self.refresh else { return nil }
         } else if !moving && questionsUnknown >= 4 {
             return nil
         }
@@ -119,7 +117,6 @@ struct DisplayFrames {
         }
         lastBlank = ust
         lastNumber = number
-        learnt = clock
         currentNumber = number
     }
 }

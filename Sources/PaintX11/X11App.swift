@@ -49,8 +49,6 @@ public final class X11App {
     private let blankEvents: OpaquePointer?
     /// The serial of the last question about a blank.
     private var blankQuestions: UInt32 = 0
-    /// When the next question about a blank may be asked, while one waits for its turn.
-    private var blankQuestionDue: Double?
     /// Seconds between status-bar redraws for pointer-position changes alone.
     static let statusInterval = 0.033
     let chromeGC: GC
@@ -336,15 +334,15 @@ public final class X11App {
             // Flushing read what had arrived into Xlib's queue (XFlush reads after it writes),
             // where poll would not see it: look there, without another read of the socket.
             if XQLength(display) > 0 && !holding { continue }
-            // Work a step left for later (merging a finished stroke into the paint, packing
-            // its undo snapshot) runs in slices of a fraction of a millisecond, between checks
-            // for input: no event waits behind it for long.
             // While a blank's answer is out, a flush may have read it into its own queue, where
             // poll would not see it; looking there may read events into XCB's queue, which
             // poll does not see either (XPending takes them).
             if let blankEvents, pacing.awaitsBlank(at: clock), takeBlanks(blankEvents) || XPending(display) > 0 {
                 continue
             }
+            // Work a step left for later (merging a finished stroke into the paint, packing
+            // its undo snapshot) runs in slices of a fraction of a millisecond, between checks
+            // for input: no event waits behind it for long.
             let idle = session.history.hasIdleWork(engine: session.engine)
             fds[0].revents = 0
             fds[0].fd = holding ? -1 : fd
@@ -397,14 +395,10 @@ public final class X11App {
     }
 
     /// Asks about the display's next blank when the pacing needs it (a few times at start,
-    /// then once a second while motion comes), or notes when to.
+    /// then once a second while motion comes); one that must wait its turn wakes the loop
+    /// (`pollTimeout`).
     private func askAboutBlank() {
-        blankQuestionDue = nil
-        guard let (number, when) = pacing.blankToAsk(at: clock) else { return }
-        guard when <= clock else {
-            blankQuestionDue = when
-            return
-        }
+        guard let (number, when) = pacing.blankToAsk(at: clock), when <= clock else { return }
         blankQuestions &+= 1
         cx_present_notify_msc(display, window, blankQuestions, number)
         pacing.asked(number, at: clock)
@@ -429,7 +423,7 @@ public final class X11App {
         if let deadline = primary.deadline { due = min(due, deadline) }
         if let watchAgain { due = min(due, watchAgain) }
         if let timersDue { due = min(due, timersDue) }
-        if let blankQuestionDue { due = min(due, blankQuestionDue) }
+        if blankEvents != nil, let question = pacing.blankToAsk(at: clock) { due = min(due, question.when) }
         guard due.isFinite else { return -1 }
         return Int32(max(1, ((due - clock) * 1000).rounded(.up)))
     }

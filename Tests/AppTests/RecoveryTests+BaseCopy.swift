@@ -28,7 +28,6 @@ extension RecoveryTests {
 
     @Test("kill -9 while the opened picture is copied into the journal: the strokes drawn meanwhile are restored")
     func aCrashDuringTheBaseCopyKeepsTheStrokesDrawnMeanwhile() throws {
-        try TestPrograms.require("/usr/bin/strace")
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
         let dir = try scratchFolder()
         let file = dir.file("photo.png")
@@ -38,15 +37,9 @@ extension RecoveryTests {
         let before: ScreenCapture
         let journal: String
         do {
-            let strace = [
-                "-D", "-f", "-o", "/dev/null", "-P", file, "-e", "trace=pread64",
-                "-e", "inject=pread64:delay_enter=600000000:when=2+",
-            ]
-            let paint = try PaintWindow(
-                Self.config, executable: "/usr/bin/strace",
-                arguments: strace + [try SwiftPaintBinary.locate()] + Self.sizeArgument + [file],
-                imageWidth: Self.size.w, imageHeight: Self.size.h, home: home.path,
-                firstFrame: [ChromeColors.statusFill])
+            let paint = try startTraced(
+                home, [file],
+                holding: ["-P", file, "-e", "trace=pread64", "-e", "inject=pread64:delay_enter=600000000:when=2+"])
             let tracer = Self.tracer(of: paint)
             #expect(tracer != nil, "swiftpaint is not traced")
             defer {

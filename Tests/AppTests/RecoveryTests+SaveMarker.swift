@@ -17,7 +17,6 @@ extension RecoveryTests {
         "a save strokes were drawn during, then kill -9: the strokes come back on the saved file, saved over it unasked"
     )
     func aCrashAfterASaveDrawnDuringRestoresTheLaterStrokesOnTheSavedFile() throws {
-        try TestPrograms.require("/usr/bin/strace")
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
         let dir = try scratchFolder()
         let file = dir.file("photo.png")
@@ -26,15 +25,12 @@ extension RecoveryTests {
         let before: ScreenCapture
         let journal: String
         do {
-            let strace = [
-                "-D", "-f", "-o", "/dev/null", "-e", "trace=rename,renameat,renameat2",
-                "-e", "inject=rename,renameat,renameat2:delay_enter=6000000",
-            ]
-            let paint = try PaintWindow(
-                Self.config, executable: "/usr/bin/strace",
-                arguments: strace + [try SwiftPaintBinary.locate()] + Self.sizeArgument + [file],
-                imageWidth: Self.size.w, imageHeight: Self.size.h, home: home.path,
-                firstFrame: [ChromeColors.statusFill])
+            let paint = try startTraced(
+                home, [file],
+                holding: [
+                    "-e", "trace=rename,renameat,renameat2", "-e",
+                    "inject=rename,renameat,renameat2:delay_enter=6000000",
+                ])
             let tracer = Self.tracer(of: paint)
             #expect(tracer != nil, "swiftpaint is not traced")
             defer {

@@ -15,13 +15,19 @@ import Testing
 /// makes the journal after the first frame.
 extension RecoveryTests {
     func startOnSlowDisk(_ home: TemporaryDirectory, _ extra: [String]) throws -> PaintWindow {
+        try startTraced(
+            home, extra, holding: ["-e", "trace=fdatasync", "-e", "inject=fdatasync:delay_enter=600000000"])
+    }
+
+    /// swiftpaint on `home` with `extra` arguments under strace, which holds what `holding`
+    /// says (its `-e trace=` and `-e inject=` options; `-D` keeps swiftpaint the process
+    /// started, so its window is found by its pid).
+    func startTraced(_ home: TemporaryDirectory, _ extra: [String], holding: [String]) throws -> PaintWindow {
         try TestPrograms.require("/usr/bin/strace")
-        let strace = [
-            "-D", "-f", "-o", "/dev/null", "-e", "trace=fdatasync", "-e", "inject=fdatasync:delay_enter=600000000",
-        ]
         return try PaintWindow(
             Self.config, executable: "/usr/bin/strace",
-            arguments: strace + [try SwiftPaintBinary.locate()] + Self.sizeArgument + extra,
+            arguments: ["-D", "-f", "-o", "/dev/null"] + holding + [try SwiftPaintBinary.locate()] + Self.sizeArgument
+                + extra,
             imageWidth: Self.size.w, imageHeight: Self.size.h, home: home.path, firstFrame: [ChromeColors.statusFill])
     }
 
