@@ -11,8 +11,9 @@ import Glibc
 /// never written through.
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically, and returns what `fstat` says of the file written
-    /// (a rename keeps its inode and time): the version this write left, known without reading
-    /// the path back, which another program may have replaced again by then.
+    /// (a rename keeps its inode and modification time), with the status-change time the rename
+    /// gave it: the version this write left, known without reading the path back, which another
+    /// program may have replaced again by then.
     ///
     /// On any failure before the rename, the temporary file is removed, the old file is left
     /// byte-identical and an `ImageFileError` naming `path` (as given) is thrown.
@@ -96,6 +97,9 @@ public enum AtomicFile {
         if close(fd) != 0, errno != EINTR { throw failure(errno) }
 
         if rename(temp, target) != 0 { throw failure(errno) }
+        // The rename sets the file's status-change time: the version this write left is the
+        // file as it is now (or without that time, when it was replaced already).
+        let left = FileVersion.Stat(written: written, renamedTo: target)
 
         // The new bytes are in place now; syncing the folder makes the rename durable. Some file
         // systems cannot sync a folder (EINVAL): nothing more can be done there, so that is fine.
@@ -108,7 +112,7 @@ public enum AtomicFile {
         // A write of this file killed before its rename (a crash, kill -9 during a save) left a
         // hidden whole copy next to it that nothing else would ever remove.
         removeStaleTemporaries(in: folder, of: name)
-        return FileVersion.Stat(written)
+        return left
     }
 
     /// A temporary file older than this (15 minutes) is left over from a crash; a younger one

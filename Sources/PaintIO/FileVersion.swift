@@ -1,10 +1,10 @@
 import Glibc
 import PaintCore
 
-/// A file as this program last read or wrote it: its size, modification time and inode (what
-/// `stat` says), and a CRC-32 of its bytes. Another program's save shows as another stat (an
-/// atomic save is a new inode, an overwrite a new time); the CRC then tells a real change from
-/// a touch or a copy of the same bytes.
+/// A file as this program last read or wrote it: its size, modification time, status-change
+/// time and inode (what `stat` says), and a CRC-32 of its bytes. Another program's save shows as
+/// another stat (an atomic save is a new inode, an overwrite a new time); the CRC then tells a
+/// real change from a touch or a copy of the same bytes.
 public struct FileVersion: Sendable, Equatable {
     /// What `stat` says of a file, enough to see that it was replaced or rewritten.
     public struct Stat: Sendable, Equatable {
@@ -13,13 +13,19 @@ public struct FileVersion: Sendable, Equatable {
         var nanoseconds: Int
         var inode: UInt64
         var device: UInt64
+        /// The status-change time (`st_ctim`), in nanoseconds since 1970: any write, chmod or
+        /// rename sets it to the clock, and no program can set it back, so a rewrite in place
+        /// of the same size whose modification time was put back still shows. Nil when not
+        /// known (a crash journal does not keep it): the bytes decide.
+        var statusChange: Int?
 
-        init(size: Int, seconds: Int, nanoseconds: Int, inode: UInt64, device: UInt64) {
+        init(size: Int, seconds: Int, nanoseconds: Int, inode: UInt64, device: UInt64, statusChange: Int? = nil) {
             self.size = size
             self.seconds = seconds
             self.nanoseconds = nanoseconds
             self.inode = inode
             self.device = device
+            self.statusChange = statusChange
         }
 
         /// The file at `path` now; nil when there is none (or it is not an ordinary file).
@@ -35,6 +41,27 @@ public struct FileVersion: Sendable, Equatable {
             nanoseconds = Int(info.st_mtim.tv_nsec)
             inode = UInt64(info.st_ino)
             device = UInt64(info.st_dev)
+            statusChange = Int(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int(info.st_ctim.tv_nsec)
+        }
+
+        /// The file at `path` as it is now when it is still the one `written` describes (the
+        /// same inode, size and modification time): what a write leaves once renamed into
+        /// place, since the rename sets the status-change time. When another program replaced
+        /// it already, `written` with its status-change time not known.
+        init(written: stat, renamedTo path: String) {
+            let before = Stat(written)
+            if let now = Stat(path: path), now.withoutStatusChange == before.withoutStatusChange {
+                self = now
+            } else {
+                self = before.withoutStatusChange
+            }
+        }
+
+        /// This stat without its status-change time: what a crash journal keeps of it.
+        public var withoutStatusChange: Stat {
+            var stat = self
+            stat.statusChange = nil
+            return stat
         }
     }
 
@@ -65,6 +92,9 @@ public struct FileVersion: Sendable, Equatable {
         return FileVersion(path: path, bytes: bytes)
     }
 
+    /// What a crash journal keeps of this version: all but the status-change time.
+    public var withoutStatusChange: FileVersion { FileVersion(stat: stat.withoutStatusChange, crc: crc) }
+
     /// Whether `other` holds the same bytes (its stat may differ: a touch, a copy).
     public func sameBytes(as other: FileVersion) -> Bool { stat.size == other.stat.size && crc == other.crc }
 
@@ -75,7 +105,8 @@ public struct FileVersion: Sendable, Equatable {
     //   inode, device     UInt64 each
     //   crc               UInt32
     //
-    // All little-endian: 40 bytes.
+    // All little-endian: 40 bytes. The status-change time is not kept (journals written before
+    // it was known read the same); read back, it is not known, and the file's bytes decide.
 
     /// The size of the binary form.
     static let encodedCount = 40

@@ -7,8 +7,10 @@ import Testing
 // MARK: - Another program rewrites the file: the same size, the same modification time
 
 /// A rewrite the file's size and modification time do not show (another program's file of the
-/// same length, renamed over it with the old time) is found by the file's bytes, read on a
-/// thread of its own: the title says "(changed on disk)" and Ctrl+S asks before writing over it.
+/// same length, renamed over it with the old time, or written into it and its time put back) is
+/// found by the file's bytes, read on a thread of its own once its stat (the status-change time
+/// for a rewrite in place) changed: the title says "(changed on disk)" and Ctrl+S asks before
+/// writing over it.
 extension TwoWindowsEndToEndTests {
     /// Two pictures whose PNGs have the same length: white, with one black pixel at two places.
     static func sameSizePictures() throws -> (first: [UInt8], second: [UInt8], secondX: Int) {
@@ -25,8 +27,19 @@ extension TwoWindowsEndToEndTests {
         throw HarnessError.timedOut("two pictures whose PNGs have the same length")
     }
 
-    @Test("a same-size rewrite with the old modification time: the title says so and Ctrl+S asks")
-    func aSameSizeRewriteIsSeenAndAskedAbout() throws {
+    /// How another program puts its bytes in place of the file's.
+    enum Rewrite: CaseIterable {
+        /// A file of its own renamed over the opened one (a new inode).
+        case renamedOver
+        /// Into the opened file itself (the same inode): its size and times do not tell, only
+        /// its status-change time (or its bytes) do.
+        case inPlace
+    }
+
+    @Test(
+        "a same-size rewrite with the old modification time: the title says so and Ctrl+S asks",
+        arguments: Rewrite.allCases)
+    func aSameSizeRewriteIsSeenAndAskedAbout(_ rewrite: Rewrite) throws {
         let home = try TemporaryDirectory(prefix: "swiftpaint-same-size")
         let file = home.file("shared.png")
         let (first, second, secondX) = try Self.sameSizePictures()
@@ -37,23 +50,25 @@ extension TwoWindowsEndToEndTests {
         try paint.waitForModified(true)
         #expect(paint.title == "*shared.png — SwiftPaint", "\(paint.title ?? "nil")")
 
-        // Another program writes other bytes of the same length and renames them over the file,
-        // with the old modification time (as `cp -p` or an editor keeping times does): only
-        // the bytes tell.
+        // Another program writes other bytes of the same length, renamed over the file or into
+        // it, with the old modification time (as `cp -p` or an editor keeping times does): only
+        // the bytes, or the status-change time, tell.
         var before = stat()
         #expect(stat(file, &before) == 0)
-        let fd = open(file + ".new", O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        let fd =
+            rewrite == .inPlace ? open(file, O_WRONLY) : open(file + ".new", O_WRONLY | O_CREAT | O_EXCL, 0o644)
         #expect(fd >= 0)
         #expect(second.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == second.count)
         var times = [before.st_atim, before.st_mtim]
         #expect(futimens(fd, &times) == 0)
         close(fd)
-        #expect(rename(file + ".new", file) == 0)
+        if rewrite == .renamedOver { #expect(rename(file + ".new", file) == 0) }
         var after = stat()
         #expect(stat(file, &after) == 0)
         #expect(
             after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec
                 && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        #expect((after.st_ino == before.st_ino) == (rewrite == .inPlace))
 
         let title = paint.client.waitForTitle(paint.window) { $0.contains("(changed on disk)") }
         #expect(title == "*shared.png (changed on disk) — SwiftPaint", "\(paint.title ?? "nil")")
