@@ -156,9 +156,16 @@ extension Session {
     /// Whether another program changed the document's file since it was opened or saved here:
     /// a file where there was none, or other bytes (a stat first; the bytes are read and their
     /// CRC compared only when the stat changed, once per stat). A file deleted since is not a
-    /// change a save could overwrite. Reads the bytes here when it must (a save, leaving).
+    /// change a save could overwrite. Reads the bytes here when it must (a save, leaving), or
+    /// takes them from the read under way on its thread when that one reads the file as it is.
     func fileChangedOnDisk() -> Bool {
-        changeOnDisk(read: { FileVersion.current(path: $0) }) ?? false
+        changeOnDisk(read: { path in
+            if let check = diskCheck, check.path == path {
+                diskCheck = nil
+                if let read = check.version, read.stat == FileVersion.Stat(path: path) { return read }
+            }
+            return FileVersion.current(path: path)
+        }) ?? false
     }
 
     /// `fileChangedOnDisk`, the bytes read by `read`: the file's version (nil when it cannot

@@ -86,10 +86,19 @@ public struct FileVersion: Sendable, Equatable {
         self.crc = crc
     }
 
-    /// The file at `path` now, read whole; nil when there is none or it cannot be read.
+    /// The file at `path` now; nil when there is none or it cannot be read. Its bytes are read
+    /// through a small buffer (`PictureStream`), never held whole, and its stat is taken from
+    /// the file opened, before they are read: a file rewritten while it is read has another
+    /// stat by then, so whoever compares stats reads it again.
     public static func current(path: String) -> FileVersion? {
-        guard let bytes = try? ImageFile.readAll(path, limit: ImageFile.maxFileBytes) else { return nil }
-        return FileVersion(path: path, bytes: bytes)
+        guard let (fd, size) = try? ImageFile.openForReading(path, limit: ImageFile.maxFileBytes) else { return nil }
+        defer { _ = close(fd) }
+        var info = Glibc.stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let stream = PictureStream(fd: fd, name: path, size: size, limit: ImageFile.maxFileBytes)
+        // A file cut or grown while it was read holds no version of this size.
+        guard (try? stream.drain()) != nil, stream.count == size else { return nil }
+        return FileVersion(stat: Stat(info), crc: stream.crc)
     }
 
     /// What a crash journal keeps of this version: all but the status-change time.

@@ -84,4 +84,17 @@ extension ChangedOnDiskTests {
         Self.lookAtFile(a)
         #expect(a.changedOnDisk && a.title == "shared.png (changed on disk) — SwiftPaint", "\(a.title)")
     }
+
+    @Test func ctrlSWhileTheLooksReadIsUnderWayTakesItInsteadOfReadingAgain() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (a, _, file) = try Self.twoWindows(dir)
+        T.drag(a, [(10, 5), (10, 50)])
+        try Self.rewriteInPlace(file)
+        // The look starts reading the file on its thread; Ctrl+S comes before it is taken.
+        #expect(a.watch() == Session.readingInterval && a.diskCheck != nil)
+        T.key(a, "s", .control)
+        #expect(a.diskCheck == nil, "the read under way answered Ctrl+S")
+        #expect(a.mode == .confirmOverwrite(file, then: nil))
+    }
 }
