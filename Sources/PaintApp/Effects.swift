@@ -13,6 +13,9 @@ public enum ClipboardRequest: Equatable, Sendable {
     /// Own the PRIMARY selection with this text (text selected in the text box), so a middle
     /// click in another program pastes it, as every X text widget offers its selection.
     case offerPrimary(String)
+    /// Nothing is selected any more: give up the PRIMARY selection if this window still owns
+    /// it (another program that took it since keeps it).
+    case releasePrimary
     /// Fetch the PRIMARY selection's text (a middle click in the text box); it comes back as
     /// `InputEvent.pastedText`, and nothing comes back when no program offers text there.
     case fetchPrimaryText

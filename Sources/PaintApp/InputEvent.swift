@@ -84,6 +84,8 @@ public enum InputEvent: Sendable, Equatable {
     /// picture is pasted instead of opened. `namesNotUTF8` counts dropped files left out of
     /// `paths` because their names are not UTF-8.
     case dropped(paths: [String], paste: Bool, namesNotUTF8: Int = 0)
+    /// A drop whose files never arrived: the window gave it up (`DropFailure` says why).
+    case dropFailed(DropFailure)
 }
 
 /// The pointer shapes the window shows.

@@ -175,7 +175,8 @@ extension Session {
 
     /// Offers the box's selected text as the PRIMARY selection when it changed (not during a
     /// drag: the release offers it once); an emptied selection is forgotten, so selecting the
-    /// same text again offers it again after another program took PRIMARY.
+    /// same text again offers it again after another program took PRIMARY. (The window gives
+    /// PRIMARY up once nothing is selected: `takeEffects`.)
     func offerPrimarySelection() {
         guard var live = liveText else { return }
         if case .selectingText = gesture { return }
@@ -190,6 +191,7 @@ extension Session {
         guard text != live.primaryOffered else { return }
         live.primaryOffered = text
         liveText = live
+        primaryHeld = true
         effects.clipboard.append(.offerPrimary(text))
     }
 

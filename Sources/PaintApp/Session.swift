@@ -96,6 +96,9 @@ public final class Session {
     }
     /// The pointer shape the window was last told.
     private var shownPointer: PointerShape?
+    /// Whether the window was last told to offer text as the PRIMARY selection (and not told to
+    /// give it up since): once nothing is selected, it is told to give it up (`takeEffects`).
+    var primaryHeld = false
     /// Whether undo and redo had a step to take when the toolbar was last asked for.
     private var shownActions: ActionsKey?
     private struct ActionsKey: Equatable {
@@ -367,6 +370,13 @@ public final class Session {
             shownPointer = pointer
             effects.pointer = pointer
         }
+        // Nothing selected any more (deselected, typed over, the box put down or gone with its
+        // picture): PRIMARY is given up, as GTK's and Qt's text widgets do, rather than offering
+        // text that is no longer selected to the next middle click.
+        if primaryHeld, liveText?.box.selection == nil {
+            primaryHeld = false
+            effects.clipboard.append(.releasePrimary)
+        }
         // Moved out, not copied and then cleared.
         var taken = Effects()
         swap(&taken, &effects)
@@ -410,6 +420,8 @@ public final class Session {
             setMessage(why)
         case .dropped(let paths, let paste, let namesNotUTF8):
             drop(paths, paste: paste, namesNotUTF8: namesNotUTF8)
+        case .dropFailed(let failure):
+            setMessage(failure.message)
         }
     }
 

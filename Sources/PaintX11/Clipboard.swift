@@ -144,17 +144,36 @@ final class Clipboard {
         return true
     }
 
+    /// Gives the selection up when this window still owns it, as a text widget gives PRIMARY up
+    /// once nothing is selected: the owner is set to None at the time it was taken, which the
+    /// server ignores when another program took the selection since (ICCCM §2.1), so theirs is
+    /// never taken away. Transfers already under way finish.
+    func disown() {
+        guard offered != nil else { return }
+        offered = nil
+        bmp = nil
+        // Taken at an unknown server time (no event had a time yet): asked, one round trip.
+        if ownedSince == CurrentTime, XGetSelectionOwner(display, clipboard) != window { return }
+        XSetSelectionOwner(display, clipboard, 0, ownedSince)
+    }
+
     /// Answers another program's request for the clipboard: the list of targets, the PNG or the
     /// text (in one piece or, when large, as INCR), several of them at once (MULTIPLE, as a clipboard
     /// manager asks), or a refusal.
     ///
     /// What is written goes to the other program's window, which may be gone by then (it quit,
     /// or never was: any client can send a request naming any window): the server's refusal is
-    /// taken under `XErrorTrap` and the answer dropped, where Xlib's default handler would end
-    /// this program.
+    /// taken by `XErrorTrap`, where Xlib's default handler would end this program, and a
+    /// transfer to it is dropped when the refusal arrives (`forget`). No round trip is made to
+    /// learn it.
     private func answer(_ request: XSelectionRequestEvent) {
-        let refused = XErrorTrap.run(display) { answerTrapped(request) }
-        if refused != nil { outgoing.removeAll { $0.requestor == request.requestor } }
+        XErrorTrap.tolerate(display, about: request.requestor) { answerTrapped(request) }
+    }
+
+    /// A program's window refused what was written to it (`XErrorTrap.takeRefusals`): the
+    /// program is gone, and so is a transfer to it.
+    func forget(requestor: Window) {
+        outgoing.removeAll { $0.requestor == requestor }
     }
 
     private func answerTrapped(_ request: XSelectionRequestEvent) {
@@ -310,18 +329,16 @@ final class Clipboard {
         else { return }
         if outgoing[k].finished {
             outgoing.remove(at: k)
-            _ = XErrorTrap.run(display) { XSelectInput(display, event.window, 0) }
+            XErrorTrap.tolerate(display, about: event.window) { XSelectInput(display, event.window, 0) }
             return
         }
         let piece = outgoing[k].remaining.prefix(chunk)
         outgoing[k].remaining = outgoing[k].remaining.dropFirst(piece.count)
         let type = outgoing[k].type
-        // The requestor's window may go mid-transfer (it quit): the transfer ends there.
-        if XErrorTrap.run(display, { put(piece, on: event.window, event.atom, type: type) }) != nil {
-            outgoing.remove(at: k)
-            return
-        }
         if piece.isEmpty { outgoing[k].finished = true }
+        // The requestor's window may go mid-transfer (it quit): the transfer ends when the
+        // refusal arrives (`forget`).
+        XErrorTrap.tolerate(display, about: event.window) { put(piece, on: event.window, event.atom, type: type) }
     }
 
     // MARK: Fetching

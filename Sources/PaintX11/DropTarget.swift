@@ -5,6 +5,9 @@ import PaintIO
 /// The window as a drag-and-drop target (XDND, version 5): a file manager's drag is accepted as
 /// a copy, and the dropped `text/uri-list` is asked for, read and handed to the session as
 /// `InputEvent.dropped` with its local paths (Ctrl held at the drop: paste instead of open).
+/// A drop whose list never comes (the source quit, refused, or hangs) is given up, as
+/// `InputEvent.dropFailed`: at once when the answer is a refusal, after `patience` seconds of
+/// silence, or quietly when another drag enters.
 final class DropTarget {
     private let display: OpaquePointer
     private let window: Window
@@ -13,10 +16,17 @@ final class DropTarget {
     private var source: Window = 0
     /// Whether the source offers a uri list (the types of XdndEnter, or XdndTypeList).
     private var offersURIs = false
+    /// The drop whose uri list was asked for and has not arrived: its source, when it was asked
+    /// (monotonic seconds) and whether Ctrl was held at the drop.
+    private var awaited: (source: Window, since: Double, paste: Bool)?
+    /// Seconds a source may leave the request for its list unanswered: a file manager answers
+    /// at once.
+    let patience: Double
 
-    init(display: OpaquePointer, window: Window) {
+    init(display: OpaquePointer, window: Window, patience: Double = 5) {
         self.display = display
         self.window = window
+        self.patience = patience
         func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
         enter = atom("XdndEnter")
         position = atom("XdndPosition")
@@ -40,6 +50,12 @@ final class DropTarget {
         let from = Window(UInt(bitPattern: e.data.l.0))
         switch type {
         case enter:
+            // A new drag: one still waiting for its list is given up (its late answer, if
+            // any, is not taken for this one's).
+            if let old = awaited {
+                awaited = nil
+                send(finished, to: old.source, [Int(window), 0, 0, 0, 0])
+            }
             source = from
             // Up to three types inline; more are in XdndTypeList (bit 0 of l[1]).
             let inline = [e.data.l.2, e.data.l.3, e.data.l.4].map { Atom(UInt(bitPattern: $0)) }
@@ -52,6 +68,10 @@ final class DropTarget {
                 send(finished, to: from, [Int(window), 0, 0, 0, 0])
                 return true
             }
+            // Ctrl is read at the drop, where the user let go: by the time the list arrives
+            // (a source may take its time) the key may be up, and once XdndFinished is sent the
+            // source's program may act on it at once.
+            awaited = (from, Clipboard.now(), controlHeld())
             XConvertSelection(display, selection, uriList, property, window, Time(UInt(bitPattern: e.data.l.2)))
         default:
             source = 0
@@ -59,40 +79,61 @@ final class DropTarget {
         return true
     }
 
-    /// The dropped list arriving (a SelectionNotify for it): the paths, once read; nil for
-    /// another selection.
+    /// The dropped list arriving (a SelectionNotify for it): the paths, once read, or why there
+    /// are none (refused: the source quit or would not); nil for another selection or a drop
+    /// already given up.
     func take(_ e: XSelectionEvent) -> InputEvent? {
-        guard e.selection == selection, e.requestor == window, source != 0 else { return nil }
+        guard e.selection == selection, e.requestor == window, let dropped = awaited else { return nil }
+        awaited = nil
+        if source == dropped.source { source = 0 }
+        guard e.property != 0 else {
+            // The server answers None itself when the source's window is gone (it owned
+            // XdndSelection through it).
+            send(finished, to: dropped.source, [Int(window), 0, 0, 0, 0])
+            return .dropFailed(.notHandedOver)
+        }
         var paths: [String] = []
         var namesNotUTF8 = 0
-        if e.property != 0 {
-            var type: Atom = 0
-            var format: Int32 = 0
-            var count: UInt = 0
-            var after: UInt = 0
-            var data: UnsafeMutablePointer<UInt8>?
-            // A uri list of 1 MB is thousands of files: more is not read.
-            if XGetWindowProperty(
-                display, window, property, 0, 1 << 18, 1, Atom(AnyPropertyType), &type, &format, &count, &after, &data)
-                == Success, let data, format == 8
-            {
-                // Past 1 MB the last line read may be cut mid-name: it is left out.
-                let text = FileURI.text(ofURIList: UnsafeBufferPointer(start: data, count: Int(count)), cut: after > 0)
-                paths = FileURI.paths(inURIList: text).paths
-                namesNotUTF8 = FileURI.namesNotUTF8(inURIList: text)
-            }
-            if let data { XFree(data) }
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        // A uri list of 1 MB is thousands of files: more is not read.
+        if XGetWindowProperty(
+            display, window, property, 0, 1 << 18, 1, Atom(AnyPropertyType), &type, &format, &count, &after, &data)
+            == Success, let data, format == 8
+        {
+            // Past 1 MB the last line read may be cut mid-name: it is left out.
+            let text = FileURI.text(ofURIList: UnsafeBufferPointer(start: data, count: Int(count)), cut: after > 0)
+            paths = FileURI.paths(inURIList: text).paths
+            namesNotUTF8 = FileURI.namesNotUTF8(inURIList: text)
         }
-        send(finished, to: source, [Int(window), paths.isEmpty ? 0 : 1, paths.isEmpty ? 0 : Int(copy), 0, 0])
-        source = 0
-        return .dropped(paths: paths, paste: controlHeld(), namesNotUTF8: namesNotUTF8)
+        if let data { XFree(data) }
+        send(finished, to: dropped.source, [Int(window), paths.isEmpty ? 0 : 1, paths.isEmpty ? 0 : Int(copy), 0, 0])
+        return .dropped(paths: paths, paste: dropped.paste, namesNotUTF8: namesNotUTF8)
+    }
+
+    /// When the drop awaited is given up unless its list arrives (monotonic seconds), for the
+    /// event loop's poll time-out; nil when none is awaited.
+    var deadline: Double? { awaited.map { $0.since + patience } }
+
+    /// Gives up the drop awaited once its source has been silent past the patience: the source
+    /// is told the drop failed (XdndFinished), the session why; nil before then.
+    func expire(now: Double) -> InputEvent? {
+        guard let dropped = awaited, let deadline, now >= deadline else { return nil }
+        awaited = nil
+        if source == dropped.source { source = 0 }
+        send(finished, to: dropped.source, [Int(window), 0, 0, 0, 0])
+        return .dropFailed(.noAnswer(seconds: Int(patience)))
     }
 
     /// The types a source lists in its XdndTypeList property; none when its window is gone (the
-    /// server's refusal is taken by `XErrorTrap`: Xlib's default handler would end the program).
+    /// server's refusal is taken by `XErrorTrap`: Xlib's default handler would end the program;
+    /// the read then fails, with no round trip more).
     private func typeList(of window: Window) -> [Atom] {
         var list: [Atom] = []
-        guard XErrorTrap.run(display, { list = readTypeList(of: window) }) == nil else { return [] }
+        XErrorTrap.tolerate(display) { list = readTypeList(of: window) }
         return list
     }
 
@@ -112,8 +153,8 @@ final class DropTarget {
         return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { p in (0..<Int(count)).map { Atom(p[$0]) } }
     }
 
-    /// Whether Ctrl is down now (XDND does not carry the modifiers: the drop is asked where it
-    /// happens).
+    /// Whether Ctrl is down now (XDND does not carry the modifiers: they are asked for at the
+    /// drop).
     private func controlHeld() -> Bool {
         var root: Window = 0
         var child: Window = 0
@@ -136,6 +177,6 @@ final class DropTarget {
         event.xclient.message_type = type
         event.xclient.format = 32
         event.xclient.data.l = (values[0], values[1], values[2], values[3], values[4])
-        _ = XErrorTrap.run(display) { XSendEvent(display, target, 0, 0, &event) }
+        XErrorTrap.tolerate(display) { _ = XSendEvent(display, target, 0, 0, &event) }
     }
 }

@@ -30,6 +30,8 @@ extension X11App {
             case .offerPrimary(let text):
                 // Another program may take PRIMARY at any moment; losing it needs no word.
                 _ = primary.offer(Array(text.utf8), text: true, time: lastEventTime)
+            case .releasePrimary:
+                primary.disown()
             case .fetchPrimaryText:
                 if let answer = primary.fetch(time: lastEventTime, text: true), let input = Self.input(primary: answer)
                 {
@@ -59,6 +61,15 @@ extension X11App {
     static func input(primary fetched: Clipboard.Fetched) -> InputEvent? {
         if case .text(let text) = fetched { return .pastedText(text) }
         return nil
+    }
+
+    /// Programs whose windows refused our answers (they quit before reading them,
+    /// `XErrorTrap`): a transfer to them ends.
+    func forgetGoneRequestors() {
+        for requestor in XErrorTrap.takeRefusals() {
+            clipboard.forget(requestor: requestor)
+            primary.forget(requestor: requestor)
+        }
     }
 
     /// A selection or property event, handed to the selection it concerns; a fetch it ends

@@ -293,6 +293,7 @@ public final class X11App {
                     translate(&event, into: &batch)
                 } while XQLength(display) > 0
             }
+            forgetGoneRequestors()
             clock = now()
             if motionRead > 0 {
                 pacing.readMotion(motionRead, at: clock)
@@ -307,6 +308,8 @@ public final class X11App {
             if let expired = primary.expire(now: clock), let input = Self.input(primary: expired) {
                 batch.append(input)
             }
+            // So is a drop whose source never hands its files over.
+            if let expired = dropTarget.expire(now: clock) { batch.append(expired) }
             hand(&batch)
             // What is due with time alone (a drag held past the canvas's edge scrolls on).
             timersDue = session.runTimers(at: clock)
@@ -421,6 +424,7 @@ public final class X11App {
         // A paste waiting on another program is given up when it stays silent.
         if let deadline = clipboard.deadline { due = min(due, deadline) }
         if let deadline = primary.deadline { due = min(due, deadline) }
+        if let deadline = dropTarget.deadline { due = min(due, deadline) }
         if let watchAgain { due = min(due, watchAgain) }
         if let timersDue { due = min(due, timersDue) }
         if blankEvents != nil, let question = pacing.blankToAsk(at: clock) { due = min(due, question.when) }

@@ -1,30 +1,99 @@
 import CX11
 import Glibc
 
-// Xlib calls its error handler with no context pointer, so the flag it sets must be a global.
-// Only the X thread touches it (one thread owns every X call), hence nonisolated(unsafe).
-nonisolated(unsafe) private var trappedErrorCode: UInt8 = 0
+// Xlib calls its error handler with no context pointer, so what it reads and writes are
+// globals. Only the X thread touches them (one thread owns every X call), hence
+// nonisolated(unsafe).
 
-private func trapHandler(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
-    trappedErrorCode = event?.pointee.error_code ?? 1
-    return 0
+/// Requests whose refusal is expected, by serial (`first...last`), and the window they were
+/// about (0: none in particular).
+private struct Tolerated {
+    let first: UInt
+    let last: UInt
+    let about: Window
 }
 
-/// Runs X calls under a temporary error handler and reports whether the server refused any.
+/// A tolerated request the server refused.
+private struct Refusal {
+    let serial: UInt
+    let code: UInt8
+    let about: Window
+}
+
+nonisolated(unsafe) private var tolerated: [Tolerated] = []
+nonisolated(unsafe) private var refusals: [Refusal] = []
+/// The handler ours replaced (Xlib's default, which prints the error and exits): every error of
+/// a request not tolerated still goes there.
+nonisolated(unsafe) private var previousHandler: XErrorHandler?
+nonisolated(unsafe) private var handlerInstalled = false
+
+private func trapHandler(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
+    guard let error = event?.pointee else { return 0 }
+    // Xlib hands the error the whole serial of the request it answers (widened from the
+    // protocol's 16 bits), the number `XNextRequest` gave that request.
+    if let range = tolerated.first(where: { $0.first <= error.serial && error.serial <= $0.last }) {
+        refusals.append(Refusal(serial: error.serial, code: error.error_code, about: range.about))
+        return 0
+    }
+    return previousHandler?(display, event) ?? 0
+}
+
+/// X calls whose refusal by the server is an answer rather than a bug: a trial XShmAttach on a
+/// server that cannot reach our shared memory (remote X, containers), or writing a selection's
+/// answer or a drag's reply to another program's window, which may be gone (`Clipboard`,
+/// `DropTarget`).
 ///
-/// Used where an error is an answer rather than a bug: a trial XShmAttach on a server that
-/// cannot reach our shared memory (remote X, containers), or writing a selection's answer to
-/// another program's window, which may be gone (`Clipboard`).
+/// One error handler stays installed; it matches an error to the requests made under the trap
+/// by their serial numbers, so nothing needs a round trip to the server before (errors of
+/// earlier requests keep their serials and still reach Xlib's default handler) nor, for
+/// `tolerate`, after: a refusal arrives later with the events and is kept for `takeRefusals`.
 enum XErrorTrap {
-    /// Runs `body`, syncs so the server has answered, and returns the first error code or nil.
-    static func run(_ display: OpaquePointer, _ body: () -> Void) -> UInt8? {
-        XSync(display, 0)
-        trappedErrorCode = 0
-        let previous = XSetErrorHandler(trapHandler)
+    /// Runs `body`, whose requests the server may refuse; the refusals are kept, with `about`,
+    /// for `takeRefusals`. No round trip: a request of `body` that waits for a reply
+    /// (XGetWindowProperty) has its refusal handled before it returns, and says so itself.
+    static func tolerate(_ display: OpaquePointer, about: Window = 0, _ body: () -> Void) {
+        install()
+        // Ranges the server has gone past cannot be answered any more (an answer to a later
+        // request was read, and errors come in order).
+        let processed = XLastKnownRequestProcessed(display)
+        tolerated.removeAll { $0.last < processed }
+        // Open-ended while `body` runs: a request that waits for its reply has its error
+        // handled before `body` returns.
+        let first = XNextRequest(display)
+        tolerated.append(Tolerated(first: first, last: .max, about: about))
         body()
+        let next = XNextRequest(display)
+        tolerated.removeLast()
+        if next > first { tolerated.append(Tolerated(first: first, last: next - 1, about: about)) }
+    }
+
+    /// Runs `body`, syncs once so the server has answered it, and returns the first error code
+    /// or nil: for a trial whose answer is needed now.
+    static func run(_ display: OpaquePointer, _ body: () -> Void) -> UInt8? {
+        let first = XNextRequest(display)
+        tolerate(display, body)
         XSync(display, 0)
-        XSetErrorHandler(previous)
-        return trappedErrorCode == 0 ? nil : trappedErrorCode
+        let mine = refusals.filter { $0.serial >= first }
+        refusals.removeAll { $0.serial >= first }
+        return mine.first?.code
+    }
+
+    /// The windows (the `about` of `tolerate`) whose requests were refused since the last call,
+    /// each once: the programs that owned them are gone.
+    static func takeRefusals() -> [Window] {
+        guard !refusals.isEmpty else { return [] }
+        var windows: [Window] = []
+        for refusal in refusals where refusal.about != 0 && !windows.contains(refusal.about) {
+            windows.append(refusal.about)
+        }
+        refusals.removeAll()
+        return windows
+    }
+
+    private static func install() {
+        guard !handlerInstalled else { return }
+        handlerInstalled = true
+        previousHandler = XSetErrorHandler(trapHandler)
     }
 }
 

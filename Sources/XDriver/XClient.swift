@@ -478,6 +478,17 @@ public final class XClient {
         }
     }
 
+    /// Presses (`down`) or releases the modifier keys, each handled by the server before this
+    /// returns: for a test that lets go of them at a moment of its own choosing (`withModifiers`
+    /// is the usual way).
+    public func setModifiers(_ modifiers: KeyModifiers, down: Bool) throws {
+        for name in modifiers.keysymNames {
+            let (code, _) = try keycode(for: try keysym(named: name))
+            XTestFakeKeyEvent(display, UInt32(code), down ? 1 : 0, UInt(CurrentTime))
+        }
+        XSync(display, 0)
+    }
+
     /// Runs `body` with the modifier keys pressed, releasing them afterwards (even on error).
     public func withModifiers<T>(_ modifiers: KeyModifiers, _ body: () throws -> T) throws -> T {
         var pressed: [KeyCode] = []

@@ -1,4 +1,6 @@
 import CX11
+import Foundation
+import PaintApp
 import PaintCore
 import PaintIO
 import Testing
@@ -58,6 +60,62 @@ extension FileDialogEndToEndTests {
             paint.client.waitForTitle(paint.window) { $0 == "pic.png — SwiftPaint" } != nil,
             "\(paint.title ?? "nil")\n\(paint.app.outputSummary)")
         expectCanvas(paint, equals: picture, "the dropped picture opened")
+        #expect(paint.app.isRunning && !paint.app.stderr.contains("X Error"), "\(paint.app.stderr)")
+    }
+}
+
+/// Drops whose files never arrive: a source that hangs once asked for its list, and one that
+/// quits as it drops. The window gave the first no end (it waited for ever, and took the next
+/// drag's list for the hung one's) and the second "Only files can be dropped here".
+extension FileDialogEndToEndTests {
+    /// The red pixels of an error in the status bar.
+    static func errorPixels(_ paint: PaintWindow) -> Int {
+        let shot = try? paint.client.capture(paint.window, rect: paint.layout.statusBar)
+        return shot?.count(of: Theme.errorText, tolerance: 24) ?? 0
+    }
+
+    /// Drags `file` onto the middle of the picture and drops it; it opens.
+    func dropAndOpen(_ paint: PaintWindow, _ file: String, _ picture: PixelImage) throws {
+        let (x, y) = paint.windowPoint(imageX: 200, imageY: 150)
+        let source = try DragSource(displayName: paint.session.server.displayName, uris: "file://\(file)\r\n")
+        let result = try source.drop(on: paint.window, x: x, y: y)
+        #expect(result.accepted && result.finished, "\(result)\n\(paint.app.outputSummary)")
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        #expect(
+            paint.client.waitForTitle(paint.window) { $0 == "\(name) — SwiftPaint" } != nil,
+            "\(paint.title ?? "nil")\n\(paint.app.outputSummary)")
+        expectCanvas(paint, equals: picture, "\(name) dropped and opened")
+    }
+
+    @Test("Drag and drop: a source that never hands its list over, or quits at the drop, is given up in red")
+    func dropsNeverHandedOver() throws {
+        let dir = try scratchFolder()
+        let first = Self.quarters(Color(r: 250, g: 120, b: 0), Color(r: 10, g: 10, b: 120))
+        let second = Self.quarters(Color(r: 20, g: 160, b: 90), Color(r: 240, g: 240, b: 240))
+        try ImageFile.save(first, to: dir.file("first.png"), withAlpha: false)
+        try ImageFile.save(second, to: dir.file("second.png"), withAlpha: false)
+        let paint = try start(ServerConfig(depth: 24, shm: true), dir.file("doc.png"))
+        defer { paint.stop() }
+        let display = paint.session.server.displayName
+        let (x, y) = paint.windowPoint(imageX: 200, imageY: 150)
+        #expect(Self.errorPixels(paint) == 0)
+        // Hung: asked for its list, it never answers. The window gives up after its patience
+        // (5 s), tells the source the drop failed (XdndFinished without success) and says why.
+        let hung = try DragSource(displayName: display, uris: "file://\(dir.file("first.png"))\r\n", behaviour: .silent)
+        let given = try hung.drop(on: paint.window, x: x, y: y)
+        #expect(given.accepted && !given.finished, "\(given)\n\(paint.app.outputSummary)")
+        try Wait.require("the hung drop's error in red\n\(paint.app.outputSummary)") { Self.errorPixels(paint) >= 30 }
+        #expect(paint.title == "doc.png — SwiftPaint", "\(paint.title ?? "nil")")
+        // The next drop opens its picture (the message goes with it).
+        try dropAndOpen(paint, dir.file("first.png"), first)
+        try Wait.require("the error gone once a drop opened") { Self.errorPixels(paint) == 0 }
+        // Quits at the drop: the server answers the request for its list (no owner any more).
+        let quitter = try DragSource(
+            displayName: display, uris: "file://\(dir.file("second.png"))\r\n", behaviour: .quitsAtDrop)
+        _ = try quitter.drop(on: paint.window, x: x, y: y)
+        try Wait.require("the quitter's error in red\n\(paint.app.outputSummary)") { Self.errorPixels(paint) >= 30 }
+        #expect(paint.title == "first.png — SwiftPaint", "\(paint.title ?? "nil")")
+        try dropAndOpen(paint, dir.file("second.png"), second)
         #expect(paint.app.isRunning && !paint.app.stderr.contains("X Error"), "\(paint.app.stderr)")
     }
 }

@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import PaintApp
 import PaintCore
@@ -81,5 +82,47 @@ struct TextPrimaryEndToEndTests: CanvasChecks {
         expectCanvas(paint, equals: expected, "\(config): the text with PRIMARY pasted, put down")
         try save(paint)
         #expect(try load(file) == expected)
+    }
+
+    /// The window that owns PRIMARY now (0: none).
+    static func primaryOwner(_ paint: PaintWindow) -> Window {
+        XGetSelectionOwner(paint.client.display, XInternAtom(paint.client.display, "PRIMARY", 0))
+    }
+
+    @Test("A cleared selection gives PRIMARY up; one another program took since stays theirs")
+    func clearedSelectionGivesPrimaryUp() throws {
+        let dir = try scratchFolder()
+        let paint = try Text().start(ServerConfig(depth: 24, shm: true), dir.file("text.png"))
+        defer { paint.stop() }
+        try Text.typeInNewBox(paint, Self.typed, x: 30, y: 40)
+        var last = ""
+        let beta = try Self.point(paint, Self.typed, line: 0, offset: 8)
+        paint.client.clickRun(paint.window, x: beta.0, y: beta.1, delays: [0, 0])
+        #expect(waitForPrimary(paint, "beta", &last), "PRIMARY after a double click: “\(last)”")
+        #expect(Self.primaryOwner(paint) == paint.window)
+        // A click in the text: nothing selected, and nobody owns PRIMARY (it kept offering
+        // "beta"); xclip finds nothing to read.
+        let gamma = try Self.point(paint, Self.typed, line: 1, offset: 2)
+        try paint.client.click(paint.window, x: gamma.0, y: gamma.1)
+        paint.parkPointer()
+        try Wait.require("PRIMARY given up after the click (owner \(Self.primaryOwner(paint)))") {
+            Self.primaryOwner(paint) == 0
+        }
+        let read = try Clip().xclip(paint, ["-selection", "primary", "-t", "UTF8_STRING", "-o"])
+        #expect(read.status != .exited(0) && read.output.isEmpty, "\(String(decoding: read.output, as: UTF8.self))")
+        // Selected again, then taken by xclip; a click that clears the box's selection leaves
+        // xclip's text where it is.
+        paint.client.clickRun(paint.window, x: beta.0, y: beta.1, delays: [0, 0])
+        #expect(waitForPrimary(paint, "beta", &last), "PRIMARY after a second double click: “\(last)”")
+        let source = dir.file("primary.txt")
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: source))
+        let owner = try Clip().xclip(paint, ["-selection", "primary", "-i", source], background: true)
+        defer { owner.child.killAndReap() }
+        #expect(waitForPrimary(paint, "theirs", &last), "xclip never took PRIMARY: “\(last)”")
+        try paint.client.click(paint.window, x: gamma.0, y: gamma.1)
+        paint.parkPointer()
+        // Handled: the click's caret is drawn once the window has answered (two round trips).
+        try paint.roundTrip()
+        #expect(waitForPrimary(paint, "theirs", &last) && Self.primaryOwner(paint) != paint.window, "“\(last)”")
     }
 }

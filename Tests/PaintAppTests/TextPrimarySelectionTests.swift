@@ -25,13 +25,55 @@ import Testing
         Tool.type(s, "hello world")
         #expect(Self.offers(s.handle(.key(.left, modifiers: .shift))) == ["d"])
         #expect(Self.offers(s.handle(.key(.left, modifiers: .shift))) == ["ld"])
-        // Typing over it: nothing selected, nothing offered (PRIMARY keeps the last text).
+        // Typing over it: nothing selected, nothing offered (PRIMARY is given up).
         #expect(Self.offers(s.handle(.key(.character("X"), modifiers: []))).isEmpty)
         #expect(s.editedText == "hello worX")
         #expect(Self.offers(s.handle(.key(.home, modifiers: .shift))) == ["hello worX"])
         #expect(Self.offers(s.handle(.key(.character("a"), modifiers: .control))).isEmpty)
         #expect(Self.offers(s.handle(.key(.right, modifiers: []))).isEmpty)
         #expect(Self.offers(s.handle(.key(.character("a"), modifiers: .control))) == ["hello worX"])
+    }
+
+    /// Whether `effects` ask the window to give PRIMARY up.
+    static func releases(_ effects: Effects) -> Bool { effects.clipboard.contains(.releasePrimary) }
+
+    /// Once nothing is selected (a click in the box, typing over the selection, the box put down
+    /// or cancelled), the window is asked once to give PRIMARY up; a box that never offered
+    /// anything asks nothing, and a selection that moves on to other text does not give it up.
+    @Test func aClearedSelectionGivesPrimaryUp() throws {
+        let (s, _) = Tool.typing()
+        Tool.type(s, "one two")
+        #expect(Self.offers(s.handle(.key(.left, modifiers: .shift))) == ["o"])
+        // Another selection replaces it: offered, not given up in between.
+        let other = s.handle([.key(.left, modifiers: .shift), .key(.left, modifiers: .shift)])
+        #expect(Self.offers(other) == ["wo", "two"] && !Self.releases(other))
+        // A click in the text deselects: given up, once.
+        let live = try #require(s.liveText)
+        let at = T.window(
+            s, 20 + Int(live.layout.caret(line: 0, offset: 1).x.rounded()), 10 + live.layout.lineHeight / 2)
+        let click = s.handle([
+            .press(x: at.0, y: at.1, button: .left, modifiers: []),
+            .release(x: at.0, y: at.1, button: .left, modifiers: []),
+        ])
+        #expect(Self.releases(click) && s.selectedText == nil)
+        #expect(!Self.releases(s.handle([.key(.right, modifiers: []), .key(.left, modifiers: [])])))
+        // Typing over a selection.
+        #expect(Self.offers(s.handle(.key(.right, modifiers: .shift))) == ["n"])
+        #expect(Self.releases(s.handle(.key(.character("N"), modifiers: []))))
+        #expect(s.editedText == "oNe two")
+        // Escape with text selected: the box goes, and PRIMARY with it.
+        #expect(Self.offers(s.handle(.key(.character("a"), modifiers: .control))) == ["oNe two"])
+        #expect(Self.releases(s.handle(.key(.escape, modifiers: []))) && !s.isEditingText)
+        // A box put down by a click off it, its text selected.
+        Tool.click(s, 20, 60)
+        Tool.type(s, "three")
+        #expect(Self.offers(s.handle(.key(.character("a"), modifiers: .control))) == ["three"])
+        let away = T.window(s, 200, 100)
+        let putDown = s.handle([
+            .press(x: away.0, y: away.1, button: .left, modifiers: []),
+            .release(x: away.0, y: away.1, button: .left, modifiers: []),
+        ])
+        #expect(Self.releases(putDown))
     }
 
     /// A drag over the text offers nothing while it moves and its selection once when the button
@@ -73,7 +115,9 @@ import Testing
             .press(x: at.0, y: at.1, button: .middle, modifiers: []),
             .release(x: at.0, y: at.1, button: .middle, modifiers: []),
         ])
-        #expect(effects.clipboard == [.fetchPrimaryText])
+        // The click ended the selection offered: PRIMARY is given up, after it is asked for (the
+        // window answers its own PRIMARY at once, so the text selected is what is pasted).
+        #expect(effects.clipboard == [.fetchPrimaryText, .releasePrimary])
         #expect(s.selectedText == nil && s.liveText?.box.caret == 4)
         s.handle(.pastedText("two "))
         #expect(s.editedText == "one two three" && s.liveText?.box.caret == 8)

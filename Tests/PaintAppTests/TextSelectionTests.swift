@@ -182,7 +182,8 @@ import Testing
         #expect(effects.clipboard == [.offerText("def ")])
         #expect(s.editedText == "abc def " && s.isEditingText)
         effects = T.key(s, "x", .control)
-        #expect(effects.clipboard == [.offerText("def ")])
+        // Cut: nothing is selected any more, and PRIMARY (which offered it) is given up.
+        #expect(effects.clipboard == [.offerText("def "), .releasePrimary])
         #expect(s.editedText == "abc ")
         TextUndoTests.undo(s)
         #expect(s.editedText == "abc def " && s.selectedText == "def ")

@@ -5,21 +5,38 @@ import XDriver
 /// Another program dragging files onto a window, as a file manager does (XDND version 5): it
 /// owns XdndSelection, sends XdndEnter, XdndPosition and, once the target accepts, XdndDrop,
 /// answers the target's request for `text/uri-list`, and waits for XdndFinished. It has its own
-/// connection.
+/// connection. It can also misbehave as a source whose program hangs or quits at the drop.
 final class DragSource {
+    /// How it answers the target's request for its list.
+    enum Behaviour {
+        /// At once.
+        case answers
+        /// Never (a hung program): only the target's giving up ends the drop.
+        case silent
+        /// Its window is gone with the drop (the program quit as the button came up): nobody owns
+        /// XdndSelection any more, and nothing waits for XdndFinished.
+        case quitsAtDrop
+    }
+
     private let connection: SelectionConnection
     private let uris: String
+    private let behaviour: Behaviour
+    /// Run when the target's request for the list arrives, before it is answered (the user
+    /// letting go of Ctrl while the list is on its way).
+    var beforeAnswering: (() throws -> Void)?
     private var display: OpaquePointer { connection.display }
     private var window: Window { connection.window }
     private func atom(_ name: String) -> Atom { connection.atom(name) }
 
-    init(displayName: String, uris: String) throws {
+    init(displayName: String, uris: String, behaviour: Behaviour = .answers) throws {
         connection = try SelectionConnection(displayName: displayName, selection: "XdndSelection")
         self.uris = uris
+        self.behaviour = behaviour
     }
 
     /// Drags onto `target` at its (x, y) and drops; returns whether the target accepted (its
-    /// XdndStatus) and finished with success (its XdndFinished). Throws when it never answers.
+    /// XdndStatus) and finished with success (its XdndFinished; false at once for
+    /// `quitsAtDrop`). Throws when it never answers.
     func drop(on target: Window, x: Int, y: Int) throws -> (accepted: Bool, finished: Bool) {
         let uriList = atom("text/uri-list")
         send(atom("XdndEnter"), to: target, [Int(window), 5 << 24, Int(uriList), 0, 0])
@@ -38,6 +55,13 @@ final class DragSource {
         let accepted = status.data.l.1 & 1 != 0
         guard accepted else { return (false, false) }
         send(atom("XdndDrop"), to: target, [Int(window), 0, Int(CurrentTime), 0, 0])
+        if behaviour == .quitsAtDrop {
+            // The drop and the window's end reach the server in one flush: the window is gone
+            // before the target can ask for anything.
+            XDestroyWindow(display, window)
+            XSync(display, 0)
+            return (true, false)
+        }
         guard let finished = try wait(for: atom("XdndFinished")) else {
             throw HarnessError.timedOut("XdndFinished from the target")
         }
@@ -47,16 +71,23 @@ final class DragSource {
     /// Serves the selection while waiting for a client message of `type`.
     private func wait(for type: Atom) throws -> XClientMessageEvent? {
         var found: XClientMessageEvent?
+        var failure: Error?
         _ = Wait.until(poll: .milliseconds(5)) {
             connection.drain { event in
-                if event.type == SelectionRequest {
+                if event.type == SelectionRequest, behaviour == .answers {
+                    do {
+                        try beforeAnswering?()
+                    } catch {
+                        failure = error
+                    }
                     answer(event.xselectionrequest)
                 } else if event.type == ClientMessage, event.xclient.message_type == type {
                     found = event.xclient
                 }
             }
-            return found != nil
+            return found != nil || failure != nil
         }
+        if let failure { throw failure }
         return found
     }
 
