@@ -1,5 +1,5 @@
 /// What happens with time and no input: a drag selecting text held still past the canvas's
-/// edge keeps scrolling, and a notice in the status bar goes after a few seconds. The window calls `runTimers` at every turn of its loop with its clock
+/// edge keeps scrolling, and a notice in the status bar goes after a few seconds (once no button is held). The window calls `runTimers` at every turn of its loop with its clock
 /// and sleeps no longer than the time it returns; nil lets it sleep until input comes, so a
 /// window with nothing pending is never woken for nothing.
 extension Session {
@@ -29,6 +29,10 @@ extension Session {
             return now + Self.messageLifetime
         }
         guard now >= shown + Self.messageLifetime else { return shown + Self.messageLifetime }
+        // Not in the middle of a drag: the status bar drawn again (its whole width) would
+        // hold up the frame that shows the stroke. The release is input, and the window runs
+        // the timers at every turn, so the notice goes then without a wake-up of its own.
+        guard case .idle = gesture else { return nil }
         setMessage("")
         return nil
     }

@@ -78,4 +78,43 @@ import Testing
         s.handle(.release(x: area.maxX + 10, y: y, button: .left, modifiers: []))
         #expect(s.runTimers(at: 12) == 10 + Session.messageLifetime)
     }
+
+    /// A notice due while a stroke is drawn waits for the release: the status bar drawn again
+    /// mid-stroke would hold up the frame that shows the ink. It goes at the release's turn.
+    @Test func aNoticeDueDuringAStrokeGoesAtTheRelease() {
+        let (s, sink) = T.recordingSession()
+        s.show("A notice")
+        let life = Session.messageLifetime
+        #expect(s.runTimers(at: 10) == 10 + life)
+        let (x, y) = T.window(s, 5, 5)
+        s.handle(.press(x: x, y: y, button: .left, modifiers: []))
+        s.handle(.motion(x: x + 3, y: y, modifiers: []))
+        _ = s.takeEffects()
+        #expect(s.runTimers(at: 10 + life) == nil, "no wake-up of its own while the button is held")
+        #expect(s.message == "A notice")
+        #expect(!s.takeEffects().status, "the status bar is not drawn again mid-stroke")
+        s.handle(.motion(x: x + 6, y: y, modifiers: []))
+        #expect(s.runTimers(at: 10 + life + 1) == nil)
+        #expect(s.message == "A notice")
+        // The stroke's commit is a change, which takes a notice away by itself; a release that
+        // changes nothing leaves it to the timers' next turn.
+        let released = s.handle(.release(x: x + 6, y: y, button: .left, modifiers: []))
+        #expect(s.runTimers(at: 10 + life + 2) == nil)
+        #expect(s.message.isEmpty)
+        #expect(released.status || s.takeEffects().status, "the status bar is drawn again without it")
+        #expect(sink.operations.count == 1, "the drag was a stroke")
+        // A drag that changes nothing (the picture panned with the middle button): the notice
+        // goes at the first turn after the release.
+        s.show("Another notice")
+        #expect(s.runTimers(at: 100) == 100 + life)
+        s.handle(.press(x: x, y: y, button: .middle, modifiers: []))
+        s.handle(.motion(x: x + 2, y: y, modifiers: []))
+        #expect(s.runTimers(at: 100 + life) == nil)
+        #expect(s.message == "Another notice")
+        #expect(s.handle(.release(x: x + 2, y: y, button: .middle, modifiers: [])).status == false)
+        #expect(s.message == "Another notice")
+        #expect(s.runTimers(at: 100 + life + 1) == nil)
+        #expect(s.message.isEmpty)
+        #expect(s.takeEffects().status)
+    }
 }
