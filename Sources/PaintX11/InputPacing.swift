@@ -77,6 +77,12 @@ struct InputPacing {
     /// Whether the connection is left alone at `clock`.
     func holds(at clock: Double) -> Bool { clock < holdUntil }
 
+    /// When a redraw that shows only what motion changed (the pointer's position in the status
+    /// bar), due at `due` by its own throttle, is made: while motion is held, with the next
+    /// read's frame. A wake-up of its own between reads would read the held motion early and
+    /// draw a frame of ink no screen shows (measured: a sixth more frames and wake-ups at 1 kHz).
+    func followingMotion(_ due: Double) -> Double { max(due, holdUntil) }
+
     /// `poll`'s time-out in milliseconds (-1: none): `timeout`, or while `holding` no later
     /// than the next read (rounded up: poll's time-outs are whole milliseconds).
     func timeout(_ timeout: Int32, holding: Bool, at clock: Double) -> Int32 {

@@ -417,7 +417,7 @@ public final class X11App {
     /// Sleep until an event, a throttled status-bar redraw, or a pending tooltip is due.
     private func pollTimeout() -> Int32 {
         var due = Double.infinity
-        if owed.pointerPosition { due = lastStatusDraw + Self.statusInterval }
+        if owed.pointerPosition { due = pacing.followingMotion(lastStatusDraw + Self.statusInterval) }
         // Not while a panel is open: the wait would be over at once, and poll woke every
         // millisecond until it closed.
         if session.showsTooltip, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }

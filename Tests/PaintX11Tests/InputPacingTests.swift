@@ -184,4 +184,24 @@ import Testing
         off.readMotion(5, at: 1)
         #expect(!off.holds(at: 1))
     }
+
+    /// The pointer's position in the status bar, throttled on its own, is drawn with the
+    /// frame of the next read while motion is held: never a wake-up between reads, which read
+    /// the held motion early.
+    @Test func thePositionsRedrawWaitsForTheNextRead() {
+        let frame = 1.0 / 60
+        var pacing = Self.learnt(interval: frame, blank: 50)
+        // Not holding: the throttle's own time.
+        #expect(pacing.followingMotion(50.02) == 50.02)
+        pacing.readMotion(8, at: 50.003)
+        let next = pacing.holdUntil
+        #expect(pacing.holds(at: 50.004) && next > 50.01)
+        // Due before the next read: at the read. Due after it: its own time.
+        #expect(pacing.followingMotion(50.005) == next)
+        #expect(pacing.followingMotion(next + 0.01) == next + 0.01)
+        // The window's poll then sleeps to the read, not to the position's throttle.
+        let timeout = Int32(((pacing.followingMotion(50.005) - 50.004) * 1000).rounded(.up))
+        #expect(pacing.timeout(timeout, holding: true, at: 50.004) == timeout)
+        #expect(Double(timeout) / 1000 >= next - 50.004)
+    }
 }
