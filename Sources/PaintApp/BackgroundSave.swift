@@ -24,6 +24,10 @@ final class BackgroundSave {
         let withAlpha: Bool
         /// The history to keep with it (the store, the file's own chunk), when any is.
         let history: SavedHistory?
+        /// The history's starting picture, read into it on the thread: an opened file's bytes
+        /// or the crash journal's copy (megabytes read back, which held the window's thread at
+        /// Ctrl+S); nil when it starts from none.
+        let base: BaseImage?
     }
 
     /// What the thread did.
@@ -33,6 +37,10 @@ final class BackgroundSave {
         /// The file as this save left it, for the changed-on-disk check (read back here, not on
         /// the window's thread).
         var onDisk: DiskBaseline = .unknown
+        /// Whether a history was wanted but its starting picture could not be read back (the
+        /// file changed, the crash journal damaged): the picture is saved without it, and the
+        /// status bar says so.
+        var historyLost = false
     }
 
     /// Shared with the thread: the request in, what it did out, the pipe between them.
@@ -70,9 +78,6 @@ final class BackgroundSave {
     /// The document it saves (`Session.documentSerial`): a save that ends after another
     /// document came only says how it went.
     let document: Int
-    /// Whether a history was wanted but its starting picture could not be read back (from the
-    /// crash journal): the picture is saved without it, and the status bar says so.
-    let historyLost: Bool
     /// Whether the thread has said it is done (see `checkFinished`).
     private(set) var isFinished = false
 
@@ -85,10 +90,8 @@ final class BackgroundSave {
     /// without, or when no thread or pipe can be made).
     init(
         _ request: Request, format: ImageFormat, then: Leaving?, step: Int, recordedAtStart: Int,
-        journal: ObjectIdentifier?, document: Int,
-        historyLost: Bool, inBackground: Bool
+        journal: ObjectIdentifier?, document: Int, inBackground: Bool
     ) {
-        self.historyLost = historyLost
         self.format = format
         self.then = then
         self.step = step
@@ -127,16 +130,25 @@ final class BackgroundSave {
     /// one written, as the write knew it (two windows saving one file at once each know their
     /// own, so the one whose save was replaced says the file changed on disk).
     static func write(_ request: Request) -> Written {
+        var history = request.history
+        var historyLost = false
+        if let base = request.base, history != nil {
+            // No history is better than a wrong one: without its starting picture, none.
+            if let bytes = base.read() {
+                history?.archive.baseImage = bytes
+            } else {
+                history = nil
+                historyLost = true
+            }
+        }
         let outcome = Result { () throws(ImageFileError) in
             try ImageFile.save(
                 request.picture.flattened(), to: request.target, options: request.options,
-                withAlpha: request.withAlpha, history: request.history)
+                withAlpha: request.withAlpha, history: history)
         }
-        guard case .success = outcome else { return Written(outcome: outcome) }
-        guard case .success(let saved) = outcome, let file = saved.file else {
-            return Written(outcome: outcome, onDisk: DiskBaseline.now(request.target))
-        }
-        return Written(outcome: outcome, onDisk: .version(file))
+        guard case .success(let saved) = outcome else { return Written(outcome: outcome) }
+        let onDisk = saved.file.map(DiskBaseline.version) ?? DiskBaseline.now(request.target)
+        return Written(outcome: outcome, onDisk: onDisk, historyLost: historyLost)
     }
 
     /// A save left unfinished (the session goes) is still waited for: the file is whole.

@@ -222,17 +222,16 @@ public enum DocumentLoader {
         return .success(document)
     }
 
-    /// The archive to keep with the saved picture: the starting picture and every step (undone
-    /// ones too, followed by the undos). Its pixel hash is filled in by the save, from the
-    /// pixels a reader decodes. Nil when the starting picture cannot be read back from the
-    /// journal that holds it (`BaseImage.read`): no history is better than a wrong one.
-    public static func archive(for document: Document) -> DocumentArchive? {
-        let baseImage = document.base?.read()
-        if document.base != nil && baseImage == nil { return nil }
+    /// The archive to keep with the saved picture: every step (undone ones too, followed by the
+    /// undos), without the starting picture's bytes: those are `document.base`, read back (from
+    /// the opened file or the crash journal: megabytes) where the archive is written, on the
+    /// save's thread (`BackgroundSave`). Its pixel hash is filled in by the save, from the
+    /// pixels a reader decodes.
+    public static func archive(for document: Document) -> DocumentArchive {
         let start = document.history.startingCanvas
         return DocumentArchive(
             width: document.engine.width, height: document.engine.height,
-            background: document.startingBackground, baseImage: baseImage,
+            background: document.startingBackground, baseImage: nil,
             operations: document.replayLog, pixelHash: 0,
             startingCanvas: start == nil || start == document.engine.bounds ? nil : start)
     }

@@ -33,13 +33,12 @@ extension Session {
             picture: engine.pictureSnapshot(), target: target,
             options: SaveOptions(
                 format: format, quality: quality, lossless: format == .webp && quality == 100),
-            withAlpha: engine.background == .transparent, history: kept)
+            withAlpha: engine.background == .transparent, history: kept, base: kept == nil ? nil : document.base)
         setMessage("Saving “\(FileSystem.lastComponent(target))”…")
         saving = BackgroundSave(
             request, format: format, then: then, step: history.cursor, recordedAtStart: recordedChanges,
             journal: sink.map(ObjectIdentifier.init),
-            document: documentSerial, historyLost: (store != nil || inside) && archive == nil,
-            inBackground: savesInBackground)
+            document: documentSerial, inBackground: savesInBackground)
         guard savesInBackground else { return finishSave() }
         return true
     }
@@ -82,7 +81,7 @@ extension Session {
             leaveAfterSave = nil
         case .success(var outcome):
             saved = true
-            if save.historyLost {
+            if written.historyLost {
                 outcome.problem =
                     "its history was not kept: its starting picture could not be read back from the crash journal"
             }
