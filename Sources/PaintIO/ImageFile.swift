@@ -54,8 +54,8 @@ public enum ImageFile {
     public enum DecodedBytes: Sendable {
         /// Left in the file, which stays open (`PictureFile`): a streamed decode.
         case file(PictureFile)
-        /// In memory: the decode needed them whole a second time (a PNG whose metadata is over
-        /// the limit opens from a copy without it).
+        /// In memory, as `readPicture` gives them: a WebP, or a file with metadata past the
+        /// limit, which opens from a copy without it.
         case memory([UInt8])
 
         /// How many there are.
@@ -70,8 +70,10 @@ public enum ImageFile {
     /// Reads and decodes the picture file at `path` as `open` does, into the engine's tiles
     /// (`ImageDecoder.decodeTiles`: a PNG, a JPEG or a BMP without a whole-picture buffer),
     /// reading the file once through a small buffer (`PictureStream`): opening holds the tiles,
-    /// not the file. The bytes stay in the file, which is kept open, with the count and CRC the
-    /// decoder read (`PictureFile`). The same errors.
+    /// not the file. The bytes stay in the file, which is kept open, with the count and CRC of
+    /// those up to the picture's end (`PictureFile`, `PictureEnd`: what follows is neither kept
+    /// nor read back); a WebP's, or a file's whose metadata past the limit is passed over, are
+    /// read into memory as `readPicture` gives them. The same errors.
     public static func openTiles(path: String, limits: ImageLimits = .default) throws(ImageFileError) -> OpenedTiles {
         let (fd, size) = try openForReading(path, limit: maxFileBytes)
         var kept = false
@@ -79,6 +81,9 @@ public enum ImageFile {
         let stream = PictureStream(fd: fd, name: path, size: size, limit: maxFileBytes)
         let history = PNGChunkSpotter(lookingFor: HistoryChunk.type, upTo: HistoryChunk.maxChunkLength)
         stream.observe { history.see($0) }
+        // What of the file is the picture's: junk after its end is not kept (`PictureEnd`).
+        let end = PictureEnd(limits: limits, fileSize: size)
+        stream.observe { end.see($0) }
         let decoded: (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool)
         do {
             decoded = try ImageDecoder.decodeTiles(stream, limits: limits)
@@ -95,12 +100,23 @@ public enum ImageFile {
                 version: FileVersion(path: path, count: stream.count, crc: stream.crc),
                 carriesHistory: HistoryChunk.isPresent(in: bytes))
         }
+        let version = FileVersion(path: path, count: stream.count, crc: stream.crc)
+        let file: PictureFile
+        switch end.kept(ofFile: stream.count) {
+        case .prefix(let count, let crc): file = PictureFile(fd: fd, path: path, count: count, crc: crc)
+        case .whole: file = PictureFile(fd: fd, path: path, count: stream.count, crc: stream.crc)
+        case .picture:
+            // A WebP (decoded from memory anyway), or a file whose metadata past the limit was
+            // passed over: its bytes as `readPicture` gives them, the picture's and no more.
+            let bytes = try readPicture(path, limit: maxFileBytes, limits: limits)
+            return OpenedTiles(
+                picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: .memory(bytes),
+                version: version, carriesHistory: decoded.format == .png && HistoryChunk.isPresent(in: bytes))
+        }
         kept = true
-        let file = PictureFile(fd: fd, path: path, count: stream.count, crc: stream.crc)
         return OpenedTiles(
             picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: .file(file),
-            version: FileVersion(path: path, count: stream.count, crc: stream.crc),
-            carriesHistory: decoded.format == .png && history.found)
+            version: version, carriesHistory: decoded.format == .png && history.found)
     }
 
     /// The pixels of the picture file at `path`, in any format SwiftPaint opens.

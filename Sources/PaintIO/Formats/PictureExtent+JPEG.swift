@@ -39,11 +39,15 @@ extension PictureExtent {
                 guard at + 4 <= bytes.count else { return .unknown }
                 let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
                 guard length >= 2 else { return .whole }
-                // An APPn or COM segment past what the decoder keeps of metadata: EXIF, ICC and
-                // the like come first, and no file needs 8 MB of them.
+                // An APPn or COM segment past what the decoder keeps of metadata (EXIF, ICC and
+                // the colour segments have a budget of their own: no file needs 8 MB of them).
                 if skipsUnneeded && ((0xE0...0xEF).contains(marker) || marker == 0xFE) {
-                    if metadataKept + length > limits.maxMetadataBytes { return .skip(from: at, to: at + 2 + length) }
-                    metadataKept += length
+                    // Enough of the body to tell whether the decode reads it.
+                    let signature = at + 4 + min(length - 2, JPEGMetadata.signatureBytes)
+                    guard signature <= bytes.count else { return .unknown }
+                    let body = bytes[(at + 4)..<signature]
+                    let forPicture = JPEGMetadata.reads(marker, body) || JPEGMetadata.isColorSegment(marker, body)
+                    if !keepMetadata(length, forPicture: forPicture) { return .skip(from: at, to: at + 2 + length) }
                 }
                 if Self.isFrameStart(marker) {
                     guard at + 9 <= bytes.count else { return .unknown }

@@ -77,7 +77,9 @@ struct PictureExtent {
     var skipsUnneeded = false
     /// WebP: how many bytes were skipped so far (the RIFF size counts them, offsets do not).
     var skipped = 0
-    /// PNG, JPEG, GIF: how many bytes of metadata were kept so far (`skipsUnneeded`).
+    /// PNG, JPEG, GIF: how many bytes of metadata were kept so far (`skipsUnneeded`): those the
+    /// picture's decode reads, and the others (`keepMetadata`).
+    var pictureMetadataKept = 0
     var metadataKept = 0
     /// GIF: inside the sub-blocks of an extension that is metadata (not a graphic control).
     var inMetadata = false
@@ -121,12 +123,11 @@ struct PictureExtent {
             let next = at + 12 + length
             // An ancillary chunk (a lowercase first letter) the decoder would not keep.
             if skipsUnneeded && bytes[at + 4] & 0x20 != 0 {
-                if bytes[(at + 4)..<(at + 8)].elementsEqual(HistoryChunk.type) {
+                let type = bytes[(at + 4)..<(at + 8)]
+                if type.elementsEqual(HistoryChunk.type) {
                     if length > HistoryChunk.maxChunkLength { return .skip(from: at, to: next) }
-                } else if metadataKept + length > limits.maxMetadataBytes {
+                } else if !keepMetadata(length, forPicture: PNGChunks.colorChunks.contains { type.elementsEqual($0) }) {
                     return .skip(from: at, to: next)
-                } else {
-                    metadataKept += length
                 }
             }
             if bytes[(at + 4)..<(at + 8)].elementsEqual("IEND".utf8) { return .end(next) }
@@ -149,6 +150,36 @@ struct PictureExtent {
             at = next
         }
         return .unknown
+    }
+
+    /// For a reader that holds only what the walk still needs (`PictureEnd`): how many of the
+    /// `count` bytes looked at, from `head` on, the walk has passed and will not look at again
+    /// (the first `head` bytes, which a header is read from, are kept). The caller drops them;
+    /// offsets the walk gives after that count without them, as after a `.skip`. None while the
+    /// walk still goes back to an earlier offset (a BMP's wrapped picture).
+    mutating func dropPassed(after head: Int, of count: Int) -> Int {
+        guard wrapped < 0, at > head else { return 0 }
+        let n = min(at, count) - head
+        guard n > 0 else { return 0 }
+        at -= n
+        // A WebP's RIFF size counts them.
+        skipped += n
+        return n
+    }
+
+    /// Whether `length` bytes of metadata are kept (`skipsUnneeded`), counting them. What the
+    /// decode reads for the picture (`forPicture`: a PNG's profile, gamma and transparency, a
+    /// JPEG's EXIF orientation, ICC profile and colour segments) has a budget of its own, so
+    /// megabytes of text or comments before it never make it be skipped.
+    mutating func keepMetadata(_ length: Int, forPicture: Bool) -> Bool {
+        if forPicture {
+            guard pictureMetadataKept + length <= limits.maxMetadataBytes else { return false }
+            pictureMetadataKept += length
+        } else {
+            guard metadataKept + length <= limits.maxMetadataBytes else { return false }
+            metadataKept += length
+        }
+        return true
     }
 
     /// The most bytes a PNG's `IDAT` chunks may hold for a picture of `width` x `height`: 16

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The bytes a picture was decoded from, left in its file: the file kept open (so a save that
 /// replaces it, a new file renamed over the name, leaves these bytes readable), and how many
-/// bytes with which CRC-32 the decoder read, as it read them (`PictureStream`).
+/// bytes with which CRC-32 the file holds from its start to the picture's end, as the decoder
+/// read them (`PictureEnd`): junk after the picture is never read back nor copied.
 ///
 /// The bytes are never trusted to be still there: `read` and `copy` read them again and give
 /// them only when their count and CRC are those of the decode. A file written over in place
@@ -14,7 +15,7 @@ import Synchronization
 public final class PictureFile: Sendable {
     /// The path it was opened at (for messages).
     public let path: String
-    /// How many bytes the picture was decoded from: the whole file as it was read.
+    /// How many bytes the picture was decoded from: the file's first, up to the picture's end.
     public let count: Int
     /// Their CRC-32.
     public let crc: UInt32

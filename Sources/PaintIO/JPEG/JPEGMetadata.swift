@@ -55,6 +55,23 @@ struct JPEGMetadata {
     }
 
     static let iccSignature = Array("ICC_PROFILE".utf8) + [0]
+    static let exifSignature = Array("Exif".utf8) + [0, 0]
+
+    /// The most bytes of a segment's body that `reads` and `isColorSegment` look at.
+    static let signatureBytes = iccSignature.count
+
+    /// Whether a segment of `marker` whose body starts with `body` (its first `signatureBytes`,
+    /// or all of a shorter one) is one this type reads: EXIF (APP1) or an ICC profile's part (APP2).
+    static func reads(_ marker: UInt8, _ body: ArraySlice<UInt8>) -> Bool {
+        (marker == 0xE1 && body.starts(with: exifSignature)) || (marker == 0xE2 && body.starts(with: iccSignature))
+    }
+
+    /// Whether such a segment is one libjpeg reads for the picture's colours: JFIF (APP0) or
+    /// Adobe's (APP14: whether four channels are CMYK or YCCK).
+    static func isColorSegment(_ marker: UInt8, _ body: ArraySlice<UInt8>) -> Bool {
+        (marker == 0xE0 && body.starts(with: Array("JFIF".utf8) + [0]))
+            || (marker == 0xEE && body.starts(with: Array("Adobe".utf8)))
+    }
 
     /// The Orientation tag (0x0112) of IFD0 in an APP1 "Exif\0\0" segment, if it holds 1...8.
     static func exifOrientation(_ body: ArraySlice<UInt8>) -> Int? {
@@ -106,42 +123,77 @@ extension Orientation {
     }
 }
 
-/// A JPEG's header segments (everything before its first scan) kept as the file's chunks pass
-/// by on their way to libjpeg (`PictureStream.observe`), so `JPEGMetadata` reads them from
-/// memory while the file is never held whole: the walk stops at the first scan (or at
-/// `limit` bytes, beyond which a header is not kept: its metadata is what the first `limit`
-/// bytes hold).
+/// The segments of a JPEG's header (everything before its first scan) that `JPEGMetadata`
+/// reads (EXIF in APP1, the ICC profile in APP2), kept as the file's chunks pass by on their way
+/// to libjpeg (`PictureStream.observe`), so it reads them from memory while the file is never
+/// held whole. Every other segment is passed over, not kept: a comment or another program's
+/// APPn of megabytes before them takes none of `limit`, which bounds only the segments kept
+/// (beyond it one is not kept: the metadata is what those within it hold).
 final class JPEGHeaderCapture {
-    /// The file's first bytes: every header segment, and at most one chunk beyond them.
-    private(set) var prefix: [UInt8] = []
+    /// The file's SOI marker, then each segment kept, whole: what `JPEGMetadata` walks.
+    private(set) var prefix: [UInt8] = [0xFF, 0xD8]
     private let limit: Int
-    /// Where the next segment starts in `prefix`, after SOI.
-    private var next = 2
+    /// The head of the segment being read (marker, length, the start of its body).
+    private var head: [UInt8] = []
+    /// Bytes to pass over (the SOI first; a segment not kept), and to keep (a segment kept).
+    private var skipping = 2
+    private var keeping = 0
     private var done = false
 
     init(limit: Int) { self.limit = limit }
 
     func see(_ chunk: UnsafeRawBufferPointer) {
-        guard !done else { return }
-        prefix.append(contentsOf: chunk.prefix(limit - prefix.count))
-        if prefix.count >= limit { done = true }
-        // The same steps as `JPEGMetadata`'s walk: it ends where that one stops.
-        while !done, next + 4 <= prefix.count {
-            guard prefix[next] == 0xFF else {
-                done = true
-                break
+        var i = 0
+        while !done && i < chunk.count {
+            if skipping > 0 || keeping > 0 {
+                let k = min(skipping + keeping, chunk.count - i)
+                if keeping > 0 { prefix.append(contentsOf: chunk[i..<(i + k)]) }
+                if skipping > 0 { skipping -= k } else { keeping -= k }
+                i += k
+                continue
             }
-            let marker = prefix[next + 1]
-            if marker == 0xFF {
-                next += 1
-            } else if marker == 0x01 || (0xD0...0xD7).contains(marker) {
-                next += 2
-            } else if marker == 0xDA || marker == 0xD9 {
-                done = true
-            } else {
-                let length = Int(prefix[next + 2]) << 8 | Int(prefix[next + 3])
-                if length < 2 { done = true } else { next += 2 + length }
-            }
+            head.append(chunk[i])
+            i += 1
+            segmentHead()
         }
+    }
+
+    /// Looks at `head` once it grew by a byte: the same steps as `JPEGMetadata`'s walk, which
+    /// ends where this one stops.
+    private func segmentHead() {
+        guard head[0] == 0xFF else {
+            done = true
+            return
+        }
+        guard head.count >= 2 else { return }
+        let marker = head[1]
+        if marker == 0xFF {
+            head.removeFirst()  // a fill byte
+            return
+        }
+        if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+            head.removeAll()
+            return
+        }
+        if marker == 0xDA || marker == 0xD9 {
+            done = true
+            return
+        }
+        guard head.count >= 4 else { return }
+        let length = Int(head[2]) << 8 | Int(head[3])
+        guard length >= 2 else {
+            done = true
+            return
+        }
+        // Enough of the body to tell what it is.
+        guard head.count >= 4 + min(length - 2, JPEGMetadata.signatureBytes) else { return }
+        let rest = 2 + length - head.count
+        if JPEGMetadata.reads(marker, head[4...]) && prefix.count + 2 + length <= limit {
+            prefix += head
+            keeping = rest
+        } else {
+            skipping = rest
+        }
+        head.removeAll()
     }
 }

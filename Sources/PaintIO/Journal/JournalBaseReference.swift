@@ -12,7 +12,8 @@ import PaintCore
 public struct JournalBaseReference: Equatable, Sendable {
     /// The absolute path of the picture file.
     public var path: String
-    /// The size of the file the picture was decoded from.
+    /// How many bytes the picture was decoded from: the file's first, up to the picture's end
+    /// (`PictureFile.count`; junk after it is not the picture's).
     public var count: Int
     /// The CRC-32 of those bytes.
     public var crc: UInt32
@@ -24,8 +25,8 @@ public struct JournalBaseReference: Equatable, Sendable {
     }
 
     /// The file's bytes, when it still holds the picture the journal started from; throws
-    /// `.baseMissing` saying why not (gone, unreadable, another size, other bytes). Reads at
-    /// most `count` bytes, itself bounded by the header.
+    /// `.baseMissing` saying why not (gone, unreadable, shorter, other bytes). Reads at most
+    /// `count` bytes, itself bounded by the header, and nothing of what follows them.
     public func read() throws(JournalError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
@@ -38,7 +39,7 @@ public struct JournalBaseReference: Equatable, Sendable {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw .baseMissing(path: path, reason: "is no longer a picture file")
         }
-        guard Int(info.st_size) == count else {
+        guard Int(info.st_size) >= count else {
             throw .baseMissing(
                 path: path, reason: "was changed since (it holds \(info.st_size) bytes, the picture was \(count))")
         }

@@ -141,12 +141,16 @@ public enum PNGCodec {
 }
 
 extension PNGChunks {
+    /// The ancillary chunks the decoder reads for the picture's pixels and colours: its
+    /// transparency, gamma, chromaticities, sRGB intent and ICC profile.
+    static let colorChunks = ["tRNS", "gAMA", "cHRM", "sRGB", "iCCP"].map { Array($0.utf8) }
+
     /// `png` with only the chunks that make its pixels and their colors (IHDR, PLTE, IDAT,
     /// IEND, tRNS, gAMA, cHRM, sRGB, and iCCP when `keepingProfile`), copied as they are. A
     /// structure that breaks stops the copy there, and the decoder then finds it cut short.
     static func essentials(of png: [UInt8], keepingProfile: Bool) -> [UInt8] {
-        var kept = ["IHDR", "PLTE", "IDAT", "IEND", "tRNS", "gAMA", "cHRM", "sRGB"].map { Array($0.utf8) }
-        if keepingProfile { kept.append(Array("iCCP".utf8)) }
+        var kept = ["IHDR", "PLTE", "IDAT", "IEND"].map { Array($0.utf8) } + colorChunks
+        if !keepingProfile { kept.removeAll { $0 == Array("iCCP".utf8) } }
         let chunks: [Chunk]
         switch walk(png) {
         case .complete(let all), .broken(let all, _, _): chunks = all
