@@ -17,8 +17,9 @@ final class DropTarget {
     /// Whether the source offers a uri list (the types of XdndEnter, or XdndTypeList).
     private var offersURIs = false
     /// The drop whose uri list was asked for and has not arrived: its source, when it was asked
-    /// (monotonic seconds) and whether Ctrl was held at the drop.
-    private var awaited: (source: Window, since: Double, paste: Bool)?
+    /// (monotonic seconds), the drop's server time (the request's, which the answer repeats,
+    /// ICCCM §2.2) and whether Ctrl was held at the drop.
+    private var awaited: (source: Window, since: Double, time: Time, paste: Bool)?
     /// Seconds a source may leave the request for its list unanswered: a file manager answers
     /// at once.
     let patience: Double
@@ -71,8 +72,9 @@ final class DropTarget {
             // Ctrl is read at the drop, where the user let go: by the time the list arrives
             // (a source may take its time) the key may be up, and once XdndFinished is sent the
             // source's program may act on it at once.
-            awaited = (from, Clipboard.now(), controlHeld())
-            XConvertSelection(display, selection, uriList, property, window, Time(UInt(bitPattern: e.data.l.2)))
+            let time = Time(UInt(bitPattern: e.data.l.2))
+            awaited = (from, Clipboard.now(), time, controlHeld())
+            XConvertSelection(display, selection, uriList, property, window, time)
         default:
             source = 0
         }
@@ -81,9 +83,12 @@ final class DropTarget {
 
     /// The dropped list arriving (a SelectionNotify for it): the paths, once read, or why there
     /// are none (refused: the source quit or would not); nil for another selection or a drop
-    /// already given up.
+    /// already given up: a hung source's late answer names its own drop's time, not the one
+    /// awaited (a source that sent no time cannot be told apart).
     func take(_ e: XSelectionEvent) -> InputEvent? {
-        guard e.selection == selection, e.requestor == window, let dropped = awaited else { return nil }
+        guard e.selection == selection, e.requestor == window, let dropped = awaited,
+            dropped.time == CurrentTime || e.time == dropped.time
+        else { return nil }
         awaited = nil
         if source == dropped.source { source = 0 }
         guard e.property != 0 else {

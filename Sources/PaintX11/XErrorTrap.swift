@@ -5,9 +5,10 @@ import Glibc
 // globals. Only the X thread touches them (one thread owns every X call), hence
 // nonisolated(unsafe).
 
-/// Requests whose refusal is expected, by serial (`first...last`), and the window they were
-/// about (0: none in particular).
+/// Requests whose refusal is expected, by connection and serial (`first...last`), and the
+/// window they were about (0: none in particular).
 private struct Tolerated {
+    let display: OpaquePointer
     let first: UInt
     let last: UInt
     let about: Window
@@ -15,6 +16,7 @@ private struct Tolerated {
 
 /// A tolerated request the server refused.
 private struct Refusal {
+    let display: OpaquePointer
     let serial: UInt
     let code: UInt8
     let about: Window
@@ -31,8 +33,11 @@ private func trapHandler(_ display: OpaquePointer?, _ event: UnsafeMutablePointe
     guard let error = event?.pointee else { return 0 }
     // Xlib hands the error the whole serial of the request it answers (widened from the
     // protocol's 16 bits), the number `XNextRequest` gave that request.
-    if let range = tolerated.first(where: { $0.first <= error.serial && error.serial <= $0.last }) {
-        refusals.append(Refusal(serial: error.serial, code: error.error_code, about: range.about))
+    if let range = tolerated.first(where: {
+        $0.display == error.display && $0.first <= error.serial && error.serial <= $0.last
+    }) {
+        refusals.append(
+            Refusal(display: range.display, serial: error.serial, code: error.error_code, about: range.about))
         return 0
     }
     return previousHandler?(display, event) ?? 0
@@ -56,15 +61,15 @@ enum XErrorTrap {
         // Ranges the server has gone past cannot be answered any more (an answer to a later
         // request was read, and errors come in order).
         let processed = XLastKnownRequestProcessed(display)
-        tolerated.removeAll { $0.last < processed }
+        tolerated.removeAll { $0.display == display && $0.last < processed }
         // Open-ended while `body` runs: a request that waits for its reply has its error
         // handled before `body` returns.
         let first = XNextRequest(display)
-        tolerated.append(Tolerated(first: first, last: .max, about: about))
+        tolerated.append(Tolerated(display: display, first: first, last: .max, about: about))
         body()
         let next = XNextRequest(display)
         tolerated.removeLast()
-        if next > first { tolerated.append(Tolerated(first: first, last: next - 1, about: about)) }
+        if next > first { tolerated.append(Tolerated(display: display, first: first, last: next - 1, about: about)) }
     }
 
     /// Runs `body`, syncs once so the server has answered it, and returns the first error code
@@ -73,8 +78,8 @@ enum XErrorTrap {
         let first = XNextRequest(display)
         tolerate(display, body)
         XSync(display, 0)
-        let mine = refusals.filter { $0.serial >= first }
-        refusals.removeAll { $0.serial >= first }
+        let mine = refusals.filter { $0.display == display && $0.serial >= first }
+        refusals.removeAll { $0.display == display && $0.serial >= first }
         return mine.first?.code
     }
 

@@ -119,3 +119,36 @@ extension FileDialogEndToEndTests {
         #expect(paint.app.isRunning && !paint.app.stderr.contains("X Error"), "\(paint.app.stderr)")
     }
 }
+
+extension FileDialogEndToEndTests {
+    @Test("Drag and drop: a hung source's late answer is not taken for the next drop's list")
+    func aLateAnswerIsNotTheNextDrops() throws {
+        let dir = try scratchFolder()
+        let first = Self.quarters(Color(r: 250, g: 120, b: 0), Color(r: 10, g: 10, b: 120))
+        let second = Self.quarters(Color(r: 20, g: 160, b: 90), Color(r: 240, g: 240, b: 240))
+        try ImageFile.save(first, to: dir.file("first.png"), withAlpha: false)
+        try ImageFile.save(second, to: dir.file("second.png"), withAlpha: false)
+        let paint = try start(ServerConfig(depth: 24, shm: true), dir.file("doc.png"))
+        defer { paint.stop() }
+        let display = paint.session.server.displayName
+        let (x, y) = paint.windowPoint(imageX: 200, imageY: 150)
+        // Drops name the server's time, as file managers' do: the request for the list carries
+        // it, and so does its answer.
+        let clock = try ClipboardRequestor(displayName: display)
+        let hung = try DragSource(displayName: display, uris: "file://\(dir.file("first.png"))\r\n", behaviour: .silent)
+        hung.time = try clock.serverTime()
+        let given = try hung.drop(on: paint.window, x: x, y: y)
+        #expect(given.accepted && !given.finished, "\(given)\n\(paint.app.outputSummary)")
+        // The hung source wakes up as the next drop's list is asked for, and answers first.
+        let next = try DragSource(displayName: display, uris: "file://\(dir.file("second.png"))\r\n")
+        next.time = try clock.serverTime()
+        var late = false
+        next.beforeAnswering = { late = hung.answerLate() }
+        let result = try next.drop(on: paint.window, x: x, y: y)
+        #expect(late && result.accepted && result.finished, "\(late) \(result)\n\(paint.app.outputSummary)")
+        #expect(
+            paint.client.waitForTitle(paint.window) { $0 == "second.png — SwiftPaint" } != nil,
+            "\(paint.title ?? "nil")\n\(paint.app.outputSummary)")
+        expectCanvas(paint, equals: second, "the second drop's picture, not the hung one's")
+    }
+}

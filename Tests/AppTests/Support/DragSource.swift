@@ -11,7 +11,8 @@ final class DragSource {
     enum Behaviour {
         /// At once.
         case answers
-        /// Never (a hung program): only the target's giving up ends the drop.
+        /// Never (a hung program): only the target's giving up ends the drop. The request is
+        /// kept for `answerLate`.
         case silent
         /// Its window is gone with the drop (the program quit as the button came up): nobody owns
         /// XdndSelection any more, and nothing waits for XdndFinished.
@@ -21,6 +22,11 @@ final class DragSource {
     private let connection: SelectionConnection
     private let uris: String
     private let behaviour: Behaviour
+    /// The server time its XdndDrop names (CurrentTime unless given), which the target's request
+    /// for the list carries.
+    var time = Time(CurrentTime)
+    /// The request a silent source kept.
+    private var held: XSelectionRequestEvent?
     /// Run when the target's request for the list arrives, before it is answered (the user
     /// letting go of Ctrl while the list is on its way).
     var beforeAnswering: (() throws -> Void)?
@@ -54,7 +60,7 @@ final class DragSource {
         }
         let accepted = status.data.l.1 & 1 != 0
         guard accepted else { return (false, false) }
-        send(atom("XdndDrop"), to: target, [Int(window), 0, Int(CurrentTime), 0, 0])
+        send(atom("XdndDrop"), to: target, [Int(window), 0, Int(time), 0, 0])
         if behaviour == .quitsAtDrop {
             // The drop and the window's end reach the server in one flush: the window is gone
             // before the target can ask for anything.
@@ -74,7 +80,9 @@ final class DragSource {
         var failure: Error?
         _ = Wait.until(poll: .milliseconds(5)) {
             connection.drain { event in
-                if event.type == SelectionRequest, behaviour == .answers {
+                if event.type == SelectionRequest, behaviour == .silent {
+                    held = event.xselectionrequest
+                } else if event.type == SelectionRequest, behaviour == .answers {
                     do {
                         try beforeAnswering?()
                     } catch {
@@ -89,6 +97,16 @@ final class DragSource {
         }
         if let failure { throw failure }
         return found
+    }
+
+    /// A silent source waking up: answers the request it kept, its list in the target's property,
+    /// once the server has passed the answer on. False when it kept none.
+    func answerLate() -> Bool {
+        guard let request = held else { return false }
+        held = nil
+        answer(request)
+        XSync(display, 0)
+        return true
     }
 
     /// Hands the uri list to the target's property.
