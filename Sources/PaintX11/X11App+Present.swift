@@ -54,16 +54,22 @@ extension X11App {
             }
             // Pointer-position updates are throttled, and redraw the position's slot alone;
             // questions and messages show at once.
-            let position = !owed.status && owed.pointerPosition && clock >= lastStatusDraw + Self.statusInterval
-            if !owed.canvas.isEmpty {
+            let inkNow = !owed.canvas.isEmpty
+            let position =
+                !owed.status && owed.pointerPosition
+                && pacing.drawsPosition(
+                    throttle: lastStatusDraw + Self.statusInterval, inkNow: inkNow, lastInk: lastInk, at: clock)
+            if inkNow {
+                lastInk = clock
                 blitImage(owed.canvas)
                 owed.canvas = .empty
                 drawHoverOutline()
                 // A text box near the picture's edge had its frame and caret over the gray.
                 if !textOverlayDrawn.isEmpty { drawSurround(session.layout, clip: textOverlayDrawn) }
                 drawTextOverlay()
-                // The ink goes to the server before the chrome is drawn: a toolbar or status
-                // bar redraw in the same turn never delays it.
+                // The ink goes to the server before the chrome is drawn. (What follows at once
+                // is still served with it, before the screen is read: the frequent position
+                // redraw waits for a later turn, `InputPacing.drawsPosition`.)
                 if owed.toolbar || owed.status || position { XFlush(display) }
             }
             refreshTextOverlayOffPicture()

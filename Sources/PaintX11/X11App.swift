@@ -25,6 +25,8 @@ public final class X11App {
         return made
     }
     var lastStatusDraw: Double = 0
+    /// When a turn last put ink (the canvas) on screen (`InputPacing.drawsPosition`).
+    var lastInk = -Double.infinity
     /// The part of the picture the engine keeps its view for, and where, with what it was
     /// worked out from (see `keepViewForWindow`).
     var keptView: KeptView?
@@ -40,7 +42,7 @@ public final class X11App {
     /// When to look at the document's file on disk again (CLOCK_MONOTONIC seconds).
     private var nextFileLook: Double = 0
     /// How often the connection is read while pointer motion keeps coming.
-    private var pacing = InputPacing()
+    private(set) var pacing = InputPacing()
     /// How many pointer motion events this turn read (`pacing` decides whether the next read
     /// waits).
     private var motionRead = 0
@@ -417,7 +419,9 @@ public final class X11App {
     /// Sleep until an event, a throttled status-bar redraw, or a pending tooltip is due.
     private func pollTimeout() -> Int32 {
         var due = Double.infinity
-        if owed.pointerPosition { due = pacing.followingMotion(lastStatusDraw + Self.statusInterval) }
+        if owed.pointerPosition {
+            due = pacing.positionDue(throttle: lastStatusDraw + Self.statusInterval, lastInk: lastInk)
+        }
         // Not while a panel is open: the wait would be over at once, and poll woke every
         // millisecond until it closed.
         if session.showsTooltip, !tooltip.isShown { due = min(due, hoverSince + Tooltip.delay) }

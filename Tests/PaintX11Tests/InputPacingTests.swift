@@ -185,22 +185,35 @@ import Testing
         #expect(!off.holds(at: 1))
     }
 
-    /// The pointer's position in the status bar, throttled on its own, is drawn with the
-    /// frame of the next read while motion is held: never a wake-up between reads, which read
-    /// the held motion early.
-    @Test func thePositionsRedrawWaitsForTheNextRead() {
+    /// The pointer's position in the status bar, throttled on its own: a frame of held motion
+    /// draws it with its ink (never a wake-up of its own between reads, which read the held
+    /// motion early); motion read as it came draws its ink alone and the position `inkLead`
+    /// later, so that the server shows the ink first.
+    @Test func thePositionIsDrawnWithAHeldFrameOrAfterTheInk() {
         let frame = 1.0 / 60
+        let lead = InputPacing.inkLead
         var pacing = Self.learnt(interval: frame, blank: 50)
-        // Not holding: the throttle's own time.
-        #expect(pacing.followingMotion(50.02) == 50.02)
-        pacing.readMotion(8, at: 50.003)
+        // A lone event read as it came: its turn has ink, so no position; the loop wakes for
+        // it `inkLead` later (or at its throttle, whichever is later).
+        pacing.readMotion(1, at: 50.003)
+        #expect(!pacing.holds(at: 50.003))
+        #expect(!pacing.drawsPosition(throttle: 50.0, inkNow: true, lastInk: 49.0, at: 50.003))
+        #expect(pacing.positionDue(throttle: 50.0, lastInk: 50.003) == 50.003 + lead)
+        #expect(pacing.positionDue(throttle: 50.02, lastInk: 50.003) == 50.02)
+        #expect(!pacing.drawsPosition(throttle: 50.0, inkNow: false, lastInk: 50.003, at: 50.003 + lead / 2))
+        #expect(pacing.drawsPosition(throttle: 50.0, inkNow: false, lastInk: 50.003, at: 50.003 + lead))
+        #expect(!pacing.drawsPosition(throttle: 50.01, inkNow: false, lastInk: 50.003, at: 50.0099))
+        // Fast motion: the read is held to the next frame, whose turn draws the position with
+        // its ink once the throttle allows; the wake-up for it is that read, not earlier.
+        pacing.readMotion(8, at: 50.004)
         let next = pacing.holdUntil
         #expect(pacing.holds(at: 50.004) && next > 50.01)
-        // Due before the next read: at the read. Due after it: its own time.
-        #expect(pacing.followingMotion(50.005) == next)
-        #expect(pacing.followingMotion(next + 0.01) == next + 0.01)
+        #expect(pacing.drawsPosition(throttle: 50.0, inkNow: true, lastInk: 50.003, at: 50.004))
+        #expect(!pacing.drawsPosition(throttle: 50.03, inkNow: true, lastInk: 50.003, at: 50.004))
+        #expect(pacing.positionDue(throttle: 50.005, lastInk: 50.004) == next)
+        #expect(pacing.positionDue(throttle: next + 0.01, lastInk: 50.004) == next + 0.01)
         // The window's poll then sleeps to the read, not to the position's throttle.
-        let timeout = Int32(((pacing.followingMotion(50.005) - 50.004) * 1000).rounded(.up))
+        let timeout = Int32(((pacing.positionDue(throttle: 50.005, lastInk: 50.004) - 50.004) * 1000).rounded(.up))
         #expect(pacing.timeout(timeout, holding: true, at: 50.004) == timeout)
         #expect(Double(timeout) / 1000 >= next - 50.004)
     }
