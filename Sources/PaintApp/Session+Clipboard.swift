@@ -140,7 +140,7 @@ extension Session {
         let corner = layout.imagePoint(windowX: visible.x, windowY: visible.y)
         placing = Placing(
             image: image, x: max(0, Int(corner.x.rounded(.down))), y: max(0, Int(corner.y.rounded(.down))))
-        showPlacing(previous: .empty)
+        showPlacing()
         // Larger than the picture: say how to keep it whole (MS Paint asks to enlarge).
         let larger = image.width > engine.width || image.height > engine.height
         setMessage(
@@ -183,13 +183,11 @@ extension Session {
     /// Whether a pasted picture is waiting to be put down.
     public var isPlacingPaste: Bool { placing != nil }
 
-    /// Redraws the picture being placed (after a move from `previous`) and its outline.
-    func showPlacing(previous: IntRect) {
-        let old = previous.intersection(engine.bounds)
-        if !old.isEmpty {
-            engine.recomposite(old)
-            redraw(old)
-        }
+    /// Redraws the picture being placed where it is now, taken off where it was, and its
+    /// outline. The engine keeps it over every view it composites until it is taken off, so
+    /// a scroll or another zoom while it floats still shows it.
+    func showPlacing() {
+        redraw(engine.hidePastePreview())
         if let p = placing {
             redraw(engine.showPastePreview(p.image, atX: p.x, y: p.y))
         }
@@ -198,12 +196,11 @@ extension Session {
 
     func movePlacing(toX x: Int, y: Int) {
         guard var p = placing, x != p.x || y != p.y else { return }
-        let old = p.rect
         p.x = x
         p.y = y
         p.pivot = nil
         placing = p
-        showPlacing(previous: old)
+        showPlacing()
     }
 
     /// Puts the pasted picture down where it is, as one step of the history. Only what lies
@@ -246,7 +243,7 @@ extension Session {
             // Refused (the limits): the paste floats again, and the message says why.
             if engine.width == width && engine.height == height {
                 placing = p
-                showPlacing(previous: .empty)
+                showPlacing()
             }
             return
         }
@@ -304,7 +301,7 @@ extension Session {
         guard let p = placing else { return nil }
         placing = nil
         if case .dragFloating = gesture { gesture = .idle }
-        showPlacing(previous: p.rect)
+        showPlacing()
         if let source = p.liftedFrom {
             redraw(engine.restorePaint(p.image.oriented(p.orientation.inverse), atX: source.x, y: source.y))
         }

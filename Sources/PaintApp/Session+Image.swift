@@ -29,10 +29,9 @@ extension Session {
         }
         if placing == nil, let rect = selection { liftSelection(rect) }
         if var p = placing {
-            let old = p.rect
             p.orient(orientation)
             placing = p
-            showPlacing(previous: old)
+            showPlacing()
             // Escape drops a paste but puts a lifted selection back where it was, unturned.
             let (what, escape) = p.liftedFrom == nil ? ("Pasted picture", "drops it") : ("Selection", "puts it back")
             return setMessage("\(what) \(orientation): Enter or a click outside puts it down, Escape \(escape)")

@@ -61,7 +61,7 @@ extension Session {
         redraw(engine.clearPaint(in: rect))
         selection = nil
         placing = Placing(image: lifted, x: rect.x, y: rect.y, liftedFrom: rect)
-        showPlacing(previous: .empty)
+        showPlacing()
     }
 
     /// Dragging out a selection: the rectangle between the press and the pointer, from pixel

@@ -68,6 +68,44 @@ import Testing
         #expect(Array(s.engine.viewPixels) == drawn)
     }
 
+    /// The window keeps a view only of what it shows: scrolled, the rows that come into sight
+    /// are composited afresh, and zoomed out nothing is kept (each band is composited when it is
+    /// drawn). A floating paste showed in neither: the window scrolled at 150 % showed the canvas
+    /// under it, and at 50 % or 67 % it was not shown at all until put down.
+    @Test func aFloatingPasteShowsInTheViewsTheWindowCompositesAfterItWasShown() throws {
+        let s = T.makeSession(width: 120, height: 80)
+        T.drag(s, [(10, 10), (100, 60)])
+        let drawn = Array(s.engine.viewPixels)
+        let red = Color(r: 220, g: 30, b: 30)
+        let png = try PNGCodec.encode(PixelImage(width: 30, height: 20, fill: red.pixel), withAlpha: false)
+        // Shown while the window keeps the lower half, then scrolled back up.
+        s.engine.showRegion(IntRect(x: 0, y: 40, width: 120, height: 40))
+        s.pasteNow(png: png)
+        #expect(s.isPlacingPaste)
+        s.engine.showRegion(IntRect(x: 0, y: 0, width: 120, height: 40))
+        #expect(s.engine.viewPixel(x: 0, y: 0) == red.pixel && s.engine.viewPixel(x: 29, y: 19) == red.pixel)
+        // Zoomed out: no view kept, the drawn band composited when asked for.
+        s.engine.showRegion(.empty)
+        let band = s.engine.withViewPixels(in: IntRect(x: 0, y: 0, width: 40, height: 25)) { pixels, stride in
+            (0..<25).flatMap { y in (0..<40).map { x in pixels[y * stride + x] } }
+        }
+        for y in 0..<25 {
+            for x in 0..<40 {
+                let expected = x < 30 && y < 20 ? red.pixel : drawn[y * 120 + x]
+                guard band[y * 40 + x] == expected else {
+                    Issue.record("zoomed out, pixel \(x), \(y) shows \(band[y * 40 + x]), not \(expected)")
+                    return
+                }
+            }
+        }
+        // Dropped: no view shows it any more, kept or composited.
+        s.handle(.key(.escape, modifiers: []))
+        s.engine.showRegion(IntRect(x: 0, y: 0, width: 120, height: 80))
+        #expect(Array(s.engine.viewPixels) == drawn)
+        s.engine.showRegion(.empty)
+        #expect(s.engine.viewPixel(x: 0, y: 0) == drawn[0])
+    }
+
     @Test func escapeDropsAPasteAndAClickOutsidePutsItDownCropped() throws {
         let s = T.makeSession(width: 120, height: 80)
         let drawn = Array(s.engine.viewPixels)

@@ -87,6 +87,9 @@ public final class StrokeEngine {
     /// The exact left and right sides of each of `highlights` (image pixels, fractions too),
     /// for the window zoomed in (`sharpenHighlightEdges`).
     var highlightSides: [HighlightSides] = []
+    /// The picture floating over the view while it is placed (`showPastePreview`): laid over
+    /// every view composited meanwhile, not only the pixels kept when it was shown.
+    var floating: FloatingPicture?
 
     /// Recomposites whatever deferred strokes left stale.
     func refreshStaleView() {

@@ -55,6 +55,7 @@ extension StrokeEngine {
             if r.x < kept.x { compose(y, r.x, kept.x - 1, into: row) }
             if kept.maxX < r.maxX { compose(y, kept.maxX, r.maxX - 1, into: row + (kept.maxX - r.x)) }
         }
+        overlayFloating(r, into: buffer, stride: r.width)
     }
 
     /// Keeps the view for `rect` (clipped to the canvas) in memory the caller owns: `storage`
@@ -126,7 +127,7 @@ extension StrokeEngine {
         drawDeferredBeforeReading()
         if let view, viewRect.contains(x, y) { return view[(y - viewRect.y) * viewStride + x - viewRect.x] }
         var pixel: UInt32 = 0
-        compose(y, x, x, into: &pixel)
+        composite(IntRect(x: x, y: y, width: 1, height: 1), into: &pixel, stride: 1)
         return pixel
     }
 
@@ -147,12 +148,14 @@ extension StrokeEngine {
     }
 
     /// Composites `rect` (inside the canvas) into `target` (row stride `stride`) from the
-    /// paint, the stroke image and the background, without touching the kept view.
+    /// paint, the stroke image, the background and a floating picture, without touching the
+    /// kept view.
     public func composite(_ rect: IntRect, into target: UnsafeMutablePointer<UInt32>, stride: Int) {
         drawDeferredBeforeReading()
         let r = rect.intersection(bounds)
         guard !r.isEmpty else { return }
         for y in r.y..<r.maxY { compose(y, r.x, r.maxX - 1, into: target + (y - r.y) * stride) }
+        overlayFloating(r, into: target, stride: stride)
     }
 
     // MARK: Compositing
@@ -377,5 +380,8 @@ extension StrokeEngine {
         let r = rect.intersection(viewRect)
         guard !r.isEmpty else { return }
         for y in r.y..<r.maxY { compositeRow(y, r.x, r.maxX - 1) }
+        if let view {
+            overlayFloating(r, into: view + (r.y - viewRect.y) * viewStride + (r.x - viewRect.x), stride: viewStride)
+        }
     }
 }
