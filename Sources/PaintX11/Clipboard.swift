@@ -87,6 +87,12 @@ final class Clipboard {
     /// The time the fetch was asked at: the second request (after TARGETS) carries it too.
     private var fetchTime: Time = 0
     private var incoming: [UInt8]?
+    /// How many bytes `incoming` has room for (tests).
+    var incomingCapacity: Int { incoming?.capacity ?? 0 }
+    /// The most room made for INCR chunks before they arrive: an announced size is only what
+    /// the owner says (ICCCM: a lower bound), so a claim of a gigabyte reserves no more than
+    /// this; a larger transfer grows as its chunks come.
+    static let mostReserved = 16 << 20
     /// No picture worth pasting is larger than this (the largest PNG file SwiftPaint opens):
     /// an owner that sends more, or announces more, stops the transfer.
     private let fetchLimit: Int
@@ -536,7 +542,7 @@ final class Clipboard {
                 if announced > fetchLimit { return abandon(tooLarge) }
                 // Chunks follow, each announced by PropertyNotify (NewValue) on our property.
                 incoming = []
-                incoming?.reserveCapacity(announced)
+                incoming?.reserveCapacity(min(announced, Self.mostReserved))
                 return nil
             }
             fetching = false

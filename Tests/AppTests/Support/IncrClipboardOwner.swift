@@ -6,13 +6,16 @@ import XDriver
 /// connection; `serve` answers whatever has arrived, so call it while waiting.
 ///
 /// A hostile or hung owner is one `behaviour` away: `.endless` never sends the empty chunk that
-/// ends a transfer (it sends its bytes over and over), `.silent` never answers at all.
+/// ends a transfer (it sends its bytes over and over), `.silent` never answers at all; one that
+/// announces another size than it sends is `announcing` away.
 final class IncrClipboardOwner {
     enum Behaviour { case honest, endless, silent }
     private let behaviour: Behaviour
     private let connection: SelectionConnection
     private let bytes: [UInt8]
     private let chunk: Int
+    /// The size announced before the chunks (the bytes' own when nil).
+    private let announcing: Int?
     private let png: Atom
     private let incr: Atom
     /// Transfers in progress: the next offset to send into each requestor's property.
@@ -20,11 +23,15 @@ final class IncrClipboardOwner {
     /// How many chunks went out (the empty one that ends a transfer included).
     private(set) var chunksSent = 0
 
-    init(displayName: String, png bytes: [UInt8], chunk: Int = 64 << 10, behaviour: Behaviour = .honest) throws {
+    init(
+        displayName: String, png bytes: [UInt8], chunk: Int = 64 << 10, behaviour: Behaviour = .honest,
+        announcing: Int? = nil
+    ) throws {
         connection = try SelectionConnection(displayName: displayName, selection: "CLIPBOARD")
         self.behaviour = behaviour
         self.bytes = bytes
         self.chunk = chunk
+        self.announcing = announcing
         png = connection.atom("image/png")
         incr = connection.atom("INCR")
     }
@@ -41,7 +48,7 @@ final class IncrClipboardOwner {
                 if request.target == png && property != 0 {
                     // Announce the size; the chunks follow each deletion of the property.
                     XSelectInput(display, request.requestor, PropertyChangeMask)
-                    var size = UInt(bytes.count)
+                    var size = UInt(announcing ?? bytes.count)
                     _ = withUnsafeBytes(of: &size) {
                         XChangeProperty(
                             display, request.requestor, property, incr, 32, PropModeReplace,
