@@ -2,8 +2,9 @@ import CX11
 import Glibc
 
 // Xlib calls its error handler with no context pointer, so what it reads and writes are
-// globals. Only the X thread touches them (one thread owns every X call), hence
-// nonisolated(unsafe).
+// globals. The program makes every X call on one thread, but a process may hold several
+// connections on several threads (the tests' in-process clients run in parallel): every
+// access to the lists holds `trapLock`, never across an X call (the handler runs inside them).
 
 /// Requests whose refusal is expected, by connection and serial (`first...last`), and the
 /// window they were about (0: none in particular).
@@ -22,6 +23,7 @@ private struct Refusal {
     let about: Window
 }
 
+nonisolated(unsafe) private var trapLock = pthread_mutex_t()
 nonisolated(unsafe) private var tolerated: [Tolerated] = []
 nonisolated(unsafe) private var refusals: [Refusal] = []
 /// The handler ours replaced (Xlib's default, which prints the error and exits): every error of
@@ -33,14 +35,24 @@ private func trapHandler(_ display: OpaquePointer?, _ event: UnsafeMutablePointe
     guard let error = event?.pointee else { return 0 }
     // Xlib hands the error the whole serial of the request it answers (widened from the
     // protocol's 16 bits), the number `XNextRequest` gave that request.
-    if let range = tolerated.first(where: {
-        $0.display == error.display && $0.first <= error.serial && error.serial <= $0.last
-    }) {
+    let kept = withTrapLock { () -> Bool in
+        guard
+            let range = tolerated.first(where: {
+                $0.display == error.display && $0.first <= error.serial && error.serial <= $0.last
+            })
+        else { return false }
         refusals.append(
             Refusal(display: range.display, serial: error.serial, code: error.error_code, about: range.about))
-        return 0
+        return true
     }
-    return previousHandler?(display, event) ?? 0
+    return kept ? 0 : previousHandler?(display, event) ?? 0
+}
+
+/// Runs `body` holding `trapLock`.
+private func withTrapLock<T>(_ body: () -> T) -> T {
+    pthread_mutex_lock(&trapLock)
+    defer { pthread_mutex_unlock(&trapLock) }
+    return body()
 }
 
 /// X calls whose refusal by the server is an answer rather than a bug: a trial XShmAttach on a
@@ -61,15 +73,22 @@ enum XErrorTrap {
         // Ranges the server has gone past cannot be answered any more (an answer to a later
         // request was read, and errors come in order).
         let processed = XLastKnownRequestProcessed(display)
-        tolerated.removeAll { $0.display == display && $0.last < processed }
         // Open-ended while `body` runs: a request that waits for its reply has its error
         // handled before `body` returns.
         let first = XNextRequest(display)
-        tolerated.append(Tolerated(display: display, first: first, last: .max, about: about))
+        withTrapLock {
+            tolerated.removeAll { $0.display == display && $0.last < processed }
+            tolerated.append(Tolerated(display: display, first: first, last: .max, about: about))
+        }
         body()
         let next = XNextRequest(display)
-        tolerated.removeLast()
-        if next > first { tolerated.append(Tolerated(display: display, first: first, last: next - 1, about: about)) }
+        withTrapLock {
+            // This call's own range (another thread's connection may have added one since).
+            tolerated.removeAll { $0.display == display && $0.first == first && $0.last == .max }
+            if next > first {
+                tolerated.append(Tolerated(display: display, first: first, last: next - 1, about: about))
+            }
+        }
     }
 
     /// Runs `body`, syncs once so the server has answered it, and returns the first error code
@@ -78,27 +97,34 @@ enum XErrorTrap {
         let first = XNextRequest(display)
         tolerate(display, body)
         XSync(display, 0)
-        let mine = refusals.filter { $0.display == display && $0.serial >= first }
-        refusals.removeAll { $0.display == display && $0.serial >= first }
-        return mine.first?.code
+        return withTrapLock {
+            let mine = refusals.filter { $0.display == display && $0.serial >= first }
+            refusals.removeAll { $0.display == display && $0.serial >= first }
+            return mine.first?.code
+        }
     }
 
     /// The windows (the `about` of `tolerate`) whose requests were refused since the last call,
     /// each once: the programs that owned them are gone.
     static func takeRefusals() -> [Window] {
-        guard !refusals.isEmpty else { return [] }
-        var windows: [Window] = []
-        for refusal in refusals where refusal.about != 0 && !windows.contains(refusal.about) {
-            windows.append(refusal.about)
+        withTrapLock {
+            guard !refusals.isEmpty else { return [] }
+            var windows: [Window] = []
+            for refusal in refusals where refusal.about != 0 && !windows.contains(refusal.about) {
+                windows.append(refusal.about)
+            }
+            refusals.removeAll()
+            return windows
         }
-        refusals.removeAll()
-        return windows
     }
 
     private static func install() {
-        guard !handlerInstalled else { return }
-        handlerInstalled = true
-        previousHandler = XSetErrorHandler(trapHandler)
+        // XSetErrorHandler only swaps a pointer in Xlib (no request): safe under the lock.
+        withTrapLock {
+            guard !handlerInstalled else { return }
+            handlerInstalled = true
+            previousHandler = XSetErrorHandler(trapHandler)
+        }
     }
 }
 
