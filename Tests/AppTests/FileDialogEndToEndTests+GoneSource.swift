@@ -74,6 +74,17 @@ extension FileDialogEndToEndTests {
         return shot?.count(of: Theme.errorText, tolerance: 24) ?? 0
     }
 
+    /// A scratch folder holding first.png and second.png, two pictures a drop can open, and
+    /// the pictures.
+    static func twoDropPictures() throws -> (TemporaryDirectory, PixelImage, PixelImage) {
+        let dir = try scratchFolder()
+        let first = quarters(Color(r: 250, g: 120, b: 0), Color(r: 10, g: 10, b: 120))
+        let second = quarters(Color(r: 20, g: 160, b: 90), Color(r: 240, g: 240, b: 240))
+        try ImageFile.save(first, to: dir.file("first.png"), withAlpha: false)
+        try ImageFile.save(second, to: dir.file("second.png"), withAlpha: false)
+        return (dir, first, second)
+    }
+
     /// Drags `file` onto the middle of the picture and drops it; it opens.
     func dropAndOpen(_ paint: PaintWindow, _ file: String, _ picture: PixelImage) throws {
         let (x, y) = paint.windowPoint(imageX: 200, imageY: 150)
@@ -89,11 +100,7 @@ extension FileDialogEndToEndTests {
 
     @Test("Drag and drop: a source that never hands its list over, or quits at the drop, is given up in red")
     func dropsNeverHandedOver() throws {
-        let dir = try scratchFolder()
-        let first = Self.quarters(Color(r: 250, g: 120, b: 0), Color(r: 10, g: 10, b: 120))
-        let second = Self.quarters(Color(r: 20, g: 160, b: 90), Color(r: 240, g: 240, b: 240))
-        try ImageFile.save(first, to: dir.file("first.png"), withAlpha: false)
-        try ImageFile.save(second, to: dir.file("second.png"), withAlpha: false)
+        let (dir, first, second) = try Self.twoDropPictures()
         let paint = try start(ServerConfig(depth: 24, shm: true), dir.file("doc.png"))
         defer { paint.stop() }
         let display = paint.session.server.displayName
@@ -123,11 +130,7 @@ extension FileDialogEndToEndTests {
 extension FileDialogEndToEndTests {
     @Test("Drag and drop: a hung source's late answer is not taken for the next drop's list")
     func aLateAnswerIsNotTheNextDrops() throws {
-        let dir = try scratchFolder()
-        let first = Self.quarters(Color(r: 250, g: 120, b: 0), Color(r: 10, g: 10, b: 120))
-        let second = Self.quarters(Color(r: 20, g: 160, b: 90), Color(r: 240, g: 240, b: 240))
-        try ImageFile.save(first, to: dir.file("first.png"), withAlpha: false)
-        try ImageFile.save(second, to: dir.file("second.png"), withAlpha: false)
+        let (dir, first, second) = try Self.twoDropPictures()
         let paint = try start(ServerConfig(depth: 24, shm: true), dir.file("doc.png"))
         defer { paint.stop() }
         let display = paint.session.server.displayName
