@@ -241,12 +241,16 @@ struct DesktopIntegrationTests {
             // The other windows are processes of their own (re-parented to init): stop any left.
             for other in others where session.client.exists(other.window) { kill(other.pid, SIGKILL) }
         }
+        // Each window's title as it is now, read once it is viewable. (A title read before the
+        // window was found viewable, and kept, could be the one a window had before it was named
+        // and mapped: the test once saw "Untitled" for third.png's window.)
         var windows: [String: Window] = [:]
         _ = session.client.waitUntil {
+            windows = [:]
             for w in session.client.allWindows() where session.client.windowClass(w)?.className == "SwiftPaint" {
-                if let title = session.client.windowTitle(w), session.client.isViewable(w) { windows[title] = w }
+                if session.client.isViewable(w), let title = session.client.windowTitle(w) { windows[title] = w }
             }
-            return windows.count == names.count
+            return Set(windows.keys) == Set(names.map { "\($0) — SwiftPaint" })
         }
         others = windows.values.compactMap { w in session.client.windowPID(w).map { ($0, w) } }
             .filter { $0.pid != session.app.pid }
@@ -270,5 +274,42 @@ struct DesktopIntegrationTests {
         }
         for other in others { #expect(kill(other.pid, SIGTERM) == 0) }
         #expect(session.client.waitUntil { others.allSatisfy { !session.client.exists($0.window) } })
+    }
+
+    @Test(
+        "each window of several files is mapped titled with its own file's name and keeps it (as a window manager sees it)"
+    )
+    func titlesFromTheFirstFrame() throws {
+        let dir = try scratchFolder()
+        // Files that do not exist yet (new canvases Ctrl+S saves there), as in `severalFiles`.
+        let names = ["first.png", "second.png", "third.png"]
+        let server = try XvfbServer(width: 1600, height: 1200)
+        defer { server.stop() }
+        // Before the program starts: every window it maps goes through the watcher.
+        let watcher = try TitleWatcher(displayName: server.displayName)
+        let app = try AppProcess(
+            executable: try SwiftPaintBinary.locate(),
+            arguments: ["--no-journal", "--size", "120x90"] + names.map { dir.file($0) }, display: server.displayName)
+        defer { app.killAndReap() }
+        let client = try XClient(display: server.displayName)
+        defer { client.close() }
+        var windows: [Window] = []
+        defer {
+            // The other windows are processes of their own (re-parented to init).
+            for w in windows { if let pid = client.windowPID(w), pid != app.pid { kill(pid, SIGKILL) } }
+        }
+        _ = Wait.until(poll: .milliseconds(5)) {
+            watcher.serve()
+            windows = watcher.titles.keys.filter { client.windowClass($0)?.className == "SwiftPaint" }
+            return windows.count == names.count || !app.isRunning
+        }
+        try #require(windows.count == names.count, "windows mapped: \(watcher.titles)\n\(app.outputSummary)")
+        // Each window has answered a ping sent once it was mapped: its start-up is done and
+        // drawn, a rename in it already sent. Then every change the server made is read.
+        for w in windows { try client.roundTrip(with: w) }
+        watcher.client.sync()
+        watcher.serve()
+        let seen = Set(windows.map { watcher.titles[$0] ?? [] })
+        #expect(seen == Set(names.map { ["\($0) — SwiftPaint"] }), "titles while mapped: \(seen)")
     }
 }
