@@ -310,6 +310,35 @@ extension Session {
         return out.compactMap { elided($0, width: width, bold: bold, measure) }
     }
 
+    /// `text` whole, broken into lines of at most `width` pixels: at spaces, and a word wider
+    /// than a line (a long path) where it reaches the line's end. Unlike `wrapped`, nothing is
+    /// left out: this is what a tooltip shows of a text cut short elsewhere.
+    static func brokenIntoLines(_ text: String, width: Int, _ measure: TextMeasuring) -> [String] {
+        var out: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+            let longer = line.isEmpty ? word : line + " " + word
+            if measure.width(of: longer, bold: false) <= width {
+                line = longer
+                continue
+            }
+            if !line.isEmpty { out.append(line) }
+            // The word on lines of its own, as many characters on each as fit (at least one).
+            var rest = Substring(word)
+            while measure.width(of: String(rest), bold: false) > width {
+                var count = 1
+                while count < rest.count, measure.width(of: String(rest.prefix(count + 1)), bold: false) <= width {
+                    count += 1
+                }
+                out.append(String(rest.prefix(count)))
+                rest = rest.dropFirst(count)
+            }
+            line = String(rest)
+        }
+        if !line.isEmpty || out.isEmpty { out.append(line) }
+        return out
+    }
+
     /// The part of a prompt's text that fits `width` pixels, with the cursor in it: the end of
     /// a long path (the file name matters most), or from the cursor on when it was moved left.
     /// Cut-off ends show as "…". Returns the text to draw, the cursor's index in it, and the
@@ -360,9 +389,7 @@ extension Session {
             drawZoomField(zoom, open: zoomMenu.isOpen, &p, &texts, measure, baseline: baseline)
             // The stabilizer, a field that reads as a button: a click steps it.
             let stabilizer = settings.stabilizer == 0 ? "Stabilizer off" : "Stabilizer \(settings.stabilizer)"
-            let field = IntRect(
-                x: zoom.maxX + s.px(8), y: zoom.y, width: measure.width(of: "Stabilizer 16", bold: false) + s.px(16),
-                height: zoom.height)
+            let field = stabilizerFieldRect(measure)
             let b = outline(field)
             p.strokeRoundedRect(b.x, b.y, b.w, b.h, radius: s.d(4), lineWidth: b.line, Theme.border)
             stabilizerField = field
@@ -370,37 +397,8 @@ extension Session {
                 TextRun(
                     text: stabilizer, x: field.x + s.px(8), baseline: baseline,
                     color: settings.stabilizer == 0 ? Theme.dimText : Theme.text, bold: false))
-            // The name, then the message at the right end: each cut short with "…" where the
-            // window is too narrow for it, never drawn past the edge. A long name leaves the
-            // message its room (it may say that a save failed), keeping at least a third for
-            // itself; before, a long file name took the whole bar and every message went unseen.
-            let end = bar.width - s.px(10)
-            var x = field.maxX + gap
-            let name = displayName + (isModified ? " (unsaved)" : "")
-            let message = shownMessage
-            let failed = Self.isError(message)
-            let historyWidth = carriesHistory ? s.px(8) + measure.width(of: "with history", bold: false) : 0
-            let messageWidth = message.isEmpty ? 0 : gap + measure.width(of: message, bold: failed)
-            let room = end - x
-            let nameRoom = max(min(measure.width(of: name, bold: true), room / 3), room - historyWidth - messageWidth)
-            if let shown = Self.elided(name, width: min(room, nameRoom), bold: true, measure) {
-                texts.append(TextRun(text: shown, x: x, baseline: baseline, color: Theme.text, bold: true))
-                x += measure.width(of: shown, bold: true)
-            }
-            // A file that carries its editing history says so wherever its name shows.
-            if carriesHistory, x + s.px(8) + measure.width(of: "with history", bold: false) <= end {
-                x += s.px(8)
-                texts.append(
-                    TextRun(text: "with history", x: x, baseline: baseline, color: Theme.cautionText, bold: false))
-                x += measure.width(of: "with history", bold: false)
-            }
-            x += gap
-            if !message.isEmpty, let shown = Self.elided(message, width: end - x, bold: failed, measure) {
-                texts.append(
-                    TextRun(
-                        text: shown, x: max(x, end - measure.width(of: shown, bold: failed)), baseline: baseline,
-                        color: failed ? Theme.errorText : Theme.text, bold: failed))
-            }
+            // The name and the message (`statusTail`).
+            texts += statusTail(measure).runs
         case .qualityPrompt(let field, let target, _):
             let webp = qualityFormat(target) == .webp
             let label =

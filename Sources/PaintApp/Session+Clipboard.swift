@@ -40,7 +40,7 @@ extension Session {
         commitStroke()
         guard let first = paths.first(where: { FileSystem.kind($0) == .file }) else {
             let name = paths.first.map { PathDisplay.abbreviatingHome($0) } ?? ""
-            return setMessage("Cannot paste: “\(name)”, copied to the clipboard, is not a file (or no longer there)")
+            return setMessage("Cannot paste: “\(name)” is gone or not a file")
         }
         startPaste(.file(first))
     }
@@ -143,11 +143,11 @@ extension Session {
         showPlacing()
         // Larger than the picture: say how to keep it whole (MS Paint asks to enlarge).
         let larger = image.width > engine.width || image.height > engine.height
+        // Short enough to be read whole in the default window (StatusMessageFitTests).
         setMessage(
-            "Pasted \(image.width) × \(image.height)"
-                + (larger
-                    ? ", larger than the picture: Ctrl+Shift+X makes the picture its size"
-                    : ": drag it into place") + "; Enter or a click outside puts it down, Escape drops it")
+            larger
+                ? "Larger than the picture: Ctrl+Shift+X grows it, Enter crops, Esc drops"
+                : "Pasted \(image.width) × \(image.height): drag it into place, Enter puts it down, Esc drops it")
     }
 
     // MARK: Placing a paste
@@ -249,9 +249,7 @@ extension Session {
         }
         placing = Placing(image: p.image, x: 0, y: 0)
         putDownPaste()
-        setMessage(
-            "Cropped to the pasted picture, \(p.image.width) × \(p.image.height) (Ctrl+Z undoes the paste, then the crop)"
-        )
+        setMessage("Cropped to the paste, \(p.image.width) × \(p.image.height) (Ctrl+Z twice undoes both)")
     }
 
     /// Drops the pasted picture without putting it down (Escape).

@@ -33,8 +33,8 @@ extension Session {
             placing = p
             showPlacing()
             // Escape drops a paste but puts a lifted selection back where it was, unturned.
-            let (what, escape) = p.liftedFrom == nil ? ("Pasted picture", "drops it") : ("Selection", "puts it back")
-            return setMessage("\(what) \(orientation): Enter or a click outside puts it down, Escape \(escape)")
+            let (what, escape) = p.liftedFrom == nil ? ("Pasted picture", "drop it") : ("Selection", "put it back")
+            return setMessage("\(what) \(orientation) — Enter: put it down, Esc: \(escape)")
         }
         changeCanvas(
             .orient(orientation),
@@ -53,7 +53,7 @@ extension Session {
         } else if let selected = selection {
             rect = selected
         } else {
-            return setMessage("Select a rectangle first (S), then Ctrl+Shift+X crops the picture to it")
+            return setMessage("Select a rectangle first (S), then Ctrl+Shift+X crops to it")
         }
         guard !rect.isEmpty else { return setMessage("Nothing of the picture is selected") }
         guard rect != engine.bounds else { return setMessage("The selection is the whole picture: nothing to crop") }
@@ -77,7 +77,7 @@ extension Session {
         let limits = ImageLimits.default
         guard limits.allows(width: w, height: h) else {
             return setMessage(
-                "\(w) × \(h) is too large: at most \(limits.maxSide) pixels a side and \(limits.maxPixels / 1_000_000) million pixels"
+                "Too large: at most \(limits.maxSide) pixels a side and \(limits.maxPixels / 1_000_000) megapixels"
             )
         }
         if case .scale = change, !Resampler.canScale(width: engine.width, height: engine.height, toWidth: w, height: h)

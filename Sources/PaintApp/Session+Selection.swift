@@ -51,7 +51,7 @@ extension Session {
     /// ends.
     func liftToMove(_ rect: IntRect) {
         liftSelection(rect)
-        setMessage("Moving the selection: Enter or a click outside puts it down, Escape puts it back")
+        setMessage("Moving the selection — Enter: put it down, Esc: put it back")
     }
 
     /// Lifts the paint inside `rect` to float where it was (cleared for now, recorded only as a

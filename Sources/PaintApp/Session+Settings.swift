@@ -62,7 +62,7 @@ extension Session {
         setMessage(
             next == 0
                 ? "Stabilizer off"
-                : "Stabilizer: each point is the mean of the last \(next); the line lags by at most that")
+                : "Stabilizer \(next): each point is the mean of the last \(next) (the line lags)")
     }
 
     /// Swaps primary and secondary colors.

@@ -10,9 +10,7 @@ extension Session {
         closeFontChooser(accepting: true)
         sizeDialog = SizeDialog(kind: kind, width: engine.width, height: engine.height, scale: layout.ui)
         effects.editor = true
-        setMessage(
-            "Type the sizes, or drag a label sideways; Alt+K keeps the aspect or frees it; Enter applies, Escape cancels"
-        )
+        setMessage("Type the sizes or drag a label; Alt+K: keep aspect; Esc cancels")
     }
 
     /// Where the dialog sits: centred over the canvas area, inside the window.

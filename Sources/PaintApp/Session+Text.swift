@@ -197,7 +197,7 @@ extension Session {
         engine.beginText(style)
         liveText = LiveText(box: box, style: style, layout: layout, mask: CoverageMask(x: x, y: y, width: 0, height: 0))
         refreshText(.reshape)
-        setMessage("Type your text — Enter: new line, Esc: cancel, a click outside puts it down")
+        setMessage("Type your text — Enter: new line, Esc: cancel, click outside: done")
     }
 
     /// Puts the box down as one step of the history; a box with nothing drawn leaves no step.
@@ -260,7 +260,7 @@ extension Session {
             default: return false
             }
         }) {
-            setMessage("This text was moved, turned or scaled since it was put down: it cannot be edited again")
+            setMessage("This text was moved, turned or scaled: it cannot be edited again")
             return false
         }
         // The first click of the double click opened an empty box there: it goes.
@@ -276,7 +276,7 @@ extension Session {
         }
         startText(atX: spec.x, y: spec.y, text: spec.text)
         liveText?.reopened = true
-        setMessage("Editing the text again — Esc puts it back as it was, a click outside puts it down")
+        setMessage("Editing the text again — Esc: as it was, click outside: done")
         return true
     }
 

@@ -33,6 +33,9 @@ extension Session {
         // hold up the frame that shows the stroke. The release is input, and the window runs
         // the timers at every turn, so the notice goes then without a wake-up of its own.
         guard case .idle = gesture else { return nil }
+        // Nor while the pointer rests on it cut short: its whole text is being read in a
+        // tooltip. The pointer moving off is input, and the timers run at every turn.
+        guard statusTip == nil else { return nil }
         setMessage("")
         return nil
     }

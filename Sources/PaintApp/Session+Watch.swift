@@ -37,7 +37,7 @@ extension Session {
             if changed != changedOnDisk {
                 changedOnDisk = changed
                 if changed {
-                    setMessage("Another program changed “\(displayName)” since it was opened or saved here")
+                    setMessage("Another program changed “\(displayName)”; Ctrl+S asks first")
                 }
             }
         }
@@ -46,9 +46,7 @@ extension Session {
             if deleted != deletedOnDisk {
                 deletedOnDisk = deleted
                 if deleted {
-                    setMessage(
-                        "“\(displayName)” was deleted or moved since it was opened or saved here; Ctrl+S saves it again"
-                    )
+                    setMessage("“\(displayName)” was deleted or moved; Ctrl+S saves it again")
                 }
             }
         }

@@ -485,15 +485,34 @@ public final class Session {
     /// setting up the window, such as a bad SWIFTPAINT_SCALE).
     public func show(_ text: String) { setMessage(text) }
 
-    /// Whether the hovered toolbar item may show its tooltip: not while a panel, a dialog or a
-    /// menu is open, however it opened (a click on the button under the pointer, a key, the
-    /// menus): the tooltip would cover the panel's top.
-    public var showsTooltip: Bool { hovered != nil && panelFrame == nil && !popupOpen }
+    /// Whether the hovered toolbar item, or the status bar's cut text under the pointer
+    /// (`statusTip`), may show its tooltip: not while a panel, a dialog or a menu is open,
+    /// however it opened (a click on the button under the pointer, a key, the menus): the
+    /// tooltip would cover the panel's top.
+    public var showsTooltip: Bool { (hovered != nil || statusTip != nil) && panelFrame == nil && !popupOpen }
 
-    /// The tooltip for the hovered toolbar item: what it is and its key; nil when
-    /// `showsTooltip` is not so.
+    /// Where the tooltip belongs: the hovered toolbar item, shown below it, or the status bar's
+    /// cut text, shown above it (the bar is the window's bottom edge).
+    public var tooltipPlace: (anchor: IntRect, above: Bool)? {
+        if let item = hovered { return (layout.rect(of: item), false) }
+        return statusTip.map { ($0.anchor, true) }
+    }
+
+    /// The tooltip's lines, each at most `Self.tooltipWidth` wide as `measure` measures them:
+    /// a whole message can be longer than the screen is wide.
+    public func tooltipLines(_ measure: TextMeasuring) -> [String] {
+        guard let tip = tooltip else { return [] }
+        return Self.brokenIntoLines(tip, width: layout.ui.px(Self.tooltipWidth), measure)
+    }
+
+    /// The widest a tooltip's line gets at 96 dpi.
+    static let tooltipWidth = 640.0
+
+    /// The tooltip for the hovered toolbar item: what it is and its key; for the status bar's
+    /// cut text, the whole of it; nil when `showsTooltip` is not so.
     public var tooltip: String? {
         guard showsTooltip else { return nil }
+        if hovered == nil, let cut = statusTip { return cut.whole }
         switch hovered {
         case .tool(let t): return "\(t.title) (\(t.key))"
         case .swatch(let i): return "\(Palette.colors[i].hex) — left click: primary, right click: secondary"

@@ -2,7 +2,8 @@ import CX11
 import PaintApp
 import PaintCore
 
-/// A small override-redirect window under a toolbar button that names it and its key.
+/// A small override-redirect window under a toolbar button that names it and its key, or over
+/// the status bar's text cut short, with the whole of it.
 struct Tooltip {
     /// Seconds the pointer rests on a button before the tooltip shows.
     static let delay = 0.6
@@ -28,17 +29,23 @@ struct Tooltip {
             UInt(CWOverrideRedirect | CWBackPixmap | CWColormap | CWBorderPixel), &attributes)
     }
 
-    /// Shows `tip` below the root-window rectangle `anchor` (a toolbar button), moved left or
-    /// above it where it would leave a screen `screenWidth` x `screenHeight`.
+    /// Shows `lines` below the root-window rectangle `anchor` (a toolbar button), or above it
+    /// when `above` (the status bar's cut text), moved left, above or below where it would leave
+    /// a screen `screenWidth` x `screenHeight`.
     mutating func show(
-        _ tip: String, below anchor: IntRect, screenWidth: Int, screenHeight: Int, scale: UIScale, text: TextRenderer,
-        format: PixelFormat
+        _ lines: [String], at anchor: IntRect, above: Bool, screenWidth: Int, screenHeight: Int, scale: UIScale,
+        text: TextRenderer, format: PixelFormat
     ) {
-        let width = text.width(of: tip, bold: false) + scale.px(16)
-        let height = scale.px(24)
+        guard !lines.isEmpty else { return }
+        let lineHeight = scale.px(16)
+        let width = (lines.map { text.width(of: $0, bold: false) }.max() ?? 0) + scale.px(16)
+        let height = scale.px(24) + (lines.count - 1) * lineHeight
         let gap = scale.px(6)
         let x = max(0, min(anchor.x, screenWidth - width))
-        let y = anchor.maxY + gap + height <= screenHeight ? anchor.maxY + gap : max(0, anchor.y - gap - height)
+        let below = anchor.maxY + gap
+        let over = anchor.y - gap - height
+        let fitsBelow = below + height <= screenHeight
+        let y = above ? (over >= 0 || !fitsBelow ? max(0, over) : below) : (fitsBelow ? below : max(0, over))
         XMoveResizeWindow(display, window, Int32(x), Int32(y), UInt32(width), UInt32(height))
         XMapRaised(display, window)
         var painter = ChromePainter(width: width, height: height, background: Color(r: 0xFF, g: 0xFF, b: 0xF2))
@@ -50,8 +57,11 @@ struct Tooltip {
         SmallImage.put(
             painter.image, display: display, drawable: pixmap, gc: gc, visual: visual, depth: depth, format: format)
         text.draw(
-            [TextRun(text: tip, x: scale.px(8), baseline: scale.px(16), color: Theme.text, bold: false)], on: pixmap,
-            gc: gc)
+            lines.enumerated().map {
+                TextRun(
+                    text: $0.element, x: scale.px(8), baseline: scale.px(16) + $0.offset * lineHeight,
+                    color: Theme.text, bold: false)
+            }, on: pixmap, gc: gc)
         XCopyArea(display, pixmap, window, gc, 0, 0, UInt32(width), UInt32(height), 0, 0)
         XFreePixmap(display, pixmap)
         XFreeGC(display, gc)
@@ -63,4 +73,10 @@ struct Tooltip {
         XUnmapWindow(display, window)
         isShown = false
     }
+}
+
+/// What a tooltip is about: the rectangle it belongs to and its words.
+struct TipKey: Equatable {
+    var anchor: IntRect
+    var text: String?
 }

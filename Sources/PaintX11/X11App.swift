@@ -82,7 +82,8 @@ public final class X11App {
     /// for a real time, not CurrentTime).
     var lastEventTime: Time = 0
     private var hoverSince: Double = 0
-    private var lastHovered: ToolbarItem?
+    /// What the tooltip shown or waiting its delay is about (`updateTooltip`).
+    private var lastTip: TipKey?
     /// Typed text (XIM) and the layout's keys for shortcuts (XKB).
     var input: InputMethod!
     private let keyboard: KeyboardMap
@@ -437,12 +438,16 @@ public final class X11App {
     }
 
     private func updateTooltip() {
-        if session.hovered != lastHovered {
-            lastHovered = session.hovered
+        // What the tip is about: a toolbar button, or the status bar's cut text; a new one, or
+        // new words for it (a message replaced), waits its delay again.
+        let place = session.tooltipPlace
+        let shown = place.map { TipKey(anchor: $0.anchor, text: session.tooltip) }
+        if shown != lastTip {
+            lastTip = shown
             hoverSince = clock
             tooltip.hide()
         }
-        guard session.hovered != nil else { return }
+        guard let place else { return }
         guard session.showsTooltip else {
             // A panel, a dialog or a menu opened over a tooltip already shown (from the keyboard
             // too: a click hides it anyway): it goes, and its wait starts again once they close.
@@ -450,17 +455,16 @@ public final class X11App {
             hoverSince = clock
             return
         }
-        guard let item = session.hovered, let tip = session.tooltip, !tooltip.isShown,
-            clock >= hoverSince + Tooltip.delay
-        else { return }
-        let r = session.layout.rect(of: item)
+        guard !tooltip.isShown, clock >= hoverSince + Tooltip.delay else { return }
+        let lines = session.tooltipLines(text)
+        let r = place.anchor
         var child: Window = 0
         var rootX: Int32 = 0
         var rootY: Int32 = 0
         XTranslateCoordinates(
             display, window, XRootWindow(display, screen), Int32(r.x), Int32(r.y), &rootX, &rootY, &child)
         tooltip.show(
-            tip, below: IntRect(x: Int(rootX), y: Int(rootY), width: r.width, height: r.height),
+            lines, at: IntRect(x: Int(rootX), y: Int(rootY), width: r.width, height: r.height), above: place.above,
             screenWidth: Int(XDisplayWidth(display, screen)), screenHeight: Int(XDisplayHeight(display, screen)),
             scale: session.uiScale, text: text, format: format)
     }

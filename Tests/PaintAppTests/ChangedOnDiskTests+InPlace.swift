@@ -55,7 +55,7 @@ extension ChangedOnDiskTests {
         let other = try Self.rewriteInPlace(file)
         Self.lookAtFile(a)
         #expect(a.changedOnDisk && a.title == "*shared.png (changed on disk) — SwiftPaint", "\(a.title)")
-        #expect(a.message == "Another program changed “shared.png” since it was opened or saved here")
+        #expect(a.message == "Another program changed “shared.png”; Ctrl+S asks first")
         T.key(a, "s", .control)
         #expect(a.mode == .confirmOverwrite(file, then: nil))
         a.handle(.key(.escape, modifiers: []))

@@ -46,7 +46,7 @@ import Testing
         #expect(b.watch(lookingAtFile: false) == Session.fileInterval && !b.changedOnDisk)
         #expect(b.watch() == 2)
         #expect(b.changedOnDisk && b.title == "shared.png (changed on disk) — SwiftPaint", "\(b.title)")
-        #expect(b.message == "Another program changed “shared.png” since it was opened or saved here")
+        #expect(b.message == "Another program changed “shared.png”; Ctrl+S asks first")
         T.drag(b, [(70, 5), (70, 50)])
         T.key(b, "s", .control)
         #expect(b.mode == .confirmOverwrite(file, then: nil))
@@ -117,7 +117,7 @@ import Testing
         a.watch()
         #expect(a.deletedOnDisk && a.title == "shared.png (deleted on disk) — SwiftPaint", "\(a.title)")
         #expect(
-            a.message == "“shared.png” was deleted or moved since it was opened or saved here; Ctrl+S saves it again")
+            a.message == "“shared.png” was deleted or moved; Ctrl+S saves it again")
         _ = a.takeEffects()
         // Closing asks, as for a file another program replaced.
         #expect(a.handle(.closeRequest).exit == nil)
@@ -241,7 +241,7 @@ extension ChangedOnDiskTests {
         check.wait()
         #expect(a.watch(lookingAtFile: false) == Session.fileInterval)
         #expect(a.changedOnDisk && a.diskCheck == nil)
-        #expect(a.message == "Another program changed “shared.png” since it was opened or saved here")
+        #expect(a.message == "Another program changed “shared.png”; Ctrl+S asks first")
         // Read once per stat: the next look reads nothing.
         a.watch()
         #expect(a.diskCheck == nil && a.changedOnDisk)

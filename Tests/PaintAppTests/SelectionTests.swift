@@ -117,7 +117,7 @@ import Testing
         T.drag(s, [(20, 10), (60, 40)])
         T.drag(s, [(25, 15), (65, 45)])
         #expect(s.engine.viewPixel(x: 20, y: 10) == Color.white.pixel, "lifted while moving")
-        #expect(s.message.hasSuffix("Escape puts it back"), "what Escape does, said right: \(s.message)")
+        #expect(s.message.hasSuffix("Esc: put it back"), "what Escape does, said right: \(s.message)")
         s.handle(.key(.escape, modifiers: []))
         #expect(Array(s.engine.viewPixels) == drawn && s.history.count == steps)
     }

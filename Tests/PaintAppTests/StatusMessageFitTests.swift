@@ -1,0 +1,190 @@
+import Foundation
+import Glibc
+import PaintCore
+import PaintIO
+import PaintText
+import Testing
+
+@testable import PaintApp
+
+/// Every message can be read whole: the hints a user acts on fit the status bar of the default
+/// window (1020 px, the toolbar's one row) beside an opened file's name, and any message or name
+/// still cut short with "…" (a narrower window, a long path in an error) shows whole in a
+/// tooltip while the pointer rests on it. Before, the hints were cut ("…Alt+K keeps the aspect
+/// or…") and nothing showed the rest.
+@Suite struct StatusMessageFitTests {
+    typealias T = SessionTests
+
+    /// Measures as the window draws the status bar: DejaVu Sans at 12 px (`TextRenderer`: 9 pt
+    /// at 96 dpi), through the program's own typesetter (FreeType and HarfBuzz, as under Xft).
+    struct DejaVuMeasurer: TextMeasuring {
+        let typesetter: Typesetter
+        func width(of text: String, bold: Bool) -> Int {
+            let line = typesetter.layout(text, font: TextFont(family: "DejaVu Sans", size: 12, bold: bold)).lines.first
+            return ((line?.width ?? 0) + 63) / 64
+        }
+    }
+
+    /// The default window on an opened 800 x 600 picture, drawn on: the status bar ends with
+    /// "photo.png (unsaved)" and the message.
+    static func defaultWindow() -> Session {
+        let s = T.makeSession(path: "/nowhere/photo.png", width: 800, height: 600, windowWidth: 1020, windowHeight: 718)
+        T.drag(s, [(700, 500), (720, 520)])
+        return s
+    }
+
+    /// The message as the status bar shows it: whole (nil), or what it is cut to.
+    static func cut(_ s: Session, _ measure: TextMeasuring) -> String? {
+        let texts = s.renderStatus(measure: measure).texts.map(\.text)
+        #expect(texts.contains { $0.hasPrefix("photo.png") }, "the name shows")
+        return texts.contains(s.shownMessage) ? nil : texts.last ?? ""
+    }
+
+    @Test func everyHintAUserActsOnFitsTheDefaultWindow() throws {
+        let measure = DejaVuMeasurer(typesetter: try #require(Typesetter()))
+        let s = Self.defaultWindow()
+        #expect(s.isModified)
+        var seen: [String] = []
+        func check(_ what: String) {
+            seen.append(s.shownMessage)
+            #expect(!s.shownMessage.isEmpty, "\(what): no message")
+            if let shown = Self.cut(s, measure) {
+                Issue.record("\(what): “\(s.shownMessage)” is cut to “\(shown)”")
+            }
+        }
+        func png(_ width: Int, _ height: Int) throws -> [UInt8] {
+            try PNGCodec.encode(PixelImage(width: width, height: height, fill: Color.black.pixel), withAlpha: false)
+        }
+        // Pastes: one that fits, turned; one larger than the picture, cropped to.
+        s.pasteNow(png: try png(300, 200))
+        check("a paste")
+        s.run(.flipHorizontal)
+        check("a paste flipped")
+        s.handle(.key(.escape, modifiers: []))
+        check("a paste dropped")
+        s.pasteNow(png: try png(1000, 700))
+        check("a paste larger than the picture")
+        s.run(.cropToSelection)
+        check("cropped to the paste")
+        s.undo()
+        s.undo()
+        // The selection: none to crop to, then moved and turned.
+        s.run(.cropToSelection)
+        check("a crop with nothing selected")
+        T.key(s, "s")
+        T.drag(s, [(100, 100), (300, 250)])
+        check("a selection")
+        T.drag(s, [(150, 150), (180, 170)])
+        check("a selection moved")
+        s.run(.rotateRight)
+        check("a selection turned")
+        s.handle(.key(.escape, modifiers: []))
+        // The size dialogs and the limits.
+        s.run(.scale)
+        check("the scale dialog")
+        s.handle(.key(.escape, modifiers: []))
+        s.run(.canvasSize)
+        check("the canvas size dialog")
+        s.handle(.key(.escape, modifiers: []))
+        s.changeCanvas(.resize(IntRect(x: 0, y: 0, width: 100_000, height: 100_000)), saying: "")
+        check("a size too large")
+        // The stabilizer, each step.
+        for _ in 0..<3 {
+            s.stepStabilizer()
+            check("the stabilizer")
+        }
+        // Text: a box placed, put down, opened again.
+        s.select(.text)
+        TextToolTests.click(s, 100, 100)
+        check("a text box")
+        TextToolTests.type(s, "Hi")
+        TextToolTests.click(s, 600, 500)
+        TextToolTests.doubleClick(s, 103, 110)
+        #expect(s.isEditingText)
+        check("text opened again")
+        s.handle(.key(.escape, modifiers: []))
+        // Files: deleted, changed, pasted from a file manager.
+        s.pasteFiles(["/nowhere/photo.png"])
+        check("a file that is gone, pasted")
+        #expect(seen.count >= 18, "\(seen)")
+    }
+
+    /// The messages about the opened file: changed by another program, then deleted.
+    @Test func theFileMessagesFitTheDefaultWindow() throws {
+        let measure = DejaVuMeasurer(typesetter: try #require(Typesetter()))
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/photo.png"
+        func write(_ fill: Color) throws {
+            try Data(try PNGCodec.encode(PixelImage(width: 800, height: 600, fill: fill.pixel), withAlpha: false))
+                .write(to: URL(fileURLWithPath: file))
+        }
+        try write(.white)
+        let s = DocumentLoaderTests.open(file, DocumentLoaderTests.options(dir))
+        s.handle(.resize(width: 1020, height: 718))
+        T.drag(s, [(700, 500), (720, 520)])
+        try write(.black)
+        ChangedOnDiskTests.lookAtFile(s)
+        #expect(s.changedOnDisk)
+        #expect(Self.cut(s, measure) == nil, "“\(s.shownMessage)” is cut")
+        #expect(unlink(file) == 0)
+        s.watch()
+        #expect(s.deletedOnDisk)
+        #expect(Self.cut(s, measure) == nil, "“\(s.shownMessage)” is cut")
+    }
+
+    /// A message too long for the window (a narrow one, an error naming a long path): resting
+    /// the pointer on its cut run shows it whole, above the status bar, in lines no wider than a
+    /// tooltip's; it does not go by itself meanwhile; off it, nothing shows. A name cut short
+    /// shows whole the same way.
+    @Test func aMessageCutShortShowsWholeWhereThePointerRests() {
+        let measure = FixedWidthMeasurer()
+        let long =
+            "/home/someone/Pictures/holidays/2026/the-beach-at-dawn-from-the-cliff-path-after-the-storm-panorama.png"
+        let s = T.makeSession(path: long, width: 300, height: 200, windowWidth: 640, windowHeight: 480)
+        T.drag(s, [(10, 10), (40, 40)])
+        let message = "Stroke removed (Ctrl+Z brings it back); the crash journal under \(long) was written again"
+        s.show(message)
+        _ = s.renderStatus(measure: measure)
+        let tail = s.statusTail(measure)
+        let cutMessage = tail.cut.first { $0.whole == message }
+        let cutName = tail.cut.first { $0.whole == "\(FileSystem.lastComponent(long)) (unsaved)" }
+        guard let cutMessage, let cutName else {
+            Issue.record("nothing cut short at 640 px: \(tail.cut)")
+            return
+        }
+        #expect(s.statusTip == nil && s.tooltip == nil, "the pointer is not there yet")
+        let bar = s.layout.statusBar
+        s.handle(.motion(x: cutMessage.anchor.x + 3, y: bar.y + bar.height / 2, modifiers: []))
+        #expect(s.showsTooltip && s.tooltip == message)
+        #expect(s.tooltipPlace?.anchor == cutMessage.anchor && s.tooltipPlace?.above == true)
+        let lines = s.tooltipLines(measure)
+        #expect(lines.count > 1 && lines.allSatisfy { measure.width(of: $0, bold: false) <= Int(Session.tooltipWidth) })
+        #expect(
+            lines.joined().filter { $0 != " " } == message.filter { $0 != " " }, "every character shows: \(lines)")
+        // Resting there, the notice stays past its lifetime; off it, it goes.
+        _ = s.runTimers(at: 1000)
+        _ = s.runTimers(at: 1000 + Session.messageLifetime + 1)
+        #expect(s.message == message, "the notice went while it was being read")
+        s.handle(.motion(x: cutName.anchor.x + 3, y: bar.y + bar.height / 2, modifiers: []))
+        #expect(s.tooltip == cutName.whole && s.tooltipLines(measure) == [cutName.whole])
+        s.handle(.motion(x: 300, y: 200, modifiers: []))
+        #expect(s.statusTip == nil && s.tooltip == nil)
+        _ = s.runTimers(at: 1000 + Session.messageLifetime + 2)
+        #expect(s.message.isEmpty)
+        // A message that fits is not offered again in a tooltip.
+        s.show("Canvas cleared")
+        _ = s.renderStatus(measure: measure)
+        #expect(!s.statusTail(measure).cut.contains { $0.whole == "Canvas cleared" })
+    }
+
+    /// The tooltip's lines: broken at spaces, a word wider than a line where it reaches the
+    /// end; nothing left out.
+    @Test func tooltipLinesKeepEveryCharacter() {
+        let m = FixedWidthMeasurer()
+        #expect(Session.brokenIntoLines("one two three", width: 70, m) == ["one two", "three"])
+        #expect(Session.brokenIntoLines("abcdefghijklmnop xy", width: 35, m) == ["abcde", "fghij", "klmno", "p xy"])
+        #expect(Session.brokenIntoLines("", width: 35, m) == [""])
+        #expect(Session.brokenIntoLines("a", width: 1, m) == ["a"])
+    }
+}
