@@ -15,14 +15,18 @@ final class DiskCheck {
     /// Shared with the thread: what it read, and whether it is done.
     private final class Work: @unchecked Sendable {
         let path: String
+        let read: @Sendable (String) -> FileVersion?
         let done = Atomic<Bool>(false)
         /// Written by the thread before `done`; read only after.
         var version: FileVersion?
 
-        init(path: String) { self.path = path }
+        init(path: String, read: @escaping @Sendable (String) -> FileVersion?) {
+            self.path = path
+            self.read = read
+        }
 
         func run() {
-            version = FileVersion.current(path: path)
+            version = read(path)
             done.store(true, ordering: .releasing)
         }
     }
@@ -32,10 +36,10 @@ final class DiskCheck {
     private let work: Work
     private var thread: pthread_t?
 
-    /// Starts reading the file at `path` (here and now when no thread can be made).
-    init(path: String) {
+    /// Starts reading the file at `path` with `read` (here and now when no thread can be made).
+    init(path: String, read: @escaping @Sendable (String) -> FileVersion? = { FileVersion.current(path: $0) }) {
         self.path = path
-        let work = Work(path: path)
+        let work = Work(path: path, read: read)
         self.work = work
         thread = BackgroundThread.start { work.run() }
         if thread == nil { work.run() }

@@ -63,10 +63,21 @@ extension Session {
             setMessage("Saving “\(FileSystem.lastComponent(saving.target))”…; \(next) once it is saved")
             return
         }
+        // Waiting for the file's bytes (a Ctrl+S, or leaving asked before): leaving follows.
+        if let waiting = awaitingDisk {
+            awaitingDisk = waiting.joining(leave: leaving)
+            return
+        }
         // A picture saved here that another program has since replaced, or whose file is gone,
-        // exists only in this window: leaving asks too.
+        // exists only in this window: leaving asks too (once the file's bytes, read off the
+        // window's thread, tell whether it was replaced).
         deletedOnDisk = fileDeletedOnDisk()
-        if isModified || (history.cursor > 0 && (fileChangedOnDisk() || deletedOnDisk)) {
+        var asks = isModified || (history.cursor > 0 && deletedOnDisk)
+        if !asks && history.cursor > 0 {
+            guard let changed = changeOnDisk(read: readOffThread) else { return waitForDisk(.leave(leaving)) }
+            asks = changed
+        }
+        if asks {
             setMode(.confirmLeave(leaving))
         } else {
             proceed(to: leaving)
@@ -116,6 +127,7 @@ extension Session {
         deletedOnDisk = false
         diskSeen = nil
         diskCheck = nil
+        awaitingDisk = nil
         overwriteAccepted = nil
         // A text box belonged to the picture that goes (whoever replaces it puts it down first).
         liveText = nil

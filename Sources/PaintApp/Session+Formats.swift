@@ -53,12 +53,29 @@ extension Session {
             return
         }
         // Another program changed the file since it was opened or saved here: never write over
-        // its work without asking (unless the user said Overwrite for that very version).
-        if target == path, fileChangedOnDisk(),
-            overwriteAccepted == nil || overwriteAccepted != FileVersion.Stat(path: target)
-        {
-            setMode(.confirmOverwrite(target, then: then))
-            return
+        // its work without asking (unless the user said Overwrite for that very version). When
+        // only its bytes can tell, the save waits for them, read off the window's thread; a
+        // save to it asked for meanwhile is that same save.
+        if target == path {
+            if let waiting = awaitingDisk {
+                if let joined = waiting.joining(save: target, then: then, historyInside: historyInsideNextSave) {
+                    historyInsideNextSave = false
+                    awaitingDisk = joined
+                    return
+                }
+            } else {
+                switch changeOnDisk(read: readOffThread) {
+                case nil:
+                    waitForDisk(.save(target: target, then: then, historyInside: historyInsideNextSave))
+                    historyInsideNextSave = false
+                    return
+                case true? where overwriteAccepted == nil || overwriteAccepted != FileVersion.Stat(path: target):
+                    setMode(.confirmOverwrite(target, then: then))
+                    return
+                default:
+                    break
+                }
+            }
         }
         guard let format = formatToSave(target) else {
             setMode(.chooseFormat(target, then: then))

@@ -41,6 +41,10 @@ extension Session {
                 }
             }
         }
+        // A read the look did not take (the file went, or is as known again) tells nothing.
+        if diskCheck?.isDone == true && awaitingDisk == nil { diskCheck = nil }
+        // A save or leaving that waited for the bytes goes on, with what they told.
+        resumeAfterDisk()
         if lookingAtFile && saving == nil {
             let deleted = fileDeletedOnDisk()
             if deleted != deletedOnDisk {
@@ -54,7 +58,9 @@ extension Session {
         let journal: Double? = protection == .safe ? nil : 0.5
         guard path != nil && document.onDisk != .unknown else { return journal }
         // The file's bytes being read: taken soon after they are.
-        if diskCheck != nil { return min(Self.readingInterval, journal ?? Self.readingInterval) }
+        if diskCheck != nil || awaitingDisk != nil {
+            return min(Self.readingInterval, journal ?? Self.readingInterval)
+        }
         return min(Self.fileInterval, journal ?? Self.fileInterval)
     }
 
@@ -152,22 +158,10 @@ extension Session {
     }
 
     /// Whether another program changed the document's file since it was opened or saved here:
-    /// a file where there was none, or other bytes (a stat first; the bytes are read and their
-    /// CRC compared only when the stat changed, once per stat). A file deleted since is not a
-    /// change a save could overwrite. Reads the bytes here when it must (a save, leaving), or
-    /// takes them from the read under way on its thread when that one reads the file as it is.
-    func fileChangedOnDisk() -> Bool {
-        changeOnDisk(read: { path in
-            if let check = diskCheck, check.path == path {
-                diskCheck = nil
-                if let read = check.version, read.stat == FileVersion.Stat(path: path) { return read }
-            }
-            return FileVersion.current(path: path)
-        }) ?? false
-    }
-
-    /// `fileChangedOnDisk`, the bytes read by `read`: the file's version (nil when it cannot
-    /// be read), or nil while they are being read; then nil: not known yet.
+    /// a file where there was none, or other bytes (a stat first; the bytes are read by `read`
+    /// and their CRC compared only when the stat changed, once per stat); nil while they are
+    /// being read: not known yet. A file deleted since is not a change a save could overwrite.
+    /// `read` gives the file's version (nil when it cannot be read), or nil until it is read.
     func changeOnDisk(read: (String) -> FileVersion??) -> Bool? {
         guard let path else { return false }
         switch document.onDisk {
@@ -194,7 +188,7 @@ extension Session {
             diskCheck = nil
             return .some(check.version)
         }
-        diskCheck = DiskCheck(path: path)
+        diskCheck = DiskCheck(path: path, read: readFileVersion)
         return nil
     }
 }

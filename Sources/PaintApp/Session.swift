@@ -133,6 +133,12 @@ public final class Session {
     /// The file's bytes being read on a thread of their own for that comparison, between
     /// events (`Session+Watch`).
     var diskCheck: DiskCheck?
+    /// A save or leaving asked for while `diskCheck` reads the file's bytes: it goes on once
+    /// they are read (`Session+DiskWait`).
+    var awaitingDisk: DiskWait?
+    /// Reads the file's version for `diskCheck` (tests give a reader that notes its thread, or
+    /// one held for as long as they need).
+    var readFileVersion: @Sendable (String) -> FileVersion? = { FileVersion.current(path: $0) }
     /// The file's stat when the user chose Overwrite: that version is not asked about again.
     var overwriteAccepted: FileVersion.Stat?
     /// The last point painted, where Shift+click draws a straight line from.

@@ -88,4 +88,25 @@ extension TwoWindowsEndToEndTests {
         #expect(Self.pixel(file, 100, 60) == Self.black && Self.pixel(file, secondX, 60) == Self.white)
         #expect(paint.title == "shared.png — SwiftPaint", "\(paint.title ?? "nil")")
     }
+
+    @Test func ctrlSRightAfterASameSizeRewriteAsksOnceTheBytesAreRead() throws {
+        let home = try TemporaryDirectory(prefix: "swiftpaint-same-size-save")
+        let file = home.file("shared.png")
+        let (first, second, secondX) = try Self.sameSizePictures()
+        try Data(first).write(to: URL(fileURLWithPath: file))
+        let paint = try Self.start(home, [file])
+        defer { paint.stop() }
+        try paint.drag(image: Self.stroke(x: 30))
+        try paint.waitForModified(true)
+        // Ctrl+S at once, most likely before the window's next look at the file (every 2 s):
+        // the bytes are read off the window's thread, and the question comes once they are.
+        try Data(second).write(to: URL(fileURLWithPath: file + ".new"))
+        #expect(rename(file + ".new", file) == 0)
+        try paint.key("s", modifiers: .control)
+        try paint.waitForCloseQuestion()
+        try paint.key("o")
+        try paint.waitForModified(false)
+        #expect(Wait.until { Self.pixel(file, 30, 60) == Self.black }, "the stroke is in the file")
+        #expect(Self.pixel(file, 100, 60) == Self.black && Self.pixel(file, secondX, 60) == Self.white)
+    }
 }

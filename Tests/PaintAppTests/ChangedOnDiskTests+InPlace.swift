@@ -89,12 +89,18 @@ extension ChangedOnDiskTests {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (a, _, file) = try Self.twoWindows(dir)
+        let reader = HeldReader()
+        a.readFileVersion = { reader.read($0) }
         T.drag(a, [(10, 5), (10, 50)])
         try Self.rewriteInPlace(file)
-        // The look starts reading the file on its thread; Ctrl+S comes before it is taken.
-        #expect(a.watch() == Session.readingInterval && a.diskCheck != nil)
+        // The look starts reading the file on its thread (held); Ctrl+S comes before it is done.
+        #expect(a.watch() == Session.readingInterval)
+        let check = try #require(a.diskCheck)
         T.key(a, "s", .control)
-        #expect(a.diskCheck == nil, "the read under way answered Ctrl+S")
+        #expect(a.diskCheck === check && a.mode == .normal, "the read under way answers Ctrl+S")
+        reader.release()
+        Self.settle(a)
         #expect(a.mode == .confirmOverwrite(file, then: nil))
+        #expect(reader.readers.count == 1, "read once")
     }
 }

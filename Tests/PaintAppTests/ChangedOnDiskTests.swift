@@ -87,7 +87,7 @@ import Testing
         #expect(rename(file + ".tmp", file) == 0)
         var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
-        a.watch()
+        Self.lookAtFile(a)
         #expect(!a.changedOnDisk)
         T.drag(a, [(10, 5), (10, 50)])
         T.key(a, "s", .control)
@@ -214,7 +214,7 @@ import Testing
             Self.crash(a)
             let c = Self.journaledWindow(file, journals, options)
             c.answer(.restore)
-            c.watch()
+            Self.lookAtFile(c)
             #expect(!c.changedOnDisk && c.isModified, "\(c.title) \(c.message)")
             T.key(c, "s", .control)
             #expect(c.mode == .normal && !c.isModified, "\(c.mode) \(c.message)")
@@ -253,12 +253,14 @@ extension ChangedOnDiskTests {
         try #require(a.diskCheck).wait()
         a.watch()
         #expect(!a.changedOnDisk && a.diskCheck == nil, "the same bytes: not changed")
-        // A save asks at once when the file changed (it reads the file itself).
+        // A save asks once the file's bytes are read, off the window's thread too.
         bytes[bytes.count - 20] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: file + ".tmp"))
         #expect(rename(file + ".tmp", file) == 0)
         T.drag(a, [(10, 5), (10, 50)])
         T.key(a, "s", .control)
+        #expect(a.diskCheck != nil)
+        Self.settle(a)
         #expect(a.mode == .confirmOverwrite(file, then: nil))
     }
 }

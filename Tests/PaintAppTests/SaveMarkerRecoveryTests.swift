@@ -46,7 +46,7 @@ import Testing
         c.answer(.restore)
         #expect(c.engine.viewPixel(x: 30, y: 30) == Color.black.pixel, "the stroke drawn during the save")
         #expect(c.engine.viewPixel(x: 10, y: 30) == Color.black.pixel)
-        c.watch()
+        C.lookAtFile(c)
         #expect(!c.changedOnDisk && c.isModified, "\(c.title) \(c.message)")
         #expect(c.title == "*shared.png — SwiftPaint", "\(c.title)")
         // One undo reaches the picture the file holds: saved.
@@ -75,7 +75,7 @@ import Testing
         #expect(
             c.engine.viewPixel(x: 30, y: 30) == Color.black.pixel
                 && c.engine.viewPixel(x: 10, y: 30) != Color.black.pixel)
-        c.watch()
+        C.lookAtFile(c)
         #expect(!c.changedOnDisk && c.isModified, "\(c.title)")
         c.undo()
         #expect(c.isModified, "the saved picture is no step of the restored history")

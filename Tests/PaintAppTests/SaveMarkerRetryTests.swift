@@ -62,7 +62,7 @@ import Testing
             #expect(c.engine.viewPixel(x: x, y: 30) == Color.black.pixel, "the stroke at x \(x)")
         }
         #expect(c.engine.viewPixel(x: 70, y: 30) != Color.black.pixel, "the stroke undone and replaced")
-        c.watch()
+        C.lookAtFile(c)
         #expect(!c.changedOnDisk && c.isModified, "\(c.title) \(c.message)")
         // Two undos reach the picture the file holds: saved.
         c.undo()
