@@ -8,18 +8,26 @@ import PaintIO
 /// A drop whose list never comes (the source quit, refused, or hangs) is given up, as
 /// `InputEvent.dropFailed`: at once when the answer is a refusal, after `patience` seconds of
 /// silence, or quietly when another drag enters.
+///
+/// Each drop asks for its list with a requestor window of its own, destroyed when the drop ends
+/// (its list read, refused or given up): a hung source that wakes up later answers a window that
+/// is gone, so its answer never reaches this program and cannot be taken for a later drop's,
+/// whether or not its drop named a time (XdndDrop's time may be CurrentTime, which an answer
+/// repeats as 0) and whether it hands a list over or refuses.
 final class DropTarget {
     private let display: OpaquePointer
     private let window: Window
+    /// Where a drop's requestor window is made.
+    private let root: Window
     private let enter, position, status, drop, finished, leave, selection, copy, uriList, property: Atom
     /// The window dragging to us (0: none).
     private var source: Window = 0
     /// Whether the source offers a uri list (the types of XdndEnter, or XdndTypeList).
     private var offersURIs = false
-    /// The drop whose uri list was asked for and has not arrived: its source, when it was asked
-    /// (monotonic seconds), the drop's server time (the request's, which the answer repeats,
-    /// ICCCM §2.2) and whether Ctrl was held at the drop.
-    private var awaited: (source: Window, since: Double, time: Time, paste: Bool)?
+    /// The drop whose uri list was asked for and has not arrived: its source, the window that
+    /// asked (only this drop's answer names it), when it was asked (monotonic seconds) and
+    /// whether Ctrl was held at the drop.
+    private var awaited: (source: Window, requestor: Window, since: Double, paste: Bool)?
     /// Seconds a source may leave the request for its list unanswered: a file manager answers
     /// at once.
     let patience: Double
@@ -27,6 +35,7 @@ final class DropTarget {
     init(display: OpaquePointer, window: Window, patience: Double = 5) {
         self.display = display
         self.window = window
+        root = XDefaultRootWindow(display)
         self.patience = patience
         func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
         enter = atom("XdndEnter")
@@ -51,10 +60,11 @@ final class DropTarget {
         let from = Window(UInt(bitPattern: e.data.l.0))
         switch type {
         case enter:
-            // A new drag: one still waiting for its list is given up (its late answer, if
-            // any, is not taken for this one's).
+            // A new drag: one still waiting for its list is given up, its requestor with it (a
+            // late answer, if any, reaches nobody).
             if let old = awaited {
                 awaited = nil
+                XDestroyWindow(display, old.requestor)
                 send(finished, to: old.source, [Int(window), 0, 0, 0, 0])
             }
             source = from
@@ -73,8 +83,11 @@ final class DropTarget {
             // (a source may take its time) the key may be up, and once XdndFinished is sent the
             // source's program may act on it at once.
             let time = Time(UInt(bitPattern: e.data.l.2))
-            awaited = (from, Clipboard.now(), time, controlHeld())
-            XConvertSelection(display, selection, uriList, property, window, time)
+            // Unmapped and input-only: it takes no events but the source's answer, which a
+            // SendEvent without a mask brings to the connection that made it (this one).
+            let requestor = XCreateWindow(display, root, 0, 0, 1, 1, 0, 0, UInt32(InputOnly), nil, 0, nil)
+            awaited = (from, requestor, Clipboard.now(), controlHeld())
+            XConvertSelection(display, selection, uriList, property, requestor, time)
         default:
             source = 0
         }
@@ -82,15 +95,14 @@ final class DropTarget {
     }
 
     /// The dropped list arriving (a SelectionNotify for it): the paths, once read, or why there
-    /// are none (refused: the source quit or would not); nil for another selection or a drop
-    /// already given up: a hung source's late answer names its own drop's time, not the one
-    /// awaited (a source that sent no time cannot be told apart).
+    /// are none (refused: the source quit or would not); nil for another selection, or for an
+    /// answer to another requestor than the awaited drop's (a given-up drop's, sent before its
+    /// window was destroyed and read after).
     func take(_ e: XSelectionEvent) -> InputEvent? {
-        guard e.selection == selection, e.requestor == window, let dropped = awaited,
-            dropped.time == CurrentTime || e.time == dropped.time
-        else { return nil }
+        guard e.selection == selection, let dropped = awaited, e.requestor == dropped.requestor else { return nil }
         awaited = nil
         if source == dropped.source { source = 0 }
+        defer { XDestroyWindow(display, dropped.requestor) }
         guard e.property != 0 else {
             // The server answers None itself when the source's window is gone (it owned
             // XdndSelection through it).
@@ -106,7 +118,8 @@ final class DropTarget {
         var data: UnsafeMutablePointer<UInt8>?
         // A uri list of 1 MB is thousands of files: more is not read.
         if XGetWindowProperty(
-            display, window, property, 0, 1 << 18, 1, Atom(AnyPropertyType), &type, &format, &count, &after, &data)
+            display, dropped.requestor, property, 0, 1 << 18, 1, Atom(AnyPropertyType), &type, &format, &count,
+            &after, &data)
             == Success, let data, format == 8
         {
             // Past 1 MB the last line read may be cut mid-name: it is left out.
@@ -128,6 +141,7 @@ final class DropTarget {
     func expire(now: Double) -> InputEvent? {
         guard let dropped = awaited, let deadline, now >= deadline else { return nil }
         awaited = nil
+        XDestroyWindow(display, dropped.requestor)
         if source == dropped.source { source = 0 }
         send(finished, to: dropped.source, [Int(window), 0, 0, 0, 0])
         return .dropFailed(.noAnswer(seconds: Int(patience)))

@@ -128,30 +128,49 @@ extension FileDialogEndToEndTests {
 }
 
 extension FileDialogEndToEndTests {
-    @Test("Drag and drop: a hung source's late answer is not taken for the next drop's list")
-    func aLateAnswerIsNotTheNextDrops() throws {
-        let (dir, first, second) = try Self.twoDropPictures()
+    /// How the hung source of `aLateAnswerIsNotTheNextDrops` drops and wakes up.
+    struct LateAnswer: CustomStringConvertible, Sendable {
+        /// Whether the drops name the server's time, as file managers' do (else CurrentTime,
+        /// which the request for the list and its answer then carry as 0).
+        var timed: Bool
+        /// Whether the late answer refuses (property None) instead of handing the list over.
+        var refusing: Bool
+        var description: String { "\(timed ? "timed" : "CurrentTime") drops, \(refusing ? "a refusal" : "a list")" }
+    }
+
+    @Test(
+        "Drag and drop: a hung source's late answer is not taken for the next drop's list",
+        arguments: [
+            LateAnswer(timed: true, refusing: false), LateAnswer(timed: false, refusing: false),
+            LateAnswer(timed: false, refusing: true),
+        ])
+    func aLateAnswerIsNotTheNextDrops(_ late: LateAnswer) throws {
+        let (dir, _, second) = try Self.twoDropPictures()
         let paint = try start(ServerConfig(depth: 24, shm: true), dir.file("doc.png"))
         defer { paint.stop() }
         let display = paint.session.server.displayName
         let (x, y) = paint.windowPoint(imageX: 200, imageY: 150)
-        // Drops name the server's time, as file managers' do: the request for the list carries
-        // it, and so does its answer.
         let clock = try ClipboardRequestor(displayName: display)
         let hung = try DragSource(displayName: display, uris: "file://\(dir.file("first.png"))\r\n", behaviour: .silent)
-        hung.time = try clock.serverTime()
+        if late.timed { hung.time = try clock.serverTime() }
         let given = try hung.drop(on: paint.window, x: x, y: y)
         #expect(given.accepted && !given.finished, "\(given)\n\(paint.app.outputSummary)")
-        // The hung source wakes up as the next drop's list is asked for, and answers first.
+        // The hung source wakes up as the next drop's list is asked for, and answers first; the
+        // next source answers once the window has handled all that reached it by then (else the
+        // late list could be read back as the next one's, when both went to one property).
         let next = try DragSource(displayName: display, uris: "file://\(dir.file("second.png"))\r\n")
-        next.time = try clock.serverTime()
-        var late = false
-        next.beforeAnswering = { late = hung.answerLate() }
+        if late.timed { next.time = try clock.serverTime() }
+        var answered = false
+        next.beforeAnswering = {
+            answered = hung.answerLate(refusing: late.refusing)
+            try paint.roundTrip()
+        }
         let result = try next.drop(on: paint.window, x: x, y: y)
-        #expect(late && result.accepted && result.finished, "\(late) \(result)\n\(paint.app.outputSummary)")
+        #expect(answered && result.accepted && result.finished, "\(answered) \(result)\n\(paint.app.outputSummary)")
         #expect(
             paint.client.waitForTitle(paint.window) { $0 == "second.png — SwiftPaint" } != nil,
             "\(paint.title ?? "nil")\n\(paint.app.outputSummary)")
         expectCanvas(paint, equals: second, "the second drop's picture, not the hung one's")
+        #expect(Self.errorPixels(paint) == 0, "no drop failed")
     }
 }

@@ -99,20 +99,21 @@ final class DragSource {
         return found
     }
 
-    /// A silent source waking up: answers the request it kept, its list in the target's property,
-    /// once the server has passed the answer on. False when it kept none.
-    func answerLate() -> Bool {
+    /// A silent source waking up: answers the request it kept, its list in the target's property
+    /// (or a refusal when `refusing`), once the server has passed the answer on. False when it
+    /// kept none.
+    func answerLate(refusing: Bool = false) -> Bool {
         guard let request = held else { return false }
         held = nil
-        answer(request)
+        answer(request, refusing: refusing)
         XSync(display, 0)
         return true
     }
 
-    /// Hands the uri list to the target's property.
-    private func answer(_ r: XSelectionRequestEvent) {
+    /// Hands the uri list to the target's property, or refuses (property None).
+    private func answer(_ r: XSelectionRequestEvent, refusing: Bool = false) {
         var property: Atom = 0
-        if r.target == atom("text/uri-list") {
+        if r.target == atom("text/uri-list"), !refusing {
             let bytes = Array(uris.utf8)
             XChangeProperty(display, r.requestor, r.property, r.target, 8, PropModeReplace, bytes, Int32(bytes.count))
             property = r.property
