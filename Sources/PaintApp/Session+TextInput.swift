@@ -128,7 +128,8 @@ extension Session {
         _ = selectTextUnit(atWindowX: x, y: y, line: true)
     }
 
-    /// A double click in the prompt's field selects the word there.
+    /// A double click in the prompt's field selects the word there; on the current colors it
+    /// leaves the color editor open.
     func doubleClick(_ x: Int, _ y: Int) {
         if fileDialog != nil { return doubleClickFileDialog(x, y) }
         if var editor = colorEditor {
@@ -140,6 +141,12 @@ extension Session {
                 effects.editor = true
             }
             return
+        }
+        if layout.item(atX: x, y: y) == .currentColors, !blocksCanvas, sizeDialog == nil {
+            // MS Paint's habit: a double click on the current colors. Its first click opened the
+            // editor and its second, a click outside the panel, closed it: it opens again, in the
+            // same turn, so no frame shows it closed (before, it flickered and stayed closed).
+            return openColorEditor(.primary)
         }
         if selectTextUnit(atWindowX: x, y: y, line: false) { return }
         if reopenText(atWindowX: x, y: y) { return }

@@ -32,6 +32,31 @@ import Testing
         ])
     }
 
+    /// A double click on the current colors (MS Paint's habit) leaves the editor open on the
+    /// primary color: the second click no longer counts as a click outside that closes it. A
+    /// single click on them while it is open still closes it, as a popover's button does.
+    @Test func aDoubleClickOnTheCurrentColorsLeavesTheEditorOpen() {
+        let s = T.makeSession()
+        let r = s.layout.rect(of: .currentColors)
+        let (x, y) = (r.x + r.width / 3, r.y + r.height / 3)
+        let effects = s.handle([
+            .press(x: x, y: y, button: .left, modifiers: []),
+            .release(x: x, y: y, button: .left, modifiers: []),
+            .press(x: x, y: y, button: .left, modifiers: []),
+            .doubleClick(x: x, y: y),
+            .release(x: x, y: y, button: .left, modifiers: []),
+        ])
+        #expect(s.colorEditor?.target == .primary, "the editor closed at the second click")
+        #expect(effects.editor)
+        s.handle([.press(x: x, y: y, button: .left, modifiers: []), .release(x: x, y: y, button: .left, modifiers: [])])
+        #expect(s.colorEditor == nil, "a single click on the current colors closes the open editor")
+        // Right: the secondary color's editor; a double click is the left button's.
+        s.handle([
+            .press(x: x, y: y, button: .right, modifiers: []), .release(x: x, y: y, button: .right, modifiers: []),
+        ])
+        #expect(s.colorEditor?.target == .secondary)
+    }
+
     /// The button that opens a panel keeps the pointer, but its tooltip does not come back
     /// over the panel it opened (it covered the panel's title); it does once the panel closes.
     @Test func noTooltipCoversThePanelItsButtonOpened() {
