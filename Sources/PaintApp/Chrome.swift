@@ -154,9 +154,9 @@ extension Session {
             }
         }
 
-        // Width: a live preview of the brush tip (at its size on the canvas at 100 %), then the
-        // slider. The text tool has its font button there: "Aa" in the chosen font, the font
-        // list under it.
+        // Width: a live preview of the brush tip (at its size on the canvas at 100 %; the fill's
+        // color, which has no width), then the slider. The text tool has its font button there:
+        // "Aa" in the chosen font, the font list under it.
         let preview = layout.widthPreview
         let box = outline(preview)
         let centreX = Double(preview.x) + Double(preview.width) / 2
@@ -182,12 +182,23 @@ extension Session {
             drawActions(&p)
             return p.image
         }
-        let shown = min(settings.brushWidth, box.w - s.d(6)) / 2
-        let tipAlpha = settings.tool == .eraser ? 0.35 : Double(settings.opacityPercent) / 100
-        p.fillCircle(
-            centreX, centreY, radius: shown, settings.tool == .eraser ? Theme.icon : settings.primary, alpha: tipAlpha)
-        if settings.tool == .eraser || settings.primary == .white {
-            p.strokeCircle(centreX, centreY, radius: shown, lineWidth: box.line, Theme.dimText)
+        if settings.tool == .fill {
+            // A fill has no width: the box shows what it pours, the primary color at the opacity,
+            // a swatch the width does not change (it showed a brush tip of the width).
+            let inset = s.d(7)
+            let (x, y, w, h) = (box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset)
+            p.fillRoundedRect(
+                x, y, w, h, radius: s.d(3), settings.primary, alpha: Double(settings.opacityPercent) / 100)
+            p.strokeRoundedRect(x, y, w, h, radius: s.d(3), lineWidth: box.line, Theme.dimText)
+        } else {
+            let shown = min(settings.brushWidth, box.w - s.d(6)) / 2
+            let tipAlpha = settings.tool == .eraser ? 0.35 : Double(settings.opacityPercent) / 100
+            p.fillCircle(
+                centreX, centreY, radius: shown, settings.tool == .eraser ? Theme.icon : settings.primary,
+                alpha: tipAlpha)
+            if settings.tool == .eraser || settings.primary == .white {
+                p.strokeCircle(centreX, centreY, radius: shown, lineWidth: box.line, Theme.dimText)
+            }
         }
         let widthText =
             settings.tool == .fill

@@ -87,6 +87,39 @@ import Testing
         #expect(s.engine.viewPixel(x: 70, y: 60) == Color.white.pixel)
     }
 
+    /// The fill has no width: the toolbar's preview shows the color it pours, the same whatever
+    /// the brush width, and no brush tip (it showed a dot of the brush's width).
+    @Test func theFillsPreviewShowsItsColorNotABrushTip() {
+        let s = T.makeSession()
+        let box = s.layout.widthPreview
+        let bar = s.layout.toolbar
+        func preview() -> PixelImage {
+            s.renderToolbar().pixels.cropped(
+                to: IntRect(x: box.x, y: box.y - bar.y, width: box.width, height: box.height))
+        }
+        s.setPrimary(Color(r: 200, g: 20, b: 20))
+        for _ in 0..<8 { T.key(s, "[") }
+        #expect(s.settings.brushWidth < 3)
+        T.key(s, "f")
+        let thin = preview()
+        T.key(s, "b")
+        for _ in 0..<12 { T.key(s, "]") }
+        #expect(s.settings.brushWidth >= 16)
+        let brush = preview()
+        T.key(s, "f")
+        // Compared as Bools: a failure would print every pixel.
+        let unchanged = preview() == thin
+        let notTheBrushTip = preview() != brush
+        #expect(unchanged, "the fill's preview changed with the brush width")
+        #expect(notTheBrushTip)
+        // The color fills the box, most of the way to its edges, not a dot in its middle.
+        let red = Color(r: 200, g: 20, b: 20).pixel
+        let inner = [
+            (box.width / 2, box.height / 2), (box.width / 3, box.height / 3), (box.width * 2 / 3, box.height / 3),
+        ]
+        #expect(inner.allSatisfy { thin[$0.0, $0.1] == red }, "the swatch is not the primary color")
+    }
+
     @Test func shapesSurviveTheBinaryForm() {
         let style = StrokeStyle(color: Color(r: 1, g: 2, b: 3), opacity: 0.4, width: 7)
         let ops: [Operation] = [
