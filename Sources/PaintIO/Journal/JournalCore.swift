@@ -189,7 +189,8 @@ final class Core: @unchecked Sendable {
         return false
     }
 
-    /// Asks the threads to stop; returns whether they were running (and must be joined).
+    /// Asks the threads to stop; returns whether they were still running. (They are joined
+    /// either way: see `JournalWriter.stopThreads`.)
     func stop(mode: StopMode) -> Bool {
         locked {
             guard running || syncing, stopMode == nil else { return false }

@@ -21,6 +21,8 @@ public final class JournalWriter: @unchecked Sendable {
     private let core: Core
     private var writing: pthread_t
     private var syncing: pthread_t
+    /// Whether both threads were joined (once only: a joined thread's handle is gone).
+    private var joined = false
 
     private init(core: Core) throws(JournalError) {
         self.core = core
@@ -46,12 +48,15 @@ public final class JournalWriter: @unchecked Sendable {
         core.closeFile(unlinking: false)
     }
 
-    /// Stops both threads and waits for them.
+    /// Stops both threads and waits for them. They are joined even when they had already
+    /// ended by themselves (a journal that could not be made): a thread never joined keeps its
+    /// stack mapped for the life of the program, 2 stacks for every journal that failed.
     private func stopThreads(mode: Core.StopMode) {
-        if core.stop(mode: mode) {
-            pthread_join(writing, nil)
-            pthread_join(syncing, nil)
-        }
+        _ = core.stop(mode: mode)
+        guard !joined else { return }
+        joined = true
+        pthread_join(writing, nil)
+        pthread_join(syncing, nil)
     }
 
     // MARK: Creating
