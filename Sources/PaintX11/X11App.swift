@@ -188,11 +188,9 @@ public final class X11App {
         owed.merge(session.handle(.resize(width: size.width, height: size.height)))
         try blitter.resize(width: size.width, height: size.height)
         setProperties()
-        // Named before it is mapped, so the window manager shows the title from the start.
-        if let title = owed.title {
-            setTitle(title)
-            owed.title = nil
-        }
+        // Not named yet: the session holds the placeholder canvas ("Untitled") until the
+        // document is installed, and a name given now could be seen (a taskbar watching windows
+        // being created, `xdotool search --name`). `run` names it, before mapping it.
         input = InputMethod(display: display, window: window) { [session] text, caret in
             session.setPreedit(text, caret: caret)
         }
@@ -254,8 +252,9 @@ public final class X11App {
     public func run(afterFirstFrame: () -> Void = {}) -> Int32 {
         // Before the window shows: a SIGTERM from then on ends the program as a close does.
         let signalFD = TerminationSignals.install()
-        // Named as the document installed since the window was made (`DocumentOpening`) before
-        // it shows, so a window manager never shows another title first.
+        // Named only now, as the document installed since the window was made
+        // (`DocumentOpening`), and before it shows: it never has another name, and a window
+        // manager shows this one from the start.
         owed.merge(session.takeEffects())
         if let title = owed.title {
             setTitle(title)

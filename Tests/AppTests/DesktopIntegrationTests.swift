@@ -277,19 +277,59 @@ struct DesktopIntegrationTests {
     }
 
     @Test(
-        "each window of several files is mapped titled with its own file's name and keeps it (as a window manager sees it)"
+        "each window of several files is named with its own file's name from its creation and keeps it (as a window manager and a taskbar see it)"
     )
     func titlesFromTheFirstFrame() throws {
         let dir = try scratchFolder()
         // Files that do not exist yet (new canvases Ctrl+S saves there), as in `severalFiles`.
         let names = ["first.png", "second.png", "third.png"]
+        let seen = try watchTitles(["--no-journal", "--size", "120x90"] + names.map { dir.file($0) }, windows: 3)
+        #expect(Set(seen) == Set(names.map { WindowNames(file: $0) }), "names since created: \(seen)")
+    }
+
+    @Test(
+        "a window never has another name than its document's, from CreateNotify on: an existing file, a new one with --size",
+        arguments: [true, false])
+    func namedFromCreation(existing: Bool) throws {
+        let dir = try scratchFolder()
+        let path = dir.file("first.png")
+        if existing { try ImageFile.save(PixelImage(width: 64, height: 48), to: path, withAlpha: false) }
+        let arguments = existing ? [path] : ["--size", "120x90", path]
+        let seen = try watchTitles(["--no-journal"] + arguments, windows: 1)
+        #expect(seen == [WindowNames(file: "first.png")], "names since created: \(seen)")
+    }
+
+    /// Every name a window had, as the watcher recorded it.
+    struct WindowNames: Hashable, CustomStringConvertible {
+        var titles: [String?]
+        var wmNames: [String?]
+        var mappedWith: String?
+
+        /// Named `file` when created or first named, mapped with it, and never anything else.
+        init(file: String) {
+            titles = ["\(file) — SwiftPaint"]
+            wmNames = ["\(file) - SwiftPaint"]
+            mappedWith = "\(file) — SwiftPaint"
+        }
+
+        init(titles: [String?], wmNames: [String?], mappedWith: String?) {
+            self.titles = titles
+            self.wmNames = wmNames
+            self.mappedWith = mappedWith
+        }
+
+        var description: String { "\(titles) WM_NAME \(wmNames) mapped as \(mappedWith ?? "nil")" }
+    }
+
+    /// Runs swiftpaint with `arguments` under a `TitleWatcher` until it has mapped `windows`
+    /// windows and each is done starting; returns every name each had since it was created.
+    func watchTitles(_ arguments: [String], windows count: Int) throws -> [WindowNames] {
         let server = try XvfbServer(width: 1600, height: 1200)
         defer { server.stop() }
-        // Before the program starts: every window it maps goes through the watcher.
+        // Before the program starts: every window it creates is seen, and maps through the watcher.
         let watcher = try TitleWatcher(displayName: server.displayName)
         let app = try AppProcess(
-            executable: try SwiftPaintBinary.locate(),
-            arguments: ["--no-journal", "--size", "120x90"] + names.map { dir.file($0) }, display: server.displayName)
+            executable: try SwiftPaintBinary.locate(), arguments: arguments, display: server.displayName)
         defer { app.killAndReap() }
         let client = try XClient(display: server.displayName)
         defer { client.close() }
@@ -298,18 +338,24 @@ struct DesktopIntegrationTests {
             // The other windows are processes of their own (re-parented to init).
             for w in windows { if let pid = client.windowPID(w), pid != app.pid { kill(pid, SIGKILL) } }
         }
-        _ = Wait.until(poll: .milliseconds(5)) {
+        // Served often: a name the window has only for a moment is read before it changes.
+        _ = Wait.until(poll: .milliseconds(1)) {
             watcher.serve()
-            windows = watcher.titles.keys.filter { client.windowClass($0)?.className == "SwiftPaint" }
-            return windows.count == names.count || !app.isRunning
+            windows = watcher.titles.keys.filter {
+                watcher.mapped($0) && client.windowClass($0)?.className == "SwiftPaint"
+            }
+            return windows.count == count || !app.isRunning
         }
-        try #require(windows.count == names.count, "windows mapped: \(watcher.titles)\n\(app.outputSummary)")
+        try #require(windows.count == count, "windows mapped: \(watcher.titles)\n\(app.outputSummary)")
         // Each window has answered a ping sent once it was mapped: its start-up is done and
         // drawn, a rename in it already sent. Then every change the server made is read.
         for w in windows { try client.roundTrip(with: w) }
         watcher.client.sync()
         watcher.serve()
-        let seen = Set(windows.map { watcher.titles[$0] ?? [] })
-        #expect(seen == Set(names.map { ["\($0) — SwiftPaint"] }), "titles while mapped: \(seen)")
+        return windows.map {
+            WindowNames(
+                titles: watcher.titles[$0] ?? [], wmNames: watcher.wmNames[$0] ?? [],
+                mappedWith: watcher.mappedTitles[$0] ?? nil)
+        }
     }
 }

@@ -3,9 +3,9 @@ import XDriver
 
 /// A stand-in window manager that watches titles: it redirects the mapping of top-level windows
 /// (SubstructureRedirect on the root, as a real window manager does), so a window shows only when
-/// it maps it, and it records the title each window had at that moment and every change after
-/// (PropertyNotify on WM_NAME and `_NET_WM_NAME`). What a window manager's frame would show,
-/// from the first frame on.
+/// it maps it, and it records every name each window has from the moment it is created
+/// (CreateNotify, then PropertyNotify on WM_NAME and `_NET_WM_NAME`): what a window manager's
+/// frame would show, and what a taskbar or `xdotool search --name` could see before that.
 ///
 /// Single-threaded: the test calls `serve` while it waits (nothing is mapped meanwhile). Windows
 /// that bypass the window manager (override-redirect: tooltips, menus) are not seen.
@@ -13,9 +13,13 @@ final class TitleWatcher {
     /// Its own connection (a second `XClient` of the test: a ping from this one would undo the
     /// redirect, `XClient.roundTrip` selecting on the root for itself).
     let client: XClient
-    /// Each mapped window's titles, the one it was mapped with first, then each different one it
-    /// was given while mapped (nil: none).
+    /// Each window's titles (`_NET_WM_NAME`, else WM_NAME) since it was created: each different
+    /// one it was given (nil: taken away; a window not named yet has none).
     private(set) var titles: [Window: [String?]] = [:]
+    /// Each window's WM_NAME (the Latin-1 one old window managers read) likewise.
+    private(set) var wmNames: [Window: [String?]] = [:]
+    /// The title each window had when it was mapped.
+    private(set) var mappedTitles: [Window: String?] = [:]
     private let wmName: Atom
     private let netWMName: Atom
 
@@ -41,11 +45,14 @@ final class TitleWatcher {
             var event = XEvent()
             XNextEvent(display, &event)
             switch event.type {
+            case CreateNotify where event.xcreatewindow.override_redirect == 0:
+                watch(event.xcreatewindow.window)
             case MapRequest:
                 let window = event.xmaprequest.window
-                // Selected before the title is read: a change from then on comes as an event.
-                XSelectInput(display, window, PropertyChangeMask)
+                // Created before the watcher started: watched from now on.
+                if titles[window] == nil { watch(window) }
                 record(window)
+                mappedTitles[window] = .some(client.windowTitle(window))
                 XMapWindow(display, window)
             case ConfigureRequest:
                 let r = event.xconfigurerequest
@@ -64,13 +71,27 @@ final class TitleWatcher {
     }
 
     /// Whether `window` has been mapped through this window manager.
-    func mapped(_ window: Window) -> Bool { titles[window] != nil }
+    func mapped(_ window: Window) -> Bool { mappedTitles[window] != nil }
 
-    /// Adds `window`'s title now when it differs from the last one recorded (both properties are
-    /// set one after the other: a change shows as one title).
+    /// Selects `window`'s property changes, then reads its names: a change from then on comes as
+    /// an event.
+    private func watch(_ window: Window) {
+        XSelectInput(client.display, window, PropertyChangeMask)
+        titles[window] = []
+        wmNames[window] = []
+        record(window)
+    }
+
+    /// Adds `window`'s names now where they differ from the last ones recorded (both properties
+    /// are set one after the other: a change shows as one title).
     private func record(_ window: Window) {
-        let title = client.windowTitle(window)
-        if let last = titles[window]?.last, last == title { return }
-        titles[window, default: []].append(title)
+        func add(_ name: String?, to list: inout [String?]) {
+            if list.isEmpty ? name == nil : list.last == name { return }
+            list.append(name)
+        }
+        add(client.windowTitle(window), to: &titles[window, default: []])
+        // Latin-1, byte for byte.
+        let latin1 = client.property(window, "WM_NAME").map { String($0.bytes.map { Character(Unicode.Scalar($0)) }) }
+        add(latin1, to: &wmNames[window, default: []])
     }
 }
