@@ -192,16 +192,28 @@ public final class JournalWriter: @unchecked Sendable {
     /// The base image this writer wrote into the file's header, read back from the file (or
     /// the header's own bytes while it keeps them) and checked against the header record's
     /// CRC; nil when it cannot be read, does not check out, or the journal is closed.
-    public func readBaseImage() -> [UInt8]? {
-        core.locked { () -> [UInt8]? in
-            if let image = core.header.baseImage { return image }
-            guard let stored = core.baseInFile, !core.closed else { return nil }
-            guard let fields = JournalFormat.read(core.fd, at: stored.fieldsAt, count: stored.fieldsCount),
-                let image = JournalFormat.read(core.fd, at: stored.fieldsAt + stored.fieldsCount, count: stored.count),
-                JournalFormat.recordCRC(sequence: 0, payload: [fields, image]) == stored.crc
-            else { return nil }
-            return image
+    public func readBaseImage() -> [UInt8]? { readBaseImage(reading: JournalFormat.read) }
+
+    /// `readBaseImage`, the file read through `read` (descriptor, offset, count; tests give a
+    /// slow one). The lock is held only to learn where the bytes are and to take a descriptor
+    /// of their own, not across the reads (megabytes): a change finished meanwhile is appended
+    /// at once. The journal's file only grows past its header, and the descriptor keeps the
+    /// file read open whatever the writer does with its own (the whole journal renamed over the
+    /// interim one, the journal closed or discarded); no descriptor to spare reads nothing.
+    func readBaseImage(reading read: (Int32, Int, Int) -> [UInt8]?) -> [UInt8]? {
+        let source = core.locked { () -> (image: [UInt8]?, fd: Int32, stored: BaseInFile?) in
+            if let image = core.header.baseImage { return (image, -1, nil) }
+            guard let stored = core.baseInFile, !core.closed else { return (nil, -1, nil) }
+            return (nil, fcntl(core.fd, F_DUPFD_CLOEXEC, 0), stored)
         }
+        if let image = source.image { return image }
+        guard let stored = source.stored, source.fd >= 0 else { return nil }
+        defer { _ = close(source.fd) }
+        guard let fields = read(source.fd, stored.fieldsAt, stored.fieldsCount),
+            let image = read(source.fd, stored.fieldsAt + stored.fieldsCount, stored.count),
+            JournalFormat.recordCRC(sequence: 0, payload: [fields, image]) == stored.crc
+        else { return nil }
+        return image
     }
 
     /// Lets go of the header's base image, which the file holds once made (`making` is
