@@ -83,7 +83,7 @@ public enum ImageFile {
         stream.observe { history.see($0) }
         // What of the file is the picture's: junk after its end is not kept (`PictureEnd`).
         let end = PictureEnd(limits: limits, fileSize: size)
-        stream.observe { end.see($0) }
+        stream.observe { [unowned stream] in end.see($0, crcBefore: stream.crcBefore) }
         let decoded: (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool)
         do {
             decoded = try ImageDecoder.decodeTiles(stream, limits: limits)

@@ -154,11 +154,13 @@ extension PictureTailTests {
             let end = PictureEnd(limits: .default, fileSize: bytes.count)
             let capture = JPEGHeaderCapture(limit: ImageLimits.default.maxMetadataBytes + (1 << 20))
             var at = 0
+            var crc: UInt32 = 0
             while at < bytes.count {
                 let n = min(bytes.count - at, 1 + Int(rng.next() % 70_000))
                 bytes[at..<(at + n)].withUnsafeBytes {
-                    end.see($0)
+                    end.see($0, crcBefore: crc)
                     capture.see($0)
+                    crc = Zlib.crc32($0, continuing: crc)
                 }
                 at += n
             }

@@ -23,8 +23,8 @@ final class PictureEnd {
     private var looking = true
     /// Where the picture ends in the file, once known.
     private(set) var end: Int?
-    /// CRC-32 of the bytes up to `end` (of all seen while it is not known).
-    private var crc: UInt32 = 0
+    /// CRC-32 of the bytes up to `end`, once the chunk holding it went by.
+    private var endCRC: UInt32?
     /// The walk would skip bytes before the picture's end (see the type's comment).
     private(set) var trimmed = false
     private var isWebP = false
@@ -37,15 +37,19 @@ final class PictureEnd {
         extent = PictureExtent(limits: limits, fileSize: fileSize, skipsUnneeded: true)
     }
 
-    /// Takes the next `chunk` of the file.
-    func see(_ chunk: UnsafeRawBufferPointer) {
+    /// Takes the next `chunk` of the file; `crcBefore` is the CRC-32 of the file's bytes before
+    /// it (`PictureStream.crcBefore`). The picture's CRC goes on from there over the chunk it
+    /// ends in, and only that one: the stream CRCs the file's bytes, not a second pass here.
+    func see(_ chunk: UnsafeRawBufferPointer, crcBefore: UInt32) {
         let before = seen
         if looking {
             held.append(contentsOf: chunk)
             walk(before: before)
         }
-        let upTo = end.map { min(chunk.count, $0 - before) } ?? chunk.count
-        if upTo > 0 { crc = Zlib.crc32(UnsafeRawBufferPointer(rebasing: chunk[0..<upTo]), continuing: crc) }
+        // The end is never in bytes already passed (`walk`).
+        if let end, endCRC == nil, end <= before + chunk.count {
+            endCRC = Zlib.crc32(UnsafeRawBufferPointer(rebasing: chunk[0..<(end - before)]), continuing: crcBefore)
+        }
         seen += chunk.count
     }
 
@@ -64,8 +68,8 @@ final class PictureEnd {
     /// What to keep of the file once all its `total` bytes went by.
     func kept(ofFile total: Int) -> Kept {
         if trimmed || isWebP { return .picture }
-        guard let end, end <= total, seen == total else { return .whole }
-        return .prefix(count: end, crc: crc)
+        guard let end, end <= total, seen == total, let endCRC else { return .whole }
+        return .prefix(count: end, crc: endCRC)
     }
 
     private func walk(before: Int) {

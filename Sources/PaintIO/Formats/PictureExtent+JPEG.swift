@@ -1,3 +1,5 @@
+import Glibc
+
 extension PictureExtent {
     /// A JPEG's end: its EOI marker, found by passing over each segment by its length and over
     /// each scan's compressed data to the next marker (a 0xFF there is followed by 0 or a
@@ -8,7 +10,7 @@ extension PictureExtent {
         if at < 0 { at = 2 }
         while at < bytes.count {
             if inScan {
-                guard let mark = bytes[at...].firstIndex(of: 0xFF) else {
+                guard let mark = Self.firstFF(in: bytes, from: at) else {
                     at = bytes.count
                     return .unknown
                 }
@@ -63,6 +65,18 @@ extension PictureExtent {
             }
         }
         return .unknown
+    }
+
+    /// Where the first 0xFF in `bytes` from `from` on is, nil when there is none: the scan's
+    /// compressed data is most of a JPEG, and memchr passes over it many bytes at a time.
+    static func firstFF(in bytes: [UInt8], from: Int) -> Int? {
+        guard from < bytes.count else { return nil }
+        return bytes.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let found = memchr(base + from, 0xFF, raw.count - from) else {
+                return nil
+            }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
     }
 
     /// Whether `marker` starts a frame (SOF0–SOF15 but DHT, JPG and DAC): it holds the size.

@@ -20,6 +20,12 @@ final class PictureStream {
     private(set) var count = 0
     /// CRC-32 of those bytes.
     private(set) var crc: UInt32 = 0
+    /// CRC-32 of the bytes before the chunk the observers are being shown (`observe`): an
+    /// observer that needs the CRC up to a place in it goes on from there, and the file's bytes
+    /// are CRC'd once.
+    private(set) var crcBefore: UInt32 = 0
+    /// CRC-32 of the bytes before those in `buffer`.
+    private var bufferCRC: UInt32 = 0
     /// Why reading stopped early: the source failed (`cannotRead`) or grew past `limit`.
     private(set) var failure: ImageFileError?
     /// See every chunk as it is read from the source (`observe`).
@@ -75,6 +81,7 @@ final class PictureStream {
     /// decoder gets it. What a decoder keeps of bytes it does not keep itself (a JPEG's header
     /// segments, a PNG's chunk types).
     func observe(_ see: @escaping (UnsafeRawBufferPointer) -> Void) {
+        crcBefore = Zlib.crc32(UnsafeRawBufferPointer(rebasing: buffer[0..<start]), continuing: bufferCRC)
         see(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
         observers.append(see)
     }
@@ -182,6 +189,8 @@ final class PictureStream {
         }
         let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<end])
         count += end
+        bufferCRC = crc
+        crcBefore = crc
         crc = Zlib.crc32(chunk, continuing: crc)
         for see in observers { see(chunk) }
     }
