@@ -157,4 +157,37 @@ import Testing
         // The true file opens as before.
         #expect(try ImageDecoder.decode(png, name: "png").image == Support.opaqueImage())
     }
+
+    /// A BMP whose header is damaged ends at the same place however many of its bytes were read
+    /// when it was judged (after the most its headers can take: `BMPHeader.mostBytes`), so the
+    /// window's opening keeps the bytes `readPicture` reads, which are refused with the reason.
+    @Test func aDamagedBMPHeaderEndsAtTheSamePlaceHoweverMuchOfItWasRead() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests-meta")
+        defer { folder.remove() }
+        var depth = PictureExtentFormatsTests.bmp(width: 1, height: 1)
+        depth[28] = 7
+        let file = depth + [UInt8](repeating: 0x5A, count: 200_000)
+        let ends = [54, 100, 5_000, PictureStream.chunkSize, file.count].map { count in
+            var extent = PictureExtent(fileSize: file.count)
+            return extent.look(at: Array(file.prefix(count)), atEnd: count == file.count)
+        }
+        #expect(ends.allSatisfy { $0 == .end(BMPHeader.mostBytes) }, "\(ends)")
+
+        let path = folder.file("depth.bmp")
+        Support.put(file, path)
+        let read = try ImageFile.readPicture(path, limit: ImageFile.maxFileBytes)
+        #expect(read == Array(file.prefix(BMPHeader.mostBytes)))
+        let end = PictureEnd(limits: .default, fileSize: file.count)
+        var crc: UInt32 = 0
+        for start in stride(from: 0, to: file.count, by: PictureStream.chunkSize) {
+            file[start..<min(file.count, start + PictureStream.chunkSize)].withUnsafeBytes {
+                end.see($0, crcBefore: crc)
+                crc = Zlib.crc32($0, continuing: crc)
+            }
+        }
+        #expect(end.kept(ofFile: file.count) == .prefix(count: read.count, crc: Zlib.crc32(read)))
+        let reason = "7 bits per pixel is not a BMP depth"
+        #expect(throws: ImageFileError.damaged(path: "p", reason: reason)) { try ImageDecoder.decode(read, name: "p") }
+        #expect(throws: ImageFileError.damaged(path: path, reason: reason)) { try ImageFile.load(path: path) }
+    }
 }

@@ -174,8 +174,8 @@ extension PictureTailTests {
                 outcomes["prefix", default: 0] += 1
                 Support.put(bytes, path)
                 let read = try? ImageFile.readPicture(path, limit: ImageFile.maxFileBytes)
-                // Only a file that opens keeps its bytes (a damaged BMP header ends wherever the
-                // bytes read so far end, and is refused).
+                // Only a file that opens is compared: what is kept of one refused is never read
+                // back.
                 guard let read, (try? ImageDecoder.decode(read, name: "fuzz")) != nil else { continue }
                 outcomes["opened", default: 0] += 1
                 let prefix = Array(bytes.prefix(count))

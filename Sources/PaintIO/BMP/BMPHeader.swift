@@ -112,6 +112,11 @@ struct BMPHeader {
     /// to them.
     static let mostGapBytes = 16 << 20
 
+    /// The most bytes the headers take: the file header, the largest info header (124 bytes),
+    /// masks after a 40-byte one and a colour table of 256 entries. A header is judged damaged
+    /// from no more than these (`PictureExtent.bmpEnd`).
+    static let mostBytes = 14 + 124 + 16 + 256 * 4
+
     /// Bytes per stored row: rows are padded to 4 bytes.
     var rowBytes: Int { (width * bitsPerPixel + 31) / 32 * 4 }
 }

@@ -11,8 +11,10 @@ extension PictureExtent {
                 header = try BMPHeader(bytes, name: "", fileSize: fileSize)
             } catch {
                 if case .cutShort = error, !atEnd { return .unknown }
-                // Damaged: the decoder says so from these same bytes.
-                if case .damaged = error { return .end(bytes.count) }
+                // Damaged: the decoder says so from the headers' bytes. It ends after the most they
+                // can take, not where the bytes read so far end: the same end however the file
+                // was read (the window's opening and `readPicture` keep the same bytes).
+                if case .damaged = error { return .end(min(fileSize, BMPHeader.mostBytes)) }
                 return .whole
             }
             guard limits.allows(width: header.width, height: header.height) else {
