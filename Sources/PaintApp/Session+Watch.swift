@@ -31,7 +31,8 @@ extension Session {
         }
         // Not while a save is being written: it is this window that changes the file. The
         // bytes of a same-size rewrite are read on a thread of their own, taken once read.
-        if (lookingAtFile || diskCheck?.isDone == true) && saving == nil,
+        let finished = diskCheck.flatMap { $0.isDone ? $0 : nil }
+        if (lookingAtFile || finished != nil) && saving == nil,
             let changed = changeOnDisk(read: readOffThread)
         {
             if changed != changedOnDisk {
@@ -41,8 +42,9 @@ extension Session {
                 }
             }
         }
-        // A read the look did not take (the file went, or is as known again) tells nothing.
-        if diskCheck?.isDone == true && awaitingDisk == nil { diskCheck = nil }
+        // A read done before this look that the look did not take (the file went, or is as
+        // known again) tells nothing. One that finished during the look is taken next time.
+        if let finished, diskCheck === finished, awaitingDisk == nil { diskCheck = nil }
         // A save or leaving that waited for the bytes goes on, with what they told.
         resumeAfterDisk()
         if lookingAtFile && saving == nil {
