@@ -336,6 +336,9 @@ public final class JournalWriter: @unchecked Sendable {
         core.closeFile(unlinking: true)
     }
 
+    /// Whether both threads have ended by themselves (tests: a journal that could not be made).
+    var threadsEndedForTesting: Bool { core.locked { !core.running && !core.syncing } }
+
     /// Test hook: behaves like a crash of the owner. Stops the threads without writing what is
     /// queued and closes the file (releasing the lock) without deleting it.
     func abandonForTesting() {
