@@ -141,8 +141,9 @@ extension Session {
             p.strokeRoundedRect(
                 b.x, b.y, b.w, b.h, radius: radius, lineWidth: chosen ? 2 * b.line : b.line, chosen ? Theme.icon : edge)
         }
-        // The last colors used; empty slots are drawn as faint outlines.
-        for i in 0..<Layout.recentCount {
+        // The last colors used; empty slots are drawn as faint outlines. A narrow window may
+        // keep them behind "»" (no place).
+        for i in 0..<Layout.recentCount where !layout.rect(of: .recent(i)).isEmpty {
             let b = outline(layout.rect(of: .recent(i)))
             if i < settings.recentColors.count {
                 p.fillRoundedRect(b.x, b.y, b.w, b.h, radius: radius, settings.recentColors[i])
@@ -211,11 +212,16 @@ extension Session {
 
     /// Undo, redo and the document buttons.
     private func drawActions(_ p: inout ChromePainter) {
-        for item in [ToolbarItem.undo, .redo, .background, .clear, .newDocument, .open, .save] {
+        for item in [ToolbarItem.undo, .redo, .background, .clear, .newDocument, .open, .save]
+        where !layout.rect(of: item).isEmpty {
             // While text is typed they are the box's undo and redo.
             let enabled = item == .undo ? canUndoNow : item == .redo ? canRedoNow : true
             if enabled { buttonState(item, selected: false, p: &p) }
             Icons.draw(item, in: layout.rect(of: item), painter: &p, enabled: enabled)
+        }
+        if !layout.rect(of: .more).isEmpty {
+            buttonState(.more, selected: layout.controls.expanded, p: &p)
+            Icons.draw(.more, in: layout.rect(of: .more), painter: &p)
         }
     }
 

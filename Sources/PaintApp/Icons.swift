@@ -205,6 +205,12 @@ enum Icons {
             p.fillRoundedRect(x + 13, y + 21, 14, 10, radius: 1, .white)
             p.line(x + 15.5, y + 24.5, x + 24.5, y + 24.5, width: 1, Color(r: 0x9A, g: 0xA4, b: 0xB0))
             p.line(x + 15.5, y + 27.5, x + 24.5, y + 27.5, width: 1, Color(r: 0x9A, g: 0xA4, b: 0xB0))
+        case .more:
+            // "»": two chevrons, as GTK and Qt toolbars show what did not fit.
+            for dx in [0.0, 7.0] {
+                p.strokePolyline(
+                    [(x + 12 + dx, y + 13), (x + 19 + dx, y + 20), (x + 12 + dx, y + 27)], width: 2.2, Theme.icon)
+            }
         default:
             break
         }

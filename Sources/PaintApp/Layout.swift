@@ -28,6 +28,8 @@ public enum ToolbarItem: Sendable, Equatable, Hashable {
     case save
     /// The font button (the text tool's; the width preview box of the other tools).
     case font
+    /// "»": shows or hides the groups a narrow window has no room for (`ToolbarLayout`).
+    case more
 }
 
 /// Where everything sits in the window, for a window size, an image size, a scroll offset, a
@@ -140,7 +142,17 @@ public struct Layout: Sendable, Equatable {
             windowWidth: width, windowHeight: height, imageWidth: imageWidth, imageHeight: imageHeight,
             scrollX: scrollX, scrollY: scrollY, zoom: zoom, ui: ui,
             controls: width == windowWidth
-                ? controls : ToolbarLayout(width: max(1, width), scale: ui, top: ui.px(Self.menuBarHeight)))
+                ? controls
+                : ToolbarLayout(
+                    width: max(1, width), scale: ui, top: ui.px(Self.menuBarHeight), expanded: controls.expanded))
+    }
+
+    /// The same layout with the toolbar's groups behind "»" shown or hidden (the canvas area
+    /// gives or takes the row they need).
+    public func withToolbar(expanded: Bool) -> Layout {
+        Layout(
+            windowWidth: windowWidth, windowHeight: windowHeight, imageWidth: imageWidth, imageHeight: imageHeight,
+            scrollX: scrollX, scrollY: scrollY, zoom: zoom, ui: ui, controls: controls.with(expanded: expanded))
     }
 
     /// The same layout scrolled to a new offset (clamped).

@@ -299,7 +299,7 @@ extension Session {
             } else {
                 setBackground(.color(button == .right ? settings.secondary : settings.primary))
             }
-        case .undo, .redo, .clear, .newDocument, .open, .save:
+        case .undo, .redo, .clear, .newDocument, .open, .save, .more:
             gesture = .button(item)
             effects.toolbar = true
         }
@@ -313,8 +313,18 @@ extension Session {
         case .save: save()
         case .newDocument: requestLeave(to: .newDocument)
         case .open: promptOpen()
+        case .more: showMoreOfToolbar(!layout.controls.expanded)
         default: break
         }
+    }
+
+    /// Shows or hides the toolbar's row of what a narrow window keeps behind "»".
+    func showMoreOfToolbar(_ shown: Bool) {
+        layout = layout.withToolbar(expanded: shown)
+        effects.layout = true
+        effects.toolbar = true
+        effects.status = true
+        refreshPointerPixel()
     }
 
     /// Sets what a slider controls from a pointer position along its track.

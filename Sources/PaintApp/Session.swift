@@ -550,6 +550,10 @@ public final class Session {
         case .clear: return "Clear the canvas"
         case .save: return "Save (Ctrl+S), Save as (Ctrl+Shift+S), Save with history (Ctrl+Alt+S)"
         case .newDocument: return "New picture (Ctrl+N)"
+        case .more:
+            return layout.controls.expanded
+                ? "Hide the row of recent colors and actions"
+                : "More: the recent colors and actions (also in the menus)"
         case .open: return "Open a picture (Ctrl+O)"
         case nil: return nil
         }

@@ -2,13 +2,18 @@ import PaintCore
 
 /// Where every toolbar control sits for a window width and an interface scale.
 ///
-/// The toolbar is five groups: tools (with the shape toggles and the pen toggles), colors (current colors, palette,
-/// recent colors), width, opacity, and the actions (undo, redo, background, clear, new, open,
-/// save). They stand in one row when the window is wide enough; otherwise in two (tools and
-/// colors above, width, opacity and the actions below), and in a window narrower still each
-/// group that does not fit starts a new row, so no control ever lies over another. The actions
-/// keep to the right edge of their row. Every length is a 96-dpi length times the scale,
-/// rounded to whole pixels, so edges stay sharp at 1.25 and 1.5.
+/// The toolbar is six groups: tools (with the shape toggles and the pen toggles), colors (current
+/// colors and palette), the recent colors beside them, width, opacity, and the actions (undo,
+/// redo, background, clear, new, open, save). They stand in one row when the window is wide
+/// enough; otherwise in two (tools and colors above, width, opacity and the actions below). A
+/// window narrower still (no window manager holds it at the 640 x 480 it asks for) keeps two
+/// rows by putting the less-used groups, the recent colors and then the actions (all in the menus
+/// and on keys), behind a "»" button at the end of the second row: a click shows them in a third
+/// row, another hides them. Before, every group that did not fit started a row of its own, and
+/// at 420 x 320 four rows left the canvas 3 px tall. Only a window too narrow even for that
+/// wraps group by group. No control ever lies over another; the actions and "»" keep to the right
+/// edge of their row. Every length is a 96-dpi length times the scale, rounded to whole pixels,
+/// so edges stay sharp at 1.25 and 1.5.
 public struct ToolbarLayout: Sendable, Equatable {
     /// The interface scale it was laid out for.
     public let scale: UIScale
@@ -22,6 +27,10 @@ public struct ToolbarLayout: Sendable, Equatable {
     public let widthPreview: IntRect
     /// Thin vertical lines between groups that share a row.
     public let separators: [IntRect]
+    /// Whether the groups behind "»" are shown (in a row of their own).
+    public let expanded: Bool
+    /// Whether some groups are behind "»" (the window is too narrow for them in two rows).
+    public let hasMore: Bool
     private let rects: [ToolbarItem: IntRect]
 
     // MARK: 96-dpi metrics
@@ -30,6 +39,8 @@ public struct ToolbarLayout: Sendable, Equatable {
     static let margin = 10.0
     /// Between two groups (a separator stands in the middle).
     static let groupGap = 14.0
+    /// Between the palette and the recent colors (no separator: they read as one group).
+    static let recentGap = 8.0
     static let smallButton = 28.0
     static let smallGap = 2.0
     /// The tools stand in two rows.
@@ -44,35 +55,46 @@ public struct ToolbarLayout: Sendable, Equatable {
     static let actionButton = 36.0
 
     /// The groups, in order.
-    enum Group: CaseIterable { case tools, colors, width, opacity, actions }
+    enum Group: CaseIterable { case tools, colors, recent, width, opacity, actions, more }
 
-    /// Lays out the toolbar of a window `width` pixels wide, its top edge at `top`.
-    public init(width: Int, scale: UIScale, top: Int = 0) {
+    /// The groups of the full toolbar ("»" only stands in for those it hides).
+    static let allGroups: [Group] = [.tools, .colors, .recent, .width, .opacity, .actions]
+
+    /// Lays out the toolbar of a window `width` pixels wide, its top edge at `top`; `expanded`
+    /// shows what "»" hides, where the window is narrow enough to hide something.
+    public init(width: Int, scale: UIScale, top: Int = 0, expanded: Bool = false) {
         self.scale = scale
         self.width = width
         let rowHeight = scale.px(Self.rowHeight)
         let margin = scale.px(Self.margin)
-        let gap = scale.px(Self.groupGap)
-        let widths = Dictionary(uniqueKeysWithValues: Group.allCases.map { ($0, Self.width(of: $0, scale)) })
         let available = width - 2 * margin
-        func fits(_ groups: [Group]) -> Bool {
-            groups.reduce(0) { $0 + widths[$1, default: 0] } + gap * (groups.count - 1) <= available
-        }
-        // One row; else the two rows of a small window; else as many rows as it takes.
+        func fits(_ groups: [Group]) -> Bool { Self.rowWidth(groups, scale) <= available }
+        // One row; else the two rows of a small window; else two rows with the recent colors,
+        // then the actions too, behind "»"; else as many rows as it takes.
         var arrangement: [[Group]]
-        if fits(Group.allCases) {
-            arrangement = [Group.allCases]
-        } else if fits([.tools, .colors]) && fits([.width, .opacity, .actions]) {
-            arrangement = [[.tools, .colors], [.width, .opacity, .actions]]
+        var hidden: [Group] = []
+        if fits(Self.allGroups) {
+            arrangement = [Self.allGroups]
+        } else if fits([.tools, .colors, .recent]) && fits([.width, .opacity, .actions]) {
+            arrangement = [[.tools, .colors, .recent], [.width, .opacity, .actions]]
+        } else if fits([.tools, .colors]) && fits([.width, .opacity, .actions, .more]) {
+            arrangement = [[.tools, .colors], [.width, .opacity, .actions, .more]]
+            hidden = [.recent]
+        } else if fits([.tools, .width]) && fits([.colors, .opacity, .more]) {
+            arrangement = [[.tools, .width], [.colors, .opacity, .more]]
+            hidden = [.recent, .actions]
         } else {
             arrangement = [[]]
-            for group in Group.allCases {
+            for group in Self.allGroups {
                 if !arrangement[arrangement.count - 1].isEmpty && !fits(arrangement[arrangement.count - 1] + [group]) {
                     arrangement.append([])
                 }
                 arrangement[arrangement.count - 1].append(group)
             }
         }
+        hasMore = !hidden.isEmpty
+        self.expanded = expanded && hasMore
+        if self.expanded { arrangement.append(hidden) }
         rows = arrangement.count
         frame = IntRect(x: 0, y: top, width: width, height: rowHeight * rows)
 
@@ -84,15 +106,19 @@ public struct ToolbarLayout: Sendable, Equatable {
             var x = margin
             for (index, group) in groups.enumerated() {
                 if index > 0 {
-                    separators.append(
-                        IntRect(x: x - gap / 2, y: y + scale.px(12), width: 1, height: rowHeight - scale.px(24)))
+                    let gap = Self.gap(before: group, after: groups[index - 1], scale)
+                    if group != .recent {
+                        separators.append(
+                            IntRect(x: x - gap / 2, y: y + scale.px(12), width: 1, height: rowHeight - scale.px(24)))
+                    }
                 }
-                if group == .actions {
-                    // Right-aligned, whatever stands before it in the row.
-                    x = max(x, width - margin - widths[.actions, default: 0])
+                if group == .actions || group == .more {
+                    // Right-aligned, whatever stands before it in the row ("»" after the actions).
+                    x = max(x, width - margin - Self.rowWidth(Array(groups[index...]), scale))
                 }
                 Self.place(group, x: x, rowTop: y, scale, into: &rects, preview: &preview)
-                x += widths[group, default: 0] + gap
+                x += Self.width(of: group, scale)
+                if index + 1 < groups.count { x += Self.gap(before: groups[index + 1], after: group, scale) }
             }
         }
         self.rects = rects
@@ -100,19 +126,36 @@ public struct ToolbarLayout: Sendable, Equatable {
         widthPreview = preview
     }
 
-    /// The narrowest window whose toolbar needs no more than two rows (at this scale).
+    /// The room between two groups side by side: the recent colors follow the palette closely.
+    static func gap(before group: Group, after previous: Group, _ s: UIScale) -> Int {
+        group == .recent && previous == .colors ? s.px(recentGap) : s.px(groupGap)
+    }
+
+    /// The width `groups` take side by side, gaps included.
+    static func rowWidth(_ groups: [Group], _ s: UIScale) -> Int {
+        var total = 0
+        for (index, group) in groups.enumerated() {
+            total += width(of: group, s)
+            if index > 0 { total += gap(before: group, after: groups[index - 1], s) }
+        }
+        return total
+    }
+
+    /// The narrowest window whose toolbar needs no more than two rows, nothing behind "»" (at
+    /// this scale).
     public static func twoRowWidth(_ scale: UIScale) -> Int {
-        let w = { (g: Group) in width(of: g, scale) }
-        let gap = scale.px(groupGap)
-        let first = w(.tools) + gap + w(.colors)
-        let second = w(.width) + gap + w(.opacity) + gap + w(.actions)
-        return max(first, second) + 2 * scale.px(margin)
+        max(rowWidth([.tools, .colors, .recent], scale), rowWidth([.width, .opacity, .actions], scale))
+            + 2 * scale.px(margin)
     }
 
     /// The narrowest window whose toolbar fits in one row (at this scale).
     public static func oneRowWidth(_ scale: UIScale) -> Int {
-        Group.allCases.reduce(0) { $0 + width(of: $1, scale) } + scale.px(groupGap) * (Group.allCases.count - 1)
-            + 2 * scale.px(margin)
+        rowWidth(allGroups, scale) + 2 * scale.px(margin)
+    }
+
+    /// The same toolbar with what "»" hides shown or hidden.
+    public func with(expanded: Bool) -> ToolbarLayout {
+        ToolbarLayout(width: width, scale: scale, top: frame.y, expanded: expanded)
     }
 
     // MARK: Items
@@ -133,8 +176,8 @@ public struct ToolbarLayout: Sendable, Equatable {
     /// The baseline of a slider's label and value, above its track.
     public func labelBaseline(of item: ToolbarItem) -> Int { rect(of: item).y - scale.px(8) }
 
-    /// Every item on the toolbar.
-    public var items: [ToolbarItem] { Self.allItems }
+    /// Every item the toolbar shows now (not those behind "»" while it is closed).
+    public var items: [ToolbarItem] { Self.allItems.filter { rects[$0] != nil } }
 
     /// Every toolbar item, in drawing order.
     public static let allItems: [ToolbarItem] =
@@ -143,11 +186,12 @@ public struct ToolbarLayout: Sendable, Equatable {
         ]
         + Palette.colors.indices.map { .swatch($0) } + (0..<Layout.recentCount).map { .recent($0) }
         + [.font, .widthSlider, .opacitySlider] + [.undo, .redo, .background, .clear, .newDocument, .open, .save]
+        + [.more]
 
     /// The toolbar item under a window position, if any.
     public func item(atX x: Int, y: Int) -> ToolbarItem? {
         guard frame.contains(x, y) else { return nil }
-        return Self.allItems.first { hitRect(of: $0).contains(x, y) }
+        return items.first { hitRect(of: $0).contains(x, y) }
     }
 
     // MARK: Groups
@@ -160,15 +204,17 @@ public struct ToolbarLayout: Sendable, Equatable {
             return toolColumns * s.px(smallButton + smallGap) - s.px(smallGap) + s.px(8) + s.px(smallButton)
                 + s.px(smallGap) + s.px(smallButton)
         case .colors:
-            let palette = Palette.columns * s.px(swatch + swatchGap) - s.px(swatchGap)
-            let recent = recentColumns * s.px(swatch + swatchGap) - s.px(swatchGap)
-            return s.px(colorsButton) + s.px(8) + palette + s.px(8) + recent
+            return s.px(colorsButton) + s.px(8) + Palette.columns * s.px(swatch + swatchGap) - s.px(swatchGap)
+        case .recent:
+            return recentColumns * s.px(swatch + swatchGap) - s.px(swatchGap)
         case .width:
             return s.px(previewSize) + s.px(8) + s.px(sliderWidth)
         case .opacity:
             return s.px(sliderWidth)
         case .actions:
             return 3 * s.px(actionButton) + 2 * s.px(smallButton) + 2 * s.px(4) + 2 * s.px(8)
+        case .more:
+            return s.px(smallButton)
         }
     }
 
@@ -207,10 +253,13 @@ public struct ToolbarLayout: Sendable, Equatable {
                     x: paletteX + (index % Palette.columns) * pitch, y: top + (index / Palette.columns) * pitch,
                     width: side, height: side)
             }
-            let recentX = paletteX + Palette.columns * pitch - s.px(swatchGap) + s.px(8)
+        case .recent:
+            let side = s.px(swatch)
+            let pitch = s.px(swatch + swatchGap)
+            let top = rowTop + (rowHeight - side - pitch) / 2
             for index in 0..<Layout.recentCount {
                 rects[.recent(index)] = IntRect(
-                    x: recentX + (index % recentColumns) * pitch, y: top + (index / recentColumns) * pitch,
+                    x: x + (index % recentColumns) * pitch, y: top + (index / recentColumns) * pitch,
                     width: side, height: side)
             }
         case .width:
@@ -236,6 +285,8 @@ public struct ToolbarLayout: Sendable, Equatable {
             rects[.open] = IntRect(x: cx, y: gridY + smallPitch, width: small, height: small)
             cx += small + s.px(4)
             rects[.save] = IntRect(x: cx, y: bigY, width: big, height: big)
+        case .more:
+            rects[.more] = IntRect(x: x, y: rowTop + (rowHeight - small) / 2, width: small, height: small)
         }
     }
 

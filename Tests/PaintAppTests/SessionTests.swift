@@ -360,7 +360,7 @@ import Testing
         #expect(
             layout.windowRect(forImageRect: IntRect(x: 0, y: 0, width: 10, height: 10))
                 == IntRect(x: o.x, y: o.y, width: 10, height: 10))
-        for item in Layout.items {
+        for item in layout.controls.items {
             let r = layout.rect(of: item)
             #expect(layout.item(atX: r.x + r.width / 2, y: r.y + r.height / 2) == item, "\(item)")
         }

@@ -58,6 +58,26 @@ import Testing
         #expect(ToolbarLayout(width: ToolbarLayout.oneRowWidth(s) - 1, scale: s).rows == 2)
     }
 
+    @Test(
+        "narrower than two rows: two rows, the rest behind “»”; open, every control has its place once",
+        arguments: scales, [420, 500])
+    func moreHoldsWhatANarrowWindowHasNoRoomFor(scale: Double, logicalWidth: Int) {
+        let s = UIScale(scale)
+        let t = ToolbarLayout(width: Int((Double(logicalWidth) * scale).rounded()), scale: s, top: 7)
+        #expect(t.rows == 2 && t.hasMore && !t.expanded)
+        #expect(t.items.contains(.more) && t.items.count < ToolbarLayout.allItems.count)
+        #expect(t.rect(of: .more).maxX == t.width - s.px(10), "“»” keeps to the right edge")
+        let open = t.with(expanded: true)
+        #expect(open.rows == 3 && open.expanded)
+        #expect(open.items == ToolbarLayout.allItems, "\(Set(ToolbarLayout.allItems).subtracting(open.items))")
+        let controls = open.items.map { ("\($0)", open.hitRect(of: $0)) }
+        #expect(Self.overlaps(controls).isEmpty, "\(Self.overlaps(controls))")
+        for (name, r) in controls where open.frame.intersection(r) != r { Issue.record("\(name) leaves the toolbar") }
+        // Wide enough for two rows: nothing behind "»".
+        let wide = ToolbarLayout(width: ToolbarLayout.twoRowWidth(s), scale: s)
+        #expect(!wide.hasMore && wide.items == ToolbarLayout.allItems.filter { $0 != .more })
+    }
+
     @Test("the actions keep to the right edge; sizes grow with the scale")
     func actionsRightAndScaled() {
         let one = ToolbarLayout(width: 1400, scale: .one)
