@@ -88,10 +88,7 @@ extension ChangedOnDiskTests {
     @Test func ctrlSWhileTheLooksReadIsUnderWayTakesItInsteadOfReadingAgain() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (a, _, file) = try Self.twoWindows(dir)
-        let reader = HeldReader()
-        a.readFileVersion = { reader.read($0) }
-        T.drag(a, [(10, 5), (10, 50)])
+        let (a, reader, file) = try Self.heldWindow(dir)
         try Self.rewriteInPlace(file)
         // The look starts reading the file on its thread (held); Ctrl+S comes before it is done.
         #expect(a.watch() == Session.readingInterval)

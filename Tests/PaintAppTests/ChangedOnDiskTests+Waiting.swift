@@ -43,6 +43,15 @@ extension ChangedOnDiskTests {
         func release() { gate.signal() }
     }
 
+    /// `twoWindows`' first window, its file read through a `HeldReader`, with a stroke drawn.
+    static func heldWindow(_ dir: String) throws -> (Session, HeldReader, String) {
+        let (a, _, file) = try twoWindows(dir)
+        let reader = HeldReader()
+        a.readFileVersion = { reader.read($0) }
+        T.drag(a, [(10, 5), (10, 50)])
+        return (a, reader, file)
+    }
+
     /// Other bytes of the same length put in place of `file` by a rename (a new stat).
     static func rewriteSameSize(_ file: String) throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
@@ -54,10 +63,7 @@ extension ChangedOnDiskTests {
     @Test func ctrlSAfterASameSizeRewriteReadsTheFileOffTheWindowsThreadAndAsksOnceRead() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (a, _, file) = try Self.twoWindows(dir)
-        let reader = HeldReader()
-        a.readFileVersion = { reader.read($0) }
-        T.drag(a, [(10, 5), (10, 50)])
+        let (a, reader, file) = try Self.heldWindow(dir)
         try Self.rewriteSameSize(file)
         let other = try Data(contentsOf: URL(fileURLWithPath: file))
 
@@ -126,10 +132,7 @@ extension ChangedOnDiskTests {
     @Test func closingWhileCtrlSWaitsForTheBytesSavesFirstThenCloses() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (a, _, file) = try Self.twoWindows(dir)
-        let reader = HeldReader()
-        a.readFileVersion = { reader.read($0) }
-        T.drag(a, [(10, 5), (10, 50)])
+        let (a, reader, file) = try Self.heldWindow(dir)
         try Self.rewriteSameSize(file)
         T.key(a, "s", .control)
         // Closing meanwhile neither closes nor asks to save what Ctrl+S is saving.
