@@ -11,6 +11,10 @@ public enum DiskBaseline: Sendable, Equatable {
     case absent
     /// The file as it was read or written here.
     case version(FileVersion)
+    /// The file as it is now, not read yet: a drawing restored from a crash journal that does
+    /// not say which version of its file it knew. The window reads it off its thread
+    /// (`Session.changeOnDisk`); a save waits for that read.
+    case unread
 
     /// The file's version, when known.
     public var version: FileVersion? {

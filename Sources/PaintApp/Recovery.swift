@@ -82,8 +82,9 @@ public enum Recovery {
                     var document = try DocumentJournal.rebuild(contents)
                     // The file as the journal last knew it (opened or saved): another program's
                     // save since is asked about before a save writes over it. A journal that
-                    // does not say: whatever the file holds now.
-                    if let path = document.path, document.onDisk == .unknown { document.onDisk = .now(path) }
+                    // does not say: whatever the file holds now, read off the window's thread
+                    // once the drawing is installed (a large file would freeze the window).
+                    if document.path != nil, document.onDisk == .unknown { document.onDisk = .unread }
                     var message = "Restored \(count(StepCounter(contents.operations).steps)) from \(when)"
                     if let dropped = contents.droppedTail { message += "; \(dropped)" }
                     if let bad = contents.unusablePath {

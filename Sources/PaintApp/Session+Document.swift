@@ -139,6 +139,9 @@ extension Session {
         default: break
         }
         self.document = document
+        // A restored drawing whose journal did not say which version of its file it knew: the
+        // file as it is now is read from here on, off the window's thread.
+        if let path = document.path, document.onDisk == .unread { _ = readOffThread(path) }
         // A saved history is replayed on a thread of its own while the picture is drawn on.
         if !backgroundWorkWaits { document.historyRebuild?.start() }
         layout = layout.showing(imageWidth: engine.width, imageHeight: engine.height)

@@ -169,6 +169,12 @@ extension Session {
         switch document.onDisk {
         case .unknown: return false
         case .absent: return FileSystem.exists(path)
+        case .unread:
+            // The file as it is now becomes what a later change is told from: nothing changed
+            // yet. Not known until it is read (started when the drawing was installed).
+            guard let version = read(path) else { return nil }
+            document.onDisk = version.map(DiskBaseline.version) ?? (FileSystem.exists(path) ? .unknown : .absent)
+            return false
         case .version(let known):
             guard let stat = FileVersion.Stat(path: path), stat != known.stat else { return false }
             // Another size is other bytes: nothing to read.
