@@ -390,9 +390,10 @@ extension Session {
         let baseline = statusBaseline
         promptView = nil
         stabilizerField = nil
+        // The tooltip of a text cut short measures as the bar was drawn, whatever it shows.
+        textMeasure = measure
         switch mode {
         case .normal:
-            textMeasure = measure
             // The pointer position and the size in slots as wide as they get for this picture, so
             // the zoom and stabilizer fields after them stay put; then the file name.
             let gap = statusGap
@@ -416,50 +417,15 @@ extension Session {
                     color: settings.stabilizer == 0 ? Theme.dimText : Theme.text, bold: false))
             // The name and the message (`statusTail`).
             texts += statusTail(measure).runs
-        case .qualityPrompt(let field, let target, _):
-            let webp = qualityFormat(target) == .webp
-            let label =
-                "\(webp ? "WebP" : "JPEG") quality for “\(FileSystem.lastComponent(target))” (1–100\(webp ? ", 100 lossless" : "")):"
-            let fieldW = s.px(64)
-            texts.append(TextRun(text: label, x: s.px(10), baseline: baseline, color: Theme.text, bold: true))
-            let fieldX = s.px(18) + measure.width(of: label, bold: true)
+        case .qualityPrompt(let field, _, _):
+            // The label cut short so the field always shows, then the keys (`qualityPromptTail`).
+            let (tail, frame) = qualityPromptTail(measure)
+            texts += tail.runs
             promptView = TextFieldView.draw(
-                field, preedit: preedit,
-                frame: IntRect(x: fieldX, y: bar.y + s.px(3), width: fieldW, height: bar.height - s.px(7)),
-                baseline: baseline, painter: &p, texts: &texts, measure: measure)
-            let keys = "Enter: save   Esc: cancel   (higher: finer, larger file)"
-            let hint = message.isEmpty ? keys : message
-            texts.append(
-                TextRun(
-                    text: hint, x: fieldX + fieldW + s.px(14), baseline: baseline, color: Theme.dimText, bold: false))
+                field, preedit: preedit, frame: frame, baseline: baseline, painter: &p, texts: &texts, measure: measure)
         case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .confirmOverwrite:
-            let question: String
-            switch mode {
-            case .offerRestore(let text): question = text
-            case .chooseFormat(let target, _):
-                let name = FileSystem.lastComponent(target)
-                switch ImageFormat.naming(of: target) {
-                case .known(let format):
-                    question = "SwiftPaint opens \(format.name) pictures but does not write them. Save “\(name)” as:"
-                case .unknown(let ext):
-                    question = "“.\(ext)” is not a format SwiftPaint writes. Save “\(name)” as:"
-                case .none:
-                    question = "Save “\(name)” as:"
-                }
-            case .confirmReplace(let target, _):
-                question = "“\(FileSystem.lastComponent(target))” already exists. Replace it?"
-            case .confirmOverwrite(let target, _):
-                question =
-                    "Another program changed “\(FileSystem.lastComponent(target))” since it was opened or saved here:"
-            case .confirmLeave(.quit) where !isModified && deletedOnDisk:
-                question = "“\(displayName)” was deleted since it was saved here. Save this picture?"
-            case .confirmLeave(.quit) where !isModified:
-                // Saved here, then replaced by another program: this window holds the only copy.
-                question = "Another program changed “\(displayName)” since it was saved here. Save this picture?"
-            case .confirmLeave(.quit): question = "Save changes to “\(displayName)” before closing?"
-            default: question = "Save changes to “\(displayName)” first?"
-            }
-            texts.append(TextRun(text: question, x: s.px(10), baseline: baseline, color: Theme.text, bold: true))
+            // The question ends before its buttons (`questionTail`).
+            texts += questionTail(measure).runs
             for (choice, r) in answerButtons() {
                 let isDefault = choice == mode.answers.first
                 let b = outline(r)

@@ -308,12 +308,18 @@ extension Session {
         let bar = layout.statusBar
         let s = layout.ui
         let answers = mode.answers
-        let pitch = s.px(76)
+        // Narrower buttons where the usual 76 px would leave the question no room or the
+        // buttons no place in the window (as narrow as the toolbar allows), never narrower than
+        // the longest answer in bold and a margin.
+        let widest = answers.map { textMeasure.width(of: $0.rawValue, bold: true) }.max() ?? 0
+        let pitch = max(
+            widest + s.px(12), min(s.px(76), (bar.width - s.px(16) - s.px(48)) / max(1, answers.count)))
         var x = bar.maxX - s.px(8) - pitch * answers.count
         return answers.map { answer in
             defer { x += pitch }
             return (
-                answer, IntRect(x: x + s.px(4), y: bar.y + s.px(3), width: s.px(72), height: bar.height - s.px(6))
+                answer,
+                IntRect(x: x + s.px(4), y: bar.y + s.px(3), width: pitch - s.px(4), height: bar.height - s.px(6))
             )
         }
     }

@@ -82,10 +82,17 @@ extension Session {
         return tail
     }
 
-    /// The status bar's name or message under the pointer when it is cut short: its whole
-    /// text for the tooltip. Nil elsewhere, and while the bar asks a question.
+    /// The status bar's text under the pointer when it is cut short (the name or message, a
+    /// question, the quality prompt's label or keys): its whole text for the tooltip. Nil elsewhere.
     public var statusTip: CutText? {
-        guard mode == .normal, let p = lastPointer, layout.statusBar.contains(p.x, p.y) else { return nil }
-        return statusTail(textMeasure).cut.first { $0.anchor.contains(p.x, p.y) }
+        guard let p = lastPointer, layout.statusBar.contains(p.x, p.y) else { return nil }
+        let cut: [CutText]
+        switch mode {
+        case .normal: cut = statusTail(textMeasure).cut
+        case .qualityPrompt: cut = qualityPromptTail(textMeasure).tail.cut
+        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .confirmOverwrite:
+            cut = questionTail(textMeasure).cut
+        }
+        return cut.first { $0.anchor.contains(p.x, p.y) }
     }
 }
