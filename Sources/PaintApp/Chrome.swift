@@ -164,11 +164,14 @@ extension Session {
         let centreY = Double(preview.y) + Double(preview.height) / 2
         let fontButton = settings.tool == .text
         let lit = fontButton && (fontChooser != nil || hovered == .font)
+        // A tool without a width shows an empty box, greyed as its slider is: no brush tip.
+        let hasWidth = settings.tool.hasWidth
         p.fillRoundedRect(
             box.x, box.y, box.w, box.h, radius: s.d(6),
-            fontChooser != nil ? Theme.activeFill : lit ? Theme.hoverFill : .white)
+            fontChooser != nil ? Theme.activeFill : lit ? Theme.hoverFill : hasWidth ? .white : Theme.toolbarBottom)
         p.strokeRoundedRect(
-            box.x, box.y, box.w, box.h, radius: s.d(6), lineWidth: box.line, lit ? Theme.activeBorder : Theme.border)
+            box.x, box.y, box.w, box.h, radius: s.d(6), lineWidth: box.line,
+            lit ? Theme.activeBorder : hasWidth ? Theme.border : Theme.separator)
         if fontButton {
             var sample = settings.textFont
             sample.size = s.px(17)
@@ -191,7 +194,7 @@ extension Session {
             p.fillRoundedRect(
                 x, y, w, h, radius: s.d(3), settings.primary, alpha: Double(settings.opacityPercent) / 100)
             p.strokeRoundedRect(x, y, w, h, radius: s.d(3), lineWidth: box.line, Theme.dimText)
-        } else {
+        } else if hasWidth {
             let shown = min(settings.brushWidth, box.w - s.d(6)) / 2
             let tipAlpha = settings.tool == .eraser ? 0.35 : Double(settings.opacityPercent) / 100
             p.fillCircle(
@@ -243,24 +246,34 @@ extension Session {
         _ item: ToolbarItem, label: String, value: String, _ p: inout ChromePainter, _ texts: inout [TextRun],
         _ measure: TextMeasuring
     ) {
-        let fraction = settings.scale(of: item).map { $0.fraction(of: settings.value(of: $0)) } ?? 0
+        // No scale: the tool has no width, the slider is drawn disabled where the width stands.
+        let scale = settings.scale(of: item)
+        let enabled = scale != nil
+        let fraction = (scale ?? .width).fraction(of: settings.value(of: scale ?? .width))
         let s = layout.ui
         let r = layout.rect(of: item)
         let trackY = Double(r.y) + Double(r.height) / 2
         let x0 = Double(r.x) + 1
         let x1 = Double(r.maxX) - 1
         let knobX = x0 + (x1 - x0) * fraction
-        p.line(x0, trackY, x1, trackY, width: s.d(4), Theme.track)
-        p.line(x0, trackY, knobX, trackY, width: s.d(4), Theme.trackFill)
-        let active = pressed == item || hovered == item
-        p.fillCircle(knobX, trackY, radius: s.d(7), Theme.knob)
+        p.line(x0, trackY, x1, trackY, width: s.d(4), enabled ? Theme.track : Theme.separator)
+        if enabled { p.line(x0, trackY, knobX, trackY, width: s.d(4), Theme.trackFill) }
+        let active = enabled && (pressed == item || hovered == item)
+        p.fillCircle(knobX, trackY, radius: s.d(7), enabled ? Theme.knob : Theme.toolbarBottom)
         p.strokeCircle(
-            knobX, trackY, radius: s.d(7), lineWidth: s.d(active ? 1.6 : 1), active ? Theme.activeBorder : Theme.dimText
-        )
+            knobX, trackY, radius: s.d(7), lineWidth: s.d(active ? 1.6 : 1),
+            active ? Theme.activeBorder : enabled ? Theme.dimText : Theme.disabledText)
         let baseline = layout.controls.labelBaseline(of: item)
-        texts.append(TextRun(text: label, x: r.x, baseline: baseline, color: Theme.dimText, bold: false))
+        texts.append(
+            TextRun(
+                text: label, x: r.x, baseline: baseline, color: enabled ? Theme.dimText : Theme.disabledText,
+                bold: false))
         let valueWidth = measure.width(of: value, bold: false)
-        texts.append(TextRun(text: value, x: r.maxX - valueWidth, baseline: baseline, color: Theme.text, bold: false))
+        texts.append(
+            TextRun(
+                text: value, x: r.maxX - valueWidth, baseline: baseline,
+                color: enabled ? Theme.text : Theme.disabledText,
+                bold: false))
     }
 
     /// The zoom in a box with a small arrow: a click opens the zoom presets.

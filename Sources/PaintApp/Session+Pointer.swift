@@ -45,9 +45,10 @@ extension Session {
                 // Ctrl+wheel zooms about the pointer, as in GIMP, Krita and browsers.
                 zoom(by: button == .wheelUp ? 1 : -1, aroundWindowX: x, y: y)
             } else if button == .wheelUp || button == .wheelDown, let item = layout.item(atX: x, y: y),
-                settings.scale(of: item) != nil
+                item == .widthSlider || item == .opacitySlider
             {
-                // Over the width or opacity slider the wheel turns it, as in GIMP and Krita.
+                // Over the width or opacity slider the wheel turns it, as in GIMP and Krita (a
+                // disabled one takes the turn and changes nothing).
                 stepSlider(item, down: button == .wheelDown)
             } else {
                 scroll(button, modifiers)
@@ -290,6 +291,8 @@ extension Session {
         case .pressureOpacityToggle:
             changeSettings { $0.pressureOpacity.toggle() }
         case .widthSlider, .opacitySlider:
+            // A tool without a width: the slider is disabled.
+            guard settings.scale(of: item) != nil else { return }
             gesture = .slider(item)
             effects.toolbar = true
             setSlider(item, x: x)

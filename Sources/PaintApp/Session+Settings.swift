@@ -36,8 +36,15 @@ extension Session {
     /// Steps what a toolbar slider sets one notch down or up (`[` `]`, or the wheel over the
     /// slider): the width by a step that grows with it, the fill tolerance by 8, the text size
     /// by a tenth, the opacity to the next multiple of 5 %.
+    /// A tool without a width leaves the width alone (the brush keeps the width it was left
+    /// at, which nothing would show meanwhile) and says so, rather than ignore the key.
     func stepSlider(_ item: ToolbarItem, down: Bool) {
-        guard let scale = settings.scale(of: item) else { return }
+        guard let scale = settings.scale(of: item) else {
+            if item == .widthSlider {
+                setMessage("\(settings.tool.name) has no width ([ and ] size brushes, shapes, text)")
+            }
+            return
+        }
         changeSettings { s in
             switch scale {
             case .width: s.setWidth(s.brushWidth + (down ? -s.widthStep(down: true) : s.widthStep(down: false)))

@@ -60,7 +60,7 @@ extension Session {
     /// A smooth turn of `dx`, `dy` clicks at window pixel (x, y). Over an open panel or menu,
     /// or a toolbar slider, whole clicks act as wheel clicks there.
     func handleScroll(_ x: Int, _ y: Int, dx: Double, dy: Double, _ modifiers: Modifiers) {
-        let overSlider = layout.item(atX: x, y: y).flatMap { settings.scale(of: $0) } != nil
+        let overSlider = [ToolbarItem.widthSlider, .opacitySlider].contains(layout.item(atX: x, y: y))
         if sizeDialog != nil || colorEditor != nil || fontChooser != nil || popupOpen || overSlider {
             wheelClicks.x += dx
             wheelClicks.y += dy

@@ -529,6 +529,7 @@ public final class Session {
             return
                 "Primary \(settings.primary.hex), secondary \(settings.secondary.hex) — click to edit (right: secondary); X swaps"
         case .widthSlider:
+            if !settings.tool.hasWidth { return "\(settings.tool.name) has no width" }
             if settings.tool == .fill { return "Fill tolerance \(settings.fillTolerance) (0 = exact color; [ and ])" }
             if settings.tool == .text { return "Text size \(settings.textFont.size) px ([ and ])" }
             return "Brush width \(Int(settings.brushWidth)) px ([ and ])"

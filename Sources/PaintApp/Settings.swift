@@ -146,7 +146,9 @@ public struct Settings: Equatable, Sendable {
     /// the fill tool is on); nil for an item that is not a slider.
     public func scale(of item: ToolbarItem) -> SliderScale? {
         switch item {
-        case .widthSlider: return tool == .fill ? .tolerance : tool == .text ? .textSize : .width
+        case .widthSlider:
+            guard tool.hasWidth else { return nil }
+            return tool == .fill ? .tolerance : tool == .text ? .textSize : .width
         case .opacitySlider: return .opacity
         default: return nil
         }

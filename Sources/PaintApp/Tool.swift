@@ -48,6 +48,32 @@ public enum Tool: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the toolbar's width slider sets anything for it: a brush's or a shape's width, the
+    /// fill's tolerance, the text's size. The picker, the selection and the stroke eraser have
+    /// no width: the slider is shown disabled for them (MS Paint greys its size control).
+    public var hasWidth: Bool {
+        switch self {
+        case .picker, .select, .strokeEraser: return false
+        case .brush, .eraser, .line, .rectangle, .ellipse, .fill, .text: return true
+        }
+    }
+
+    /// What it is called in a sentence of the status bar.
+    var name: String {
+        switch self {
+        case .brush: return "The brush"
+        case .eraser: return "The eraser"
+        case .strokeEraser: return "The stroke eraser"
+        case .line: return "The line"
+        case .rectangle: return "The rectangle"
+        case .ellipse: return "The ellipse"
+        case .fill: return "The fill"
+        case .picker: return "The color picker"
+        case .select: return "The selection"
+        case .text: return "The text tool"
+        }
+    }
+
     /// What its strokes do in the engine.
     var strokeTool: StrokeTool { self == .eraser ? .eraser : .brush }
 }

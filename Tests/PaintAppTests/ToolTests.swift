@@ -120,6 +120,65 @@ import Testing
         #expect(inner.allSatisfy { thin[$0.0, $0.1] == red }, "the swatch is not the primary color")
     }
 
+    /// The picker, the selection and the stroke eraser have no width: the toolbar shows their
+    /// width slider disabled (greyed, no blue fill, no highlight) and an empty preview box, and
+    /// neither a click, a drag, the wheel over the slider nor [ and ] changes anything; [ and ]
+    /// say so in the status bar. Every other tool's slider still works. Before, they showed a
+    /// brush dot and a live "Width 5 px" slider that changed a width none of them uses.
+    @Test(arguments: Tool.allCases)
+    func theWidthSliderIsDisabledForToolsWithoutAWidth(tool: Tool) {
+        let s = T.makeSession()
+        s.setPrimary(Color(r: 200, g: 20, b: 20))
+        s.select(tool)
+        let bar = s.layout.toolbar
+        func crop(_ r: IntRect) -> PixelImage {
+            s.renderToolbar().pixels.cropped(to: IntRect(x: r.x, y: r.y - bar.y, width: r.width, height: r.height))
+        }
+        let slider = s.layout.rect(of: .widthSlider)
+        let blue = Color(r: 0x4A, g: 0x7F, b: 0xD0).pixel
+        let before = s.settings
+        let preview = crop(s.layout.widthPreview)
+        let track = crop(slider)
+        // A click and a drag on the slider, the wheel over it (both kinds), then [ and ].
+        let y = slider.y + slider.height / 2
+        s.handle([
+            .press(x: slider.x + 2, y: y, button: .left, modifiers: []),
+            .motion(x: slider.x + slider.width / 2, y: y, modifiers: []),
+            .release(x: slider.x + slider.width / 2, y: y, button: .left, modifiers: []),
+        ])
+        let dragged = s.settings
+        s.handle([
+            .press(x: slider.x + 10, y: y, button: .wheelUp, modifiers: []),
+            .scroll(x: slider.x + 10, y: y, dx: 0, dy: -3, modifiers: []),
+        ])
+        let wheeled = s.settings
+        T.key(s, "]")
+        T.key(s, "]")
+        if tool.hasWidth {
+            #expect(dragged != before && wheeled != dragged, "\(tool): the slider does not work")
+            #expect(s.settings != wheeled, "\(tool): ] does nothing")
+            #expect(track.pixels.contains(blue), "\(tool): the slider is drawn disabled")
+            return
+        }
+        #expect(s.settings == before, "\(tool): the settings changed")
+        #expect(s.pressed == nil)
+        #expect(s.message == "\(tool.name) has no width ([ and ] size brushes, shapes, text)")
+        #expect(!track.pixels.contains(blue), "\(tool): the slider is drawn live")
+        #expect(crop(slider) == track)
+        // The preview box is empty, whatever the brush width: no tip of the primary color.
+        let red = Color(r: 200, g: 20, b: 20).pixel
+        #expect(!preview.pixels.contains(red), "\(tool): a brush tip shows")
+        let inside = preview.cropped(to: IntRect(x: 4, y: 4, width: preview.width - 8, height: preview.height - 8))
+        #expect(Set(inside.pixels).count == 1, "\(tool): something is drawn in the preview")
+        s.select(.brush)
+        for _ in 0..<6 { T.key(s, "]") }
+        s.select(tool)
+        #expect(crop(s.layout.widthPreview) == preview, "\(tool): the preview follows the brush width")
+        // Its tooltip says why.
+        s.handle(.motion(x: slider.x + 10, y: y, modifiers: []))
+        #expect(s.tooltip == "\(tool.name) has no width")
+    }
+
     @Test func shapesSurviveTheBinaryForm() {
         let style = StrokeStyle(color: Color(r: 1, g: 2, b: 3), opacity: 0.4, width: 7)
         let ops: [Operation] = [
