@@ -340,33 +340,65 @@ extension Session {
         return out.compactMap { elided($0, width: width, bold: bold, measure) }
     }
 
-    /// `text` whole, broken into lines of at most `width` pixels: at spaces, and a word wider
-    /// than a line (a long path) where it reaches the line's end. Unlike `wrapped`, nothing is
-    /// left out: this is what a tooltip shows of a text cut short elsewhere.
+    /// `text` whole, broken into lines of at most `width` pixels: at spaces; a word wider than a
+    /// line (a long path) after a "/" in it, its first folders still on the line before, as GTK
+    /// breaks a path; only a part with no "/" still wider than a line where it reaches the line's
+    /// end. Unlike `wrapped`, nothing is left out: this is what a tooltip shows of a text cut
+    /// short elsewhere. Before, a path broke wherever the line ended ("/home/someone/Pic" "tures").
     static func brokenIntoLines(_ text: String, width: Int, _ measure: TextMeasuring) -> [String] {
+        func fits(_ s: String) -> Bool { measure.width(of: s, bold: false) <= width }
         var out: [String] = []
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
             let longer = line.isEmpty ? word : line + " " + word
-            if measure.width(of: longer, bold: false) <= width {
+            if fits(longer) {
                 line = longer
                 continue
             }
-            if !line.isEmpty { out.append(line) }
-            // The word on lines of its own, as many characters on each as fit (at least one).
-            var rest = Substring(word)
-            while measure.width(of: String(rest), bold: false) > width {
-                var count = 1
-                while count < rest.count, measure.width(of: String(rest.prefix(count + 1)), bold: false) <= width {
-                    count += 1
-                }
-                out.append(String(rest.prefix(count)))
-                rest = rest.dropFirst(count)
+            if fits(word) {
+                // Whole on the next line (the line is not empty, or `longer` would have fit).
+                out.append(line)
+                line = word
+                continue
             }
-            line = String(rest)
+            // Too wide for any line: its parts up to each "/", the first ones on this line.
+            var head = line.isEmpty ? "" : line + " "
+            for part in Self.pathParts(word) {
+                if fits(head + part) {
+                    head += part
+                    continue
+                }
+                if !head.isEmpty { out.append(head.hasSuffix(" ") ? String(head.dropLast()) : head) }
+                // A part wider than a line on lines of its own, as many characters on each as
+                // fit (at least one).
+                var rest = Substring(part)
+                while !fits(String(rest)) {
+                    var count = 1
+                    while count < rest.count, fits(String(rest.prefix(count + 1))) { count += 1 }
+                    out.append(String(rest.prefix(count)))
+                    rest = rest.dropFirst(count)
+                }
+                head = String(rest)
+            }
+            line = head
         }
         if !line.isEmpty || out.isEmpty { out.append(line) }
         return out
+    }
+
+    /// A word cut after each "/": "/home/a.png" is "/", "home/", "a.png".
+    static func pathParts(_ word: String) -> [String] {
+        var parts: [String] = []
+        var part = ""
+        for c in word {
+            part.append(c)
+            if c == "/" {
+                parts.append(part)
+                part = ""
+            }
+        }
+        if !part.isEmpty { parts.append(part) }
+        return parts
     }
 
     /// The part of a prompt's text that fits `width` pixels, with the cursor in it: the end of

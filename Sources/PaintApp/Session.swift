@@ -504,15 +504,36 @@ public final class Session {
         return statusTip.map { ($0.anchor, true) }
     }
 
-    /// The tooltip's lines, each at most `Self.tooltipWidth` wide as `measure` measures them:
-    /// a whole message can be longer than the screen is wide.
+    /// The tooltip's lines, each at most `Self.tooltipWidth` wide as `measure` measures them,
+    /// and no wider than the window leaves room for: a whole message can be longer than the
+    /// screen is wide.
     public func tooltipLines(_ measure: TextMeasuring) -> [String] {
         guard let tip = tooltip else { return [] }
-        return Self.brokenIntoLines(tip, width: layout.ui.px(Self.tooltipWidth), measure)
+        let s = layout.ui
+        let room = layout.windowWidth - s.px(Self.tooltipPadding) - 2 * s.px(Self.tooltipMargin)
+        return Self.brokenIntoLines(tip, width: max(s.px(40), min(s.px(Self.tooltipWidth), room)), measure)
+    }
+
+    /// The tooltip box's width for `lines`: the widest line and the padding either side.
+    public func tooltipBoxWidth(_ lines: [String], _ measure: TextMeasuring) -> Int {
+        (lines.map { measure.width(of: $0, bold: false) }.max() ?? 0) + layout.ui.px(Self.tooltipPadding)
+    }
+
+    /// Where a tooltip `width` wide has its left edge, in window pixels: at its anchor, moved
+    /// left so it ends inside the window, a margin from its edge (a tip for the status bar's
+    /// message, at its right end, ran past the window's edge); nil without a tooltip.
+    public func tooltipX(width: Int) -> Int? {
+        guard let place = tooltipPlace else { return nil }
+        let margin = layout.ui.px(Self.tooltipMargin)
+        return max(min(margin, place.anchor.x), min(place.anchor.x, layout.windowWidth - margin - width))
     }
 
     /// The widest a tooltip's line gets at 96 dpi.
     static let tooltipWidth = 640.0
+    /// The tooltip box's padding, both sides together, and its least distance from the
+    /// window's side, at 96 dpi.
+    static let tooltipPadding = 16.0
+    static let tooltipMargin = 4.0
 
     /// The tooltip for the hovered toolbar item: what it is and its key; for the status bar's
     /// cut text, the whole of it; nil when `showsTooltip` is not so.

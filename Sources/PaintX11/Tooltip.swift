@@ -29,16 +29,16 @@ struct Tooltip {
             UInt(CWOverrideRedirect | CWBackPixmap | CWColormap | CWBorderPixel), &attributes)
     }
 
-    /// Shows `lines` below the root-window rectangle `anchor` (a toolbar button), or above it
-    /// when `above` (the status bar's cut text), moved left, above or below where it would leave
-    /// a screen `screenWidth` x `screenHeight`.
+    /// Shows `lines` in a box `width` wide (`Session.tooltipBoxWidth`) from the left of the
+    /// root-window rectangle `anchor` (placed by `Session.tooltipX`), below it (a toolbar button),
+    /// or above it when `above` (the status bar's cut text), moved left, above or below where it
+    /// would leave a screen `screenWidth` x `screenHeight`.
     mutating func show(
-        _ lines: [String], at anchor: IntRect, above: Bool, screenWidth: Int, screenHeight: Int, scale: UIScale,
-        text: TextRenderer, format: PixelFormat
+        _ lines: [String], width: Int, at anchor: IntRect, above: Bool, screenWidth: Int, screenHeight: Int,
+        scale: UIScale, text: TextRenderer, format: PixelFormat
     ) {
         guard !lines.isEmpty else { return }
         let lineHeight = scale.px(16)
-        let width = (lines.map { text.width(of: $0, bold: false) }.max() ?? 0) + scale.px(16)
         let height = scale.px(24) + (lines.count - 1) * lineHeight
         let gap = scale.px(6)
         let x = max(0, min(anchor.x, screenWidth - width))

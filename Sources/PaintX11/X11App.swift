@@ -456,14 +456,18 @@ public final class X11App {
         }
         guard !tooltip.isShown, clock >= hoverSince + Tooltip.delay else { return }
         let lines = session.tooltipLines(text)
+        let width = session.tooltipBoxWidth(lines, text)
+        // Its left edge in the window (`tooltipX` keeps it inside), on the anchor's rows.
         let r = place.anchor
+        let x = session.tooltipX(width: width) ?? r.x
         var child: Window = 0
         var rootX: Int32 = 0
         var rootY: Int32 = 0
         XTranslateCoordinates(
-            display, window, XRootWindow(display, screen), Int32(r.x), Int32(r.y), &rootX, &rootY, &child)
+            display, window, XRootWindow(display, screen), Int32(x), Int32(r.y), &rootX, &rootY, &child)
         tooltip.show(
-            lines, at: IntRect(x: Int(rootX), y: Int(rootY), width: r.width, height: r.height), above: place.above,
+            lines, width: width, at: IntRect(x: Int(rootX), y: Int(rootY), width: r.width, height: r.height),
+            above: place.above,
             screenWidth: Int(XDisplayWidth(display, screen)), screenHeight: Int(XDisplayHeight(display, screen)),
             scale: session.uiScale, text: text, format: format)
     }

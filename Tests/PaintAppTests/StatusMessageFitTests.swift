@@ -187,4 +187,57 @@ import Testing
         #expect(Session.brokenIntoLines("", width: 35, m) == [""])
         #expect(Session.brokenIntoLines("a", width: 1, m) == ["a"])
     }
+
+    /// A long path breaks after a "/", its first folders on the line before, never inside a
+    /// folder's name while a "/" allows a break; a path that fits a line stays whole on the next.
+    /// Before, it broke where the line ended ("…/Pictu" "res/…").
+    @Test func aLongPathBreaksAfterASlash() {
+        let m = FixedWidthMeasurer()
+        let path = "/home/someone/Pictures/holidays/2026/the-beach.png"
+        let lines = Session.brokenIntoLines("Cannot save \(path): permission denied", width: 20 * 7, m)
+        #expect(
+            lines == [
+                "Cannot save /home/", "someone/Pictures/", "holidays/2026/", "the-beach.png:", "permission denied",
+            ])
+        #expect(lines.joined(separator: " ").filter { $0 != " " } == "Cannotsave\(path):permissiondenied")
+        #expect(lines.allSatisfy { m.width(of: $0, bold: false) <= 20 * 7 })
+        // A part with no "/" wider than a line still breaks where the line ends.
+        #expect(Session.brokenIntoLines("/ab/cdefghij", width: 5 * 7, m) == ["/ab/", "cdefg", "hij"])
+        #expect(Session.brokenIntoLines("see /a/b.png", width: 20 * 7, m) == ["see /a/b.png"])
+        #expect(Session.brokenIntoLines("see /abc/d.png", width: 10 * 7, m) == ["see", "/abc/d.png"])
+    }
+
+    /// The tooltip stays inside the window: its lines no wider than the window leaves room
+    /// for, its box moved left from the cut text so it ends before the window's right edge, at
+    /// every width. Before, its lines were 640 px wide whatever the window and it started at
+    /// the cut text, so in a 420 px window it ran 200 px and more past the right edge.
+    @Test func theTooltipStaysInsideTheWindow() throws {
+        let measure = DejaVuMeasurer(typesetter: try #require(Typesetter()))
+        let long = "/home/someone/Pictures/holidays/2026/the-beach-at-dawn-from-the-cliff-path-after-the-storm.png"
+        let s = T.makeSession(path: long, width: 300, height: 200, windowWidth: 1020, windowHeight: 480)
+        for width in stride(from: StatusQuestionFitTests.narrowest, through: 1100, by: 23) {
+            s.handle(.resize(width: width, height: 480))
+            s.show("Cannot save \(long): the folder is read-only, so the picture was not saved")
+            _ = s.renderStatus(measure: measure)
+            let bar = s.layout.statusBar
+            for cut in s.statusTail(measure).cut {
+                s.handle(.motion(x: cut.anchor.maxX - 1, y: bar.y + bar.height / 2, modifiers: []))
+                let lines = s.tooltipLines(measure)
+                let box = s.tooltipBoxWidth(lines, measure)
+                let x = try #require(s.tooltipX(width: box))
+                #expect(x >= 0 && x + box <= width, "\(width) px: the tooltip spans \(x)..<\(x + box)")
+                #expect(x <= cut.anchor.x, "\(width) px: the tooltip starts right of what it shows")
+                #expect(lines.joined().filter { $0 != " " } == cut.whole.filter { $0 != " " })
+            }
+            s.handle(.motion(x: 5, y: 5, modifiers: []))
+        }
+        // A toolbar button's tip near the right edge is moved in as well.
+        s.handle(.resize(width: 1020, height: 480))
+        let save = s.layout.rect(of: .save)
+        s.handle(.motion(x: save.x + 4, y: save.y + 4, modifiers: []))
+        let lines = s.tooltipLines(measure)
+        let box = s.tooltipBoxWidth(lines, measure)
+        let x = try #require(s.tooltipX(width: box))
+        #expect(x + box <= 1020 && x < save.x)
+    }
 }
