@@ -143,11 +143,12 @@ extension Session {
         showPlacing()
         // Larger than the picture: say how to keep it whole (MS Paint asks to enlarge).
         let larger = image.width > engine.width || image.height > engine.height
-        // Short enough to be read whole in the default window (StatusMessageFitTests).
+        // Short enough to be read whole in the default window (StatusMessageFitTests), measured
+        // as Xft draws them (a picture of 1920 × 1080 too).
         setMessage(
             larger
-                ? "Larger than the picture: Ctrl+Shift+X grows it, Enter crops, Esc drops"
-                : "Pasted \(image.width) × \(image.height): drag it into place, Enter puts it down, Esc drops it")
+                ? "Too large: Ctrl+Shift+X grows the picture, Enter crops, Esc drops"
+                : "Pasted \(image.width) × \(image.height): drag it, Enter puts it down, Esc drops it")
     }
 
     // MARK: Placing a paste

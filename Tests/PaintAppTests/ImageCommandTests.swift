@@ -140,7 +140,7 @@ import Testing
         var picture = PixelImage(width: 150, height: 90, fill: Color(r: 20, g: 120, b: 200).pixel)
         picture[149, 89] = Color.black.pixel
         s.pasteNow(png: try PNGCodec.encode(picture, withAlpha: false))
-        #expect(s.message.hasPrefix("Larger than the picture: Ctrl+Shift+X grows it"), "\(s.message)")
+        #expect(s.message.hasPrefix("Too large: Ctrl+Shift+X grows the picture"), "\(s.message)")
         // Dragged 10 px right and down first: it reaches past the canvas on those sides.
         let (gx, gy) = T.window(s, 1, 1)
         s.handle(.press(x: gx, y: gy, button: .left, modifiers: []))
