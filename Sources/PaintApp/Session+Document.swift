@@ -102,7 +102,7 @@ extension Session {
             pendingOpen = nil
             switch loaded {
             case .success(let opened):
-                start(opened.document, message: opened.message, offeringLeftOver: true)
+                start(opened.document, message: opened.message, offeringLeftOver: true, anotherPicture: true)
                 rememberRecent(target)
             case .failure(let error):
                 setMessage(error.description)
@@ -112,8 +112,13 @@ extension Session {
 
     /// Makes `document` the one being edited, going on in `journal`: start-up, New, Open and
     /// Restore all come here. The previous document's journal closes (it was saved or given
-    /// up). The window keeps its size and zoom.
-    public func install(_ document: Document, message: String, journal: OperationSink?) {
+    /// up). The window keeps its size, and its zoom unless this is `anotherPicture` (Open): that
+    /// one shows at 100 % (fitted when larger, with `fitLargePictures`), as MS Paint opens a file,
+    /// where it kept the zoom chosen for the picture before (an 800 px photo opened after a
+    /// 4000 px one showed at 33 %).
+    public func install(
+        _ document: Document, message: String, journal: OperationSink?, anotherPicture: Bool = false
+    ) {
         if journal !== sink { sink?.closedCleanly() }
         sink = journal
         // A save still being written belonged to the document that goes; what waited for it too.
@@ -151,6 +156,8 @@ extension Session {
         if fitLargePictures {
             // Each picture opens whole: fitted to the window when larger, else at 100 %.
             layout = layout.zoomed(to: layout.fitZoom(), keepingWindowX: 0, y: layout.canvasArea.y)
+        } else if anotherPicture {
+            layout = layout.zoomed(to: .actualSize, keepingWindowX: 0, y: layout.canvasArea.y)
         }
         effects.layout = true
         effects.toolbar = true
@@ -169,10 +176,12 @@ extension Session {
     /// document, the newest of all) is offered back. Returns why there is no journal when one
     /// was wanted: drawing goes on without it, and the status bar says what is at stake.
     @discardableResult
-    public func start(_ document: Document, message: String, offeringLeftOver: Bool) -> String? {
+    public func start(
+        _ document: Document, message: String, offeringLeftOver: Bool, anotherPicture: Bool = false
+    ) -> String? {
         var document = document
         let started = opener.startJournal(for: &document, offeringLeftOver: offeringLeftOver)
-        install(document, message: started.problem ?? message, journal: started.journal)
+        install(document, message: started.problem ?? message, journal: started.journal, anotherPicture: anotherPicture)
         journalMissing = started.why
         if let offer = started.offer { self.offer(offer) }
         return started.problem
