@@ -8,15 +8,17 @@ import Synchronization
 /// not), and only its bytes tell whether it changed. Reading a large file on the window's
 /// thread froze it for as long, at every stat change.
 ///
-/// The window looks again until it is done (`Session.watch` asks to be called back soon); one
-/// check runs at a time, and one the window no longer waits for (another document, another
-/// stat) finishes on its own, detached.
+/// The thread wakes the window when it is done (`wakeFD`, polled with the X connection; where no
+/// pipe can be made, the window looks again soon); one check runs at a time, and one the window
+/// no longer waits for (another document, another stat) finishes on its own, detached.
 final class DiskCheck {
     /// Shared with the thread: what it read, and whether it is done.
     private final class Work: @unchecked Sendable {
         let path: String
         let read: @Sendable (String) -> FileVersion?
         let done = Atomic<Bool>(false)
+        /// Readable once done; nil when no pipe could be made.
+        let wake = DonePipe()
         /// Written by the thread before `done`; read only after.
         var version: FileVersion?
 
@@ -28,6 +30,7 @@ final class DiskCheck {
         func run() {
             version = read(path)
             done.store(true, ordering: .releasing)
+            wake?.signal()
         }
     }
 
@@ -47,6 +50,14 @@ final class DiskCheck {
 
     /// Whether the thread is done.
     var isDone: Bool { work.done.load(ordering: .acquiring) }
+
+    /// Readable once the thread is done, so the window sleeps until then; nil when no pipe could
+    /// be made (the window then looks every `Session.readingInterval`).
+    var wakeFD: Int32? { work.wake?.readEnd }
+
+    /// Empties the wake-up once the window has woken for it: a look takes the version (a save
+    /// being written, a dialog open may hold it back), and the pipe must not wake the window again.
+    func tookWake() { _ = work.wake?.take() }
 
     /// The file as the thread read it (nil when it could not be read), once it is done:
     /// `isDone` first.

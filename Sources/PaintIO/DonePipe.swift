@@ -1,7 +1,7 @@
 import Glibc
 
 /// How a thread of its own tells the window's thread that its work is done (`HistoryRebuild`,
-/// `PasteDecoding`, `ThumbnailLoader`): a byte written into a pipe whose read end the window
+/// `PasteDecoding`, `ThumbnailLoader`, `DiskCheck`): a byte written into a pipe whose read end the window
 /// polls with the X connection. Both ends are
 /// non-blocking and closed with the last reference, the thread's or the window's, so a thread
 /// left to finish on its own never writes into a closed pipe.

@@ -281,6 +281,8 @@ public final class X11App {
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
             // A save being written (-1: none).
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
+            // The document's file being read to tell whether another program changed it (-1: none).
+            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
         ]
         var batch: [InputEvent] = []
         while owed.exit == nil {
@@ -359,8 +361,11 @@ public final class X11App {
             fds[3].fd = session.backgroundWorkFD ?? -1
             fds[4].revents = 0
             fds[4].fd = session.saveWorkFD ?? -1
+            fds[5].revents = 0
+            fds[5].fd = session.diskReadFD ?? -1
             // A descriptor of -1 (no signal pipe, nothing under way) is skipped by poll.
-            let ready = poll(&fds, 5, idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
+            let ready = poll(
+                &fds, nfds_t(fds.count), idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
             if ready == 0 && idle {
                 session.history.idleWork(engine: session.engine)
                 continue
@@ -369,7 +374,7 @@ public final class X11App {
                 session.checkHistoryRebuild()
                 owed.merge(session.takeEffects())
             }
-            if fds[3].revents != 0 || fds[4].revents != 0 {
+            if fds[3].revents != 0 || fds[4].revents != 0 || fds[5].revents != 0 {
                 session.takeBackgroundWork()
                 owed.merge(session.takeEffects())
             }
