@@ -23,7 +23,7 @@ DEPS += strace
 BENCH_DIR ?= ../shared/bench
 ARGS ?=
 
-.PHONY: all deps build run test bench format lint icons screenshots valgrind valgrind-session install uninstall clean
+.PHONY: all deps build run test bench format lint warnings icons screenshots valgrind valgrind-session install uninstall clean
 
 all: build
 
@@ -78,8 +78,23 @@ bench: deps
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
-lint:
+lint: warnings
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+# The debug build with its tests has no compiler warning. An incremental build prints a file's
+# warnings only when it compiles that file, so each Swift file's own diagnostics file (.dia,
+# written again whenever the file is compiled) is read back: one that names its file holds a
+# warning still there. Those files are compiled again, so the warnings print with their lines.
+warnings: deps
+	$(SWIFT) build --build-tests
+	@found=""; \
+	for src in $$(find Sources Tests -name '*.swift'); do \
+	  dia=.build/debug/$$(echo $$src | cut -d/ -f2 | tr - _).build/$$(basename $$src .swift).dia; \
+	  if [ -f "$$dia" ] && grep -aqF "$(CURDIR)/$$src" "$$dia"; then found="$$found $$src"; fi; \
+	done; \
+	if [ -n "$$found" ]; then touch $$found; $(SWIFT) build --build-tests 2>&1 | grep -A3 'warning:'; \
+	  echo "warnings in:$$found"; exit 1; fi; \
+	echo "warnings: none"
 
 # The application icon: one SVG, rendered to PNGs for the hicolor theme, the small sizes also
 # embedded in the program for _NET_WM_ICON. The PNGs and the Swift source are committed; run

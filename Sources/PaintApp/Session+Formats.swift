@@ -112,7 +112,7 @@ extension Session {
             return
         }
         let format = qualityFormat(target)
-        changeSettings { format == .webp ? $0.setWebPQuality(quality) : $0.setJPEGQuality(quality) }
+        changeSettings { $0.setQuality(quality, for: format) }
         save(to: target, as: format, then: then)
     }
 

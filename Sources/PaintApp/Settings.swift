@@ -92,6 +92,12 @@ public struct Settings: Equatable, Sendable {
     /// The quality the question offers for `format`.
     func quality(for format: ImageFormat) -> Int { format == .webp ? webpQuality : jpegQuality }
 
+    /// Sets the quality a save as `format` uses (WebP's, else JPEG's); whether it changed.
+    @discardableResult
+    mutating func setQuality(_ value: Int, for format: ImageFormat) -> Bool {
+        format == .webp ? setWebPQuality(value) : setJPEGQuality(value)
+    }
+
     /// Sets the fill tolerance (clamped to 0...255); whether it changed.
     @discardableResult
     public mutating func setTolerance(_ value: Int) -> Bool {

@@ -141,8 +141,9 @@ extension SaveEndToEndTests {
         // The journal's folder cannot be made (on the journal's thread): a file stands there.
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
         try FileManager.default.createDirectory(atPath: home.path + "/.local/state", withIntermediateDirectories: true)
-        FileManager.default.createFile(
-            atPath: home.path + "/.local/state/swiftpaint", contents: Data("not a folder".utf8))
+        #expect(
+            FileManager.default.createFile(
+                atPath: home.path + "/.local/state/swiftpaint", contents: Data("not a folder".utf8)))
         let paint = try PaintWindow(
             Self.config, arguments: ["--size", "200x100"], imageWidth: 200, imageHeight: 100, home: home.path)
         defer { paint.stop() }

@@ -77,7 +77,7 @@ import Testing
     func pointer() {
         let s = Self.session()
         let blank = Array(s.engine.viewPixels)
-        s.renderMenuBar(measure: FixedWidthMeasurer())
+        _ = s.renderMenuBar(measure: FixedWidthMeasurer())
         let view = s.menuGeometry.titles[3]
         Self.click(s, view)
         #expect(s.menuBar.open == 3)

@@ -88,7 +88,7 @@ import Testing
         s.handle(.key(.enter, modifiers: []))
         #expect(
             sink.operations == [.orientRect(IntRect(x: 15, y: 5, width: 30, height: 20), .rotateRight, dx: 5, dy: -5)])
-        var expected = StrokeEngine(image: before)
+        let expected = StrokeEngine(image: before)
         _ = expected.movePaint(IntRect(x: 15, y: 5, width: 30, height: 20), byX: 5, y: -5, orienting: .rotateRight)
         #expect(s.engine.paintImage() == expected.paintImage())
         #expect(s.engine.width == 120, "the canvas stays")

@@ -63,7 +63,7 @@ import Testing
     @Test func aStepThatReplacedTheSavedOneDuringTheSaveLeavesNoSavedStepAfterARestore() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (a, file, reopen) = try Self.savingAfterAStroke(dir)
+        let (a, _, reopen) = try Self.savingAfterAStroke(dir)
         // Undone past the picture being saved, then another stroke: no undo reaches it again.
         a.undo()
         T.drag(a, [(30, 5), (30, 50)])

@@ -125,7 +125,7 @@ import Testing
             { (e: StrokeEngine) in e.scalePicture(toWidth: 41, height: 77) },
         ] {
             let engine = StrokeEngine(image: PasteTests.picture(23, 40, seed: 4), background: .color(.white))
-            change(engine)
+            _ = change(engine)
             let fresh = StrokeEngine(image: engine.paintImage(), background: .color(.white))
             for e in [engine, fresh] { Operation.stroke(style, points: points).apply(to: e) }
             #expect(engine.paintImage() == fresh.paintImage())

@@ -61,7 +61,7 @@ import Testing
         history.idleWork(engine: engine)
         #expect(history.lastIdleStep == .keyframe)
         #expect(history.keyframes[key]?.isPacked == false, "a 320 x 240 keyframe is packed later")
-        weak var probe = history.keyframes[key]?.tiles?.tiles.first { !$0.isUniform }
+        weak let probe = history.keyframes[key]?.tiles?.tiles.first { !$0.isUniform }
         #expect(probe != nil)
         // The canvas cleared: the engine holds none of the keyframe's tiles any more.
         history.perform(.clear, engine: engine)

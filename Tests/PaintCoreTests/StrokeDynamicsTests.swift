@@ -170,8 +170,10 @@ import Testing
         EngineTestSupport.draw(straight, StrokeStyle(width: 5), points)
         let reference = StrokeEngine(width: 120, height: 60)
         reference.begin(StrokeStyle(width: 5), at: Point(x: 10, y: 10))
-        reference.stamp(Capsule(from: Point(x: 10, y: 10), to: Point(x: 60, y: 50), width: 5), fullDiscAtStart: true)
-        reference.stamp(Capsule(from: Point(x: 60, y: 50), to: Point(x: 110, y: 10), width: 5), fullDiscAtStart: true)
+        _ = reference.stamp(
+            Capsule(from: Point(x: 10, y: 10), to: Point(x: 60, y: 50), width: 5), fullDiscAtStart: true)
+        _ = reference.stamp(
+            Capsule(from: Point(x: 60, y: 50), to: Point(x: 110, y: 10), width: 5), fullDiscAtStart: true)
         reference.end()
         #expect(straight.paintImage() == reference.paintImage())
         let curved = StrokeEngine(width: 120, height: 60)

@@ -15,7 +15,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir.file("sub"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir.file(".secret"), withIntermediateDirectories: true)
         for name in ["a.png", "b.JPG", "c.webp", "notes.txt", "archive.tar", ".hidden.png"] {
-            FileManager.default.createFile(atPath: dir.file(name), contents: Data([1, 2, 3]))
+            #expect(FileManager.default.createFile(atPath: dir.file(name), contents: Data([1, 2, 3])))
         }
         let shown = try FolderListing.read(dir.path).get()
         #expect(Set(shown.entries.map(\.name)) == ["sub", "a.png", "b.JPG", "c.webp"])
@@ -39,8 +39,8 @@ import Testing
     @Test func aNameThatIsNotUTF8IsNotListedUnderAnotherFilesName() throws {
         let dir = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { dir.remove() }
-        FileManager.default.createFile(atPath: dir.file("ok.png"), contents: Data([1, 2, 3]))
-        FileManager.default.createFile(atPath: dir.file("\u{FFFD}.png"), contents: Data([4]))
+        #expect(FileManager.default.createFile(atPath: dir.file("ok.png"), contents: Data([1, 2, 3])))
+        #expect(FileManager.default.createFile(atPath: dir.file("\u{FFFD}.png"), contents: Data([4])))
         // Made by its bytes: Swift's strings cannot hold the name.
         let raw: [UInt8] = Array(dir.path.utf8) + [UInt8(ascii: "/"), 0xFF] + Array(".png".utf8) + [0]
         let fd = raw.withUnsafeBufferPointer { p in
@@ -75,7 +75,7 @@ import Testing
         // The signature decides, not the name; a file that is no picture has no header.
         try FileManager.default.copyItem(atPath: dir.file("x.png"), toPath: dir.file("named.jpg"))
         #expect(PictureHeader.read(path: dir.file("named.jpg"))?.format == .png)
-        FileManager.default.createFile(atPath: dir.file("junk.png"), contents: Data("not a picture".utf8))
+        #expect(FileManager.default.createFile(atPath: dir.file("junk.png"), contents: Data("not a picture".utf8)))
         #expect(PictureHeader.read(path: dir.file("junk.png")) == nil)
         #expect(PictureHeader.read(path: dir.path) == nil, "a folder")
         // A truncated PNG (signature only) says no size.

@@ -177,7 +177,9 @@ public final class History {
                 push(Entry(operation: operation, region: .empty, before: nil), engine: engine, atOnce: true)
                 return dirty
             }
-            commitStroke(operation, engine: engine, atOnce: !live)
+            // `dirty` holds all the step drew: drawing it finished its path (a stabilized line's
+            // end), so the commit adds nothing to what the view redraws.
+            _ = commitStroke(operation, engine: engine, atOnce: !live)
             return dirty
         case .background(let background):
             if engine.isStroking { engine.end() }

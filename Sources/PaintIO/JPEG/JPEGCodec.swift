@@ -273,7 +273,8 @@ public enum JPEGCodec {
                 image.width * 4, Int32(min(100, max(1, quality))), &output, &size, &message, message.count)
         }
         guard ok != 0, let output else {
-            throw .cannotEncode(path: "", reason: String(cString: message))
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .cannotEncode(path: "", reason: reason)
         }
         defer { cjpeg_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))

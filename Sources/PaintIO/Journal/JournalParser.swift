@@ -167,8 +167,6 @@ struct JournalParser {
             case .saved(let savedPath, _, let drawnDuring):
                 parsed.hasUnsavedWork = drawnDuring > 0
                 if JournalHeader.isUsable(savedPath) { parsed.documentPath = savedPath }
-            default:
-                parsed.hasUnsavedWork = true
             }
         }
         loop: while true {

@@ -46,12 +46,10 @@ final class DragSource {
     func drop(on target: Window, x: Int, y: Int) throws -> (accepted: Bool, finished: Bool) {
         let uriList = atom("text/uri-list")
         send(atom("XdndEnter"), to: target, [Int(window), 5 << 24, Int(uriList), 0, 0])
-        var root: Window = 0
         var child: Window = 0
         var rx: Int32 = 0
         var ry: Int32 = 0
         XTranslateCoordinates(display, target, XDefaultRootWindow(display), Int32(x), Int32(y), &rx, &ry, &child)
-        _ = root
         send(
             atom("XdndPosition"), to: target,
             [Int(window), 0, Int(rx) << 16 | Int(ry), Int(CurrentTime), Int(atom("XdndActionCopy"))])
