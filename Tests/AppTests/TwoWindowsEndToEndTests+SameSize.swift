@@ -27,6 +27,32 @@ extension TwoWindowsEndToEndTests {
         throw HarnessError.timedOut("two pictures whose PNGs have the same length")
     }
 
+    /// A window on shared.png, in a folder of its own (`prefix`), holding the first of
+    /// `sameSizePictures`, with a line drawn at x = 30 and not saved; the second picture, and
+    /// where its black pixel is.
+    static func drawnOnTheFirstPicture(_ prefix: String) throws -> (
+        home: TemporaryDirectory, file: String, paint: PaintWindow, second: [UInt8], secondX: Int
+    ) {
+        let home = try TemporaryDirectory(prefix: prefix)
+        let file = home.file("shared.png")
+        let (first, second, secondX) = try sameSizePictures()
+        try Data(first).write(to: URL(fileURLWithPath: file))
+        let paint = try start(home, [file])
+        try paint.drag(image: stroke(x: 30))
+        try paint.waitForModified(true)
+        return (home, file, paint, second, secondX)
+    }
+
+    /// Answers Overwrite to the question Ctrl+S asked in `drawnOnTheFirstPicture`'s window: the
+    /// drawing is written over the second picture (the line on the first one, without the
+    /// second one's pixel).
+    static func overwrite(_ paint: PaintWindow, _ file: String, secondX: Int) throws {
+        try paint.key("o")
+        try paint.waitForModified(false)
+        #expect(Wait.until { pixel(file, 30, 60) == black }, "the stroke is in the file")
+        #expect(pixel(file, 100, 60) == black && pixel(file, secondX, 60) == white)
+    }
+
     /// How another program puts its bytes in place of the file's.
     enum Rewrite: CaseIterable {
         /// A file of its own renamed over the opened one (a new inode).
@@ -40,14 +66,9 @@ extension TwoWindowsEndToEndTests {
         "a same-size rewrite with the old modification time: the title says so and Ctrl+S asks",
         arguments: Rewrite.allCases)
     func aSameSizeRewriteIsSeenAndAskedAbout(_ rewrite: Rewrite) throws {
-        let home = try TemporaryDirectory(prefix: "swiftpaint-same-size")
-        let file = home.file("shared.png")
-        let (first, second, secondX) = try Self.sameSizePictures()
-        try Data(first).write(to: URL(fileURLWithPath: file))
-        let paint = try Self.start(home, [file])
-        defer { paint.stop() }
-        try paint.drag(image: Self.stroke(x: 30))
-        try paint.waitForModified(true)
+        let (home, file, paint, second, secondX) = try Self.drawnOnTheFirstPicture("swiftpaint-same-size")
+        // The folder lives until the window is gone.
+        defer { withExtendedLifetime(home) { paint.stop() } }
         #expect(paint.title == "*shared.png — SwiftPaint", "\(paint.title ?? "nil")")
 
         // Another program writes other bytes of the same length, renamed over the file or into
@@ -82,31 +103,20 @@ extension TwoWindowsEndToEndTests {
         // Overwrite writes the drawing.
         try paint.key("s", modifiers: .control)
         try paint.waitForCloseQuestion()
-        try paint.key("o")
-        try paint.waitForModified(false)
-        #expect(Wait.until { Self.pixel(file, 30, 60) == Self.black }, "the stroke is in the file")
-        #expect(Self.pixel(file, 100, 60) == Self.black && Self.pixel(file, secondX, 60) == Self.white)
+        try Self.overwrite(paint, file, secondX: secondX)
         #expect(paint.title == "shared.png — SwiftPaint", "\(paint.title ?? "nil")")
     }
 
     @Test func ctrlSRightAfterASameSizeRewriteAsksOnceTheBytesAreRead() throws {
-        let home = try TemporaryDirectory(prefix: "swiftpaint-same-size-save")
-        let file = home.file("shared.png")
-        let (first, second, secondX) = try Self.sameSizePictures()
-        try Data(first).write(to: URL(fileURLWithPath: file))
-        let paint = try Self.start(home, [file])
-        defer { paint.stop() }
-        try paint.drag(image: Self.stroke(x: 30))
-        try paint.waitForModified(true)
+        let (home, file, paint, second, secondX) = try Self.drawnOnTheFirstPicture("swiftpaint-same-size-save")
+        // The folder lives until the window is gone.
+        defer { withExtendedLifetime(home) { paint.stop() } }
         // Ctrl+S at once, most likely before the window's next look at the file (every 2 s):
         // the bytes are read off the window's thread, and the question comes once they are.
         try Data(second).write(to: URL(fileURLWithPath: file + ".new"))
         #expect(rename(file + ".new", file) == 0)
         try paint.key("s", modifiers: .control)
         try paint.waitForCloseQuestion()
-        try paint.key("o")
-        try paint.waitForModified(false)
-        #expect(Wait.until { Self.pixel(file, 30, 60) == Self.black }, "the stroke is in the file")
-        #expect(Self.pixel(file, 100, 60) == Self.black && Self.pixel(file, secondX, 60) == Self.white)
+        try Self.overwrite(paint, file, secondX: secondX)
     }
 }

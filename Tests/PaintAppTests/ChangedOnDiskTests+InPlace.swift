@@ -44,11 +44,9 @@ extension ChangedOnDiskTests {
     @Test func aRewriteInPlaceOfTheSameSizeWithItsTimesPutBackIsSeenAndCtrlSAsks() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (a, _, file) = try Self.twoWindows(dir)
-        T.drag(a, [(10, 5), (10, 50)])
         // Its own save first: the rename it makes changes the status-change time, and that is
         // not another program's change.
-        T.key(a, "s", .control)
+        let (a, _, file) = try Self.savedWindows(dir)
         #expect(a.watch() == 2 && !a.changedOnDisk && a.diskCheck == nil, "its own save is not a change")
         T.drag(a, [(30, 5), (30, 50)])
 

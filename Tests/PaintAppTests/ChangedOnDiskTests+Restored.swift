@@ -13,12 +13,14 @@ import Testing
 /// file is read off the window's thread; a save waits for it, and another program's save
 /// since the restore is asked about before a save writes over it.
 extension ChangedOnDiskTests {
-    /// A window on the new picture `file` (no file yet) that drew a line and crashed after
-    /// another program made the file (white); a second window offered its journal, its file
-    /// read through `reader`, restored.
-    static func restoredWithoutAVersion(
-        _ file: String, _ journals: String, _ options: CommandLineOptions, reader: HeldReader
-    ) throws -> Session {
+    /// A window on the new picture new.png in `dir` (no file yet) that drew a line and crashed
+    /// after another program made the file (white); a second window offered its journal, its
+    /// file read through a `HeldReader`, restored.
+    static func restoredWithoutAVersion(_ dir: String) throws -> (Session, HeldReader, String) {
+        let file = dir + "/new.png"
+        let journals = dir + "/journals"
+        let options = DocumentLoaderTests.options(dir)
+        let reader = HeldReader()
         let a = journaledWindow(file, journals, options)
         draw(a, savingFirst: false)
         try Data(try PNGCodec.encode(PixelImage(width: 80, height: 60, fill: 0xFFFF_FFFF), withAlpha: false))
@@ -30,16 +32,13 @@ extension ChangedOnDiskTests {
         try #require(offered, "nothing offered: \(c.mode)")
         c.readFileVersion = { reader.read($0) }
         c.answer(.restore)
-        return c
+        return (c, reader, file)
     }
 
     @Test func aRestoredDrawingReadsItsFileOffTheWindowsThreadAndSavesOnceItIsRead() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/new.png"
-        let reader = HeldReader()
-        let c = try Self.restoredWithoutAVersion(
-            file, dir + "/journals", DocumentLoaderTests.options(dir), reader: reader)
+        let (c, reader, file) = try Self.restoredWithoutAVersion(dir)
         defer { reader.release() }
         // Restored while its file is read (held): the window's thread read nothing.
         #expect(c.isModified && c.engine.viewPixel(x: 10, y: 30) == Color.black.pixel, "\(c.message)")
@@ -63,10 +62,7 @@ extension ChangedOnDiskTests {
     @Test func aRestoredDrawingAsksBeforeSavingOverWhatAnotherProgramSavedSinceTheRestore() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let file = dir + "/new.png"
-        let reader = HeldReader()
-        let c = try Self.restoredWithoutAVersion(
-            file, dir + "/journals", DocumentLoaderTests.options(dir), reader: reader)
+        let (c, reader, file) = try Self.restoredWithoutAVersion(dir)
         reader.release()
         Self.settle(c)
         #expect(c.document.onDisk.version != nil, "the file as it was at the restore")

@@ -32,6 +32,15 @@ import Testing
         return (DocumentLoaderTests.open(file, options), DocumentLoaderTests.open(file, options), file)
     }
 
+    /// `twoWindows`, the first with a line drawn and saved (Ctrl+S).
+    static func savedWindows(_ dir: String) throws -> (Session, Session, String) {
+        let (a, b, file) = try twoWindows(dir)
+        T.drag(a, [(10, 5), (10, 50)])
+        T.key(a, "s", .control)
+        #expect(!a.isModified && a.mode == .normal, "\(a.message)")
+        return (a, b, file)
+    }
+
     @Test func savingOverAFileAnotherWindowSavedAsksFirst() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -107,10 +116,7 @@ import Testing
     @Test func aSavedPictureWhoseFileIsDeletedSaysSoAndClosingAsksToSaveItAgain() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (a, b, file) = try Self.twoWindows(dir)
-        T.drag(a, [(10, 5), (10, 50)])
-        T.key(a, "s", .control)
-        #expect(!a.isModified && a.mode == .normal, "\(a.message)")
+        let (a, b, file) = try Self.savedWindows(dir)
         // The file is deleted (or moved away) by another program: this window holds the only
         // copy of what it saved, and says so at its next look.
         #expect(unlink(file) == 0)
