@@ -30,18 +30,24 @@ public final class DocumentOpening {
     private let work: Work
     private var thread: pthread_t?
     /// A blank canvas of the size the file says it opens at (within `ImageLimits`; else the
-    /// options' size): what the window is made for until `finish`.
+    /// options' size), under the file's name: what the window is made for, and named after,
+    /// until `finish`.
     public let placeholder: Document
 
     /// Starts opening `path` (absolute; nil: a blank canvas, made here and now).
     public init(path: String?, options: CommandLineOptions) {
         work = Work(path: path, options: options)
         let header = path.flatMap(PictureHeader.read)
+        var placeholder: Document
         if let header, ImageLimits.default.allows(width: header.width, height: header.height) {
             placeholder = DocumentLoader.blank(width: header.width, height: header.height, options: options)
         } else {
             placeholder = DocumentLoader.blank(width: options.width, height: options.height, options: options)
         }
+        // The window is named from its creation, before the picture is read: with the file's
+        // name (the opened document has it too, unless the file cannot be read).
+        placeholder.path = path
+        self.placeholder = placeholder
         guard path != nil else {
             work.run()
             return

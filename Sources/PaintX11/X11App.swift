@@ -157,6 +157,8 @@ public final class X11App {
                 min(max(detected.scale.px(Double(remembered.height)), minimum.height), screenHeight)
             )
         }
+        netWMName = XInternAtom(display, "_NET_WM_NAME", 0)
+        utf8String = XInternAtom(display, "UTF8_STRING", 0)
         var attributes = XSetWindowAttributes()
         // No background: the first thing the window shows is the image, never a white flash.
         attributes.background_pixmap = 0
@@ -165,11 +167,18 @@ public final class X11App {
         window = XCreateWindow(
             display, root, 0, 0, UInt32(size.width), UInt32(size.height), 0, depth, UInt32(InputOutput), visual,
             UInt(CWBackPixmap | CWBitGravity | CWEventMask), &attributes)
+        // Named in the same requests as its creation, so no one sees it nameless (a taskbar
+        // watching windows being created, `xdotool search --name`): the placeholder canvas has
+        // the file's name (`DocumentOpening`), and `run` renames it only if the opened document
+        // turns out otherwise (a file that cannot be read is untitled).
+        var created = session.takeEffects()
+        if let title = created.title {
+            Self.name(window, title, display: display, netWMName: netWMName, utf8String: utf8String)
+            created.title = nil
+        }
         wmDeleteWindow = XInternAtom(display, "WM_DELETE_WINDOW", 0)
         wmProtocols = XInternAtom(display, "WM_PROTOCOLS", 0)
         pings = PingAnswers(display: display)
-        netWMName = XInternAtom(display, "_NET_WM_NAME", 0)
-        utf8String = XInternAtom(display, "UTF8_STRING", 0)
         let (shm, why) = Blitter.shmUsable(display: display, displayName: String(cString: XDisplayString(display)))
         transport = shm ? "MIT-SHM" : "XPutImage (\(why))"
         blitter = Blitter(display: display, window: window, visual: visual, format: format, useShm: shm)
@@ -185,12 +194,10 @@ public final class X11App {
         cursors = Cursors(display: display, window: window)
         windowPicture = XRenderCreatePicture(display, window, XRenderFindVisualFormat(display, visual), 0, nil)
         keyboard = KeyboardMap(display: display)
+        owed.merge(created)
         owed.merge(session.handle(.resize(width: size.width, height: size.height)))
         try blitter.resize(width: size.width, height: size.height)
         setProperties()
-        // Not named yet: the session holds the placeholder canvas ("Untitled") until the
-        // document is installed, and a name given now could be seen (a taskbar watching windows
-        // being created, `xdotool search --name`). `run` names it, before mapping it.
         input = InputMethod(display: display, window: window) { [session] text, caret in
             session.setPreedit(text, caret: caret)
         }
@@ -230,6 +237,13 @@ public final class X11App {
 
     /// Names the window (the session says when: `Effects.title`).
     func setTitle(_ title: String) {
+        Self.name(window, title, display: display, netWMName: netWMName, utf8String: utf8String)
+    }
+
+    /// Names `window` `title`: `_NET_WM_NAME` in UTF-8, and WM_NAME.
+    private static func name(
+        _ window: Window, _ title: String, display: OpaquePointer, netWMName: Atom, utf8String: Atom
+    ) {
         let bytes = Array(title.utf8)
         _ = bytes.withUnsafeBufferPointer {
             XChangeProperty(display, window, netWMName, utf8String, 8, PropModeReplace, $0.baseAddress, Int32($0.count))
@@ -252,9 +266,8 @@ public final class X11App {
     public func run(afterFirstFrame: () -> Void = {}) -> Int32 {
         // Before the window shows: a SIGTERM from then on ends the program as a close does.
         let signalFD = TerminationSignals.install()
-        // Named only now, as the document installed since the window was made
-        // (`DocumentOpening`), and before it shows: it never has another name, and a window
-        // manager shows this one from the start.
+        // Renamed, before it shows, when the document installed since the window was made
+        // (`DocumentOpening`) has another name than the placeholder it was named after.
         owed.merge(session.takeEffects())
         if let title = owed.title {
             setTitle(title)

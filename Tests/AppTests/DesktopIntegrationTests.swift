@@ -303,22 +303,27 @@ struct DesktopIntegrationTests {
     struct WindowNames: Hashable, CustomStringConvertible {
         var titles: [String?]
         var wmNames: [String?]
+        var createdWith: String?
         var mappedWith: String?
 
-        /// Named `file` when created or first named, mapped with it, and never anything else.
+        /// Named `file` when created, mapped with it, and never anything else.
         init(file: String) {
             titles = ["\(file) — SwiftPaint"]
             wmNames = ["\(file) - SwiftPaint"]
+            createdWith = "\(file) — SwiftPaint"
             mappedWith = "\(file) — SwiftPaint"
         }
 
-        init(titles: [String?], wmNames: [String?], mappedWith: String?) {
+        init(titles: [String?], wmNames: [String?], createdWith: String?, mappedWith: String?) {
             self.titles = titles
             self.wmNames = wmNames
+            self.createdWith = createdWith
             self.mappedWith = mappedWith
         }
 
-        var description: String { "\(titles) WM_NAME \(wmNames) mapped as \(mappedWith ?? "nil")" }
+        var description: String {
+            "\(titles) WM_NAME \(wmNames) created as \(createdWith ?? "nil") mapped as \(mappedWith ?? "nil")"
+        }
     }
 
     /// Runs swiftpaint with `arguments` under a `TitleWatcher` until it has mapped `windows`
@@ -355,7 +360,7 @@ struct DesktopIntegrationTests {
         return windows.map {
             WindowNames(
                 titles: watcher.titles[$0] ?? [], wmNames: watcher.wmNames[$0] ?? [],
-                mappedWith: watcher.mappedTitles[$0] ?? nil)
+                createdWith: watcher.createdTitles[$0] ?? nil, mappedWith: watcher.mappedTitles[$0] ?? nil)
         }
     }
 }

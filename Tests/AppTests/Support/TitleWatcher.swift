@@ -20,6 +20,8 @@ final class TitleWatcher {
     private(set) var wmNames: [Window: [String?]] = [:]
     /// The title each window had when it was mapped.
     private(set) var mappedTitles: [Window: String?] = [:]
+    /// The title each window had as the watcher learnt it was created (nil: none yet).
+    private(set) var createdTitles: [Window: String?] = [:]
     private let wmName: Atom
     private let netWMName: Atom
 
@@ -46,7 +48,9 @@ final class TitleWatcher {
             XNextEvent(display, &event)
             switch event.type {
             case CreateNotify where event.xcreatewindow.override_redirect == 0:
-                watch(event.xcreatewindow.window)
+                let window = event.xcreatewindow.window
+                watch(window)
+                createdTitles[window] = .some(client.windowTitle(window))
             case MapRequest:
                 let window = event.xmaprequest.window
                 // Created before the watcher started: watched from now on.
