@@ -443,11 +443,12 @@ extension Session {
             // the zoom and stabilizer fields after them stay put; then the file name.
             let gap = statusGap
             texts.append(positionRun)
-            let sizeX = positionX + widestPositionWidth + gap
-            texts.append(
-                TextRun(
-                    text: "\(engine.width) × \(engine.height)", x: sizeX, baseline: baseline, color: Theme.dimText,
-                    bold: false))
+            if statusShowsSize {
+                texts.append(
+                    TextRun(
+                        text: "\(engine.width) × \(engine.height)", x: positionX + widestPositionWidth + gap,
+                        baseline: baseline, color: Theme.dimText, bold: false))
+            }
             let zoom = zoomField
             drawZoomField(zoom, open: zoomMenu.isOpen, &p, &texts, measure, baseline: baseline)
             // The stabilizer, a field that reads as a button: a click steps it.

@@ -24,11 +24,28 @@ extension Session {
         let s = layout.ui
         let bar = layout.statusBar
         let gap = statusGap
-        let x =
-            positionX + widestPositionWidth + gap
-            + textMeasure.width(of: statusSlots.size, bold: false) + gap - s.px(8)
-        let width = textMeasure.width(of: "1600%", bold: false) + s.px(30)
-        return IntRect(x: x, y: bar.y + s.px(3), width: width, height: bar.height - s.px(5))
+        let sizeSlot = statusShowsSize ? textMeasure.width(of: statusSlots.size, bold: false) + gap : 0
+        let x = positionX + widestPositionWidth + gap + sizeSlot - s.px(8)
+        return IntRect(x: x, y: bar.y + s.px(3), width: zoomFieldWidth, height: bar.height - s.px(5))
+    }
+
+    /// The zoom field's width: room for its widest zoom and its arrow.
+    var zoomFieldWidth: Int { textMeasure.width(of: "1600%", bold: false) + layout.ui.px(30) }
+
+    /// The least room the name and the message keep after the fields, at 96 dpi.
+    static let statusTailRoom = 160.0
+
+    /// Whether the status bar shows the picture's size: not in a window so narrow that it would
+    /// leave the name and the message less than `statusTailRoom` after the fields (below about
+    /// 600 px at 1x). There they had no room at all: a failed save said nothing, and nothing
+    /// could be rested on for a tooltip. The size is also in Image > Canvas Size.
+    var statusShowsSize: Bool {
+        let s = layout.ui
+        let gap = statusGap
+        let fields =
+            positionX + widestPositionWidth + gap + textMeasure.width(of: statusSlots.size, bold: false) + gap
+            + zoomFieldWidth + textMeasure.width(of: "Stabilizer 16", bold: false) + s.px(16) + gap
+        return layout.statusBar.maxX - s.px(10) - fields >= s.px(Self.statusTailRoom)
     }
 
     /// The widest pointer position and size the status bar shows ("88888, 88888"): the slots it

@@ -202,6 +202,46 @@ import Testing
         #expect(!s.statusTail(measure).cut.contains { $0.whole == "Canvas cleared" })
     }
 
+    /// A window narrower than the fields leave room for (no window manager holds it at the
+    /// 640 x 480 it asks for) leaves out the picture's size, so the name and the message keep
+    /// room: from 420 px up an error shows at least its start (in red), whole in the tooltip, and no text
+    /// runs into a field. Before, below about 560 px the position, size, zoom and stabilizer
+    /// took the whole bar: no name, no message, nothing to rest the pointer on.
+    @Test func aNarrowWindowStillShowsTheMessage() throws {
+        let measure = DejaVuMeasurer(typesetter: try #require(Typesetter()))
+        let s = T.makeSession(path: "/tmp/photo.png", width: 800, height: 600, windowWidth: 1020, windowHeight: 480)
+        T.drag(s, [(10, 10), (40, 40)])
+        let message = "Cannot save “photo.png”: the folder is read-only"
+        for width in stride(from: 420, through: 1100, by: 9) {
+            s.handle(.resize(width: width, height: 480))
+            s.show(message)
+            let texts = s.renderStatus(measure: measure).texts
+            let bar = s.layout.statusBar
+            let stabilizer = s.stabilizerFieldRect(measure)
+            #expect(stabilizer.maxX <= bar.maxX, "\(width) px: the fields leave the bar")
+            let sizeShown = texts.contains { $0.text == "800 × 600" }
+            #expect(sizeShown || width < 640, "\(width) px: the size is left out")
+            #expect(!sizeShown || width > 560, "\(width) px: the size takes the message's room")
+            for run in texts {
+                let end = run.x + measure.width(of: run.text, bold: run.bold)
+                #expect(end <= bar.maxX, "\(width) px: “\(run.text)” leaves the bar")
+                #expect(
+                    end <= s.zoomField.x || run.x >= stabilizer.maxX
+                        || (run.x >= s.zoomField.x && end <= stabilizer.maxX), "\(width) px: “\(run.text)” over a field"
+                )
+            }
+            let shown = texts.first { $0.bold && $0.color == Theme.errorText }
+            let start = shown.map { String($0.text.prefix(3)) }
+            #expect(start == "Can", "\(width) px: the error shows as \(String(describing: shown?.text))")
+            if shown?.text != message {
+                let cut = try #require(s.statusTail(measure).cut.first { $0.whole == message })
+                s.handle(.motion(x: cut.anchor.x + 2, y: bar.y + bar.height / 2, modifiers: []))
+                #expect(s.tooltip == message, "\(width) px")
+                s.handle(.motion(x: 5, y: 5, modifiers: []))
+            }
+        }
+    }
+
     /// The tooltip's lines: broken at spaces, a word wider than a line where it reaches the
     /// end; nothing left out.
     @Test func tooltipLinesKeepEveryCharacter() {
