@@ -79,6 +79,7 @@ extension FileDialog {
     private func drawPlaces(_ p: inout ChromePainter, _ texts: inout [TextRun], _ measure: TextMeasuring) {
         let s = scale
         let box = sidebar
+        guard showsPlaces else { return }
         p.fillRoundedRect(
             Double(box.x), Double(box.y), Double(box.width), Double(box.height), radius: s.d(6), Self.sidebarFill)
         let current = currentPlace

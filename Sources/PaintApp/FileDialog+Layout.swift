@@ -25,14 +25,22 @@ extension FileDialog {
         public var rect: IntRect
     }
 
-    /// The panel's size in a window of this size: the design size, smaller in a small window
-    /// (never smaller than fits the controls).
+    /// The panel's size in a window of this size: the design size, smaller in a small window,
+    /// never smaller than fits the controls: the buttons' row, and two rows of the list. A
+    /// window smaller than the 640 x 480 the program asks for (no window manager holds it
+    /// there) keeps the whole panel inside it down to about 400 x 290 (two rows of the list); the panel's least size
+    /// was 480 x 360, so at 420 x 320 its buttons were out of the window.
     static func size(windowWidth: Int, windowHeight: Int, scale s: UIScale) -> (width: Int, height: Int) {
         let margin = s.px(12)
-        let width = max(min(s.px(860), windowWidth - 2 * margin), s.px(480))
-        let height = max(min(s.px(580), windowHeight - 2 * margin), s.px(360))
+        let width = max(min(s.px(860), windowWidth - 2 * margin), s.px(376))
+        let height = max(min(s.px(580), windowHeight - 2 * margin), s.px(284))
         return (width, height)
     }
+
+    /// Whether the places show on the left: not in a panel too narrow for them beside a list
+    /// whose names can still be read (the path bar, the folder above and a typed path still go
+    /// anywhere).
+    var showsPlaces: Bool { width >= s.px(560) }
 
     /// Where the panel sits in a window of that size: centred.
     public static func frame(windowWidth: Int, windowHeight: Int, scale: UIScale) -> IntRect {
@@ -67,12 +75,12 @@ extension FileDialog {
     var footerTop: Int { height - s.px(92) }
 
     var sidebar: IntRect {
-        IntRect(x: pad, y: bodyTop, width: s.px(172), height: footerTop - s.px(12) - bodyTop)
+        IntRect(x: pad, y: bodyTop, width: showsPlaces ? s.px(172) : 0, height: footerTop - s.px(12) - bodyTop)
     }
 
     /// The list with its column headings.
     var list: IntRect {
-        let x = sidebar.maxX + s.px(12)
+        let x = showsPlaces ? sidebar.maxX + s.px(12) : pad
         return IntRect(x: x, y: bodyTop, width: width - pad - x, height: sidebar.height)
     }
     var headingHeight: Int { s.px(26) }

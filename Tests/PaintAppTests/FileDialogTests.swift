@@ -263,6 +263,49 @@ import Testing
         }
     }
 
+    /// A window smaller than the 640 x 480 the program asks for (no window manager holds it
+    /// there): the panel stays inside it with every control, none over another, the list shows
+    /// two rows and names that can be read; the places make way for the list. Before, the panel
+    /// kept 480 x 360, and at 420 x 320 its Save and Cancel buttons were out of the window.
+    @Test(arguments: [(420, 320), (400, 290), (500, 400), (600, 450)])
+    func theDialogFitsAWindowSmallerThanAskedFor(width: Int, height: Int) {
+        let measure = FixedWidthMeasurer()
+        for purpose in [FileDialog.Purpose.open, .save(then: nil), .background] {
+            var d = FileDialog(
+                purpose: purpose, folder: "/",
+                places: FileDialog.places(
+                    user: UserFolders(home: "/root", desktop: nil, pictures: nil), documentFolder: nil, recent: []),
+                recent: [], windowWidth: width, windowHeight: height)
+            d.layOutPath(measure: measure)
+            let frame = FileDialog.frame(windowWidth: width, windowHeight: height, scale: .one)
+            #expect(
+                frame.x >= 0 && frame.y >= 0 && frame.maxX <= width && frame.maxY <= height,
+                "\(width) x \(height): the panel \(frame)")
+            let panel = IntRect(x: 0, y: 0, width: d.width, height: d.height)
+            let field = d.fieldBox(labelWidth: measure.width(of: d.fieldLabel, bold: false))
+            var footer = [field, d.cancelButton, d.acceptButton]
+            if purpose.isSave { footer = [field] + FileDialog.savedFormats.map { d.formatButton($0) } }
+            var buttons = [d.cancelButton, d.acceptButton]
+            if purpose.isSave { buttons.insert(d.historyBox, at: 0) }
+            if purpose == .background { buttons.insert(d.transparentButton, at: 0) }
+            for r in footer + buttons + [d.upButton, d.pathBar, d.list] {
+                #expect(panel.contains(r.x, r.y) && r.maxX <= panel.maxX && r.maxY <= panel.maxY, "\(width): \(r)")
+            }
+            // Left to right without overlaps, each row.
+            if purpose.isSave {
+                #expect(field.maxX < d.formatButton(.png).x && field.width >= 60, "\(width): the name field \(field)")
+            }
+            #expect(zip(buttons, buttons.dropFirst()).allSatisfy { $0.maxX < $1.x }, "\(width): \(buttons)")
+            #expect(d.list.maxY < field.y && d.visibleRows >= 2, "\(width) x \(height): \(d.visibleRows) rows")
+            let names = d.columns.dimensions.x - d.rowRect(d.top).x
+            #expect(names >= 150, "\(width): \(names) px for the names")
+            #expect(d.showsPlaces == (d.width >= 560))
+            if !d.showsPlaces, case .place = d.target(atX: d.pad + 20, y: d.bodyTop + 20) {
+                Issue.record("\(width): a hidden place takes a click")
+            }
+        }
+    }
+
     @Test func aDroppedPictureOpensAfterTheQuestionAndWithCtrlFloats() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
