@@ -213,7 +213,12 @@ extension Session {
     /// Offers back the drawing a crash left for the document's file (for an untitled document,
     /// the newest of all), as `start` does with `offeringLeftOver`: at start-up, before the
     /// first frame, so the window shows the question from the start.
+    ///
+    /// Not when the picture named to open could not be (an untitled canvas, the reason in red):
+    /// the newest drawing of any file was offered over that reason, which was never seen (`swiftpaint
+    /// damaged.png` asked "Restore the drawing “photo.png” …?"). It stays for the next start.
     public func offerLeftOverDrawing() {
+        if document.path == nil && Self.isError(message) { return }
         guard let folder = opener.journalFolder, let leftOver = Recovery.candidate(for: document.path, in: folder)
         else { return }
         offer(Recovery.offer(leftOver))

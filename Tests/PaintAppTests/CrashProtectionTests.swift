@@ -207,6 +207,34 @@ import Testing
         s.finish()
     }
 
+    /// A picture named to open that cannot be (`swiftpaint damaged.png`): the window says why,
+    /// in red, and does not offer another drawing over it; the drawing a crash left is offered at
+    /// the next start. Before, "Restore the drawing “Untitled” …?" was asked at once and the
+    /// reason was never shown (only on stderr).
+    @Test func aPictureThatCannotBeOpenedSaysWhyInsteadOfOfferingAnotherDrawing() throws {
+        let folder = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try Self.leftOver(in: folder)
+        let damaged = folder + "/damaged.png"
+        #expect(FileManager.default.createFile(atPath: damaged, contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A])))
+        let options = CommandLineOptions()
+        let (document, message) = DocumentLoader.open(damaged, options: options)
+        #expect(document.path == nil && message.hasPrefix("Cannot open"), "\(message)")
+        let s = T.makeSession(width: 300, height: 200)
+        s.install(document, message: message, journal: nil)
+        s.opener = DocumentOpener(options: options, journalFolder: folder)
+        s.offerLeftOverDrawing()
+        #expect(s.mode == .normal && s.message == message, "\(s.mode): \(s.message)")
+        // The next start, with nothing that failed, offers it.
+        let next = T.makeSession(width: 300, height: 200)
+        next.opener = DocumentOpener(options: options, journalFolder: folder)
+        next.offerLeftOverDrawing()
+        guard case .offerRestore = next.mode else {
+            Issue.record("not offered at the next start: \(next.mode)")
+            return
+        }
+    }
+
     @Test func discardInASecondWindowKeepsTheJournalTheFirstRestoredAndSaysSo() throws {
         let folder = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
