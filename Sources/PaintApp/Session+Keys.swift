@@ -48,9 +48,18 @@ extension Session {
                     setMessage("The earlier drawing is kept; it will be offered again at the next start")
                 }
             case .character(let c):
-                if let match = answers.first(where: { $0.rawValue.first?.lowercased() == c.lowercased() }) {
-                    answer(match)
+                guard let match = answers.first(where: { $0.rawValue.first?.lowercased() == c.lowercased() })
+                else { break }
+                if case .offerRestore(let question) = mode, match == .discard, !modifiers.contains(.alt) {
+                    // The offer comes unasked, at start-up, over a canvas the user may already be
+                    // typing shortcuts at: a stray "d" must not throw a drawing away for good.
+                    // Restoring (Enter, "r") loses nothing, so it keeps its plain key.
+                    if !question.hasSuffix(Self.discardHint) {
+                        setMode(.offerRestore(question + Self.discardHint))
+                    }
+                    break
                 }
+                answer(match)
             default: break
             }
             return
@@ -60,6 +69,9 @@ extension Session {
         if handleTextKey(key, modifiers) { return }
         shortcut(for: key, modifiers)?()
     }
+
+    /// Added to the restore offer when "d" alone was pressed: what discards it.
+    static let discardHint = " Alt+D or Discard throws it away."
 
     /// What `key` with `modifiers` does on the canvas (no prompt or question open), or nil when
     /// nothing. The window asks through `bindsKey` which of a key's characters on other layouts

@@ -13,7 +13,7 @@ import XDriver
 // MARK: - 4. Discard and Escape
 
 extension RecoveryTests {
-    @Test("Escape keeps the journal for the next start (SIGHUP exits cleanly meanwhile); d deletes it")
+    @Test("Escape keeps the journal for the next start (SIGHUP exits cleanly meanwhile); Alt+D deletes it")
     func escapeThenDiscard() throws {
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
         let dir = try scratchFolder()
@@ -46,10 +46,10 @@ extension RecoveryTests {
             #expect(Self.journals(home) == [orphan], "after SIGHUP: \(Self.journals(home))")
         }
 
-        // Offered again; d discards it.
+        // Offered again; Alt+D discards it (a plain d does not: aStrayDDoesNotThrowTheCrashedDrawingAwayAltDDoes).
         let paint = try start(home, [file], offer: true)
         defer { paint.stop() }
-        try paint.key("d")
+        try paint.key("d", modifiers: .alt)
         try paint.waitForStatus(ChromeColors.statusFill, "the status bar after Discard")
         #expect(
             Wait.until { !FileManager.default.fileExists(atPath: orphan) },

@@ -114,7 +114,7 @@ struct TwoWindowsEndToEndTests {
         let b = try Self.start(home, sizeArgument, offer: true)
         try a.key("Return")
         try a.waitForModified(true)
-        try b.key("d")
+        try b.key("d", modifiers: .alt)
         try b.waitForStatus(ChromeColors.statusFill, "B's status bar after Discard")
         #expect(FileManager.default.fileExists(atPath: journal), "B did not delete the journal A restored")
         #expect(b.title == "Untitled — SwiftPaint")

@@ -235,6 +235,28 @@ import Testing
         }
     }
 
+    /// The restore offer comes unasked at start-up, over a canvas the user may already be typing
+    /// shortcuts at: "d" alone does not discard the drawing (it says what does), Alt+D does.
+    /// Before, a stray "d" deleted the journal, the crashed drawing with it, for good.
+    @Test func aStrayDDoesNotThrowTheCrashedDrawingAwayAltDDoes() throws {
+        let s = T.makeSession()
+        var discarded = 0
+        let asked = "Restore the drawing “Untitled” from 11:26 (2 steps)?"
+        s.offer(
+            RestoreOffer(
+                question: asked, restore: { .failed("not restored in this test") },
+                discard: {
+                    discarded += 1
+                    return "The earlier drawing was discarded"
+                }))
+        for key in ["d", "D", "d"] { s.handle(.key(.character(Character(key)), modifiers: [])) }
+        #expect(s.mode == .offerRestore(asked + Session.discardHint), "still asked, once told how: \(s.mode)")
+        #expect(discarded == 0, "a plain d discarded the drawing")
+        s.handle(.key(.character("d"), modifiers: .alt))
+        #expect(s.mode == .normal && discarded == 1, "\(s.mode), discarded \(discarded) times")
+        #expect(s.message == "The earlier drawing was discarded")
+    }
+
     @Test func discardInASecondWindowKeepsTheJournalTheFirstRestoredAndSaysSo() throws {
         let folder = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -250,7 +272,7 @@ import Testing
         #expect(a.mode.answers == [.restore, .discard] && b.mode.answers == [.restore, .discard])
         a.handle(.key(.enter, modifiers: []))
         #expect(a.message.hasPrefix("Restored 2 steps"), "\(a.message)")
-        b.handle(.key(.character("d"), modifiers: []))
+        b.handle(.key(.character("d"), modifiers: .alt))
         #expect(
             b.message == "The earlier drawing was not discarded: another SwiftPaint window restored it and is using it")
         #expect(FileManager.default.fileExists(atPath: journal), "the journal A draws on is still there")

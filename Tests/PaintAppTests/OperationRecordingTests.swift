@@ -120,7 +120,7 @@ final class RecordingSink: OperationSink {
                     discarded = true
                     return "The earlier drawing was discarded"
                 }))
-        t.handle(.key(.character("d"), modifiers: []))
+        t.handle(.key(.character("d"), modifiers: .alt))
         #expect(discarded && t.mode == .normal && t.engine.width == 200)
         #expect(t.message == "The earlier drawing was discarded", "Discard says what the offer did")
     }
