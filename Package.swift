@@ -97,9 +97,12 @@ let package = Package(
         .target(
             name: "PaintApp", dependencies: ["PaintCore", "PaintIO", "PaintText"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        // Opening a connection to an X server, for the program and the tests alike: one whose
+        // loss never exits the process from inside Xlib, opened under one process-wide lock.
+        .target(name: "XConnect", dependencies: ["CX11"]),
         // The only code that talks to the X server.
         .target(
-            name: "PaintX11", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11"],
+            name: "PaintX11", dependencies: ["PaintCore", "PaintIO", "PaintApp", "CX11", "XConnect"],
             swiftSettings: uncheckedInRelease),
         // The release program carries the Swift runtime inside (static, as `--static-swift-stdlib`
         // links it): 2 MB less resident memory and 1-3 ms less CPU before the first frame (no
@@ -118,7 +121,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["PaintCore"], path: "Tests/TestSupport"),
         // The end-to-end tests' and paint-bench's one X driver: Xvfb, child processes, XTest
         // input and XGetImage read-back.
-        .target(name: "XDriver", dependencies: ["PaintCore", "CX11", "CXTest", "TestSupport"]),
+        .target(name: "XDriver", dependencies: ["PaintCore", "CX11", "CXTest", "TestSupport", "XConnect"]),
         .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore", "TestSupport"]),
         .testTarget(name: "PaintTextTests", dependencies: ["PaintCore", "PaintText", "CFreeType", "TestSupport"]),
         .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "CPNG", "TestSupport"]),
@@ -129,7 +132,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "PaintCore", "PaintIO", "PaintText", "PaintApp", "PaintX11", "CX11", "CXTest", "TestSupport",
-                "XDriver",
+                "XDriver", "XConnect",
             ]),
     ]
 )

@@ -3,11 +3,14 @@ import Glibc
 import PaintApp
 import PaintCore
 import PaintIO
+import XConnect
 
 /// The window: one thread owns every X call. The loop waits on the X connection, drains every
 /// pending event into the session as one batch (no motion is dropped or compressed), then
 /// carries out the `Effects` the session returns: it presents the union of what changed once.
 public final class X11App {
+    /// The connection to the server; a lost server marks it (`isLost`) and the loop ends.
+    let connection: XConnection
     let display: OpaquePointer
     let screen: Int32
     let window: Window
@@ -115,12 +118,13 @@ public final class X11App {
     public init(
         session: Session, displayName: String?, windowSize: StoredSettings.WindowSize? = nil
     ) throws(DisplayError) {
-        XConnectionGuard.install(onLost: { [session] in session.emergencyStop() })
         InputMethod.prepareLocale()
-        guard let display = XOpenDisplay(displayName) else {
+        guard let connection = XConnection(displayName) else {
             throw .noDisplay(displayName ?? FileSystem.environment("DISPLAY"))
         }
         StartupTrace.mark("display opened")
+        self.connection = connection
+        let display = connection.display
         self.display = display
         self.session = session
         screen = XDefaultScreen(display)
@@ -130,7 +134,7 @@ public final class X11App {
         switch PixelFormat.of(visual: visual, depth: depth) {
         case .success(let f): format = f
         case .failure(let error):
-            XCloseDisplay(display)
+            connection.close()
             throw error
         }
         let root = XRootWindow(display, screen)
@@ -223,7 +227,7 @@ public final class X11App {
         loadedText = nil
         positionPixmaps?.free(display)
         blitter.release()
-        XCloseDisplay(display)
+        connection.close()
     }
 
     /// The window manager's properties, set once before the window is mapped.
@@ -310,6 +314,8 @@ public final class X11App {
                     translate(&event, into: &batch)
                 } while XQLength(display) > 0
             }
+            // Every turn comes here (a lost connection reads nothing: XPending says 0).
+            if connection.isLost { return serverLost() }
             forgetGoneRequestors()
             clock = now()
             if motionRead > 0 {
@@ -364,6 +370,8 @@ public final class X11App {
             // its undo snapshot) runs in slices of a fraction of a millisecond, between checks
             // for input: no event waits behind it for long.
             let idle = session.history.hasIdleWork(engine: session.engine)
+            // Lost during this turn: not a poll on a connection Xlib has given up.
+            if connection.isLost { return serverLost() }
             fds[0].revents = 0
             fds[0].fd = holding ? -1 : fd
             fds[1].revents = 0
@@ -402,6 +410,18 @@ public final class X11App {
         // What was copied stays pasteable after the window goes, when a clipboard manager runs.
         _ = clipboard.handOver(time: lastEventTime)
         return owed.exit ?? 0
+    }
+
+    /// The server went away (`XConnection.isLost`; Xlib's calls on the connection return at
+    /// once since): no more X calls. The stroke in progress is recorded as finished and the
+    /// journal made durable here, on the loop's turn, rather than from inside Xlib's handler,
+    /// where the program used to exit: that ran the libraries' exit handlers on a thread still
+    /// inside Xlib. Returns the exit code, 1.
+    private func serverLost() -> Int32 {
+        session.emergencyStop()
+        FileSystem.printError(
+            "swiftpaint: lost the connection to the X server; unsaved work is kept for the next start")
+        return 1
     }
 
     /// Takes the display's blanks that arrived (Xlib's reads put them in a queue of their own,

@@ -127,24 +127,3 @@ enum XErrorTrap {
         }
     }
 }
-
-// What to do when the X server goes away; set once by the app before the loop starts, read
-// only on the X thread (Xlib calls the handler from inside the X call that failed).
-nonisolated(unsafe) private var lostConnectionHook: (() -> Void)?
-
-/// Called by Xlib when the connection to the server is lost. It must not call X again: it lets
-/// the app finish the stroke in progress and make the journal durable, says so, and exits.
-private func connectionLost(_ display: OpaquePointer?) -> Int32 {
-    lostConnectionHook?()
-    let message = "swiftpaint: lost the connection to the X server; unsaved work is kept for the next start\n"
-    _ = message.withCString { write(2, $0, strlen($0)) }
-    exit(1)
-}
-
-enum XConnectionGuard {
-    /// Installs the handler for a lost X connection; `onLost` runs before the exit.
-    static func install(onLost: (() -> Void)? = nil) {
-        lostConnectionHook = onLost
-        XSetIOErrorHandler(connectionLost)
-    }
-}

@@ -4,22 +4,18 @@ import Foundation
 import PaintCore
 import Synchronization
 import TestSupport
+import XConnect
 
 /// X protocol errors seen by any `XClient` in this process (they are reported, not fatal).
 private let xErrorCount = Atomic<Int>(0)
 /// The error code of the most recent X protocol error.
 private let xLastErrorCode = Atomic<Int>(0)
 
-/// Set by the IO-error exit handler of one connection.
-private final class LostFlag {
-    var lost = false
-}
-
 /// The test's own connection to the test X server: it finds the program's window, drives the
 /// pointer and keyboard through XTest exactly like a user, and reads back the pixels on screen.
 ///
 /// Not thread-safe and not `Sendable`: keep each client inside the test that made it (Xlib's
-/// own shared state is guarded: `XlibThreads`). X protocol errors (e.g. a window that vanished while the
+/// own shared state is guarded: `XConnection`). X protocol errors (e.g. a window that vanished while the
 /// tree was being walked) are counted in `errorCount` instead of killing the test process, and a
 /// server that dies under the client sets `isConnectionLost` instead of calling `exit`.
 ///
@@ -38,29 +34,23 @@ public final class XClient {
     /// default: a test then knows the server has it) or only send it (`XFlush`: a benchmark
     /// that paces events itself, or sends them as fast as it can).
     public var waitsForServer = true
-    private let lostFlag = LostFlag()
+    private let connection: XConnection
     /// Whether `close` was called (nothing may use the connection after that).
-    public private(set) var closed = false
+    public var closed: Bool { connection.isClosed }
     private var atoms: [String: Atom] = [:]
 
     /// Opens `displayName` (e.g. `server.displayName`), polling until the server accepts the
     /// connection or `timeout` passes, and checks that the XTEST extension is there.
     public init(display displayName: String, timeout: Duration = Wait.defaultTimeout) throws {
-        _ = XlibThreads.ready
-        _ = Self.installErrorHandlers
-        guard let display = Wait.value(timeout: timeout, { XOpenDisplay(displayName) }) else {
+        _ = Self.installErrorHandler
+        guard let connection = Wait.value(timeout: timeout, { XConnection(displayName) }) else {
             throw HarnessError.cannotOpenDisplay(displayName)
         }
-        self.display = display
+        self.connection = connection
+        display = connection.display
         self.displayName = displayName
         screen = XDefaultScreen(display)
         root = XRootWindow(display, screen)
-        XSetIOErrorExitHandler(
-            display,
-            { _, data in
-                guard let data else { return }
-                Unmanaged<LostFlag>.fromOpaque(data).takeUnretainedValue().lost = true
-            }, Unmanaged.passUnretained(lostFlag).toOpaque())
         var event: Int32 = 0
         var error: Int32 = 0
         var major: Int32 = 0
@@ -76,27 +66,22 @@ public final class XClient {
     deinit { close() }
 
     /// Closes the connection. Idempotent; nothing else may be called afterwards.
-    public func close() {
-        guard !closed else { return }
-        closed = true
-        XCloseDisplay(display)
-    }
+    public func close() { connection.close() }
 
     /// Whether the server went away under this connection (Xlib's IO error).
-    public var isConnectionLost: Bool { lostFlag.lost }
+    public var isConnectionLost: Bool { connection.isLost }
 
     /// X protocol errors seen by all clients in this process so far.
     public static var errorCount: Int { xErrorCount.load(ordering: .relaxed) }
 
-    /// Installs the process-wide Xlib error handlers once: protocol errors are counted, and IO
-    /// errors return to the per-connection exit handler instead of exiting.
-    private static let installErrorHandlers: Void = {
+    /// Installs the process-wide Xlib error handler once: protocol errors are counted (a lost
+    /// server is `XConnection`'s).
+    private static let installErrorHandler: Void = {
         XSetErrorHandler { _, event in
             xErrorCount.add(1, ordering: .relaxed)
             xLastErrorCode.store(Int(event?.pointee.error_code ?? 0), ordering: .relaxed)
             return 0
         }
-        XSetIOErrorHandler { _ in 0 }
     }()
 
     // MARK: - Server facts

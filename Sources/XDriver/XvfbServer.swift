@@ -1,6 +1,6 @@
-import CX11
 import Foundation
 import TestSupport
+import XConnect
 
 /// A private Xvfb X server for one test, on a display number nobody else is using.
 ///
@@ -135,10 +135,8 @@ public final class XvfbServer {
 
     /// Whether `XOpenDisplay(name)` succeeds right now (the connection is closed again).
     public static func canConnect(_ name: String) -> Bool {
-        _ = XlibThreads.ready
-        guard let display = XOpenDisplay(name) else { return false }
-        XCloseDisplay(display)
-        return true
+        // Closed again when it goes, here.
+        XConnection(name) != nil
     }
 
     /// Removes the lock file and socket of display N if they belong to `pid` (SIGKILL gives

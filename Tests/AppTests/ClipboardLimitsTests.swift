@@ -1,6 +1,7 @@
 import CX11
 import Foundation
 import Testing
+import XConnect
 
 @testable import PaintX11
 
@@ -17,8 +18,10 @@ import Testing
     ) throws -> (Clipboard.Fetched, Int) {
         let server = try XvfbServer(width: 64, height: 64)
         defer { server.stop() }
-        let display = try #require(XOpenDisplay(server.displayName))
-        defer { XCloseDisplay(display) }
+        let connection = try #require(XConnection(server.displayName))
+        // Closed before the server stops (and kept open until then: `display` is all that is used).
+        defer { connection.close() }
+        let display = connection.display
         let window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
         XSelectInput(display, window, PropertyChangeMask)
         let clipboard = Clipboard(display: display, window: window, fetchLimit: limit, patience: patience)

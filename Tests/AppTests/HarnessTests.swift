@@ -3,6 +3,7 @@ import Foundation
 import PaintCore
 import TestSupport
 import Testing
+import XConnect
 import XDriver
 
 /// Proves the end-to-end harness on real X programs (xlogo, and the harness's own probe window)
@@ -264,12 +265,11 @@ struct HarnessTests {
             }
         }
         // The server still serves: the refused clients left nothing behind.
-        let display = try #require(XOpenDisplay(server.displayName))
+        let connection = try #require(XConnection(server.displayName))
         var opcode: Int32 = 0
         var event: Int32 = 0
         var error: Int32 = 0
-        #expect(XQueryExtension(display, "XTEST", &opcode, &event, &error) == 0)
-        XCloseDisplay(display)
+        #expect(XQueryExtension(connection.display, "XTEST", &opcode, &event, &error) == 0)
     }
 
     @Test("the swiftpaint binary is found next to the tests")

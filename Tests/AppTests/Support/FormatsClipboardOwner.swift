@@ -1,4 +1,5 @@
 import CX11
+import XConnect
 import XDriver
 
 /// Another program on the display that owns the CLIPBOARD with one picture in several formats,
@@ -7,6 +8,7 @@ import XDriver
 /// took. It has its own connection; `serve` answers whatever has arrived, so call it while
 /// waiting.
 final class FormatsClipboardOwner {
+    private let connection: XConnection
     private let display: OpaquePointer
     private let window: Window
     private let clipboard: Atom
@@ -17,7 +19,9 @@ final class FormatsClipboardOwner {
     private(set) var asked: [String] = []
 
     init(displayName: String, offering formats: [(target: String, bytes: [UInt8])]) throws {
-        guard let display = XOpenDisplay(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
+        guard let connection = XConnection(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
+        self.connection = connection
+        let display = connection.display
         self.display = display
         window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
         clipboard = XInternAtom(display, "CLIPBOARD", 0)
@@ -25,17 +29,15 @@ final class FormatsClipboardOwner {
         offered = formats.map { (XInternAtom(display, $0.target, 0), $0.bytes) }
         XSetSelectionOwner(display, clipboard, window, UInt(CurrentTime))
         XSync(display, 0)
-        // Every property is set, so a throw runs `deinit`, which closes the connection.
+        // The connection closes itself when the owner goes, thrown or not.
         guard XGetSelectionOwner(display, clipboard) == window else {
             throw HarnessError.timedOut("the CLIPBOARD selection for the test's owner window")
         }
     }
 
-    deinit { XCloseDisplay(display) }
-
-    /// Answers the requests that have arrived.
+    /// Answers the requests that have arrived (none once the server is gone).
     func serve() {
-        while XPending(display) > 0 {
+        while !connection.isLost && XPending(display) > 0 {
             var event = XEvent()
             XNextEvent(display, &event)
             guard event.type == SelectionRequest else { continue }

@@ -1,31 +1,36 @@
 import CX11
+import XConnect
 import XDriver
 
 /// Another program's X connection with a 1 x 1 window that owns one selection (or none, for a
 /// requestor): what the tests' other programs (the INCR clipboard owner, the clipboard manager,
 /// the XDND drag source, `ClipboardRequestor`) have in common. It opens the connection, takes and checks the selection, reads properties, names
-/// atoms, answers selection requests, and closes the connection once, when it goes.
+/// atoms, answers selection requests, and closes the connection once, when it goes. A server
+/// that dies under it marks it lost (`isLost`) and it reads no more events.
 final class SelectionConnection {
     let display: OpaquePointer
     let window: Window
+    private let connection: XConnection
 
     /// Opens `displayName` and takes `selection` (`CLIPBOARD`, `CLIPBOARD_MANAGER`, ...; nil:
     /// none).
     init(displayName: String, selection: String?) throws {
-        guard let display = XOpenDisplay(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
+        guard let connection = XConnection(displayName) else { throw HarnessError.cannotOpenDisplay(displayName) }
+        self.connection = connection
+        let display = connection.display
         self.display = display
         window = XCreateSimpleWindow(display, XDefaultRootWindow(display), 0, 0, 1, 1, 0, 0, 0)
         guard let selection else { return }
         XSetSelectionOwner(display, XInternAtom(display, selection, 0), window, UInt(CurrentTime))
         XSync(display, 0)
-        // Not closed here on failure: every property is set, so the throw runs `deinit`, which
-        // closes the connection (closing it here too would free the Display twice).
+        // Not closed here on failure: the connection closes itself when it goes.
         guard XGetSelectionOwner(display, XInternAtom(display, selection, 0)) == window else {
             throw HarnessError.timedOut("the \(selection) selection for the test's window")
         }
     }
 
-    deinit { XCloseDisplay(display) }
+    /// Whether the server went away under the connection.
+    var isLost: Bool { connection.isLost }
 
     func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
 
@@ -78,7 +83,8 @@ final class SelectionConnection {
 
     /// Hands every event that has arrived to `handle`, then sends what it queued.
     func drain(_ handle: (inout XEvent) -> Void) {
-        while XPending(display) > 0 {
+        // A lost connection has nothing more to read (Xlib refuses it; XPending says 0).
+        while !connection.isLost && XPending(display) > 0 {
             var event = XEvent()
             XNextEvent(display, &event)
             handle(&event)

@@ -1,6 +1,6 @@
 import CX11
 
-/// Makes Xlib safe for the test process's many threads before its first connection.
+/// Makes Xlib safe for a process's many threads before its first connection (`XConnection`).
 ///
 /// Swift Testing runs tests in parallel, each with its own `XClient` (and `XvfbServer` polls
 /// with connections of its own), so several threads call Xlib at once. Xlib guards its
