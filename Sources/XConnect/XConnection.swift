@@ -8,7 +8,7 @@ private final class Loss {
 
 /// One connection to an X server whose loss is reported, never fatal: the program's window and
 /// every connection the tests open (their clients, the other programs they play, the polls of
-/// a starting server) come from here.
+/// a starting server) come from here, each opened under `XOpening`'s lock.
 ///
 /// Xlib's default answer to a lost server (libX11 1.8's `_XDefaultIOErrorExit`) is `exit(1)` on
 /// the thread that saw it. That runs libX11's destructor, which frees the lock every other
@@ -31,7 +31,7 @@ public final class XConnection {
     public init?(_ name: String?) {
         _ = XlibThreads.ready
         _ = Self.quietIOErrors
-        guard let display = XOpenDisplay(name) else { return nil }
+        guard let display = XOpening.serialised({ XOpenDisplay(name) }) else { return nil }
         self.display = display
         // `loss` lives as long as this object, which closes the display before it goes.
         XSetIOErrorExitHandler(

@@ -65,4 +65,32 @@ private final class Seen: Sendable {
         #expect(client.attributes(client.root) != nil, "a round trip on another server")
         #expect(!client.isConnectionLost)
     }
+
+    /// libXau's `XauFileName` re-allocates a static buffer without a lock when XAUTHORITY is
+    /// unset: every open waits for the one process-wide lock (`XOpening`), so no two run at once.
+    @Test("an open waits while another holds the lock every open of the process takes")
+    func opensTakeTurns() throws {
+        let server = try XvfbServer(width: 64, height: 64)
+        defer { server.stop() }
+        let name = server.displayName
+        let seen = Seen()
+        let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        XOpening.serialised {
+            Thread {
+                started.signal()
+                let connection = XConnection(name)
+                seen.opened.store(connection != nil, ordering: .releasing)
+                finished.signal()
+            }.start()
+            started.wait()
+            // The thread waits for the lock: the open has not been made while it is held.
+            #expect(Wait.until(timeout: .seconds(120)) { XOpening.waitingCount > 0 })
+            let openedMeanwhile = seen.opened.load(ordering: .acquiring)
+            #expect(!openedMeanwhile)
+        }
+        #expect(finished.wait(timeout: .now() + 120) == .success)
+        let opened = seen.opened.load(ordering: .acquiring)
+        #expect(opened, "the open never happened once the lock was let go")
+    }
 }
