@@ -25,21 +25,27 @@ final class PasteDecoding {
         case background(String)
     }
 
+    /// How a picture is decoded: `decode`, unless a test gives one it holds for as long as it
+    /// needs (`Session.decodePaste`).
+    typealias Decoder = @Sendable (Source, ReplayControl?) -> Result<PixelImage, ImageFileError>
+
     /// Shared with the thread: the request in, the result out, the pipe between them.
     private final class Work: @unchecked Sendable {
         let source: Source
+        let decoder: Decoder
         let control = ReplayControl()
         /// Written by the thread before it signals; read only after joining it.
         var result: Result<PixelImage, ImageFileError>?
         let done: DonePipe
 
-        init(source: Source, done: DonePipe) {
+        init(source: Source, decoder: @escaping Decoder, done: DonePipe) {
             self.source = source
+            self.decoder = decoder
             self.done = done
         }
 
         func run() {
-            result = PasteDecoding.decode(source, control: control)
+            result = decoder(source, control)
             done.signal()
         }
     }
@@ -58,13 +64,13 @@ final class PasteDecoding {
 
     /// Starts decoding `source` on a thread of its own (here and now when no thread can be
     /// made); nil when no pipe could be made (the caller decodes it itself).
-    init?(_ source: Source) {
+    init?(_ source: Source, decoder: @escaping Decoder = { decode($0, control: $1) }) {
         guard let done = DonePipe() else { return nil }
         switch source {
         case .clipboard(let bytes): header = PictureHeader.parse(bytes)
         case .file(let path), .background(let path): header = PictureHeader.read(path: path)
         }
-        let work = Work(source: source, done: done)
+        let work = Work(source: source, decoder: decoder, done: done)
         self.work = work
         if let thread = BackgroundThread.start({ work.run() }) {
             self.thread = thread
@@ -99,7 +105,7 @@ final class PasteDecoding {
             self.thread = nil
         }
         isFinished = true
-        return work.result ?? PasteDecoding.decode(work.source, control: nil)
+        return work.result ?? work.decoder(work.source, nil)
     }
 
     /// Tells the decode to stop at its next step, a row or a chunk (nothing once it is done).

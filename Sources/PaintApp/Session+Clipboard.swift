@@ -72,9 +72,9 @@ extension Session {
     /// (`checkPaste`).
     func startPaste(_ source: PasteDecoding.Source) {
         pasteDecoding = nil
-        guard let decoding = PasteDecoding(source) else {
+        guard let decoding = PasteDecoding(source, decoder: decodePaste) else {
             // No pipe for the thread to signal through: decoded here, as before.
-            return placeDecoded(PasteDecoding.decode(source, control: nil), from: source)
+            return placeDecoded(decodePaste(source, nil), from: source)
         }
         pasteDecoding = decoding
         let size = decoding.header.map { " \($0.width) × \($0.height)" } ?? ""

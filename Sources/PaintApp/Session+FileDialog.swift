@@ -214,9 +214,14 @@ extension Session {
 
     // MARK: Thumbnails
 
-    /// Readable when work done off the event thread (a paste decoded, thumbnails) waits to be taken with
-    /// `takeBackgroundWork`; nil when none is under way.
-    public var backgroundWorkFD: Int32? { pasteDescriptor ?? thumbnailer?.wakeFD }
+    /// Readable when a paste decoded off the event thread waits to be taken with
+    /// `takeBackgroundWork`; nil when none is being decoded.
+    public var pasteWorkFD: Int32? { pasteDescriptor }
+
+    /// Readable when the file dialog's thumbnail thread has finished pictures to be taken with
+    /// `takeBackgroundWork`; nil when there is no such thread. Polled besides `pasteWorkFD`, not
+    /// instead of it: a thumbnail finished while a paste decodes wakes the window.
+    public var thumbnailWorkFD: Int32? { thumbnailer?.wakeFD }
 
     /// Readable when the save being written is done: it is taken with `takeBackgroundWork`;
     /// nil when none is.

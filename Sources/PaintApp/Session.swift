@@ -139,6 +139,9 @@ public final class Session {
     /// Reads the file's version for `diskCheck` (tests give a reader that notes its thread, or
     /// one held for as long as they need).
     var readFileVersion: @Sendable (String) -> FileVersion? = { FileVersion.current(path: $0) }
+    /// Decodes a pasted or dropped picture on `PasteDecoding`'s thread (tests give one held for
+    /// as long as they need).
+    var decodePaste: PasteDecoding.Decoder = { PasteDecoding.decode($0, control: $1) }
     /// The file's stat when the user chose Overwrite: that version is not asked about again.
     var overwriteAccepted: FileVersion.Stat?
     /// The last point painted, where Shift+click draws a straight line from.

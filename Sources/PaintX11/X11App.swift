@@ -294,11 +294,13 @@ public final class X11App {
             Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
             // A reopened picture's history being rebuilt (-1: none; poll skips it).
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
-            // The file dialog's thumbnails being made (-1: none).
+            // A paste being decoded (-1: none).
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
             // A save being written (-1: none).
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
             // The document's file being read to tell whether another program changed it (-1: none).
+            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
+            // The file dialog's thumbnails being made (-1: none), while a paste decodes too.
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
         ]
         var batch: [InputEvent] = []
@@ -377,13 +379,16 @@ public final class X11App {
             fds[1].revents = 0
             fds[2].revents = 0
             fds[2].fd = session.historyRebuildDescriptor ?? -1
-            // Work finished off this thread (the file dialog's thumbnails) wakes the loop too.
+            // Work finished off this thread (a paste decoded, the file dialog's thumbnails) wakes
+            // the loop too.
             fds[3].revents = 0
-            fds[3].fd = session.backgroundWorkFD ?? -1
+            fds[3].fd = session.pasteWorkFD ?? -1
             fds[4].revents = 0
             fds[4].fd = session.saveWorkFD ?? -1
             fds[5].revents = 0
             fds[5].fd = session.diskReadFD ?? -1
+            fds[6].revents = 0
+            fds[6].fd = session.thumbnailWorkFD ?? -1
             // A descriptor of -1 (no signal pipe, nothing under way) is skipped by poll.
             let ready = poll(
                 &fds, nfds_t(fds.count), idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
@@ -395,7 +400,7 @@ public final class X11App {
                 session.checkHistoryRebuild()
                 owed.merge(session.takeEffects())
             }
-            if fds[3].revents != 0 || fds[4].revents != 0 || fds[5].revents != 0 {
+            if fds[3].revents != 0 || fds[4].revents != 0 || fds[5].revents != 0 || fds[6].revents != 0 {
                 session.takeBackgroundWork()
                 owed.merge(session.takeEffects())
             }

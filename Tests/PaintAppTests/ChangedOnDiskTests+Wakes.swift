@@ -25,7 +25,7 @@ extension ChangedOnDiskTests {
             let look = clock >= nextLook
             if look { nextLook = clock + Session.fileInterval }
             let due = s.watch(lookingAtFile: look).map { clock + $0 } ?? .infinity
-            var fds = [s.diskReadFD, s.saveWorkFD, s.backgroundWorkFD].map {
+            var fds = [s.diskReadFD, s.saveWorkFD, s.pasteWorkFD, s.thumbnailWorkFD].map {
                 pollfd(fd: $0 ?? -1, events: Int16(POLLIN), revents: 0)
             }
             if poll(&fds, nfds_t(fds.count), 0) > 0 {
