@@ -29,9 +29,11 @@ extension Session {
             height: zoom.height)
     }
 
-    /// Lays out the name and the message at the right end after the stabilizer's field. A long
-    /// name leaves the message its room (it may say that a save failed), keeping at least a
-    /// third for itself; before, a long file name took the whole bar and every message went unseen.
+    /// Lays out the name and the message at the right end after the stabilizer's field. The
+    /// message wins the room (it may say that a save failed, and it goes by itself): "with
+    /// history" gives way first, then the name shrinks, and a name cut to fewer than
+    /// `fewestNameCharacters` is left out (the window's title still names the file). Before, the
+    /// name kept a third of the room, so at 420 px an error read "Can…" beside "ph…".
     func statusTail(_ measure: TextMeasuring) -> StatusTail {
         let bar = layout.statusBar
         let s = layout.ui
@@ -51,8 +53,13 @@ extension Session {
         let historyWidth = carriesHistory ? s.px(8) + measure.width(of: "with history", bold: false) : 0
         let messageWidth = message.isEmpty ? 0 : gap + measure.width(of: message, bold: failed)
         let room = end - x
-        let nameRoom = max(min(measure.width(of: name, bold: true), room / 3), room - historyWidth - messageWidth)
-        let shownName = Self.elided(name, width: min(room, nameRoom), bold: true, measure)
+        let nameRoom = room - historyWidth - messageWidth
+        // Without "with history" when the name does not fit (beside the message) with it.
+        let nameWidth = measure.width(of: name, bold: true)
+        let withoutHistory = nameWidth <= nameRoom ? nameRoom : nameRoom + historyWidth
+        let shownName = Self.elided(name, width: min(room, withoutHistory), bold: true, measure).flatMap {
+            $0 == name || $0.count > Self.fewestNameCharacters ? $0 : nil
+        }
         if let shownName {
             tail.runs.append(TextRun(text: shownName, x: x, baseline: baseline, color: Theme.text, bold: true))
             let width = measure.width(of: shownName, bold: true)
@@ -60,7 +67,7 @@ extension Session {
             x += width
         }
         // A file that carries its editing history says so wherever its name shows.
-        if carriesHistory, x + s.px(8) + measure.width(of: "with history", bold: false) <= end {
+        if carriesHistory, shownName != nil, x + historyWidth <= end - messageWidth {
             x += s.px(8)
             tail.runs.append(
                 TextRun(text: "with history", x: x, baseline: baseline, color: Theme.cautionText, bold: false))
@@ -81,6 +88,9 @@ extension Session {
         }
         return tail
     }
+
+    /// The fewest characters of the file name worth showing before its "…" in the status bar.
+    static let fewestNameCharacters = 4
 
     /// The status bar's text under the pointer when it is cut short (the name or message, a
     /// question, the quality prompt's label or keys): its whole text for the tooltip. Nil elsewhere.

@@ -161,7 +161,7 @@ import Testing
     /// the pointer on its cut run shows it whole, above the status bar, in lines no wider than a
     /// tooltip's; it does not go by itself meanwhile; off it, nothing shows. A name cut short
     /// shows whole the same way.
-    @Test func aMessageCutShortShowsWholeWhereThePointerRests() {
+    @Test func aMessageCutShortShowsWholeWhereThePointerRests() throws {
         let measure = FixedWidthMeasurer()
         let long =
             "/home/someone/Pictures/holidays/2026/the-beach-at-dawn-from-the-cliff-path-after-the-storm-panorama.png"
@@ -170,13 +170,12 @@ import Testing
         let message = "Stroke removed (Ctrl+Z brings it back); the crash journal under \(long) was written again"
         s.show(message)
         _ = s.renderStatus(measure: measure)
-        let tail = s.statusTail(measure)
-        let cutMessage = tail.cut.first { $0.whole == message }
-        let cutName = tail.cut.first { $0.whole == "\(FileSystem.lastComponent(long)) (unsaved)" }
-        guard let cutMessage, let cutName else {
-            Issue.record("nothing cut short at 640 px: \(tail.cut)")
+        let name = "\(FileSystem.lastComponent(long)) (unsaved)"
+        guard let cutMessage = s.statusTail(measure).cut.first(where: { $0.whole == message }) else {
+            Issue.record("the message is not cut short at 640 px: \(s.statusTail(measure).cut)")
             return
         }
+        #expect(!s.statusTail(measure).cut.contains { $0.whole == name }, "the message has the name's room")
         #expect(s.statusTip == nil && s.tooltip == nil, "the pointer is not there yet")
         let bar = s.layout.statusBar
         s.handle(.motion(x: cutMessage.anchor.x + 3, y: bar.y + bar.height / 2, modifiers: []))
@@ -190,12 +189,15 @@ import Testing
         _ = s.runTimers(at: 1000)
         _ = s.runTimers(at: 1000 + Session.messageLifetime + 1)
         #expect(s.message == message, "the notice went while it was being read")
-        s.handle(.motion(x: cutName.anchor.x + 3, y: bar.y + bar.height / 2, modifiers: []))
-        #expect(s.tooltip == cutName.whole && s.tooltipLines(measure) == [cutName.whole])
         s.handle(.motion(x: 300, y: 200, modifiers: []))
         #expect(s.statusTip == nil && s.tooltip == nil)
         _ = s.runTimers(at: 1000 + Session.messageLifetime + 2)
         #expect(s.message.isEmpty)
+        // The message gone, the name has the room back, cut short: it shows whole the same way.
+        let cutName = try #require(s.statusTail(measure).cut.first { $0.whole == name })
+        s.handle(.motion(x: cutName.anchor.x + 3, y: bar.y + bar.height / 2, modifiers: []))
+        #expect(s.tooltip == name && s.tooltipLines(measure) == [name])
+        s.handle(.motion(x: 300, y: 200, modifiers: []))
         // A message that fits is not offered again in a tooltip.
         s.show("Canvas cleared")
         _ = s.renderStatus(measure: measure)
@@ -240,6 +242,45 @@ import Testing
                 s.handle(.motion(x: 5, y: 5, modifiers: []))
             }
         }
+    }
+
+    /// The message wins the status bar's room from the file name (the window's title names the
+    /// file; the message may say a save failed, and goes by itself): while the message is cut
+    /// short, no name shows and the message has the whole room after the fields; while it is
+    /// whole, the name shows in what is left when at least "phot…" fits. Before, the name kept a
+    /// third of the room: at 420 px the error read "Can…" beside "ph…".
+    @Test func theMessageWinsTheRoomFromTheName() throws {
+        let measure = DejaVuMeasurer(typesetter: try #require(Typesetter()))
+        let s = T.makeSession(path: "/tmp/photo.png", width: 800, height: 600, windowWidth: 1020, windowHeight: 480)
+        T.drag(s, [(10, 10), (40, 40)])
+        let message = "Cannot save “photo.png”: the folder is read-only"
+        let widest = measure.width(of: "W…", bold: true)
+        for width in stride(from: 420, through: 1100, by: 9) {
+            s.handle(.resize(width: width, height: 480))
+            s.show(message)
+            let texts = s.renderStatus(measure: measure).texts
+            let start = s.stabilizerFieldRect(measure).maxX + s.statusGap
+            let end = s.layout.statusBar.width - s.layout.ui.px(10)
+            let name = texts.first { $0.text.hasPrefix("ph") }
+            let shown = try #require(texts.first { $0.color == Theme.errorText }, "\(width) px: no message")
+            let shownWidth = measure.width(of: shown.text, bold: true)
+            if shown.text != message {
+                #expect(name == nil, "\(width) px: “\(name?.text ?? "")” beside “\(shown.text)”")
+                #expect(
+                    shownWidth + widest >= end - start - s.statusGap,
+                    "\(width) px: “\(shown.text)” in \(end - start) px")
+            } else if end - start - shownWidth - s.statusGap >= measure.width(of: "phot…", bold: true) {
+                #expect(name != nil, "\(width) px: the name has room but does not show")
+            }
+            if let name {
+                #expect(name.text.count > Session.fewestNameCharacters, "\(width) px: “\(name.text)”")
+            }
+        }
+        // At 420 px the error reads far enough to say what failed.
+        s.handle(.resize(width: 420, height: 480))
+        s.show(message)
+        let shown = s.renderStatus(measure: measure).texts.first { $0.color == Theme.errorText }
+        #expect(shown.map { $0.text.hasPrefix("Cannot s") } == true, "\(String(describing: shown?.text))")
     }
 
     /// The tooltip's lines: broken at spaces, a word wider than a line where it reaches the
