@@ -112,10 +112,12 @@ extension Session {
 
     /// Makes `document` the one being edited, going on in `journal`: start-up, New, Open and
     /// Restore all come here. The previous document's journal closes (it was saved or given
-    /// up). The window keeps its size, and its zoom unless this is `anotherPicture` (Open): that
-    /// one shows at 100 % (fitted when larger, with `fitLargePictures`), as MS Paint opens a file,
-    /// where it kept the zoom chosen for the picture before (an 800 px photo opened after a
-    /// 4000 px one showed at 33 %).
+    /// up). The window keeps its size, and its zoom unless this is `anotherPicture` (a file
+    /// opened, at start-up or by Open): that one shows fitted to the
+    /// window when larger (`fitLargePictures`, on by default, as Windows 11 Paint, GIMP and Krita
+    /// open a file), else at 100 %, where it kept the zoom chosen for the picture before (an
+    /// 800 px photo opened after a 4000 px one showed at 33 %). A new blank canvas and a restored
+    /// drawing keep the zoom.
     public func install(
         _ document: Document, message: String, journal: OperationSink?, anotherPicture: Bool = false
     ) {
@@ -153,11 +155,10 @@ extension Session {
         if let path = document.path, FileSystem.kind(FileSystem.parentFolder(path)) == .folder {
             lastFolder = FileSystem.parentFolder(path)
         }
-        if fitLargePictures {
-            // Each picture opens whole: fitted to the window when larger, else at 100 %.
-            layout = layout.zoomed(to: layout.fitZoom(), keepingWindowX: 0, y: layout.canvasArea.y)
-        } else if anotherPicture {
-            layout = layout.zoomed(to: .actualSize, keepingWindowX: 0, y: layout.canvasArea.y)
+        if anotherPicture {
+            // fitZoom never enlarges: a picture that fits the window shows at 100 %.
+            let zoom = fitLargePictures ? layout.fitZoom() : .actualSize
+            layout = layout.zoomed(to: zoom, keepingWindowX: 0, y: layout.canvasArea.y)
         }
         effects.layout = true
         effects.toolbar = true

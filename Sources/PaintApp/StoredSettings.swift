@@ -27,7 +27,7 @@ import PaintIO
 /// webp-quality = 100
 /// window = 1024x700
 /// folder = /home/ana/Pictures
-/// fit-large-pictures = yes
+/// large-pictures = fitted
 /// ```
 ///
 /// A value that does not read is reported and left at its default; keys it does not know are
@@ -38,8 +38,11 @@ public struct StoredSettings: Equatable, Sendable {
     public var window: WindowSize?
     /// The folder a file was last opened from or saved to.
     public var folder: String?
-    /// Whether a picture larger than the window opens fitted to it (View menu).
-    public var fitLargePictures = false
+    /// Whether a picture larger than the window opens fitted to it (View menu), as Windows 11
+    /// Paint, GIMP and Krita open one: on by default. Kept as `large-pictures = fitted` or
+    /// `actual-size`; `fit-large-pictures = yes`, from versions where it was off by default, still
+    /// turns it on, while their `no` is ignored (they wrote it for everyone who never chose).
+    public var fitLargePictures = true
     /// Lines of the file this version does not read, kept for the next save.
     public var otherEntries: [SettingsFile.Entry] = []
 
@@ -66,7 +69,8 @@ public struct StoredSettings: Equatable, Sendable {
     /// The keys this version reads and writes.
     static let keys: Set<String> = [
         "tool", "primary", "secondary", "recent", "width", "opacity", "tolerance", "filled", "dashed", "window",
-        "folder", "fit-large-pictures", "font", "text-size", "bold", "italic", "pressure-width", "pressure-opacity",
+        "folder", "large-pictures", "fit-large-pictures", "font", "text-size", "bold", "italic", "pressure-width",
+        "pressure-opacity",
         "round-strokes", "stabilizer", "jpeg-quality", "webp-quality",
     ]
 
@@ -172,8 +176,15 @@ public struct StoredSettings: Equatable, Sendable {
                         stored.settings.setWebPQuality(q)
                     }
                 }
+            case "large-pictures":
+                switch value.lowercased() {
+                case "fitted": stored.fitLargePictures = true
+                case "actual-size": stored.fitLargePictures = false
+                default: reject(key, value, "expected fitted or actual-size")
+                }
             case "fit-large-pictures":
-                if let on = yesNo(key, value) { stored.fitLargePictures = on }
+                // The older key: its "no" was the default written for everyone, not a choice.
+                if yesNo(key, value) == true { stored.fitLargePictures = true }
             case "window":
                 let parts = value.lowercased().split(separator: "x")
                 guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (320...16384).contains(w),
@@ -209,7 +220,7 @@ public struct StoredSettings: Equatable, Sendable {
             ("italic", yesNo(s.textFont.italic)), ("pressure-width", yesNo(s.pressureWidth)),
             ("pressure-opacity", yesNo(s.pressureOpacity)), ("round-strokes", yesNo(s.roundStrokes)),
             ("stabilizer", String(s.stabilizer)), ("jpeg-quality", String(s.jpegQuality)),
-            ("webp-quality", String(s.webpQuality)), ("fit-large-pictures", yesNo(fitLargePictures)),
+            ("webp-quality", String(s.webpQuality)), ("large-pictures", fitLargePictures ? "fitted" : "actual-size"),
         ]
         if let window { entries.append(("window", "\(window.width)x\(window.height)")) }
         if let folder { entries.append(("folder", folder)) }

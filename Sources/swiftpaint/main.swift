@@ -93,9 +93,10 @@ do {
         // journal once that starts, and no copy may stay alive in this frame).
         let (document, message) = opening.finish()
         StartupTrace.mark("picture opened")
-        // Installed after the settings are restored: a large picture opens fitted when they
-        // say so.
-        session.install(document, message: message, journal: nil)
+        // Installed after the settings are restored: a large picture read from its file opens
+        // fitted unless they say otherwise (a blank canvas, even one named, opens at 100 %).
+        let fromFile = document.path != nil && document.onDisk != .absent
+        session.install(document, message: message, journal: nil, anotherPicture: fromFile)
     }
     let path = session.document.path
     if FileSystem.environment("SWIFTPAINT_DEBUG") == "1" {

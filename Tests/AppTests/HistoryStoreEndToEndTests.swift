@@ -240,8 +240,10 @@ struct HistoryStoreEndToEndTests: CanvasChecks {
         let dir = try scratchFolder()
         let file = dir.file("killed.png")
         let mine = try Computer()
-        // A larger canvas, so that a save (encode, entry, file) takes long enough to be caught.
+        // A larger canvas, so that a save (encode, entry, file) takes long enough to be caught;
+        // reopened at 100 % (at 1024 x 768 it is a little taller than the canvas).
         let size = (w: 900, h: 600)
+        try openLargePicturesAtActualSize(home: mine.home.path)
         // Round by round the kill comes at another moment: as soon as the entry's temporary
         // file shows, as soon as the picture's does (the entry is in place by then), or just
         // after the save finished.

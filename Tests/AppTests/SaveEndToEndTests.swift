@@ -67,6 +67,7 @@ import Testing
         // file are renamed into place), and neither does the recent list's write.
         do {
             let home = try TemporaryDirectory(prefix: "swiftpaint-home")
+            try openLargePicturesAtActualSize(home: home.path)
             let strace = [
                 "-D", "-f", "-o", "/dev/null", "-e", "trace=rename,renameat,renameat2",
                 "-e", "inject=rename,renameat,renameat2:delay_enter=600000000",
@@ -107,6 +108,7 @@ import Testing
         // Without the hold: the file holds the photo as it was at Enter, with its history; the
         // strokes drawn right after are on screen, and the document stays modified.
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
+        try openLargePicturesAtActualSize(home: home.path)
         let paint = try PaintWindow(
             Self.config, arguments: ["--save-with-history", jpeg], imageWidth: Self.size.w,
             imageHeight: Self.size.h, home: home.path)

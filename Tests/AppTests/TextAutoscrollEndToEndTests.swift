@@ -27,7 +27,10 @@ struct TextAutoscrollEndToEndTests: CanvasChecks {
             for x in 0..<Self.size.w { picture[x, y] = Self.red.pixel }
         }
         try Data(PNGCodec.encode(picture, withAlpha: false)).write(to: URL(fileURLWithPath: file))
-        let paint = try PaintWindow(config, arguments: [file], imageWidth: Self.size.w, imageHeight: Self.size.h)
+        // At 100 %, so that the text has a picture to run down (fitted, it would fit the window).
+        try openLargePicturesAtActualSize(home: dir.path)
+        let paint = try PaintWindow(
+            config, arguments: [file], imageWidth: Self.size.w, imageHeight: Self.size.h, home: dir.path)
         defer { paint.stop() }
         let area = paint.layout.canvasArea
         let origin = paint.client.toScreen(paint.window, x: 0, y: 0)

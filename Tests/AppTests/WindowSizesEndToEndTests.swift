@@ -75,6 +75,7 @@ struct WindowSizesEndToEndTests {
             for x in 0..<Self.size.w { image[x, y] = Self.color(x: x, y: y).pixel }
         }
         try ImageFile.save(image, to: picture, withAlpha: false)
+        try openLargePicturesAtActualSize(home: dir.path)
         let ui = UIScale(scale)
         let session = try AppSession(
             arguments: ["--no-journal", picture], screenWidth: 2200, screenHeight: 1700,

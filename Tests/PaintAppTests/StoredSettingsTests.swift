@@ -89,7 +89,7 @@ import Testing
         expected.setOpacity(50)
         expected.secondary = Color(r: 0, g: 255, b: 0)
         #expect(stored.settings == expected)
-        #expect(stored.window == nil && stored.folder == nil && !stored.fitLargePictures)
+        #expect(stored.window == nil && stored.folder == nil && stored.fitLargePictures)
     }
 
     @Test("a key this version does not know is written back as it was")
@@ -141,7 +141,7 @@ import Testing
         s.fitLargePictures = true
         s.install(
             Document(engine: StrokeEngine(width: 5000, height: 3500), history: History(base: nil), path: nil),
-            message: "", journal: nil)
+            message: "", journal: nil, anotherPicture: true)
         #expect(s.layout.zoom < .actualSize)
         #expect(s.layout.horizontalScrollbar == nil && s.layout.verticalScrollbar == nil, "the whole picture in view")
         let area = s.layout.canvasArea
@@ -149,8 +149,41 @@ import Testing
         #expect(shown.width >= area.width - 2 || shown.height >= area.height - 2, "as large as fits")
         s.install(
             Document(engine: StrokeEngine(width: 300, height: 200), history: History(base: nil), path: nil),
-            message: "", journal: nil)
+            message: "", journal: nil, anotherPicture: true)
         #expect(s.layout.zoom == .actualSize)
+    }
+
+    /// A picture larger than the window opens fitted on a first start, as in Windows 11 Paint,
+    /// GIMP and Krita; `large-pictures = actual-size` (the View menu's item unticked) opens it
+    /// at 100 %. The `fit-large-pictures = no` every older version wrote, chosen or not, leaves
+    /// the default; its `yes` still fits. Before, a 4000 x 3000 photo opened at 100 %, its
+    /// top-left corner filling the window.
+    @Test func aLargePictureOpensFittedByDefault() throws {
+        let dir = SessionTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/photo.png"
+        let png = try PNGCodec.encode(PixelImage(width: 4000, height: 3000, fill: Color.white.pixel), withAlpha: false)
+        #expect(FileManager.default.createFile(atPath: photo, contents: Data(png)))
+        func opened(settings text: String) -> Session {
+            let s = Self.session()
+            s.restore(StoredSettings.read(SettingsFile.parse(text)).settings)
+            s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: nil)
+            SessionTests.key(s, "o", .control)
+            NewAndOpenTests.type(s, photo)
+            #expect(s.engine.width == 4000)
+            return s
+        }
+        for text in ["", "fit-large-pictures = no\n", "fit-large-pictures = yes\n", "large-pictures = fitted\n"] {
+            let s = opened(settings: text)
+            #expect(s.fitLargePictures && s.layout.zoom == s.layout.fitZoom(), "“\(text)”: at \(s.layout.zoom)")
+            #expect(s.layout.horizontalScrollbar == nil && s.layout.verticalScrollbar == nil, "“\(text)”")
+            #expect(s.stored.file["large-pictures"] == "fitted" && s.stored.file["fit-large-pictures"] == nil)
+        }
+        let s = opened(settings: "large-pictures = actual-size\n")
+        #expect(!s.fitLargePictures && s.layout.zoom == .actualSize)
+        #expect(s.stored.file["large-pictures"] == "actual-size")
+        let (_, problems) = StoredSettings.read(SettingsFile.parse("large-pictures = maybe\n"))
+        #expect(problems == ["“large-pictures = maybe”: expected fitted or actual-size"])
     }
 
     /// The settings are written as the window closes, when nobody sees stderr: a save that
