@@ -427,7 +427,8 @@ extension Session {
         let asking: Bool
         switch mode {
         case .normal: asking = false
-        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .qualityPrompt, .confirmOverwrite:
+        case .confirmLeave, .offerRestore, .restoring, .confirmReplace, .chooseFormat, .qualityPrompt,
+            .confirmOverwrite:
             asking = true
         }
         var p = statusPainter(width: bar.width, asking: asking)
@@ -469,7 +470,7 @@ extension Session {
             texts += tail.runs
             promptView = TextFieldView.draw(
                 field, preedit: preedit, frame: frame, baseline: baseline, painter: &p, texts: &texts, measure: measure)
-        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .confirmOverwrite:
+        case .confirmLeave, .offerRestore, .restoring, .confirmReplace, .chooseFormat, .confirmOverwrite:
             // The question ends before its buttons (`questionTail`).
             texts += questionTail(measure).runs
             for (choice, r) in answerButtons() {

@@ -123,12 +123,15 @@ public final class DocumentJournal: OperationSink {
     /// recorded change replayed through a history, so undo works on the restored steps; the
     /// last save mark gives the saved step and the path. Refused, with the reason, when the
     /// journal describes a canvas larger than the image limits, its starting picture does not
-    /// fit it, or it is over its replay budget.
-    public static func rebuild(_ contents: JournalContents) throws(HistoryReplay.Refusal) -> Document {
+    /// fit it, or it is over its replay budget. A `control` counts each replayed change and
+    /// stops the replay when told (`JournalRestore`).
+    public static func rebuild(
+        _ contents: JournalContents, control: ReplayControl? = nil
+    ) throws(HistoryReplay.Refusal) -> Document {
         let header = contents.header
         var document = try Document.replaying(
             contents.records, from: HistoryReplay.Start(header), path: header.documentPath,
-            memoryCap: History.defaultMemoryCap)
+            memoryCap: History.defaultMemoryCap, control: control)
         // Not saved since the journal started: the file as it was then.
         let saved = contents.records.contains { if case .saved = $0 { true } else { false } }
         if !saved, let version = header.documentVersion { document.onDisk = .version(version) }

@@ -75,11 +75,12 @@ public enum Recovery {
         let path = candidate.summary.path
         return RestoreOffer(
             question: "Restore the drawing \(name(candidate)) from \(when) (\(count(candidate.stepCount)))?",
-            restore: {
+            doing: "Restoring the drawing \(name(candidate)) from \(when)", changes: candidate.summary.recordCount,
+            restore: { control in
                 do {
                     let writer = try JournalWriter.adopt(path: path)
                     let contents = try JournalReader.read(path: writer.path)
-                    var document = try DocumentJournal.rebuild(contents)
+                    var document = try DocumentJournal.rebuild(contents, control: control)
                     // The file as the journal last knew it (opened or saved): another program's
                     // save since is asked about before a save writes over it. A journal that
                     // does not say: whatever the file holds now, read off the window's thread
@@ -146,16 +147,31 @@ public enum Recovery {
 public struct RestoreOffer {
     /// The question, e.g. "Restore the drawing from 14:32 (12 strokes)?".
     public let question: String
-    /// Rebuilds the drawing and takes over its journal.
-    public let restore: () -> Restoration
+    /// What the status bar says while it is restored, before how far it got.
+    public let doing: String
+    /// The changes and save marks the journal holds: how far a restore replays.
+    public let changes: Int
+    /// Rebuilds the drawing and takes over its journal, on a thread of its own in the window
+    /// (`JournalRestore`): its replay counts each change on `control` and stops when told.
+    public let restore: (ReplayControl?) -> Restoration
     /// Throws the journal away; says what happened (it is kept when another window holds it).
     public let discard: () -> String
 
     /// Makes an offer.
-    public init(question: String, restore: @escaping () -> Restoration, discard: @escaping () -> String) {
+    public init(
+        question: String, doing: String, changes: Int, restore: @escaping (ReplayControl?) -> Restoration,
+        discard: @escaping () -> String
+    ) {
         self.question = question
+        self.doing = doing
+        self.changes = changes
         self.restore = restore
         self.discard = discard
+    }
+
+    /// An offer whose restore neither counts nor stops (tests).
+    public init(question: String, restore: @escaping () -> Restoration, discard: @escaping () -> String) {
+        self.init(question: question, doing: "Restoring", changes: 0, restore: { _ in restore() }, discard: discard)
     }
 }
 

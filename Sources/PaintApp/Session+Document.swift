@@ -55,6 +55,9 @@ extension Session {
     /// Leaves the document for `leaving`: at once when it is saved, else after asking
     /// Save / Discard / Cancel. While a save is being written, once it is done.
     public func requestLeave(to leaving: Leaving) {
+        // Closing while a drawing is restored loses nothing: the replay stops, its journal stays
+        // for the next start, and the document shown is left as any other.
+        stopRestore()
         commitStroke()
         historyInsideNextSave = false
         if let saving {
@@ -302,12 +305,7 @@ extension Session {
         case (.offerRestore, .restore):
             guard let offer = pendingRestore else { return }
             pendingRestore = nil
-            switch offer.restore() {
-            case .restored(let document, let journal, let message):
-                install(document, message: message, journal: journal)
-            case .failed(let why):
-                setMessage(why)
-            }
+            startRestore(offer)
         case (.offerRestore, .discard):
             let said = pendingRestore?.discard()
             pendingRestore = nil

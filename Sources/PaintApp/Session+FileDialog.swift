@@ -227,11 +227,13 @@ extension Session {
     /// nil when none is.
     public var saveWorkFD: Int32? { saveDescriptor }
 
-    /// Takes what the thumbnail thread finished into the dialog, a paste decoded on its
-    /// thread onto the canvas (`checkPaste`), and a save written on its own (`checkSave`); the
+    /// Takes a drawing restored on its thread (`checkRestore`), what the thumbnail thread
+    /// finished into the dialog, a paste decoded on its thread onto the canvas (`checkPaste`),
+    /// and a save written on its own (`checkSave`); the
     /// file's bytes read on their thread wait for the turn's look (`watch`).
     public func takeBackgroundWork() {
         diskCheck?.tookWake()
+        checkRestore()
         checkSave()
         checkPaste()
         guard let loader = thumbnailer else { return }

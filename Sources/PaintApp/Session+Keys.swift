@@ -63,6 +63,10 @@ extension Session {
             default: break
             }
             return
+        case .restoring:
+            // Every key waits for the drawing; Escape stops restoring it (the journal stays).
+            if key == .escape { stopRestore() }
+            return
         case .normal:
             break
         }

@@ -1,5 +1,5 @@
 /// What happens with time and no input: a drag selecting text held still past the canvas's
-/// edge keeps scrolling, and a notice in the status bar goes after a few seconds (once no button is held). The window calls `runTimers` at every turn of its loop with its clock
+/// edge keeps scrolling, a restore under way says how far it got, and a notice in the status bar goes after a few seconds (once no button is held). The window calls `runTimers` at every turn of its loop with its clock
 /// and sleeps no longer than the time it returns; nil lets it sleep until input comes, so a
 /// window with nothing pending is never woken for nothing.
 extension Session {
@@ -15,9 +15,11 @@ extension Session {
     /// Does what is due at `now` (CLOCK_MONOTONIC seconds); returns when it should be called
     /// again at the latest (the same clock), or nil when nothing waits on time.
     public func runTimers(at now: Double) -> Double? {
-        let scroll = autoscroll(at: now)
-        guard let fade = fadeMessage(at: now) else { return scroll }
-        return min(scroll ?? fade, fade)
+        var due = autoscroll(at: now)
+        for next in [fadeMessage(at: now), restoreProgress(at: now)] {
+            if let next { due = min(due ?? next, next) }
+        }
+        return due
     }
 
     /// A notice shown `messageLifetime` ago goes; returns when the one shown will go.

@@ -111,6 +111,12 @@ public final class Session {
     /// Makes the documents New and Open switch to, and their journals.
     public var opener = DocumentOpener(options: CommandLineOptions(), journalFolder: nil)
     var pendingRestore: RestoreOffer?
+    /// Whether Restore replays the crash journal on a thread of its own (the window: it draws
+    /// and says how far the replay got meanwhile); without, the drawing is restored before the
+    /// answer returns.
+    public var restoresInBackground = false
+    /// The drawing being restored from its crash journal (`JournalRestore`); nil when none is.
+    var restoring: JournalRestore?
     /// Why crash protection stopped, as the status bar last said; nil while it works.
     var crashProtectionStopped: String?
     /// Why the document has no crash journal though it should have one: it could not be made

@@ -18,6 +18,9 @@ public enum SessionMode: Sendable, Equatable {
     case confirmLeave(Leaving)
     /// A drawing left by a crash can be restored: Restore / Discard. The text is the question.
     case offerRestore(String)
+    /// The drawing is being restored (`JournalRestore`): the text says how far it got. No
+    /// answers; the canvas and every command wait, Escape stops it (the journal stays).
+    case restoring(String)
     /// Save as would write over another file (the absolute path): Replace / Cancel; `then` is
     /// where the user was going when the save was asked for by leaving an untitled document.
     case confirmReplace(String, then: Leaving?)
@@ -34,8 +37,12 @@ public enum SessionMode: Sendable, Equatable {
 
     /// Whether the canvas waits for the answer: a question with answer buttons must be answered
     /// first (the canvas is dimmed and shows a not-allowed pointer); a prompt with a text field
-    /// lets drawing go on while it waits.
-    public var blocksCanvas: Bool { !answers.isEmpty }
+    /// lets drawing go on while it waits. A restore under way blocks it too: nothing is drawn
+    /// onto the picture it is about to replace.
+    public var blocksCanvas: Bool {
+        if case .restoring = self { return true }
+        return !answers.isEmpty
+    }
 
     /// The answers offered in the status bar, default first.
     public var answers: [Answer] {

@@ -10,7 +10,7 @@ extension Session {
     var statusQuestion: String? {
         switch mode {
         case .normal, .qualityPrompt: return nil
-        case .offerRestore(let text): return text
+        case .offerRestore(let text), .restoring(let text): return text
         case .chooseFormat(let target, _):
             let name = FileSystem.lastComponent(target)
             switch ImageFormat.naming(of: target) {

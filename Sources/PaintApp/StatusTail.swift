@@ -100,7 +100,7 @@ extension Session {
         switch mode {
         case .normal: cut = statusTail(textMeasure).cut
         case .qualityPrompt: cut = qualityPromptTail(textMeasure).tail.cut
-        case .confirmLeave, .offerRestore, .confirmReplace, .chooseFormat, .confirmOverwrite:
+        case .confirmLeave, .offerRestore, .restoring, .confirmReplace, .chooseFormat, .confirmOverwrite:
             cut = questionTail(textMeasure).cut
         }
         return cut.first { $0.anchor.contains(p.x, p.y) }

@@ -302,6 +302,8 @@ public final class X11App {
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
             // The file dialog's thumbnails being made (-1: none), while a paste decodes too.
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
+            // A drawing a crash left being restored from its journal (-1: none).
+            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
         ]
         var batch: [InputEvent] = []
         while owed.exit == nil {
@@ -379,8 +381,8 @@ public final class X11App {
             fds[1].revents = 0
             fds[2].revents = 0
             fds[2].fd = session.historyRebuildDescriptor ?? -1
-            // Work finished off this thread (a paste decoded, the file dialog's thumbnails) wakes
-            // the loop too.
+            // Work finished off this thread (a paste decoded, the file dialog's thumbnails, a
+            // drawing restored) wakes the loop too.
             fds[3].revents = 0
             fds[3].fd = session.pasteWorkFD ?? -1
             fds[4].revents = 0
@@ -389,6 +391,8 @@ public final class X11App {
             fds[5].fd = session.diskReadFD ?? -1
             fds[6].revents = 0
             fds[6].fd = session.thumbnailWorkFD ?? -1
+            fds[7].revents = 0
+            fds[7].fd = session.restoreWorkFD ?? -1
             // A descriptor of -1 (no signal pipe, nothing under way) is skipped by poll.
             let ready = poll(
                 &fds, nfds_t(fds.count), idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
@@ -400,7 +404,7 @@ public final class X11App {
                 session.checkHistoryRebuild()
                 owed.merge(session.takeEffects())
             }
-            if fds[3].revents != 0 || fds[4].revents != 0 || fds[5].revents != 0 || fds[6].revents != 0 {
+            if fds[3..<8].contains(where: { $0.revents != 0 }) {
                 session.takeBackgroundWork()
                 owed.merge(session.takeEffects())
             }

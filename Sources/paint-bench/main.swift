@@ -117,7 +117,8 @@ func jsonString(_ text: String) -> String {
 /// The subcommands by name; without one of them first, the arguments are a stroke replay's.
 let subcommands: [String: ([String]) -> Never] = [
     "x11": runX11Bench, "shapes": runShapeBench, "replay": runReplayBench, "history": runHistoryBench,
-    "text": runTextBench, "memory": runMemoryBench, "open": runOpenBench, "open-file": runOpenFile,
+    "text": runTextBench, "restore": runRestoreBench, "memory": runMemoryBench, "open": runOpenBench,
+    "open-file": runOpenFile,
     "geometry": runGeometryBench, "store": runStoreBench, "save": runSaveBench,
 ]
 if CommandLine.arguments.count > 1, let run = subcommands[CommandLine.arguments[1]] {

@@ -81,8 +81,10 @@ let session = Session(
 let settingsPath = SettingsFile.defaultPath
 let (stored, settingsProblem) = StoredSettings.load(from: settingsPath)
 session.restore(stored)
-// The window goes on while a save is encoded and written.
+// The window goes on while a save is encoded and written, and while a drawing a crash left is
+// restored (its journal read and replayed).
 session.savesInBackground = true
+session.restoresInBackground = true
 do {
     StartupTrace.mark("session made")
     let app = try X11App(session: session, displayName: nil, windowSize: stored.window)
