@@ -222,11 +222,20 @@ extension Session {
     /// the newest drawing of any file was offered over that reason, which was never seen (`swiftpaint
     /// damaged.png` asked "Restore the drawing “photo.png” …?"). It stays for the next start.
     public func offerLeftOverDrawing() {
-        if document.path == nil && Self.isError(message) { return }
-        guard let folder = opener.journalFolder, let leftOver = Recovery.candidate(for: document.path, in: folder)
-        else { return }
+        guard offersLeftOver, let folder = opener.journalFolder else { return }
+        offerLeftOverDrawing(Recovery.candidate(for: document.path, in: folder))
+    }
+
+    /// Offers `leftOver`, found for this document off the window's thread while the window was
+    /// made (`DocumentOpening.leftOver`), as `offerLeftOverDrawing()` offers what it finds.
+    public func offerLeftOverDrawing(_ leftOver: Recovery.Candidate?) {
+        guard offersLeftOver, let leftOver else { return }
         offer(Recovery.offer(leftOver))
     }
+
+    /// Whether a drawing a crash left is offered over this document: not over the reason a
+    /// picture named to open could not be.
+    private var offersLeftOver: Bool { !(document.path == nil && Self.isError(message)) }
 
     /// Leaves with nothing to lose: the journal goes.
     func finish() {

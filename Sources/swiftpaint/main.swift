@@ -74,7 +74,10 @@ if notStarted > 0 {
 // says (a saved history is replayed later still, in the background). The window shows the
 // picture before anything that can wait: a history rebuild starts, the crash journal is written
 // and the recent list updated once the first frame is on screen.
-let opening = DocumentOpening(path: options.path.map(PathDisplay.absolute), options: options)
+// The journal folder is looked in on the same thread, for a drawing a crash left.
+let opening = DocumentOpening(
+    path: options.path.map(PathDisplay.absolute), options: options,
+    journalFolder: options.journal ? JournalReader.defaultFolder : nil)
 let session = Session(
     document: opening.placeholder, windowWidth: 1280, windowHeight: 900, backgroundWorkWaits: true)
 // What the last run remembered: the tool, colors, width, opacity, toggles, window size, folder.
@@ -107,8 +110,9 @@ do {
     // The journal starts once the window is up: without a display nothing is left on disk.
     session.opener = DocumentOpener(
         options: options, journalFolder: options.journal ? JournalReader.defaultFolder : nil)
-    // A drawing a crash left is offered in the first frame; the journal itself is written after.
-    session.offerLeftOverDrawing()
+    // A drawing a crash left (found while the window was made) is offered in the first frame;
+    // the journal itself is written after.
+    session.offerLeftOverDrawing(opening.leftOver)
     func startJournal() {
         if let problem = session.startJournal() {
             // Drawing goes on without a journal; the status bar says what is at stake.
