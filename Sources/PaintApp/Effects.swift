@@ -2,8 +2,14 @@ import PaintCore
 
 /// What the window layer is asked to do with the desktop clipboard.
 public enum ClipboardRequest: Equatable, Sendable {
-    /// Offer this PNG as the clipboard's content (Ctrl+C).
+    /// Offer this PNG as the clipboard's content (Ctrl+C on a small picture).
     case offer([UInt8])
+    /// Take the clipboard now for a picture of this size whose PNG is still being encoded
+    /// (`ClipboardEncoding`): requests for it wait for `fulfil`.
+    case claim(width: Int, height: Int)
+    /// The PNG of the picture claimed for (nil: it could not be encoded, and the requests
+    /// waiting for it are refused). Nothing when the clipboard was taken since.
+    case fulfil([UInt8]?)
     /// Offer this text as the clipboard's content (Ctrl+C on text selected in the text box).
     case offerText(String)
     /// Fetch the clipboard's picture; it comes back as `InputEvent.pasted` (Ctrl+V).

@@ -9,11 +9,61 @@ extension Session {
     /// Copies the whole picture, as it would be saved, to the clipboard (Ctrl+C).
     public func copy() {
         commitStroke()
-        do {
-            let png = try PNGCodec.encode(engine.flattenedImage(), withAlpha: engine.background == .transparent)
-            effects.clipboard.append(.offer(png))
+        if offerToClipboard(engine.flattenedImage()) {
             setMessage("Copied the picture (\(engine.width) × \(engine.height)) to the clipboard")
-        } catch {
+        }
+    }
+
+    /// Offers `picture` on the clipboard as PNG: a small one at once, a larger one claimed now
+    /// and encoded on a thread of its own (`ClipboardEncoding`), the PNG given to the window
+    /// when it is done (`checkClipboardEncoding`). False, with the reason said, when it cannot be.
+    func offerToClipboard(_ picture: PixelImage) -> Bool {
+        let withAlpha = engine.background == .transparent
+        // A copy still being encoded is given up: the clipboard is this one's now.
+        clipboardEncoding = nil
+        if picture.width * picture.height >= ClipboardEncoding.pixelsEncodedAtOnce,
+            let encoding = ClipboardEncoding(picture, withAlpha: withAlpha)
+        {
+            clipboardEncoding = encoding
+            effects.clipboard.append(.claim(width: picture.width, height: picture.height))
+            return true
+        }
+        switch ClipboardEncoding.encode(picture, withAlpha: withAlpha) {
+        case .success(let png):
+            effects.clipboard.append(.offer(png))
+            return true
+        case .failure(let error):
+            setMessage(error.description)
+            return false
+        }
+    }
+
+    /// Whether a copied picture is still being encoded for the clipboard.
+    public var isEncodingForClipboard: Bool { clipboardEncoding != nil }
+
+    /// The descriptor the window polls while a copy is encoded: readable when it is done.
+    var clipboardDescriptor: Int32? {
+        guard let encoding = clipboardEncoding, !encoding.isFinished else { return nil }
+        return encoding.descriptor
+    }
+
+    /// Gives the window the copied picture's PNG once it is encoded.
+    func checkClipboardEncoding() {
+        guard let encoding = clipboardEncoding, encoding.checkFinished() else { return }
+        finishClipboardEncoding()
+    }
+
+    /// Waits for the copy being encoded, if any, and gives the window its PNG (or, when it
+    /// could not be encoded, says why): before a paste, which would otherwise ask the
+    /// clipboard for it, and before the window closes and hands the clipboard over.
+    public func finishClipboardEncoding() {
+        guard let encoding = clipboardEncoding else { return }
+        clipboardEncoding = nil
+        switch encoding.finish() {
+        case .success(let png):
+            effects.clipboard.append(.fulfil(png))
+        case .failure(let error):
+            effects.clipboard.append(.fulfil(nil))
             setMessage(error.description)
         }
     }
@@ -22,6 +72,7 @@ extension Session {
     /// `InputEvent.pasted`.
     public func requestPaste() {
         commitStroke()
+        finishClipboardEncoding()
         effects.clipboard.append(.fetch)
     }
 

@@ -223,19 +223,26 @@ extension Session {
     /// instead of it: a thumbnail finished while a paste decodes wakes the window.
     public var thumbnailWorkFD: Int32? { thumbnailer?.wakeFD }
 
+    /// Readable when a picture copied to the clipboard is encoded off the event thread
+    /// (`ClipboardEncoding`), to be taken with `takeBackgroundWork`; nil when none is. Polled
+    /// in a slot of its own, as the paste's and the thumbnails' are.
+    public var clipboardWorkFD: Int32? { clipboardDescriptor }
+
     /// Readable when the save being written is done: it is taken with `takeBackgroundWork`;
     /// nil when none is.
     public var saveWorkFD: Int32? { saveDescriptor }
 
     /// Takes a drawing restored on its thread (`checkRestore`), what the thumbnail thread
     /// finished into the dialog, a paste decoded on its thread onto the canvas (`checkPaste`),
-    /// and a save written on its own (`checkSave`); the
+    /// a copy encoded for the clipboard (`checkClipboardEncoding`), and a save written on its
+    /// own (`checkSave`); the
     /// file's bytes read on their thread wait for the turn's look (`watch`).
     public func takeBackgroundWork() {
         diskCheck?.tookWake()
         checkRestore()
         checkSave()
         checkPaste()
+        checkClipboardEncoding()
         guard let loader = thumbnailer else { return }
         let done = loader.take()
         guard !done.isEmpty else { return }

@@ -119,12 +119,7 @@ extension Session {
         } else {
             return false
         }
-        do {
-            effects.clipboard.append(.offer(try PNGCodec.encode(picture, withAlpha: engine.background == .transparent)))
-            setMessage("Copied \(picture.width) × \(picture.height) to the clipboard")
-        } catch {
-            setMessage(error.description)
-        }
+        if offerToClipboard(picture) { setMessage("Copied \(picture.width) × \(picture.height) to the clipboard") }
         return true
     }
 

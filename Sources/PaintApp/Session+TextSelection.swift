@@ -45,6 +45,7 @@ extension Session {
     /// Ctrl+C in the box: the selected text goes to the clipboard.
     func copyText() {
         guard let text = selectedText else { return setMessage("Select text in the box to copy it") }
+        clipboardEncoding = nil
         effects.clipboard.append(.offerText(text))
         let count = text.count
         setMessage("Copied \(count) character\(count == 1 ? "" : "s") to the clipboard")
@@ -56,6 +57,7 @@ extension Session {
         guard var live = liveText, let text = selectedText else {
             return setMessage("Select text in the box to cut it")
         }
+        clipboardEncoding = nil
         effects.clipboard.append(.offerText(text))
         let before = live.editState
         live.box.deleteSelection()

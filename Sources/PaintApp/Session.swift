@@ -234,6 +234,8 @@ public final class Session {
     var pendingOpen: (document: Document, message: String)?
     /// A pasted picture floating over the canvas until it is put down.
     var placing: Placing?
+    /// A copied picture being encoded for the clipboard on its own thread (`offerToClipboard`).
+    var clipboardEncoding: ClipboardEncoding?
     /// A pasted or dropped picture being decoded on its own thread, placed when it is done.
     /// One replaced or dropped (a second paste, Escape, another document) is told to stop.
     var pasteDecoding: PasteDecoding? {

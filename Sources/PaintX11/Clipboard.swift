@@ -66,6 +66,10 @@ final class Clipboard {
     private var bmp: [UInt8]?
     /// When we took the clipboard (answers TIMESTAMP, and refuses older requests).
     private(set) var ownedSince: Time = 0
+    /// Whether the clipboard is ours for a picture still being encoded (`claim`): requests
+    /// for its bytes wait in `waiting` until `fulfil`.
+    private(set) var awaitsPicture = false
+    private var waiting: [XSelectionRequestEvent] = []
 
     /// An INCR transfer to another program: what is left to send into its property.
     private struct Outgoing {
@@ -136,6 +140,7 @@ final class Clipboard {
     /// Takes the clipboard with `bytes` as its PNG, or as UTF-8 text when `text`; false when the
     /// server gave it to another.
     func offer(_ bytes: [UInt8], text: Bool = false, time: Time) -> Bool {
+        refuseWaiting()
         offered = bytes
         offersText = text
         bmp = nil
@@ -148,6 +153,42 @@ final class Clipboard {
             return false
         }
         return true
+    }
+
+    /// Takes the clipboard now for a `width` x `height` picture whose PNG is still being
+    /// encoded: TARGETS is answered at once, requests for the picture wait for `fulfil` (ICCCM
+    /// lets an owner answer when it can). False when the server gave it to another.
+    func claim(width: Int, height: Int, time: Time) -> Bool {
+        refuseWaiting()
+        offered = nil
+        offersText = false
+        bmp = nil
+        offersBMP = BMPEncoder.byteCount(width: width, height: height, withAlpha: true) != nil
+        ownedSince = time
+        XSetSelectionOwner(display, clipboard, window, time)
+        awaitsPicture = XGetSelectionOwner(display, clipboard) == window
+        return awaitsPicture
+    }
+
+    /// The PNG of the picture claimed for arrived (nil: there is none): the requests that
+    /// waited for it are answered. Nothing changes when the clipboard was taken since, by
+    /// another program or by another copy here.
+    func fulfil(_ png: [UInt8]?) {
+        guard awaitsPicture else { return }
+        awaitsPicture = false
+        offered = png
+        let requests = waiting
+        waiting = []
+        for request in requests { answer(request) }
+    }
+
+    /// The requests waiting for a claimed picture that will not come are refused.
+    private func refuseWaiting() {
+        awaitsPicture = false
+        let requests = waiting
+        waiting = []
+        offered = nil
+        for request in requests { answer(request) }
     }
 
     /// Gives the selection up when this window still owns it, as a text widget gives PRIMARY up
@@ -180,13 +221,19 @@ final class Clipboard {
     /// program is gone, and so is a transfer to it.
     func forget(requestor: Window) {
         outgoing.removeAll { $0.requestor == requestor }
+        waiting.removeAll { $0.requestor == requestor }
     }
 
     private func answerTrapped(_ request: XSelectionRequestEvent) {
         // Obsolete clients name no property: the target's name is used then (ICCCM §2.2).
         let target = request.target
         var property = request.property == 0 ? target : request.property
-        if request.selection != clipboard || offered == nil
+        if awaitsPicture, request.selection == clipboard, target != targets, target != timestamp {
+            // The picture's bytes are still being encoded: answered when they are (`fulfil`).
+            waiting.append(request)
+            return
+        }
+        if request.selection != clipboard || (offered == nil && !awaitsPicture)
             || (request.time != CurrentTime && request.time < ownedSince)
         {
             property = 0
@@ -513,6 +560,7 @@ final class Clipboard {
             answer(event.xselectionrequest)
         case SelectionClear:
             if event.xselectionclear.selection == clipboard {
+                refuseWaiting()
                 offered = nil
                 bmp = nil
                 outgoing.removeAll()

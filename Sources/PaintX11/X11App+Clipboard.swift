@@ -19,6 +19,12 @@ extension X11App {
                 if !clipboard.offer(png, time: lastEventTime) {
                     fetched = .nothing("Cannot copy: another program holds the clipboard")
                 }
+            case .claim(let width, let height):
+                if !clipboard.claim(width: width, height: height, time: lastEventTime) {
+                    fetched = .nothing("Cannot copy: another program holds the clipboard")
+                }
+            case .fulfil(let png):
+                clipboard.fulfil(png)
             case .offerText(let text):
                 if !clipboard.offer(Array(text.utf8), text: true, time: lastEventTime) {
                     fetched = .nothing("Cannot copy: another program holds the clipboard")

@@ -304,6 +304,8 @@ public final class X11App {
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
             // A drawing a crash left being restored from its journal (-1: none).
             Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
+            // A picture copied to the clipboard being encoded (-1: none).
+            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
         ]
         var batch: [InputEvent] = []
         while owed.exit == nil {
@@ -393,6 +395,8 @@ public final class X11App {
             fds[6].fd = session.thumbnailWorkFD ?? -1
             fds[7].revents = 0
             fds[7].fd = session.restoreWorkFD ?? -1
+            fds[8].revents = 0
+            fds[8].fd = session.clipboardWorkFD ?? -1
             // A descriptor of -1 (no signal pipe, nothing under way) is skipped by poll.
             let ready = poll(
                 &fds, nfds_t(fds.count), idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
@@ -404,7 +408,7 @@ public final class X11App {
                 session.checkHistoryRebuild()
                 owed.merge(session.takeEffects())
             }
-            if fds[3..<8].contains(where: { $0.revents != 0 }) {
+            if fds[3..<9].contains(where: { $0.revents != 0 }) {
                 session.takeBackgroundWork()
                 owed.merge(session.takeEffects())
             }
@@ -416,7 +420,11 @@ public final class X11App {
         }
         XUnmapWindow(display, window)
         XFlush(display)
-        // What was copied stays pasteable after the window goes, when a clipboard manager runs.
+        // What was copied stays pasteable after the window goes, when a clipboard manager runs
+        // (a copy still being encoded is waited for).
+        session.finishClipboardEncoding()
+        owed.merge(session.takeEffects())
+        serveClipboard()
         _ = clipboard.handOver(time: lastEventTime)
         return owed.exit ?? 0
     }

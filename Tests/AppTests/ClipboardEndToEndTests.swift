@@ -76,6 +76,30 @@ struct ClipboardEndToEndTests: CanvasChecks {
         #expect((try? PNGCodec.decode(bytes, name: "clipboard")) == noise)
     }
 
+    @Test("Ctrl+C on a picture over a megapixel: the PNG encoded on its own thread reaches another program whole")
+    func copyEncodedOffTheWindowsThread() throws {
+        let dir = try scratchFolder()
+        let picture = dir.file("noise.png")
+        let noise = Self.noise(width: 1200, height: 1000)
+        try ImageFile.save(noise, to: picture, withAlpha: false)
+        let paint = try PaintWindow(
+            ServerConfig(depth: 24, shm: true), arguments: ["--no-journal", picture], imageWidth: 1200,
+            imageHeight: 1000)
+        defer { paint.stop() }
+        try paint.key("c", modifiers: [.control])
+        // The key is handled asynchronously: ask until the program owns the clipboard (at
+        // once, while the PNG is still being encoded).
+        let owned = Wait.until(poll: .milliseconds(50)) {
+            (try? xclip(paint, ["-selection", "clipboard", "-t", "TARGETS", "-o"]))?.status == .exited(0)
+        }
+        #expect(owned, "the program never took the clipboard: \(paint.app.outputSummary)")
+        // Asked for while it may still be encoded: the answer waits for it.
+        let read = try xclip(paint, ["-selection", "clipboard", "-t", "image/png", "-o"])
+        #expect(read.status == .exited(0), "xclip: \(String(describing: read.status))")
+        #expect((try? PNGCodec.decode(read.output, name: "clipboard")) == noise, "\(read.output.count) bytes")
+        #expect(paint.app.isRunning)
+    }
+
     @Test("Ctrl+V: a picture another program put on the clipboard lands at the corner; Ctrl+Z takes it back")
     func paste() throws {
         let dir = try scratchFolder()
