@@ -26,6 +26,12 @@ extension Session {
                 live.edits.endRun()
                 liveText = live
                 changeSettings { $0.textFont.italic.toggle() }
+            case .character(let c) where c == "[" || c == "]":
+                // The text's size a step down or up, as Ctrl+[ and Ctrl+] in Word and
+                // LibreOffice: [ and ] alone are typed into the box.
+                live.edits.endRun()
+                liveText = live
+                stepSlider(.widthSlider, down: c == "[")
             case .character(let c) where c.lowercased() == "v":
                 requestTextPaste()
             case .character(let c) where c.lowercased() == "a":

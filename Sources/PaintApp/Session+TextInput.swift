@@ -19,9 +19,9 @@ extension Session {
         if acceptsText {
             guard modifiers.contains(.control) else { return true }
             if liveText != nil && fontChooser == nil {
-                // The box's own (bold, italic, paste, select all, copy, cut) and every shortcut,
-                // which puts it down.
-                return ["b", "i", "v", "a", "c", "x"].contains(Character(c.lowercased()))
+                // The box's own (bold, italic, paste, select all, copy, cut, the text's size) and
+                // every shortcut, which puts it down.
+                return ["b", "i", "v", "a", "c", "x", "[", "]"].contains(Character(c.lowercased()))
                     || shortcut(for: .character(c), modifiers) != nil
             }
             // The fields' own keys; in the file dialog Ctrl+H shows hidden files.

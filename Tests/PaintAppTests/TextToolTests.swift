@@ -245,6 +245,26 @@ import Testing
         #expect(s.settings.tool == .text)
     }
 
+    /// While a box is open, Ctrl+] and Ctrl+[ size its text a step up and down (as in Word and
+    /// LibreOffice) and the box shows it at once; [ and ] alone are typed. Before, Ctrl+] did
+    /// nothing there, and only the toolbar's slider sized the text being typed.
+    @Test func ctrlBracketsSizeTheTextBeingTyped() {
+        let s = T.makeSession(width: 400, height: 200)
+        s.select(.text)
+        Self.click(s, 20, 20)
+        Self.type(s, "Hi")
+        let frame = s.textOverlay?.frame
+        #expect(s.bindsKey("]", .control) && s.bindsKey("[", .control))
+        T.key(s, "]", .control)
+        #expect(s.settings.textFont.size == 35 && s.isEditingText)
+        #expect((s.textOverlay?.frame.height ?? 0) > (frame?.height ?? 0), "the box shows the larger text")
+        T.key(s, "[", .control)
+        T.key(s, "[", .control)
+        #expect(s.settings.textFont.size == 29)
+        Self.type(s, "[]")
+        #expect(s.liveText?.box.text == "Hi[]" && s.settings.textFont.size == 29)
+    }
+
     static func doubleClick(_ s: Session, _ x: Int, _ y: Int) {
         let w = T.window(s, x, y)
         s.handle([
