@@ -40,13 +40,22 @@ extension Session {
     /// Opens the picture at `target` (absolute) in place of this document: read first, so a
     /// file that cannot be opened is reported before anything is asked or changed.
     public func open(_ target: String) {
-        switch opener.load(target) {
-        case .success(let document):
-            pendingOpen = document
+        switch loadToOpen(target) {
+        case .success(let loaded):
+            pendingOpen = loaded
             requestLeave(to: .open(target))
         case .failure(let error):
             setMessage(error.description)
         }
+    }
+
+    /// Reads the picture at `target` for Open while another thread looks for a drawing a crash
+    /// left for it (`LeftOverSearch`), offered once the picture is put in place.
+    func loadToOpen(
+        _ target: String
+    ) -> Result<(document: Document, message: String, leftOver: LeftOverSearch?), ImageFileError> {
+        let search = opener.journalFolder.map { LeftOverSearch(for: target, in: $0, find: findLeftOver) }
+        return opener.load(target).map { ($0.document, $0.message, search) }
     }
 
     /// The window is asked to close: quit at once when saved, else ask.
@@ -96,16 +105,19 @@ extension Session {
             let (w, h) = (engine.width, engine.height)
             start(opener.blank(width: w, height: h), message: "New picture, \(w) × \(h)", offeringLeftOver: false)
         case .open(let target):
-            let loaded: Result<(document: Document, message: String), ImageFileError>
+            let loaded: Result<(document: Document, message: String, leftOver: LeftOverSearch?), ImageFileError>
             if let pending = pendingOpen, pending.document.path == target {
                 loaded = .success(pending)
             } else {
-                loaded = opener.load(target)
+                loaded = loadToOpen(target)
             }
             pendingOpen = nil
             switch loaded {
             case .success(let opened):
-                start(opened.document, message: opened.message, offeringLeftOver: true, anotherPicture: true)
+                // Found before this picture's own journal is made, offered in its first frame.
+                let leftOver = opened.leftOver?.finish()
+                start(opened.document, message: opened.message, offeringLeftOver: false, anotherPicture: true)
+                offerLeftOverDrawing(leftOver)
                 rememberRecent(target)
             case .failure(let error):
                 setMessage(error.description)

@@ -178,7 +178,7 @@ extension Session {
                 fileDialog?.report(error.description)
             }
         case .open(let target):
-            switch opener.load(target) {
+            switch loadToOpen(target) {
             case .success(let loaded):
                 closeFileDialog()
                 pendingOpen = loaded

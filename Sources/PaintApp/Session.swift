@@ -230,8 +230,14 @@ public final class Session {
     public internal(set) var hoverOutline: [Point] = []
     /// The history step of that stroke.
     var hoverStroke: Int?
-    /// A picture read for Open, waiting for the answer about this document's changes.
-    var pendingOpen: (document: Document, message: String)?
+    /// A picture read for Open, waiting for the answer about this document's changes, and the
+    /// look for a drawing a crash left for it (nil without a journal folder).
+    var pendingOpen: (document: Document, message: String, leftOver: LeftOverSearch?)?
+    /// Looks in a journal folder for the drawing a crash left for a file (for no file, the
+    /// newest of all): `Recovery.candidate`, held by tests to see where it runs.
+    var findLeftOver: (_ path: String?, _ folder: String) -> Recovery.Candidate? = {
+        Recovery.candidate(for: $0, in: $1)
+    }
     /// A pasted picture floating over the canvas until it is put down.
     var placing: Placing?
     /// A copied picture being encoded for the clipboard on its own thread (`offerToClipboard`).
