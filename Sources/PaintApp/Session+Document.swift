@@ -129,8 +129,8 @@ extension Session {
     /// Restore all come here. The previous document's journal closes (it was saved or given
     /// up). The window keeps its size, and its zoom unless this is `anotherPicture` (a file
     /// opened, at start-up or by Open): that one shows fitted to the
-    /// window when larger (`fitLargePictures`, on by default, as Windows 11 Paint, GIMP and Krita
-    /// open a file), else at 100 %, where it kept the zoom chosen for the picture before (an
+    /// window when larger (`fitLargePictures`, View ▸ Open Large Pictures Fitted, as Windows 11 Paint,
+    /// GIMP and Krita open a file), else at 100 %, where it kept the zoom chosen for the picture before (an
     /// 800 px photo opened after a 4000 px one showed at 33 %). A new blank canvas and a restored
     /// drawing keep the zoom.
     public func install(

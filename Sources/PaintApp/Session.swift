@@ -155,9 +155,9 @@ public final class Session {
     /// The folder a file was last opened from or saved to: where an untitled drawing's Open
     /// and Save as start.
     public internal(set) var lastFolder: String?
-    /// Whether a picture larger than the window opens fitted to it (on by default, as in
-    /// Windows 11 Paint, GIMP and Krita; View ▸ Open Large Pictures Fitted).
-    public var fitLargePictures = true
+    /// Whether a picture larger than the window opens fitted to it (View ▸ Open Large Pictures
+    /// Fitted; off by default, see `StoredSettings.fitLargePictures`).
+    public var fitLargePictures = false
     /// Whether work that can wait for the window's first frame (a history being rebuilt on its
     /// thread) waits until `startBackgroundWork`: the window shows the picture first.
     var backgroundWorkWaits: Bool

@@ -13,12 +13,12 @@ struct MenuEndToEndTests {
     static let panelFill = Color(r: 0xFA, g: 0xFA, b: 0xFB)
 
     /// A picture larger than the window with one black pixel, at (400, 250): in view at 100 %,
-    /// and still at 150 % about the canvas centre. Opened at 100 % unless `fitted` (the default
-    /// setting).
+    /// and still at 150 % about the canvas centre. Opened at 100 % (the default, written into the
+    /// settings too) unless `fitted` (`large-pictures = fitted`).
     func start(
         _ dir: TemporaryDirectory, width: Int = 1400, height: Int = 1000, fitted: Bool = false
     ) throws -> PaintWindow {
-        if !fitted { try openLargePicturesAtActualSize(home: dir.path) }
+        try openLargePictures(fitted: fitted, home: dir.path)
         let file = dir.file("dot.png")
         var image = PixelImage(width: width, height: height, fill: Color(r: 220, g: 20, b: 20).pixel)
         image[400, 250] = Color.black.pixel
@@ -119,7 +119,7 @@ struct MenuEndToEndTests {
         }
     }
 
-    @Test("a picture larger than the window opens whole by default (View ▸ Open Large Pictures Fitted)")
+    @Test("with View ▸ Open Large Pictures Fitted remembered, the next start shows a large picture whole")
     func fittedAtStart() throws {
         let dir = try scratchFolder()
         let paint = try start(dir, fitted: true)

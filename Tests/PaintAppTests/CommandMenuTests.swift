@@ -146,11 +146,11 @@ import Testing
         let s = Self.session()
         Self.key(s, .character("v"), .alt)
         let item = s.menuBar.menus[3].items.first { $0.command == "fit-on-open" }
-        #expect(item?.checked == true, "on by default")
+        #expect(item?.checked == false, "off by default")
         Self.key(s, .character("l"))
-        #expect(!s.fitLargePictures && !s.stored.fitLargePictures)
+        #expect(s.fitLargePictures && s.stored.fitLargePictures)
         Self.key(s, .character("v"), .alt)
-        #expect(s.menuBar.menus[3].items.first { $0.command == "fit-on-open" }?.checked == false)
+        #expect(s.menuBar.menus[3].items.first { $0.command == "fit-on-open" }?.checked == true)
     }
 }
 

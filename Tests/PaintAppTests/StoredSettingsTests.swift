@@ -89,7 +89,7 @@ import Testing
         expected.setOpacity(50)
         expected.secondary = Color(r: 0, g: 255, b: 0)
         #expect(stored.settings == expected)
-        #expect(stored.window == nil && stored.folder == nil && stored.fitLargePictures)
+        #expect(stored.window == nil && stored.folder == nil && !stored.fitLargePictures)
     }
 
     @Test("a key this version does not know is written back as it was")
@@ -153,12 +153,11 @@ import Testing
         #expect(s.layout.zoom == .actualSize)
     }
 
-    /// A picture larger than the window opens fitted on a first start, as in Windows 11 Paint,
-    /// GIMP and Krita; `large-pictures = actual-size` (the View menu's item unticked) opens it
-    /// at 100 %. The `fit-large-pictures = no` every older version wrote, chosen or not, leaves
-    /// the default; its `yes` still fits. Before, a 4000 x 3000 photo opened at 100 %, its
-    /// top-left corner filling the window.
-    @Test func aLargePictureOpensFittedByDefault() throws {
+    /// A picture larger than the window opens at 100 % on a first start (fitting it costs the
+    /// first frame and every stroke on it: `StoredSettings.fitLargePictures`);
+    /// `large-pictures = fitted` (the View menu's item ticked), or the older
+    /// `fit-large-pictures = yes`, opens it fitted.
+    @Test func aLargePictureOpensFittedWhenTheSettingsSaySo() throws {
         let dir = SessionTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let photo = dir + "/photo.png"
@@ -173,15 +172,17 @@ import Testing
             #expect(s.engine.width == 4000)
             return s
         }
-        for text in ["", "fit-large-pictures = no\n", "fit-large-pictures = yes\n", "large-pictures = fitted\n"] {
+        for text in ["fit-large-pictures = yes\n", "large-pictures = fitted\n"] {
             let s = opened(settings: text)
             #expect(s.fitLargePictures && s.layout.zoom == s.layout.fitZoom(), "“\(text)”: at \(s.layout.zoom)")
             #expect(s.layout.horizontalScrollbar == nil && s.layout.verticalScrollbar == nil, "“\(text)”")
             #expect(s.stored.file["large-pictures"] == "fitted" && s.stored.file["fit-large-pictures"] == nil)
         }
-        let s = opened(settings: "large-pictures = actual-size\n")
-        #expect(!s.fitLargePictures && s.layout.zoom == .actualSize)
-        #expect(s.stored.file["large-pictures"] == "actual-size")
+        for text in ["", "fit-large-pictures = no\n", "large-pictures = actual-size\n"] {
+            let s = opened(settings: text)
+            #expect(!s.fitLargePictures && s.layout.zoom == .actualSize, "“\(text)”: at \(s.layout.zoom)")
+            #expect(s.stored.file["large-pictures"] == "actual-size", "“\(text)”")
+        }
         let (_, problems) = StoredSettings.read(SettingsFile.parse("large-pictures = maybe\n"))
         #expect(problems == ["“large-pictures = maybe”: expected fitted or actual-size"])
     }
