@@ -26,7 +26,8 @@ struct DisplayFrames {
     private var question: (number: UInt64, at: Double)?
     /// When the last question was asked (CLOCK_MONOTONIC seconds).
     private var asked = -Double.infinity
-    /// Questions asked while the interval is not known: after a few, only motion asks again.
+    /// Questions asked while the interval is not known: after `idleQuestions`, only motion asks
+    /// again.
     private var questionsUnknown = 0
 
     /// Whether an answer is out at `clock` (it is looked for only then, and not for longer than
@@ -44,17 +45,27 @@ struct DisplayFrames {
     static let firstRun: UInt64 = 6
     /// The least time between two questions.
     static let spacing = 0.01
+    /// How many questions are asked while the interval is not known and nothing moves. Three
+    /// answers make it known; on a loaded machine an answer can come too late (its question
+    /// counts as lost after `answerTimeout`, or the blank asked about is past when the server
+    /// reads the question, and is answered as the current number). With four, a window can stop
+    /// asking before it knows, until motion comes (the first stroke's first frames are then
+    /// read every `InputPacing.standardPeriod`); PacedMotionEndToEndTests, which waits for the
+    /// frames before it moves, timed out on it twice at load 7. Eight, at most one every
+    /// `answerTimeout` when none is answered, cost an idle window nothing after its first
+    /// seconds.
+    static let idleQuestions = 8
 
     /// The blank to ask about at `clock` and the earliest time to ask (questions are at least
     /// `spacing` apart, whatever the answers say), or nil: none while an answer is out, none
-    /// once the interval is known unless `moving` and a second has passed, and at most four
-    /// while it is not known unless `moving`.
+    /// once the interval is known unless `moving` and a second has passed, and at most
+    /// `idleQuestions` while it is not known unless `moving`.
     func blankToAsk(at clock: Double, moving: Bool) -> (number: UInt64, when: Double)? {
         guard !unusable else { return nil }
         if awaitsAnswer(at: clock) { return nil }
         if interval != nil {
             guard moving, clock - (lastBlank ?? -.infinity) >= Self.refresh else { return nil }
-        } else if !moving && questionsUnknown >= 4 {
+        } else if !moving && questionsUnknown >= Self.idleQuestions {
             return nil
         }
         let when = max(clock, asked + Self.spacing)

@@ -127,8 +127,8 @@ import Testing
         remote.readMotion(1, at: 300)
         remote.readMotion(1, at: 300.001)
         #expect(remote.period == InputPacing.standardPeriod && abs(remote.holdUntil - 300.005) < 1e-9)
-        // No answer: asked again after half a second, for the current number; at most four
-        // questions while idle.
+        // No answer: asked again after half a second, for the current number; at most
+        // `idleQuestions` (eight) while idle.
         var silent = InputPacing(environment: nil)
         var asked = 0
         for t in stride(from: 0.0, through: 10, by: 0.1) {
@@ -138,7 +138,7 @@ import Testing
                 asked += 1
             }
         }
-        #expect(asked == 4)
+        #expect(asked == DisplayFrames.idleQuestions && asked == 8)
         // A window on no screen is told of a blank a second: not a display's interval.
         var offScreen = InputPacing(environment: nil)
         offScreen.asked(0, at: 0)
