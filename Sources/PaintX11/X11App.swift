@@ -378,24 +378,16 @@ public final class X11App {
             let idle = session.history.hasIdleWork(engine: session.engine)
             // Lost during this turn: not a poll on a connection Xlib has given up.
             if connection.isLost { return serverLost() }
-            fds[0].revents = 0
+            for i in fds.indices { fds[i].revents = 0 }
             fds[0].fd = holding ? -1 : fd
-            fds[1].revents = 0
-            fds[2].revents = 0
             fds[2].fd = session.historyRebuildDescriptor ?? -1
             // Work finished off this thread (a paste decoded, the file dialog's thumbnails, a
             // drawing restored) wakes the loop too.
-            fds[3].revents = 0
             fds[3].fd = session.pasteWorkFD ?? -1
-            fds[4].revents = 0
             fds[4].fd = session.saveWorkFD ?? -1
-            fds[5].revents = 0
             fds[5].fd = session.diskReadFD ?? -1
-            fds[6].revents = 0
             fds[6].fd = session.thumbnailWorkFD ?? -1
-            fds[7].revents = 0
             fds[7].fd = session.restoreWorkFD ?? -1
-            fds[8].revents = 0
             fds[8].fd = session.clipboardWorkFD ?? -1
             // A descriptor of -1 (no signal pipe, nothing under way) is skipped by poll.
             let ready = poll(
