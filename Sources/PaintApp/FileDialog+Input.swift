@@ -33,7 +33,7 @@ extension FileDialog {
             guard field.handle(key, modifiers) else { return nil }
             listActive = false
             if purpose.isSave {
-                followExtension()
+                nameEdited()
             } else {
                 applyFilter(choosing: nil)
             }
@@ -46,7 +46,7 @@ extension FileDialog {
     mutating func paste(_ text: String) {
         field.insert(text)
         listActive = false
-        if purpose.isSave { followExtension() } else { applyFilter(choosing: nil) }
+        if purpose.isSave { nameEdited() } else { applyFilter(choosing: nil) }
     }
 
     /// A button press at panel position (x, y): a place or a folder of the path bar goes there,

@@ -317,6 +317,24 @@ public struct FileDialog: Equatable {
         withHistory.toggle()
     }
 
+    /// After an edit of Save as's name: an extension typed just before the one the name kept
+    /// replaces it, then the format follows the name. Typing `annot.webp` over the selected stem
+    /// of `photo.jpg` gives `annot.webp.jpg`, which saved a JPEG under that name; the person
+    /// named a WebP (Windows' save dialog reads it so too). An extension SwiftPaint does not
+    /// know (`annot.xyz`) keeps the one after it: that is a name, saved in the format shown.
+    mutating func nameEdited() {
+        let text = field.text
+        let split = text.index(text.startIndex, offsetBy: min(field.cursor, text.count))
+        let typed = String(text[..<split])
+        let kept = text[split...]
+        if field.selection == nil, kept.first == ".", !kept.dropFirst().contains("."), !kept.contains("/"),
+            case .known = ImageFormat.naming(of: "x" + kept), case .known = ImageFormat.naming(of: typed)
+        {
+            field = TextField(typed)
+        }
+        followExtension()
+    }
+
     /// The format follows an extension typed into the name.
     mutating func followExtension() {
         if case .known(let named) = ImageFormat.naming(of: field.text), named.canSave { format = named }

@@ -209,6 +209,73 @@ import Testing
         #expect(s.settings.jpegQuality == 75 && s.message.hasPrefix("Saved to"), "\(s.message)")
     }
 
+    /// Opens a JPEG, Ctrl+Shift+S, and types `typed` over the stem the dialog selected, as a
+    /// person does (not over the whole name); returns the session with the dialog still up.
+    static func typedOverTheStem(_ typed: String, in dir: String) throws -> Session {
+        let file = dir + "/photo.jpg"
+        try ImageFile.save(
+            PixelImage(width: 32, height: 24, fill: Self.red), to: file, options: SaveOptions(format: .jpeg),
+            withAlpha: false)
+        let s = try Self.opened(file)
+        T.drag(s, [(2, 10), (30, 10)])
+        T.key(s, "s", [.control, .shift])
+        #expect(s.fileDialog?.field.text == "photo.jpg" && s.fileDialog?.field.selection == 0..<5)
+        for c in typed { s.handle(.key(.character(c), modifiers: [])) }
+        return s
+    }
+
+    @Test func anExtensionTypedOverTheStemIsTheFormatSavedUnderExactlyThatName() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func bytes(_ name: String) -> [UInt8] {
+            [UInt8](FileManager.default.contents(atPath: dir + "/" + name) ?? Data())
+        }
+
+        // WebP: the name and the dialog's format follow what was typed, and WebP's question is asked.
+        let s = try Self.typedOverTheStem("annot.webp", in: dir)
+        #expect(s.fileDialog?.field.text == "annot.webp" && s.fileDialog?.format == .webp)
+        s.handle(.key(.enter, modifiers: []))
+        guard case .qualityPrompt(_, let target, nil) = s.mode else {
+            Issue.record("no quality question: \(s.mode)")
+            return
+        }
+        #expect(target == dir + "/annot.webp")
+        #expect(
+            s.renderStatus(measure: FixedWidthMeasurer()).texts.contains {
+                $0.text.hasPrefix("WebP quality for “annot.webp”")
+            })
+        Self.answerPrompt(s, "80")
+        #expect(s.mode == .normal && s.path == dir + "/annot.webp", "\(s.message)")
+        #expect(ImageFormat.sniff(bytes("annot.webp")) == .webp)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/annot.webp.jpg"))
+
+        // PNG: saved at once (no question), as a PNG.
+        let p = try Self.typedOverTheStem("plain.png", in: dir)
+        p.handle(.key(.enter, modifiers: []))
+        #expect(p.mode == .normal && p.path == dir + "/plain.png", "\(p.message)")
+        #expect(
+            ImageFormat.sniff(bytes("plain.png")) == .png
+                && !FileManager.default.fileExists(atPath: dir + "/plain.png.jpg"))
+
+        // No extension typed: the one kept is the format (JPEG, its quality asked).
+        let j = try Self.typedOverTheStem("annot2", in: dir)
+        #expect(j.fileDialog?.field.text == "annot2.jpg" && j.fileDialog?.format == .jpeg)
+        j.handle(.key(.enter, modifiers: []))
+        Self.answerPrompt(j, "85")
+        #expect(ImageFormat.sniff(bytes("annot2.jpg")) == .jpeg)
+
+        // A format SwiftPaint only opens: the question which format to write, as a whole name.
+        let g = try Self.typedOverTheStem("anim.gif", in: dir)
+        #expect(g.fileDialog?.field.text == "anim.gif")
+        g.handle(.key(.enter, modifiers: []))
+        #expect(g.mode == .chooseFormat(dir + "/anim.gif", then: nil))
+
+        // An extension nobody knows is part of the name: the format shown is written, its
+        // extension after it (typing the whole name `pic.xyz` asks which format instead).
+        let x = try Self.typedOverTheStem("annot.xyz", in: dir)
+        #expect(x.fileDialog?.field.text == "annot.xyz.jpg" && x.fileDialog?.format == .jpeg)
+    }
+
     @Test func aFormatSwiftPaintOnlyOpensAsksAndTakesTheChosenExtension() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
