@@ -67,10 +67,12 @@ extension X11App {
                 // A text box near the picture's edge had its frame and caret over the gray.
                 if !textOverlayDrawn.isEmpty { drawSurround(session.layout, clip: textOverlayDrawn) }
                 drawTextOverlay()
-                // The ink goes to the server before the chrome is drawn. (What follows at once
-                // is still served with it, before the screen is read: the frequent position
-                // redraw waits for a later turn, `InputPacing.drawsPosition`.)
-                if owed.toolbar || owed.status || position { XFlush(display) }
+                // The ink goes to the server before the chrome is drawn. The position alone
+                // goes with it, in one flush: a turn that inks and draws the position is a
+                // frame of held motion, read ahead of the blank (`InputPacing.drawsPosition`),
+                // and the server serves a client's requests in order, the ink first, either
+                // way (a second flush cost a write, a poll and a read every other frame).
+                if owed.toolbar || owed.status { XFlush(display) }
             }
             refreshTextOverlayOffPicture()
             if owed.toolbar { drawToolbar(session.layout) }
