@@ -8,9 +8,8 @@ import PaintIO
 ///
 /// What is saved is taken at Ctrl+S (`Request`: the picture by reference to the paint's tiles,
 /// which the engine copies before it writes into them again, and the history as it is), so
-/// strokes drawn meanwhile are not in the file and keep the document modified. The same pattern
-/// as a paste (`PasteDecoding`): the thread shares nothing with the window's but the request
-/// and, once it has written a byte to `descriptor` (which the window polls), what it did. The
+/// strokes drawn meanwhile are not in the file and keep the document modified. A `BackgroundJob`:
+/// the thread shares nothing with the window's but the request and what it did. The
 /// file itself is replaced by one rename (`AtomicFile`): a crash or a kill leaves the old file
 /// or the new one, whole.
 final class BackgroundSave {
@@ -43,26 +42,8 @@ final class BackgroundSave {
         var historyLost = false
     }
 
-    /// Shared with the thread: the request in, what it did out, the pipe between them.
-    private final class Work: @unchecked Sendable {
-        let request: Request
-        /// Written by the thread before it signals; read only after joining it.
-        var written: Written?
-        let done: DonePipe?
-
-        init(request: Request, done: DonePipe?) {
-            self.request = request
-            self.done = done
-        }
-
-        func run() {
-            written = BackgroundSave.write(request)
-            done?.signal()
-        }
-    }
-
-    private let work: Work
-    private var thread: pthread_t?
+    private let job: BackgroundJob<Written>
+    private let request: Request
     /// The format written.
     let format: ImageFormat
     /// Where the user goes once it is saved (closing, New, Open after "Save"), if anywhere.
@@ -79,12 +60,12 @@ final class BackgroundSave {
     /// document came only says how it went.
     let document: Int
     /// Whether the thread has said it is done (see `checkFinished`).
-    private(set) var isFinished = false
+    var isFinished: Bool { job.isFinished }
 
     /// The file being written.
-    var target: String { work.request.target }
+    var target: String { request.target }
     /// Whether the picture's alpha is written (a transparent background).
-    var withAlpha: Bool { work.request.withAlpha }
+    var withAlpha: Bool { request.withAlpha }
 
     /// Starts writing `request` on a thread of its own with `inBackground` (here and now
     /// without, or when no thread or pipe can be made).
@@ -98,32 +79,20 @@ final class BackgroundSave {
         self.recordedAtStart = recordedAtStart
         self.journal = journal
         self.document = document
-        let done = inBackground ? DonePipe() : nil
-        let work = Work(request: request, done: done)
-        self.work = work
-        if done != nil, let thread = BackgroundThread.start({ work.run() }) {
-            self.thread = thread
-        } else {
-            work.run()
-        }
+        self.request = request
+        // A save left unfinished (the session goes) is still waited for: the file is whole.
+        job = BackgroundJob(wake: .pipe, inBackground: inBackground, dropped: .waitedFor) { Self.write(request) }
     }
 
     /// Readable once the thread is done; nil when it ran here (it is done).
-    var descriptor: Int32? { thread == nil ? nil : work.done?.readEnd }
+    var descriptor: Int32? { job.descriptor }
 
     /// Whether the thread is done, reading its signal when there is one.
-    func checkFinished() -> Bool {
-        if !isFinished && (thread == nil || work.done?.take() == true) { isFinished = true }
-        return isFinished
-    }
+    func checkFinished() -> Bool { job.checkFinished() }
 
     /// Waits for the thread (at once when it is done) and gives what it did.
     func finish() -> Written {
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
-        return work.written ?? Written(outcome: .failure(.cannotWrite(path: target, errno: EIO)))
+        job.finish() ?? Written(outcome: .failure(.cannotWrite(path: target, errno: EIO)))
     }
 
     /// Writes the picture (and its history) as `ImageFile.save` does: the file on disk is the
@@ -149,10 +118,5 @@ final class BackgroundSave {
         guard case .success(let saved) = outcome else { return Written(outcome: outcome) }
         let onDisk = saved.file.map(DiskBaseline.version) ?? DiskBaseline.now(request.target)
         return Written(outcome: outcome, onDisk: onDisk, historyLost: historyLost)
-    }
-
-    /// A save left unfinished (the session goes) is still waited for: the file is whole.
-    deinit {
-        if let thread { pthread_join(thread, nil) }
     }
 }

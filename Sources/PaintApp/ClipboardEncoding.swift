@@ -8,51 +8,29 @@ import PaintIO
 /// the picture copied before. The window takes the clipboard at once (`ClipboardRequest.claim`)
 /// and answers requests for the picture when this is done (`ClipboardRequest.fulfil`).
 ///
-/// The same pattern as `PasteDecoding`: the thread shares nothing with the window's thread but
-/// the picture in, the PNG out, and the pipe it signals through.
+/// A `BackgroundJob`: one given up (a newer copy) ends by itself and frees what it made.
 final class ClipboardEncoding {
     /// Pictures smaller than this many pixels are encoded at once (a few milliseconds): no
     /// thread, and the clipboard holds them from the moment they are copied.
     static let pixelsEncodedAtOnce = 1 << 20
 
-    /// Shared with the thread: the picture in, the PNG out.
-    private final class Work: @unchecked Sendable {
-        let picture: PixelImage
-        let withAlpha: Bool
-        /// Written by the thread before it signals; read only after joining it.
-        var result: Result<[UInt8], ImageFileError>?
-        let done: DonePipe
-
-        init(picture: PixelImage, withAlpha: Bool, done: DonePipe) {
-            self.picture = picture
-            self.withAlpha = withAlpha
-            self.done = done
-        }
-
-        func run() {
-            result = ClipboardEncoding.encode(picture, withAlpha: withAlpha)
-            done.signal()
-        }
-    }
-
-    private let work: Work
-    private var thread: pthread_t?
-    /// Readable once the thread is done.
-    var descriptor: Int32 { work.done.readEnd }
+    private let job: BackgroundJob<Result<[UInt8], ImageFileError>>
+    private let picture: PixelImage
+    private let withAlpha: Bool
+    /// Readable once the thread is done; nil once that was seen.
+    var descriptor: Int32? { job.descriptor }
     /// Whether the thread has said it is done (see `checkFinished`).
-    private(set) var isFinished = false
+    var isFinished: Bool { job.isFinished }
 
     /// Starts encoding `picture` on a thread of its own (here and now when no thread can be
     /// made); nil when no pipe could be made (the caller encodes it itself).
     init?(_ picture: PixelImage, withAlpha: Bool) {
-        guard let done = DonePipe() else { return nil }
-        let work = Work(picture: picture, withAlpha: withAlpha, done: done)
-        self.work = work
-        if let thread = BackgroundThread.start({ work.run() }) {
-            self.thread = thread
-        } else {
-            work.run()
+        guard let job = BackgroundJob.withPipe({ Self.encode(picture, withAlpha: withAlpha) }) else {
+            return nil
         }
+        self.job = job
+        self.picture = picture
+        self.withAlpha = withAlpha
     }
 
     /// The PNG the clipboard offers for `picture`, or why there is none.
@@ -62,23 +40,10 @@ final class ClipboardEncoding {
 
     /// Whether the thread is done, reading its signal when there is one.
     @discardableResult
-    func checkFinished() -> Bool {
-        if !isFinished && work.done.take() { isFinished = true }
-        return isFinished
-    }
+    func checkFinished() -> Bool { job.checkFinished() }
 
     /// Waits for the thread and gives the PNG, or why there is none.
     func finish() -> Result<[UInt8], ImageFileError> {
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
-        isFinished = true
-        return work.result ?? Self.encode(work.picture, withAlpha: work.withAlpha)
-    }
-
-    /// One given up (a newer copy): its thread ends by itself and frees what it made.
-    deinit {
-        if let thread { pthread_detach(thread) }
+        job.finish() ?? Self.encode(picture, withAlpha: withAlpha)
     }
 }

@@ -17,36 +17,15 @@ import PaintIO
 /// count its steps, about 11 ms for one of 1,600 strokes on a 4K picture (3.5 MB), which held
 /// the window's thread before its first frame.
 public final class DocumentOpening {
-    /// Shared with the thread: the request in, the document out.
-    private final class Work: @unchecked Sendable {
-        let path: String?
-        let options: CommandLineOptions
-        let journalFolder: String?
-        let findLeftOver: (_ path: String?, _ folder: String) -> Recovery.Candidate?
-        /// Written by the thread; read only after joining it.
-        var result: (document: Document, message: String)?
-        var leftOver: Recovery.Candidate?
+    /// What the thread gives: the opened document and what the status bar says first, and
+    /// the drawing a crash left for it.
+    private typealias Opened = (opened: (document: Document, message: String), leftOver: Recovery.Candidate?)
 
-        init(
-            path: String?, options: CommandLineOptions, journalFolder: String?,
-            findLeftOver: @escaping (String?, String) -> Recovery.Candidate?
-        ) {
-            self.path = path
-            self.options = options
-            self.journalFolder = journalFolder
-            self.findLeftOver = findLeftOver
-        }
-
-        func run() {
-            let opened = DocumentLoader.open(path, options: options, historyInBackground: true)
-            result = opened
-            // For the document as opened: its file, untitled when it could not be read.
-            leftOver = journalFolder.flatMap { findLeftOver(opened.document.path, $0) }
-        }
-    }
-
-    private let work: Work
-    private var thread: pthread_t?
+    private let job: BackgroundJob<Opened>
+    private let path: String?
+    private let options: CommandLineOptions
+    /// What the thread found, once `finish` took it.
+    private var found: Recovery.Candidate?
     /// A blank canvas of the size the file says it opens at (within `ImageLimits`; else the
     /// options' size), under the file's name: what the window is made for, and named after,
     /// until `finish`.
@@ -61,7 +40,8 @@ public final class DocumentOpening {
             Recovery.candidate(for: $0, in: $1)
         }
     ) {
-        work = Work(path: path, options: options, journalFolder: journalFolder, findLeftOver: findLeftOver)
+        self.path = path
+        self.options = options
         let header = path.flatMap(PictureHeader.read)
         var placeholder: Document
         if let header, ImageLimits.default.allows(width: header.width, height: header.height) {
@@ -73,16 +53,11 @@ public final class DocumentOpening {
         // name (the opened document has it too, unless the file cannot be read).
         placeholder.path = path
         self.placeholder = placeholder
-        guard path != nil || journalFolder != nil else {
-            work.run()
-            return
-        }
-        let work = work
-        if let thread = BackgroundThread.start({ work.run() }) {
-            self.thread = thread
-        } else {
-            // No thread: the picture is opened here and now.
-            work.run()
+        // Nothing to read and nowhere to look: the blank canvas is made here and now.
+        job = BackgroundJob(wake: .none, inBackground: path != nil || journalFolder != nil) {
+            let opened = DocumentLoader.open(path, options: options, historyInBackground: true)
+            // For the document as opened: its file, untitled when it could not be read.
+            return (opened, journalFolder.flatMap { findLeftOver(opened.document.path, $0) })
         }
     }
 
@@ -90,17 +65,15 @@ public final class DocumentOpening {
     /// handed over, not kept here: it holds the opened file's bytes until its journal does
     /// (`BaseImage`), and this object lives as long as the program.
     public func finish() -> (document: Document, message: String) {
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
+        guard let done = job.finish() else {
+            // Handed over before: the picture is opened again.
+            return DocumentLoader.open(path, options: options, historyInBackground: true)
         }
-        // The thread always leaves a result; without one, the picture is opened here.
-        let result = work.result ?? DocumentLoader.open(work.path, options: work.options, historyInBackground: true)
-        work.result = nil
-        return result
+        found = done.leftOver
+        return done.opened
     }
 
     /// The drawing a crash left for the opened document (for an untitled one, the newest of
     /// all), found on the thread: what `Session.offerLeftOverDrawing` offers. After `finish`.
-    public var leftOver: Recovery.Candidate? { work.leftOver }
+    public var leftOver: Recovery.Candidate? { found }
 }

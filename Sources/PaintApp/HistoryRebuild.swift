@@ -1,7 +1,6 @@
 import Glibc
 import PaintCore
 import PaintIO
-import Synchronization
 
 /// An opened picture's editing history, looked for and replayed on a thread of its own while
 /// the picture is already on screen and can be drawn on: a 4K picture with 2,000 saved steps
@@ -11,8 +10,8 @@ import Synchronization
 /// The thread runs the same search and the same checked replay as an open without a window
 /// (`DocumentLoader.savedHistory`: this computer's history store, then the file's own chunk,
 /// each trusted only when it replays to the file's pixels); it builds an engine and a history
-/// of its own and shares nothing with the window's thread but immutable values. When it is
-/// done it writes a byte to `descriptor`, which the window polls, and the session takes the
+/// of its own and shares nothing with the window's thread but immutable values. A
+/// `BackgroundJob`: when it is done the window wakes (`descriptor`) and the session takes the
 /// result over (Session+HistoryRebuild), replaying what was drawn meanwhile on top. Made by
 /// `DocumentLoader` with the document, started when the document is installed; dropped
 /// unfinished (another document opened), it tells its hash and replay to stop
@@ -46,98 +45,58 @@ public final class HistoryRebuild {
         }
     }
 
-    /// Shared with the thread: the plan in, the result out, the pipe between them.
-    private final class Work: @unchecked Sendable {
-        let plan: Plan
-        /// Stops the replay; says how far it got.
-        let control = ReplayControl()
-        /// Written by the thread before it signals; read only after joining it.
-        var result: DocumentLoader.SavedHistory?
-        let done: DonePipe
-
-        init(plan: Plan, done: DonePipe) {
-            self.plan = plan
-            self.done = done
-        }
-
-        func run() {
-            // Drawing comes first: the replay takes what the window leaves of the CPU (on Linux
-            // the nice value of "this process" is this thread's own).
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-            // The picture is hashed and checked from the engine's tiles (a band of rows at a
-            // time, the hash stopping when told to), never copied whole.
-            // Read here, off the window's thread, when the opening left them in the file (and
-            // nothing when the file no longer holds them: no history is found in them then).
-            let bytes = plan.fileBytes.read() ?? []
-            result = DocumentLoader.savedHistory(
-                bytes, format: plan.format, key: { HistoryKey(of: self.plan.picture, control: self.control) },
-                shows: plan.picture,
-                path: plan.path, store: plan.store, memoryCap: plan.memoryCap, control: control)
-            done.signal()
-            control.noteEnded()
-        }
-    }
-
-    private let work: Work
-    private var thread: pthread_t?
-    private var started = false
-    /// Readable once the thread is done.
-    public var descriptor: Int32 { work.done.readEnd }
+    private let job: BackgroundJob<DocumentLoader.SavedHistory>
+    /// Readable once the thread is done; nil before it starts and once that was seen.
+    public var descriptor: Int32? { job.descriptor }
     /// Whether the thread has said it is done (see `checkFinished`).
-    public private(set) var isFinished = false
+    public var isFinished: Bool { job.isFinished }
     /// What was committed on the picture while the thread ran, in order: replayed on top of
     /// the rebuilt history when it is taken over.
     public internal(set) var liveOperations: [Operation] = []
     /// What is being looked for.
-    public var plan: Plan { work.plan }
+    public let plan: Plan
     /// The replay's stop and progress (the thread's `noteEnded` says when it is over).
-    public var control: ReplayControl { work.control }
+    public let control: ReplayControl
 
     /// A rebuild of `plan`, not started yet; nil when no pipe could be made.
     public init?(_ plan: Plan) {
-        guard let done = DonePipe() else { return nil }
-        work = Work(plan: plan, done: done)
+        let control = ReplayControl()
+        self.control = control
+        guard
+            let job = BackgroundJob.withPipe(
+                control: control, startNow: false, { Self.rebuild(plan, control: control) })
+        else { return nil }
+        self.job = job
+        self.plan = plan
+    }
+
+    /// Looks for the history and replays it (on the thread).
+    private static func rebuild(_ plan: Plan, control: ReplayControl) -> DocumentLoader.SavedHistory {
+        // Drawing comes first: the replay takes what the window leaves of the CPU (on Linux
+        // the nice value of "this process" is this thread's own).
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        // The picture is hashed and checked from the engine's tiles (a band of rows at a
+        // time, the hash stopping when told to), never copied whole.
+        // Read here, off the window's thread, when the opening left them in the file (and
+        // nothing when the file no longer holds them: no history is found in them then).
+        let bytes = plan.fileBytes.read() ?? []
+        return DocumentLoader.savedHistory(
+            bytes, format: plan.format, key: { HistoryKey(of: plan.picture, control: control) },
+            shows: plan.picture,
+            path: plan.path, store: plan.store, memoryCap: plan.memoryCap, control: control)
     }
 
     /// Starts the thread (once; later calls do nothing). When no thread can be made the work
     /// is done here and now.
-    public func start() {
-        guard !started else { return }
-        started = true
-        let work = work
-        if let thread = BackgroundThread.start({ work.run() }) {
-            self.thread = thread
-        } else {
-            work.run()
-        }
-    }
+    public func start() { job.start() }
 
     /// Whether the thread is done, reading its signal when there is one (the window calls this
     /// when `descriptor` is readable).
     @discardableResult
-    public func checkFinished() -> Bool {
-        guard !isFinished, started else { return isFinished }
-        if work.done.take() { isFinished = true }
-        return isFinished
-    }
+    public func checkFinished() -> Bool { job.checkFinished() }
 
-    /// Waits for the thread (starting it first if need be) and gives what it found.
-    func finish() -> DocumentLoader.SavedHistory {
-        if !started { start() }
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
-        isFinished = true
-        return work.result ?? .none([])
-    }
-
-    /// An unfinished thread is not waited for: it is told to stop, ends at the replay's next
-    /// stop point, and what it made is freed with it.
-    deinit {
-        if let thread {
-            work.control.stop()
-            pthread_detach(thread)
-        }
-    }
+    /// Waits for the thread (starting it first if need be) and gives what it found. Dropped
+    /// unfinished, the thread is told to stop, ends at the replay's next stop point, and what
+    /// it made is freed with it.
+    func finish() -> DocumentLoader.SavedHistory { job.finish() ?? .none([]) }
 }

@@ -7,9 +7,7 @@ import PaintIO
 /// `ImageLimits`) takes half a minute and a gigabyte to decode, which on the window's thread
 /// froze it for as long.
 ///
-/// The same pattern as the history rebuild (`HistoryRebuild`): the thread shares nothing with
-/// the window's thread but the request and, once it has written a byte to `descriptor` (which
-/// the window polls), the result. Dropped unfinished (Escape, a second paste, another
+/// A `BackgroundJob`. Dropped unfinished (Escape, a second paste, another
 /// document), it tells the decode to stop (`ReplayControl`: every format's decoder looks at it
 /// at each row, a WebP's at each chunk of its data), so the thread ends within one and frees
 /// what it decoded.
@@ -29,53 +27,31 @@ final class PasteDecoding {
     /// needs (`Session.decodePaste`).
     typealias Decoder = @Sendable (Source, ReplayControl?) -> Result<PixelImage, ImageFileError>
 
-    /// Shared with the thread: the request in, the result out, the pipe between them.
-    private final class Work: @unchecked Sendable {
-        let source: Source
-        let decoder: Decoder
-        let control = ReplayControl()
-        /// Written by the thread before it signals; read only after joining it.
-        var result: Result<PixelImage, ImageFileError>?
-        let done: DonePipe
-
-        init(source: Source, decoder: @escaping Decoder, done: DonePipe) {
-            self.source = source
-            self.decoder = decoder
-            self.done = done
-        }
-
-        func run() {
-            result = decoder(source, control)
-            done.signal()
-        }
-    }
-
-    private let work: Work
-    private var thread: pthread_t?
+    private let job: BackgroundJob<Result<PixelImage, ImageFileError>>
+    private let decoder: Decoder
     /// The picture's size as its header says (nil when the header says nothing usable): for
     /// the status bar while it decodes.
     let header: PictureHeader?
     /// Where the picture comes from (its messages differ).
-    var source: Source { work.source }
-    /// Readable once the thread is done.
-    var descriptor: Int32 { work.done.readEnd }
+    let source: Source
+    /// Readable once the thread is done; nil once that was seen.
+    var descriptor: Int32? { job.descriptor }
     /// Whether the thread has said it is done (see `checkFinished`).
-    private(set) var isFinished = false
+    var isFinished: Bool { job.isFinished }
 
     /// Starts decoding `source` on a thread of its own (here and now when no thread can be
     /// made); nil when no pipe could be made (the caller decodes it itself).
     init?(_ source: Source, decoder: @escaping Decoder = { decode($0, control: $1) }) {
-        guard let done = DonePipe() else { return nil }
+        let control = ReplayControl()
+        guard let job = BackgroundJob.withPipe(control: control, { decoder(source, control) }) else {
+            return nil
+        }
+        self.job = job
+        self.decoder = decoder
+        self.source = source
         switch source {
         case .clipboard(let bytes): header = PictureHeader.parse(bytes)
         case .file(let path), .background(let path): header = PictureHeader.read(path: path)
-        }
-        let work = Work(source: source, decoder: decoder, done: done)
-        self.work = work
-        if let thread = BackgroundThread.start({ work.run() }) {
-            self.thread = thread
-        } else {
-            work.run()
         }
     }
 
@@ -93,30 +69,12 @@ final class PasteDecoding {
 
     /// Whether the thread is done, reading its signal when there is one.
     @discardableResult
-    func checkFinished() -> Bool {
-        if !isFinished && work.done.take() { isFinished = true }
-        return isFinished
-    }
+    func checkFinished() -> Bool { job.checkFinished() }
 
     /// Waits for the thread and gives the picture, or why there is none.
-    func finish() -> Result<PixelImage, ImageFileError> {
-        if let thread {
-            pthread_join(thread, nil)
-            self.thread = nil
-        }
-        isFinished = true
-        return work.result ?? work.decoder(work.source, nil)
-    }
+    func finish() -> Result<PixelImage, ImageFileError> { job.finish() ?? decoder(source, nil) }
 
     /// Tells the decode to stop at its next step, a row or a chunk (nothing once it is done).
-    func cancel() { work.control.stop() }
-
-    /// An unfinished decode is not waited for: it is told to stop and ends at its next step,
-    /// freeing what it decoded.
-    deinit {
-        if let thread {
-            work.control.stop()
-            pthread_detach(thread)
-        }
-    }
+    /// Dropped unfinished, it is told the same and not waited for.
+    func cancel() { job.cancel() }
 }

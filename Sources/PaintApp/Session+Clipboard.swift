@@ -41,12 +41,6 @@ extension Session {
     /// Whether a copied picture is still being encoded for the clipboard.
     public var isEncodingForClipboard: Bool { clipboardEncoding != nil }
 
-    /// The descriptor the window polls while a copy is encoded: readable when it is done.
-    var clipboardDescriptor: Int32? {
-        guard let encoding = clipboardEncoding, !encoding.isFinished else { return nil }
-        return encoding.descriptor
-    }
-
     /// Gives the window the copied picture's PNG once it is encoded.
     func checkClipboardEncoding() {
         guard let encoding = clipboardEncoding, encoding.checkFinished() else { return }
@@ -138,12 +132,6 @@ extension Session {
 
     /// Whether a pasted picture is still being decoded.
     public var isDecodingPaste: Bool { pasteDecoding != nil }
-
-    /// The descriptor the window polls while a paste decodes: readable when it is done.
-    var pasteDescriptor: Int32? {
-        guard let decoding = pasteDecoding, !decoding.isFinished else { return nil }
-        return decoding.descriptor
-    }
 
     /// Floats the decoded paste once it is done and nothing is being drawn (a stroke, a
     /// question, a text box, a dialog finishes first; the window looks again every turn).

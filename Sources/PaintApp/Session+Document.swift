@@ -50,11 +50,14 @@ extension Session {
     }
 
     /// Reads the picture at `target` for Open while another thread looks for a drawing a crash
-    /// left for it (`LeftOverSearch`), offered once the picture is put in place.
+    /// left for it (a `BackgroundJob`), offered once the picture is put in place.
     func loadToOpen(
         _ target: String
-    ) -> Result<(document: Document, message: String, leftOver: LeftOverSearch?), ImageFileError> {
-        let search = opener.journalFolder.map { LeftOverSearch(for: target, in: $0, find: findLeftOver) }
+    ) -> Result<(document: Document, message: String, leftOver: BackgroundJob<Recovery.Candidate?>?), ImageFileError> {
+        let search = opener.journalFolder.map { folder in
+            // A cancelled or failed open leaves the look to finish on its own.
+            BackgroundJob(wake: .none) { [findLeftOver] in findLeftOver(target, folder) }
+        }
         return opener.load(target).map { ($0.document, $0.message, search) }
     }
 
@@ -105,7 +108,10 @@ extension Session {
             let (w, h) = (engine.width, engine.height)
             start(opener.blank(width: w, height: h), message: "New picture, \(w) × \(h)", offeringLeftOver: false)
         case .open(let target):
-            let loaded: Result<(document: Document, message: String, leftOver: LeftOverSearch?), ImageFileError>
+            let loaded:
+                Result<
+                    (document: Document, message: String, leftOver: BackgroundJob<Recovery.Candidate?>?), ImageFileError
+                >
             if let pending = pendingOpen, pending.document.path == target {
                 loaded = .success(pending)
             } else {
@@ -115,7 +121,7 @@ extension Session {
             switch loaded {
             case .success(let opened):
                 // Found before this picture's own journal is made, offered in its first frame.
-                let leftOver = opened.leftOver?.finish()
+                let leftOver = opened.leftOver?.finish() ?? nil
                 start(opened.document, message: opened.message, offeringLeftOver: false, anotherPicture: true)
                 offerLeftOverDrawing(leftOver)
                 rememberRecent(target)

@@ -214,42 +214,6 @@ extension Session {
 
     // MARK: Thumbnails
 
-    /// Readable when a paste decoded off the event thread waits to be taken with
-    /// `takeBackgroundWork`; nil when none is being decoded.
-    public var pasteWorkFD: Int32? { pasteDescriptor }
-
-    /// Readable when the file dialog's thumbnail thread has finished pictures to be taken with
-    /// `takeBackgroundWork`; nil when there is no such thread. Polled besides `pasteWorkFD`, not
-    /// instead of it: a thumbnail finished while a paste decodes wakes the window.
-    public var thumbnailWorkFD: Int32? { thumbnailer?.wakeFD }
-
-    /// Readable when a picture copied to the clipboard is encoded off the event thread
-    /// (`ClipboardEncoding`), to be taken with `takeBackgroundWork`; nil when none is. Polled
-    /// in a slot of its own, as the paste's and the thumbnails' are.
-    public var clipboardWorkFD: Int32? { clipboardDescriptor }
-
-    /// Readable when the save being written is done: it is taken with `takeBackgroundWork`;
-    /// nil when none is.
-    public var saveWorkFD: Int32? { saveDescriptor }
-
-    /// Takes a drawing restored on its thread (`checkRestore`), what the thumbnail thread
-    /// finished into the dialog, a paste decoded on its thread onto the canvas (`checkPaste`),
-    /// a copy encoded for the clipboard (`checkClipboardEncoding`), and a save written on its
-    /// own (`checkSave`); the
-    /// file's bytes read on their thread wait for the turn's look (`watch`).
-    public func takeBackgroundWork() {
-        diskCheck?.tookWake()
-        checkRestore()
-        checkSave()
-        checkPaste()
-        checkClipboardEncoding()
-        guard let loader = thumbnailer else { return }
-        let done = loader.take()
-        guard !done.isEmpty else { return }
-        for item in done { thumbnails[item.path] = (item.side, item.image) }
-        if fileDialog != nil { effects.editor = true }
-    }
-
     /// Asks the thread for the thumbnails of the pictures in view that it has not made yet.
     func requestThumbnails() {
         guard makesThumbnails, let dialog = fileDialog else { return }

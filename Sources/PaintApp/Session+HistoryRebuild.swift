@@ -5,10 +5,7 @@ import PaintCore
 /// the rebuilt history is taken over, with what was drawn meanwhile replayed on top of it.
 extension Session {
     /// The descriptor the window polls while a history is being rebuilt: readable when done.
-    public var historyRebuildDescriptor: Int32? {
-        guard let rebuild = document.historyRebuild, !rebuild.isFinished else { return nil }
-        return rebuild.descriptor
-    }
+    public var historyRebuildDescriptor: Int32? { document.historyRebuild?.descriptor }
 
     /// Whether a saved history is still being rebuilt.
     public var isRebuildingHistory: Bool { document.historyRebuild != nil }

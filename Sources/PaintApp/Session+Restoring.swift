@@ -10,10 +10,6 @@ extension Session {
     /// Whether a drawing is being restored from its crash journal.
     public var isRestoring: Bool { restoring != nil }
 
-    /// Readable when the drawing restored off the event thread waits to be taken with
-    /// `takeBackgroundWork`; nil when none is being restored (or it was restored here).
-    public var restoreWorkFD: Int32? { restoring?.descriptor }
-
     /// Restores the drawing `offer` describes: on a thread of its own with
     /// `restoresInBackground`, else before this returns.
     func startRestore(_ offer: RestoreOffer) {
@@ -22,7 +18,7 @@ extension Session {
     }
 
     /// Takes the restored drawing once its thread is done (the window's loop, when
-    /// `restoreWorkFD` is readable; at once without a thread), else says how far it got.
+    /// its descriptor is readable; at once without a thread), else says how far it got.
     func checkRestore() {
         guard let restore = restoring else { return }
         guard restore.checkFinished() else { return showRestoreProgress() }

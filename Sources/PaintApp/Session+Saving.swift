@@ -43,13 +43,6 @@ extension Session {
         return true
     }
 
-    /// Readable when the save being written is done (`takeBackgroundWork` takes it); nil when
-    /// none is.
-    var saveDescriptor: Int32? {
-        guard let saving, !saving.isFinished else { return nil }
-        return saving.descriptor
-    }
-
     /// Whether a save is being written.
     public var isSaving: Bool { saving != nil }
 

@@ -59,11 +59,11 @@ extension Session {
         // The file is looked at every 2 s (a stat; its bytes only when the stat changed).
         let journal: Double? = protection == .safe ? nil : 0.5
         guard path != nil && document.onDisk != .unknown else { return journal }
-        // The file's bytes being read: their thread wakes the window when they are (`diskReadFD`),
+        // The file's bytes being read: their thread wakes the window when they are (`backgroundDescriptor`),
         // or, with no pipe, the window looks again soon. A save or leaving that waits for them and
         // for a dialog, a question or a save being written goes on in the turn of the input or
         // the save's end that closes them: nothing to wake for meanwhile.
-        if let check = diskCheck, check.wakeFD == nil {
+        if let check = diskCheck, check.isLookedFor {
             return min(Self.readingInterval, journal ?? Self.readingInterval)
         }
         return min(Self.fileInterval, journal ?? Self.fileInterval)
@@ -146,11 +146,6 @@ extension Session {
     /// Seconds between looks at a read of its bytes on their thread (`DiskCheck`) that cannot
     /// wake the window (no pipe could be made).
     static let readingInterval = 0.05
-
-    /// Readable when the document's file, read on a thread of its own (`DiskCheck`), is read:
-    /// the window polls it with the X connection and calls `takeBackgroundWork`, and its next
-    /// look takes the version. Nil when nothing is read.
-    public var diskReadFD: Int32? { diskCheck?.wakeFD }
 
     /// What the status bar says while crash protection is stopped.
     static func stoppedText(_ why: String) -> String {

@@ -232,7 +232,7 @@ public final class Session {
     var hoverStroke: Int?
     /// A picture read for Open, waiting for the answer about this document's changes, and the
     /// look for a drawing a crash left for it (nil without a journal folder).
-    var pendingOpen: (document: Document, message: String, leftOver: LeftOverSearch?)?
+    var pendingOpen: (document: Document, message: String, leftOver: BackgroundJob<Recovery.Candidate?>?)?
     /// Looks in a journal folder for the drawing a crash left for a file (for no file, the
     /// newest of all): `Recovery.candidate`, held by tests to see where it runs.
     var findLeftOver: (_ path: String?, _ folder: String) -> Recovery.Candidate? = {

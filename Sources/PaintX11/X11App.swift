@@ -289,24 +289,13 @@ public final class X11App {
         owed.merge(session.takeEffects())
         StartupTrace.mark("input ready")
         let fd = XConnectionNumber(display)
+        // The connection, the signal pipe, then one slot for each descriptor the session may
+        // give for work done off this thread (-1: none; poll skips it), filled in place each turn.
         var fds = [
             Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             Glibc.pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-            // A reopened picture's history being rebuilt (-1: none; poll skips it).
-            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
-            // A paste being decoded (-1: none).
-            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
-            // A save being written (-1: none).
-            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
-            // The document's file being read to tell whether another program changed it (-1: none).
-            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
-            // The file dialog's thumbnails being made (-1: none), while a paste decodes too.
-            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
-            // A drawing a crash left being restored from its journal (-1: none).
-            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
-            // A picture copied to the clipboard being encoded (-1: none).
-            Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
         ]
+        fds += repeatElement(Glibc.pollfd(fd: -1, events: Int16(POLLIN), revents: 0), count: Session.backgroundSlots)
         var batch: [InputEvent] = []
         while owed.exit == nil {
             // One read of the connection (XPending), then what it queued: XQLength makes no
@@ -380,15 +369,9 @@ public final class X11App {
             if connection.isLost { return serverLost() }
             for i in fds.indices { fds[i].revents = 0 }
             fds[0].fd = holding ? -1 : fd
-            fds[2].fd = session.historyRebuildDescriptor ?? -1
-            // Work finished off this thread (a paste decoded, the file dialog's thumbnails, a
-            // drawing restored) wakes the loop too.
-            fds[3].fd = session.pasteWorkFD ?? -1
-            fds[4].fd = session.saveWorkFD ?? -1
-            fds[5].fd = session.diskReadFD ?? -1
-            fds[6].fd = session.thumbnailWorkFD ?? -1
-            fds[7].fd = session.restoreWorkFD ?? -1
-            fds[8].fd = session.clipboardWorkFD ?? -1
+            // Work finished off this thread (a history rebuilt, a paste decoded, the file
+            // dialog's thumbnails, a drawing restored) wakes the loop too.
+            for slot in 0..<Session.backgroundSlots { fds[2 + slot].fd = session.backgroundDescriptor(slot) ?? -1 }
             // A descriptor of -1 (no signal pipe, nothing under way) is skipped by poll.
             let ready = poll(
                 &fds, nfds_t(fds.count), idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
@@ -396,11 +379,7 @@ public final class X11App {
                 session.history.idleWork(engine: session.engine)
                 continue
             }
-            if fds[2].revents != 0 {
-                session.checkHistoryRebuild()
-                owed.merge(session.takeEffects())
-            }
-            if fds[3..<9].contains(where: { $0.revents != 0 }) {
+            if fds[2...].contains(where: { $0.revents != 0 }) {
                 session.takeBackgroundWork()
                 owed.merge(session.takeEffects())
             }

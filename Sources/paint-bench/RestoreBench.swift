@@ -85,9 +85,9 @@ func runRestoreBench(arguments: [String]) -> Never {
         session.answer(.restore)
         var holds = [milliseconds(since: start)]
         // As the window's loop: woken by the restore's pipe, or by the progress's timer.
-        while session.isRestoring, let fd = session.restoreWorkFD {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(Session.restoreProgressInterval * 1000))
+        while session.isRestoring, !session.backgroundDescriptors.isEmpty {
+            var fds = session.backgroundDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), Int32(Session.restoreProgressInterval * 1000))
             let taken = monotonicNanoseconds()
             if ready > 0 {
                 session.takeBackgroundWork()

@@ -57,7 +57,7 @@ import Testing
     /// it; whether the drawing was taken.
     static func waitForRestore(_ s: Session) -> Bool {
         C.eventually {
-            guard s.isRestoring, let fd = s.restoreWorkFD else { return true }
+            guard s.isRestoring, let fd = s.restoring?.descriptor else { return true }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&poller, 1, 50) > 0 { s.takeBackgroundWork() }
             return !s.isRestoring

@@ -73,7 +73,7 @@ extension ChangedOnDiskTests {
         a.document.onDisk = .version(known.withoutStatusChange)
         // The bytes are read once, on their thread, and are the same: no change, and the next
         // look reads nothing.
-        #expect(a.watch() == Session.fileInterval && a.diskCheck != nil && a.diskReadFD != nil)
+        #expect(a.watch() == Session.fileInterval && a.diskCheck != nil && a.diskCheck?.wakeFD != nil)
         a.diskCheck?.wait()
         #expect(a.watch(lookingAtFile: false) == 2 && !a.changedOnDisk)
         #expect(a.watch() == 2 && a.diskCheck == nil && !a.changedOnDisk)
@@ -89,7 +89,7 @@ extension ChangedOnDiskTests {
         let (a, reader, file) = try Self.heldWindow(dir)
         try Self.rewriteInPlace(file)
         // The look starts reading the file on its thread (held); Ctrl+S comes before it is done.
-        #expect(a.watch() == Session.fileInterval && a.diskReadFD != nil)
+        #expect(a.watch() == Session.fileInterval && a.diskCheck?.wakeFD != nil)
         let check = try #require(a.diskCheck)
         T.key(a, "s", .control)
         #expect(a.diskCheck === check && a.mode == .normal, "the read under way answers Ctrl+S")

@@ -75,7 +75,8 @@ extension ChangedOnDiskTests {
         T.drag(a, [(30, 5), (30, 50)])
         #expect(a.engine.viewPixel(x: 30, y: 30) == Color.black.pixel)
         T.key(a, "s", .control)
-        #expect(a.watch(lookingAtFile: false) == Session.fileInterval && a.mode == .normal && a.diskReadFD != nil)
+        #expect(
+            a.watch(lookingAtFile: false) == Session.fileInterval && a.mode == .normal && a.diskCheck?.wakeFD != nil)
 
         reader.release()
         Self.settle(a)

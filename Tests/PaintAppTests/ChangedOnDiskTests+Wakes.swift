@@ -25,9 +25,7 @@ extension ChangedOnDiskTests {
             let look = clock >= nextLook
             if look { nextLook = clock + Session.fileInterval }
             let due = s.watch(lookingAtFile: look).map { clock + $0 } ?? .infinity
-            var fds = [s.diskReadFD, s.saveWorkFD, s.pasteWorkFD, s.thumbnailWorkFD].map {
-                pollfd(fd: $0 ?? -1, events: Int16(POLLIN), revents: 0)
-            }
+            var fds = s.backgroundDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             if poll(&fds, nfds_t(fds.count), 0) > 0 {
                 s.takeBackgroundWork()
                 continue
@@ -42,7 +40,7 @@ extension ChangedOnDiskTests {
     /// Whether the end of the session's read of its file wakes the window, as poll does in
     /// its loop (a 10 s bound, never reached when it does); the turn it wakes for follows.
     static func wokenByTheRead(_ s: Session) -> Bool {
-        guard let fd = s.diskReadFD else { return false }
+        guard let fd = s.diskCheck?.wakeFD else { return false }
         var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, 10_000) == 1 else { return false }
         s.takeBackgroundWork()

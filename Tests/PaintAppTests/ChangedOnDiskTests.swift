@@ -242,7 +242,7 @@ extension ChangedOnDiskTests {
         #expect(rename(file + ".tmp", file) == 0)
         // The look between events starts reading the bytes on a thread of its own and says nothing
         // yet; the read wakes the window when it is done, and a look then says it.
-        #expect(a.watch() == Session.fileInterval && !a.changedOnDisk && a.diskReadFD != nil)
+        #expect(a.watch() == Session.fileInterval && !a.changedOnDisk && a.diskCheck?.wakeFD != nil)
         let check = try #require(a.diskCheck, "the bytes are read off the window's thread")
         check.wait()
         #expect(a.watch(lookingAtFile: false) == Session.fileInterval)

@@ -14,7 +14,7 @@ import Testing
     /// Waits (on the descriptor the window polls, not a sleep) until the copy is encoded, then
     /// takes it as the window does; returns the effects.
     static func encoded(_ s: Session) -> Effects {
-        if let fd = s.clipboardWorkFD {
+        if let fd = s.clipboardEncoding?.descriptor {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             _ = poll(&p, 1, 120_000)
         }
@@ -39,7 +39,7 @@ import Testing
         let s = Self.drawn()
         let copy = T.key(s, "c", .control).clipboard
         #expect(copy == [.claim(width: 1200, height: 1000)], "\(copy.count) requests")
-        #expect(s.isEncodingForClipboard && s.clipboardWorkFD != nil)
+        #expect(s.isEncodingForClipboard && s.clipboardEncoding?.descriptor != nil)
         #expect(s.shownMessage == "Copied the picture (1200 × 1000) to the clipboard")
         let done = Self.encoded(s).clipboard
         guard done.count == 1, case .fulfil(let png?) = done[0] else {

@@ -10,7 +10,7 @@ import Testing
 /// thread: each wakes the window when it is done, whatever the other is doing.
 extension PasteDecodingTests {
     /// Before, the window polled the paste's descriptor instead of the thumbnails' while a
-    /// paste decoded (`pasteDescriptor ?? thumbnailer?.wakeFD`): a thumbnail finished then
+    /// paste decoded (`backgroundDescriptors`, not `pasteDecoding?.descriptor ?? thumbnailer?.wakeFD`): a thumbnail finished then
     /// waited, unseen, for the paste's end or the next event.
     @Test func aThumbnailFinishedWhileAPasteDecodesWakesTheWindow() throws {
         let dir = T.temporaryFolder()
@@ -35,9 +35,7 @@ extension PasteDecodingTests {
         #expect(poll(&done, 1, 120_000) == 1, "the thumbnail was never made")
         // What the window polls (`X11App.run`) with the paste still decoding: readable.
         #expect(s.isDecodingPaste)
-        var fds = [s.diskReadFD, s.saveWorkFD, s.pasteWorkFD, s.thumbnailWorkFD].map {
-            pollfd(fd: $0 ?? -1, events: Int16(POLLIN), revents: 0)
-        }
+        var fds = s.backgroundDescriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         #expect(poll(&fds, nfds_t(fds.count), 0) > 0, "the finished thumbnail did not wake the window")
         s.takeBackgroundWork()
         #expect(s.thumbnails[small]?.image?.width == 8)
