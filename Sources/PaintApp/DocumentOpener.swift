@@ -20,20 +20,15 @@ public struct DocumentOpener {
     /// journal's own thread (a slow disk never stops the window): changes recorded meanwhile go
     /// into it once it is made, and `Session.settleJournal` lets the document's starting picture
     /// go to it then (`document.base` moves there, out of memory), or says why it could not be
-    /// made. With `offeringLeftOver`,
-    /// the newest journal a crash left for the same file (for an untitled document, the newest
-    /// of all) comes with it, to offer, even when this document's own journal cannot be made (a
-    /// full disk). Without a journal folder there is no journal and no problem; when the journal
+    /// made (a drawing a crash left is looked for before, off the window's thread:
+    /// `DocumentOpening`, `Session.loadToOpen`). Without a journal folder there is no journal and no problem; when the journal
     /// cannot be started, `problem` says why (drawing goes on without it) and `why` says it short
     /// enough for the status bar ("the disk is full"). With `replacing`, the journal it
     /// replaces hears every change too until the new one is made.
     public func startJournal(
-        for document: inout Document, offeringLeftOver: Bool, replacing previous: OperationSink? = nil
-    ) -> (
-        journal: DocumentJournal?, offer: RestoreOffer?, problem: String?, why: String?
-    ) {
-        guard let folder = journalFolder else { return (nil, nil, nil, nil) }
-        let leftOver = offeringLeftOver ? Recovery.candidate(for: document.path, in: folder) : nil
+        for document: inout Document, replacing previous: OperationSink? = nil
+    ) -> (journal: DocumentJournal?, problem: String?, why: String?) {
+        guard let folder = journalFolder else { return (nil, nil, nil) }
         // The canvas the operations start on: the history's first, which a crop, scale or turn
         // in a reopened file's history makes differ from the picture's.
         let start = document.history.startingCanvas ?? document.engine.bounds
@@ -43,7 +38,7 @@ public struct DocumentOpener {
         let baseImage = baseFile == nil ? document.base?.read() : nil
         if document.base != nil && baseImage == nil && baseFile == nil {
             let why = "its starting picture could not be read back"
-            return (nil, leftOver.map(Recovery.offer), "No crash journal: " + why, why)
+            return (nil, "No crash journal: " + why, why)
         }
         let header = JournalHeader(
             documentPath: document.path, width: start.width, height: start.height,
@@ -53,13 +48,9 @@ public struct DocumentOpener {
         let initial = document.log.map(JournalRecord.operation)
         do {
             let writer = try JournalWriter.start(in: folder, header: header, baseFile: baseFile, initial: initial)
-            return (DocumentJournal(writer: writer, replacing: previous), leftOver.map(Recovery.offer), nil, nil)
+            return (DocumentJournal(writer: writer, replacing: previous), nil, nil)
         } catch {
-            // A drawing a crash left is offered even so: restoring it goes on in its own journal.
-            return (
-                nil, leftOver.map(Recovery.offer), "No crash journal: \(error.description)",
-                DocumentJournal.reason(error)
-            )
+            return (nil, "No crash journal: \(error.description)", DocumentJournal.reason(error))
         }
     }
 

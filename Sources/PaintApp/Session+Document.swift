@@ -106,7 +106,7 @@ extension Session {
             finish()
         case .newDocument:
             let (w, h) = (engine.width, engine.height)
-            start(opener.blank(width: w, height: h), message: "New picture, \(w) × \(h)", offeringLeftOver: false)
+            start(opener.blank(width: w, height: h), message: "New picture, \(w) × \(h)")
         case .open(let target):
             let loaded:
                 Result<
@@ -122,7 +122,7 @@ extension Session {
             case .success(let opened):
                 // Found before this picture's own journal is made, offered in its first frame.
                 let leftOver = opened.leftOver?.finish() ?? nil
-                start(opened.document, message: opened.message, offeringLeftOver: false, anotherPicture: true)
+                start(opened.document, message: opened.message, anotherPicture: true)
                 offerLeftOverDrawing(leftOver)
                 rememberRecent(target)
             case .failure(let error):
@@ -194,18 +194,16 @@ extension Session {
 
     /// Starts editing `document` with a crash journal of its own (New, Open, and the first
     /// document once the window is up): its journal is made first, then the document installed.
-    /// With `offeringLeftOver`, a drawing a crash left for the same file (for an untitled
-    /// document, the newest of all) is offered back. Returns why there is no journal when one
+    /// A drawing a crash left is offered apart (`offerLeftOverDrawing`). Returns why there is no journal when one
     /// was wanted: drawing goes on without it, and the status bar says what is at stake.
     @discardableResult
     public func start(
-        _ document: Document, message: String, offeringLeftOver: Bool, anotherPicture: Bool = false
+        _ document: Document, message: String, anotherPicture: Bool = false
     ) -> String? {
         var document = document
-        let started = opener.startJournal(for: &document, offeringLeftOver: offeringLeftOver)
+        let started = opener.startJournal(for: &document)
         install(document, message: started.problem ?? message, journal: started.journal, anotherPicture: anotherPicture)
         journalMissing = started.why
-        if let offer = started.offer { self.offer(offer) }
         return started.problem
     }
 
@@ -223,7 +221,7 @@ extension Session {
     @discardableResult
     public func startJournal() -> String? {
         guard sink == nil else { return nil }
-        let started = opener.startJournal(for: &document, offeringLeftOver: false)
+        let started = opener.startJournal(for: &document)
         sink = started.journal
         journalToSettle = sink != nil
         crashProtectionStopped = nil
@@ -233,7 +231,7 @@ extension Session {
     }
 
     /// Offers back the drawing a crash left for the document's file (for an untitled document,
-    /// the newest of all), as `start` does with `offeringLeftOver`: at start-up, before the
+    /// the newest of all), looked for on the window's thread: at start-up, before the
     /// first frame, so the window shows the question from the start.
     ///
     /// Not when the picture named to open could not be (an untitled canvas, the reason in red):

@@ -39,7 +39,7 @@ extension Session {
             document = next
             if let previous = sink {
                 // The journal it replaces hears every change until the new one is made.
-                let started = opener.startJournal(for: &document, offeringLeftOver: false, replacing: previous)
+                let started = opener.startJournal(for: &document, replacing: previous)
                 if let journal = started.journal {
                     sink = journal
                     journalToSettle = true

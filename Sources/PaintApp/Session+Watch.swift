@@ -75,7 +75,7 @@ extension Session {
     func retryJournal() {
         guard journalMissing != nil, sink == nil, isModified else { return }
         document.log = document.replayLog
-        let started = opener.startJournal(for: &document, offeringLeftOver: false)
+        let started = opener.startJournal(for: &document)
         guard let journal = started.journal else {
             journalMissing = started.why ?? journalMissing
             return
@@ -121,7 +121,7 @@ extension Session {
                 // The picture as decoded, in its own encoding, or no journal at all.
                 if let own = DocumentOpener.ownEncoding(of: document) {
                     document.base = .bytes(own)
-                    sink = opener.startJournal(for: &document, offeringLeftOver: false).journal
+                    sink = opener.startJournal(for: &document).journal
                     journalToSettle = sink != nil
                     if sink != nil { return }
                 }

@@ -174,7 +174,9 @@ import Testing
         let looked = T.makeSession(width: 300, height: 200)
         looked.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: journals)
         guard case .success(let opened) = looked.opener.load(file) else { throw Failure(mode: looked.mode) }
-        looked.start(opened.document, message: opened.message, offeringLeftOver: true, anotherPicture: true)
+        let found = Recovery.candidate(for: opened.document.path, in: journals)
+        looked.start(opened.document, message: opened.message, anotherPicture: true)
+        looked.offerLeftOverDrawing(found)
         guard case .offerRestore = s.mode else { throw Failure(mode: s.mode) }
         #expect(s.mode == looked.mode && s.mode.answers == [.restore, .discard], "\(s.mode)")
         // The file dialog's Open looks the same way.

@@ -22,7 +22,7 @@ import Testing
         let (document, _) = try DocumentLoader.load(file, options: options, historyInBackground: true)
         let s = Session(document: document, windowWidth: 1000, windowHeight: 400, message: "")
         s.opener = DocumentOpener(options: options, journalFolder: dir + "/journal")
-        #expect(s.start(s.document, message: "", offeringLeftOver: false) == nil)
+        #expect(s.start(s.document, message: "") == nil)
         T.settleJournal(s)
         return (s, file, bytes, options)
     }
@@ -128,7 +128,9 @@ import Testing
         let (document, _) = try DocumentLoader.load(file, options: options, historyInBackground: true)
         let s = Session(document: document, windowWidth: 1000, windowHeight: 400, message: "")
         s.opener = DocumentOpener(options: options, journalFolder: dir + "/journal")
-        _ = s.start(s.document, message: "", offeringLeftOver: true)
+        // As at start-up (main.swift): offered, then its own journal started.
+        s.offerLeftOverDrawing()
+        s.startJournal()
         guard case .offerRestore = s.mode else {
             Issue.record("nothing offered: \(s.mode), \(s.message)")
             return s
@@ -179,7 +181,7 @@ import Testing
             close(fd)
             let s = Session(document: document, windowWidth: 1000, windowHeight: 400, message: "")
             s.opener = DocumentOpener(options: options, journalFolder: dir + "/journal")
-            #expect(s.start(s.document, message: "", offeringLeftOver: false) == nil)
+            #expect(s.start(s.document, message: "") == nil)
             T.settleJournal(s)
             #expect(DocumentLoaderTests.shows(s.engine, original))
             // The journal's starting picture is the one shown.

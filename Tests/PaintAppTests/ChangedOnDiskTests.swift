@@ -148,7 +148,9 @@ import Testing
     static func journaledWindow(_ file: String, _ journals: String, _ options: CommandLineOptions) -> Session {
         let s = DocumentLoaderTests.open(file, options)
         s.opener = DocumentOpener(options: options, journalFolder: journals)
-        s.start(s.document, message: "", offeringLeftOver: true)
+        // As at start-up (main.swift): offered, then its own journal started.
+        s.offerLeftOverDrawing()
+        s.startJournal()
         return s
     }
 

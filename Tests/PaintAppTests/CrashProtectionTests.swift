@@ -75,7 +75,7 @@ import Testing
         Self.fill(folder, limit: 44 << 10)
         let s = T.makeSession(width: 300, height: 200)
         s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
-        #expect(s.start(s.opener.blank(width: 300, height: 200), message: "", offeringLeftOver: false) == nil)
+        #expect(s.start(s.opener.blank(width: 300, height: 200), message: "") == nil)
         T.settleJournal(s)
         #expect(s.watch() == nil, "made, and nothing recorded yet: nothing to watch")
         var strokes = 0
@@ -125,7 +125,7 @@ import Testing
         let s = T.makeSession(width: 300, height: 200)
         s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
         let opened = try s.opener.load(file).get()
-        #expect(s.start(opened.document, message: opened.message, offeringLeftOver: false) == nil)
+        #expect(s.start(opened.document, message: opened.message) == nil)
         // The journal is made on its own thread: the status bar says when it cannot be.
         T.settleJournal(s)
         #expect(s.message == "Crash protection stopped: the disk is full; retrying every 2 s", "\(s.message)")
@@ -188,7 +188,9 @@ import Testing
         Self.fill(folder)
         let s = T.makeSession(width: 300, height: 200)
         s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
-        #expect(s.start(s.opener.blank(width: 300, height: 200), message: "", offeringLeftOver: true) == nil)
+        // As at start-up (main.swift): offered, then its own journal started.
+        s.offerLeftOverDrawing()
+        #expect(s.startJournal() == nil)
         T.settleJournal(s)
         #expect(s.message == "Crash protection stopped: the disk is full; retrying every 2 s", "\(s.message)")
         guard case .offerRestore(let question) = s.mode else {
@@ -267,8 +269,10 @@ import Testing
         let b = T.makeSession()
         a.opener = opener
         b.opener = opener
-        a.start(opener.blank(width: 200, height: 100), message: "", offeringLeftOver: true)
-        b.start(opener.blank(width: 200, height: 100), message: "", offeringLeftOver: true)
+        for s in [a, b] {
+            s.offerLeftOverDrawing()
+            s.startJournal()
+        }
         #expect(a.mode.answers == [.restore, .discard] && b.mode.answers == [.restore, .discard])
         a.handle(.key(.enter, modifiers: []))
         #expect(a.message.hasPrefix("Restored 2 steps"), "\(a.message)")

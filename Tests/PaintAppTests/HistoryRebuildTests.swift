@@ -43,7 +43,7 @@ import Testing
         let folder = dir + "/journals"
         let s = Self.openInWindow(file, options, journals: folder)
         #expect(s.document.historyRebuild != nil)
-        #expect(s.start(s.document, message: s.message, offeringLeftOver: false) == nil)
+        #expect(s.start(s.document, message: s.message) == nil)
         // The picture is there before its history.
         #expect(Array(s.engine.viewPixels) == steps.last)
         #expect(!s.isModified && s.isRebuildingHistory)
