@@ -52,6 +52,11 @@ enum Icons {
             p.strokePolyline(block, closed: true, width: 1.2, Theme.icon)
         case .tool(.line):
             p.line(x + 9, y + 31, x + 31, y + 9, width: 2.6, Theme.icon)
+        case .tool(.arrow):
+            // The line tool's diagonal ending in a filled head at the top right, as the tool
+            // draws it: the shaft stops inside the head so the point is sharp.
+            p.line(x + 9, y + 31, x + 24.5, y + 15.5, width: 2.6, Theme.icon)
+            p.fillPolygon([(x + 32, y + 8), (x + 19.5, y + 12.5), (x + 27.5, y + 20.5)], Theme.icon)
         case .tool(.rectangle):
             p.strokeRoundedRect(x + 8.5, y + 11.5, 23, 17, radius: 1, lineWidth: 2.2, Theme.icon)
         case .tool(.ellipse):

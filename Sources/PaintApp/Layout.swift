@@ -8,7 +8,7 @@ public enum ToolbarItem: Sendable, Equatable, Hashable {
     case recent(Int)
     /// The primary/secondary color indicator; a click swaps them.
     case currentColors
-    /// Shape style toggles: rectangles and ellipses filled, lines dashed.
+    /// Shape style toggles: rectangles and ellipses filled, lines and arrows dashed.
     case filledToggle
     case dashedToggle
     /// Pen toggles: a tablet pen's pressure sets the width, the opacity.

@@ -118,6 +118,7 @@ extension Session {
             case "[": return { self.stepSlider(.widthSlider, down: true) }
             case "]": return { self.stepSlider(.widthSlider, down: false) }
             case "l", "L": return { self.select(.line) }
+            case "a", "A": return { self.select(.arrow) }
             case "r", "R": return { self.select(.rectangle) }
             case "o", "O": return { self.select(.ellipse) }
             case "f", "F": return { self.select(.fill) }

@@ -120,7 +120,7 @@ extension Session {
             pickColor(at: point, into: button)
         case .fill:
             fill(at: point, style: style)
-        case .line, .rectangle, .ellipse:
+        case .line, .arrow, .rectangle, .ellipse:
             beginShape(style, button: button, at: point, modifiers: modifiers)
         case .text:
             // Only the left button places, selects and moves: a right press does nothing, as the

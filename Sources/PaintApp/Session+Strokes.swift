@@ -38,15 +38,15 @@ extension Session {
         updateShape(from: point, to: point, modifiers: modifiers)
     }
 
-    /// Redraws the shape in progress from `from` to the pointer; Shift constrains lines to 15°
-    /// steps and rectangles and ellipses to squares and circles.
+    /// Redraws the shape in progress from `from` to the pointer; Shift constrains lines and
+    /// arrows to 15° steps and rectangles and ellipses to squares and circles.
     func updateShape(from: Point, to raw: Point, modifiers: Modifiers) {
         guard case .shape(var live) = gesture, let kind = settings.tool.shapeKind else { return }
         var to = raw
         let dx = raw.x - from.x
         let dy = raw.y - from.y
         if modifiers.contains(.shift) {
-            if kind == .line {
+            if kind.isStraight {
                 let step = Double.pi / 12
                 let angle = (atan2(dy, dx) / step).rounded() * step
                 let length = (dx * dx + dy * dy).squareRoot()
@@ -57,7 +57,7 @@ extension Session {
             }
         }
         let spec = ShapeSpec(
-            kind: kind == .line && settings.lineDashed ? .dashedLine : kind, from: from, to: to,
+            kind: kind.dashed(settings.lineDashed), from: from, to: to,
             filled: settings.shapeFilled)
         live.spec = spec
         gesture = .shape(live)

@@ -577,7 +577,7 @@ public final class Session {
         case .font:
             return settings.tool == .text ? "Font: \(settings.textFont.family) — click to choose another" : nil
         case .filledToggle: return "Filled rectangles and ellipses: " + (settings.shapeFilled ? "on" : "off")
-        case .dashedToggle: return "Dashed lines: " + (settings.lineDashed ? "on" : "off")
+        case .dashedToggle: return "Dashed lines and arrows: " + (settings.lineDashed ? "on" : "off")
         case .pressureWidthToggle:
             return "Pen pressure sets the brush width: " + (settings.pressureWidth ? "on" : "off") + " (tablets)"
         case .pressureOpacityToggle:

@@ -16,7 +16,7 @@ public struct Settings: Equatable, Sendable {
     public private(set) var fillTolerance = 32
     /// Rectangles and ellipses filled (toolbar toggle).
     public var shapeFilled = false
-    /// Lines dashed (toolbar toggle).
+    /// Lines and arrows dashed (toolbar toggle).
     public var lineDashed = false
     /// The text tool's font: family, size, bold and italic.
     public var textFont = TextFont.standard

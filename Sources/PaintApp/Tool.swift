@@ -2,7 +2,7 @@ import PaintCore
 
 /// A tool on the toolbar.
 public enum Tool: String, Sendable, CaseIterable {
-    case brush, eraser, strokeEraser, line, select, rectangle, ellipse, fill, picker, text
+    case brush, eraser, strokeEraser, line, arrow, select, rectangle, ellipse, fill, picker, text
 
     /// The name shown in tooltips and the status bar.
     public var title: String {
@@ -11,6 +11,7 @@ public enum Tool: String, Sendable, CaseIterable {
         case .eraser: return "Eraser"
         case .strokeEraser: return "Stroke eraser: click a stroke to remove it"
         case .line: return "Line (Shift: 15° steps; dashed: the toggle)"
+        case .arrow: return "Arrow: drag from the tail to the point (Shift: 15° steps; dashed: the toggle)"
         case .rectangle: return "Rectangle (Shift: square)"
         case .ellipse: return "Ellipse (Shift: circle)"
         case .fill: return "Fill (tolerance on the slider)"
@@ -29,6 +30,7 @@ public enum Tool: String, Sendable, CaseIterable {
         case .eraser: return "E"
         case .strokeEraser: return "Shift+E"
         case .line: return "L"
+        case .arrow: return "A"
         case .rectangle: return "R"
         case .ellipse: return "O"
         case .fill: return "F"
@@ -42,6 +44,7 @@ public enum Tool: String, Sendable, CaseIterable {
     var shapeKind: ShapeKind? {
         switch self {
         case .line: return .line
+        case .arrow: return .arrow
         case .rectangle: return .rectangle
         case .ellipse: return .ellipse
         default: return nil
@@ -54,7 +57,7 @@ public enum Tool: String, Sendable, CaseIterable {
     public var hasWidth: Bool {
         switch self {
         case .picker, .select, .strokeEraser: return false
-        case .brush, .eraser, .line, .rectangle, .ellipse, .fill, .text: return true
+        case .brush, .eraser, .line, .arrow, .rectangle, .ellipse, .fill, .text: return true
         }
     }
 
@@ -65,6 +68,7 @@ public enum Tool: String, Sendable, CaseIterable {
         case .eraser: return "The eraser"
         case .strokeEraser: return "The stroke eraser"
         case .line: return "The line"
+        case .arrow: return "The arrow"
         case .rectangle: return "The rectangle"
         case .ellipse: return "The ellipse"
         case .fill: return "The fill"

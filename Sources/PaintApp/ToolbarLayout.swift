@@ -46,7 +46,11 @@ public struct ToolbarLayout: Sendable, Equatable {
     /// The tools stand in two rows.
     static var toolColumns: Int { (Tool.allCases.count + 1) / 2 }
     static let colorsButton = 40.0
-    static let swatch = 18.0
+    /// 15 (18 before the arrow tool made the tools a column wider): the toolbar still fits one
+    /// row in a 1024 px window at every scale (1008 px at 1x, 1262 of 1280 at 1.25x; with 18 it
+    /// needed 1050 at 1x). The group gaps and sliders keep their sizes: their hit areas need
+    /// the room.
+    static let swatch = 15.0
     static let swatchGap = 2.0
     static let recentColumns = 4
     static let previewSize = 34.0

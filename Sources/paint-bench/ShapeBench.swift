@@ -31,6 +31,7 @@ func runShapeBench(arguments: [String]) -> Never {
     let kinds: [(String, ShapeKind, Bool)] = [
         ("line", .line, false), ("dashed", .dashedLine, false), ("rectangle", .rectangle, false),
         ("ellipse", .ellipse, false), ("filled_rectangle", .rectangle, true), ("filled_ellipse", .ellipse, true),
+        ("arrow", .arrow, false),
     ]
     var shapes = [Tally](repeating: Tally(), count: kinds.count)
     for stroke in file.strokes where stroke.points.count >= 2 {

@@ -185,7 +185,8 @@ import Testing
         S.draw(engine, StrokeStyle(color: Color(r: 10, g: 200, b: 90), width: 9), [(5, 100), (150, 5)])
         for (n, spec) in Self.allSpecs.enumerated() {
             for width in [1.0, 4.5, 13] {
-                let style = StrokeStyle(color: Color(r: UInt8(n * 30), g: 40, b: 200), opacity: 0.63, width: width)
+                let style = StrokeStyle(
+                    color: Color(r: UInt8(truncatingIfNeeded: n * 30), g: 40, b: 200), opacity: 0.63, width: width)
                 engine.beginShape(style)
                 engine.updateShape(spec)
                 let preview = Array(engine.viewPixels)

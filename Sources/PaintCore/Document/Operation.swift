@@ -6,7 +6,7 @@ public enum Operation: Equatable, Sendable {
     /// A brush or eraser stroke: its style and every pointer sample the engine received, with
     /// the pen's pressure at each (0...65535; empty for a device without pressure).
     case stroke(StrokeStyle, points: [Point], pressure: [UInt16] = [])
-    /// A line, dashed line, rectangle or ellipse, drawn with the style's width and opacity.
+    /// A line, arrow (either dashed), rectangle or ellipse, drawn with the style's width and opacity.
     case shape(StrokeStyle, ShapeSpec)
     /// A flood fill of the region under `at` (colors within `tolerance`), in the style's color.
     case fill(StrokeStyle, at: Point, tolerance: Int)

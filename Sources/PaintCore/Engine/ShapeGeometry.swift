@@ -1,8 +1,9 @@
 import Glibc
 
 extension ShapeSpec {
-    /// A polyline along the shape, for a hover outline.
-    var outline: [Point] {
+    /// A polyline along the shape drawn `width` wide, for a hover outline: an arrow's goes
+    /// along the shaft and round its head.
+    func outline(width: Double) -> [Point] {
         let x0 = min(from.x, to.x)
         let x1 = max(from.x, to.x)
         let y0 = min(from.y, to.y)
@@ -10,6 +11,9 @@ extension ShapeSpec {
         switch kind {
         case .line, .dashedLine:
             return [from, to]
+        case .arrow, .dashedArrow:
+            guard let head = ArrowHead(from: from, to: to, width: width) else { return [from, to] }
+            return [from, head.base, head.left, head.tip, head.right, head.base]
         case .rectangle:
             return [
                 Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1), Point(x: x0, y: y0),
@@ -27,7 +31,8 @@ extension ShapeSpec {
     /// Whether `point` lies within `reach` of the shape's outline (or inside a filled one): the
     /// stroke eraser's hit test. A rectangle with `squareCorners` (drawing version 2) reaches
     /// into its corners' squares as it is drawn; a round-cornered one only within `reach` of a side.
-    func isHit(by point: Point, reach: Double, squareCorners: Bool = false) -> Bool {
+    /// An arrow drawn `width` wide is hit on its shaft or within `reach - width / 2` of its head.
+    func isHit(by point: Point, reach: Double, width: Double = 1, squareCorners: Bool = false) -> Bool {
         let x0 = min(from.x, to.x)
         let x1 = max(from.x, to.x)
         let y0 = min(from.y, to.y)
@@ -35,6 +40,10 @@ extension ShapeSpec {
         switch kind {
         case .line, .dashedLine:
             return Capsule(from: from, to: to, width: 0).distance(point.x, point.y) <= reach
+        case .arrow, .dashedArrow:
+            if Capsule(from: from, to: to, width: 0).distance(point.x, point.y) <= reach { return true }
+            guard let head = ArrowHead(from: from, to: to, width: width) else { return false }
+            return head.depth(of: point) >= -max(0, reach - width / 2)
         case .rectangle where squareCorners:
             let dx = abs(point.x - (x0 + x1) / 2)
             let dy = abs(point.y - (y0 + y1) / 2)

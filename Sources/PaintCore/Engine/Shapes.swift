@@ -4,6 +4,26 @@ public enum ShapeKind: UInt8, Sendable, CaseIterable {
     case dashedLine = 2
     case rectangle = 3
     case ellipse = 4
+    /// A line with a filled head at its end (`ArrowHead`).
+    case arrow = 5
+    case dashedArrow = 6
+
+    /// Lines and arrows: Shift turns them in 15° steps and the dashed toggle dashes them.
+    public var isStraight: Bool {
+        switch self {
+        case .line, .dashedLine, .arrow, .dashedArrow: return true
+        case .rectangle, .ellipse: return false
+        }
+    }
+
+    /// This kind dashed (`on`) or solid: lines and arrows; the others stay as they are.
+    public func dashed(_ on: Bool) -> ShapeKind {
+        switch self {
+        case .line, .dashedLine: return on ? .dashedLine : .line
+        case .arrow, .dashedArrow: return on ? .dashedArrow : .arrow
+        case .rectangle, .ellipse: return self
+        }
+    }
 }
 
 /// One shape as dragged: its kind, the drag's two ends and whether it is filled.
@@ -13,7 +33,7 @@ public struct ShapeSpec: Hashable, Sendable {
     public var from: Point
     /// Drag end (image coordinates).
     public var to: Point
-    /// Rectangle and ellipse: filled inside; ignored for lines.
+    /// Rectangle and ellipse: filled inside; ignored for lines and arrows.
     public var filled: Bool
 
     public init(kind: ShapeKind, from: Point, to: Point, filled: Bool) {
@@ -80,12 +100,14 @@ extension StrokeEngine {
             _ = stamp(Capsule(from: c2, to: a, width: w), fullDiscAtStart: false)
         case .ellipse:
             ellipse(spec)
+        case .arrow, .dashedArrow:
+            arrow(spec)
         }
     }
 
     /// `spec` with the centre lines of its straight edges moved (by at most half a pixel) so
     /// that, drawn `width` wide, the edges fall on pixel boundaries: a rectangle's four sides,
-    /// and a line's sides when it is horizontal or vertical (the Shift angles 0° and 90°; the
+    /// and a line's (an arrow's shaft's) sides when it is horizontal or vertical (the Shift angles 0° and 90°; the
     /// round ends stay where they are). Odd widths dragged between pixel centres are there
     /// already; an even width centred on a pixel moves half a pixel right or down, so a
     /// 2 px line covers the clicked row and the one below. Diagonal lines, ellipses and widths
@@ -105,7 +127,7 @@ extension StrokeEngine {
         case .rectangle:
             out.from = Point(x: snap(spec.from.x), y: snap(spec.from.y))
             out.to = Point(x: snap(spec.to.x), y: snap(spec.to.y))
-        case .line, .dashedLine:
+        case .line, .dashedLine, .arrow, .dashedArrow:
             // Level or upright within rounding (Shift's 90° comes from a cosine, not exactly 0).
             if dy <= dx * 1e-9 && dx > 0 {
                 let y = snap(spec.from.y)
@@ -330,7 +352,7 @@ extension StrokeEngine {
     }
 
     /// Records a shape part's changed pixels in the activity's bounds.
-    private func commit(_ b: ShapeBounds) {
+    func commit(_ b: ShapeBounds) {
         guard b.y0 <= b.y1 else { return }
         strokeBounds = strokeBounds.union(IntRect(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1))
     }
@@ -339,7 +361,7 @@ extension StrokeEngine {
     /// (or leaves it alone when not `insideFull`), the others to `cover(centre x)` (a coverage
     /// in pixels, clamped to 0...1). Marks and recomposites each piece where it grew, tile by tile.
     @inline(__always)
-    private func shapeRow(
+    func shapeRow(
         _ y: Int, _ xa: Int, _ xb: Int, inside: (Int, Int), insideFull: Bool, bounds: inout ShapeBounds,
         cover: (Double) -> Double
     ) {

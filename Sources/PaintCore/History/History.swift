@@ -285,7 +285,10 @@ public final class History {
                     return index
                 }
             case .shape(let style, let spec):
-                if spec.isHit(by: point, reach: style.width / 2 + slack, squareCorners: style.drawing >= .session7) {
+                if spec.isHit(
+                    by: point, reach: style.width / 2 + slack, width: style.width,
+                    squareCorners: style.drawing >= .session7)
+                {
                     return index
                 }
             case .text(_, let spec):
@@ -305,7 +308,7 @@ public final class History {
         case .stroke(let style, let points, _):
             found = (style, points)
         case .shape(let style, let spec):
-            found = (style, spec.outline)
+            found = (style, spec.outline(width: style.width))
         case .text(let style, let spec):
             found = (style, spec.outline)
         default:
