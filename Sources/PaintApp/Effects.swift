@@ -10,6 +10,10 @@ public enum ClipboardRequest: Equatable, Sendable {
     /// The PNG of the picture claimed for (nil: it could not be encoded, and the requests
     /// waiting for it are refused). Nothing when the clipboard was taken since.
     case fulfil([UInt8]?)
+    /// The BMP asked for by another program (`Session.makeClipboardBMP`), made from the PNG
+    /// offered (nil: it could not be, and the requests waiting for it are refused). Nothing
+    /// when the clipboard was taken since.
+    case fulfilBMP([UInt8]?)
     /// Offer this text as the clipboard's content (Ctrl+C on text selected in the text box).
     case offerText(String)
     /// Fetch the clipboard's picture; it comes back as `InputEvent.pasted` (Ctrl+V).

@@ -49,16 +49,35 @@ extension Session {
 
     /// Waits for the copy being encoded, if any, and gives the window its PNG (or, when it
     /// could not be encoded, says why): before a paste, which would otherwise ask the
-    /// clipboard for it, and before the window closes and hands the clipboard over.
+    /// clipboard for it, and before the window closes and hands the clipboard over. A BMP being
+    /// made is waited for and given too (`.fulfilBMP`), without a word when there is none.
     public func finishClipboardEncoding() {
         guard let encoding = clipboardEncoding else { return }
         clipboardEncoding = nil
-        switch encoding.finish() {
-        case .success(let png):
+        switch (encoding.makesBMP, encoding.finish()) {
+        case (false, .success(let png)):
             effects.clipboard.append(.fulfil(png))
-        case .failure(let error):
+        case (false, .failure(let error)):
             effects.clipboard.append(.fulfil(nil))
             setMessage(error.description)
+        case (true, .success(let bmp)):
+            effects.clipboard.append(.fulfilBMP(bmp))
+        case (true, .failure):
+            effects.clipboard.append(.fulfilBMP(nil))
+        }
+    }
+
+    /// Another program asked the clipboard for the picture offered as BMP (LibreOffice, Wine
+    /// programs): it is made from the `png` offered on a thread of its own, as a copy's PNG is
+    /// (`ClipboardEncoding`), and given to the window when done (`.fulfilBMP`); the window
+    /// draws and answers meanwhile. A copy still being encoded is never given up for it (the
+    /// window asks only once the PNG is offered; were it asked before, the BMP is refused).
+    public func makeClipboardBMP(fromPNG png: [UInt8]) {
+        guard clipboardEncoding == nil else { return effects.clipboard.append(.fulfilBMP(nil)) }
+        if let encoding = ClipboardEncoding(.bmp(fromPNG: png)) {
+            clipboardEncoding = encoding
+        } else {
+            effects.clipboard.append(.fulfilBMP(try? ClipboardEncoding.make(.bmp(fromPNG: png)).get()))
         }
     }
 
@@ -66,7 +85,8 @@ extension Session {
     /// `InputEvent.pasted`.
     public func requestPaste() {
         commitStroke()
-        finishClipboardEncoding()
+        // A BMP being made for another program is not waited for: the paste asks for the PNG.
+        if clipboardEncoding?.makesBMP == false { finishClipboardEncoding() }
         effects.clipboard.append(.fetch)
     }
 

@@ -1,5 +1,6 @@
 import CX11
 import Glibc
+import PaintIO
 
 /// Handing the clipboard to a clipboard manager when the window closes (the freedesktop
 /// ClipboardManager convention, as GTK and Qt programs do): X keeps no copy of a selection, so
@@ -19,6 +20,10 @@ extension Clipboard {
     func handOver(time: Time, patience: Double = 3, limit: Double = 20) -> Bool {
         let manager = XInternAtom(display, "CLIPBOARD_MANAGER", 0)
         guard ownsPicture, XGetSelectionOwner(display, manager) != 0 else { return false }
+        // No window turns come any more: a BMP is made here, at once, as a request asks.
+        makesBMPElsewhere = false
+        _ = takeBMPToMake()
+        if awaitsBMP { fulfilBMP(offered.flatMap { BMPEncoder.encode(png: $0) }) }
         let saveTargets = XInternAtom(display, "SAVE_TARGETS", 0)
         let list = XInternAtom(display, "SWIFTPAINT_SAVE_TARGETS", 0)
         setAtoms(savedTargets, on: window, list, type: XA_ATOM)

@@ -70,6 +70,14 @@ final class Clipboard {
     /// for its bytes wait in `waiting` until `fulfil`.
     private(set) var awaitsPicture = false
     private var waiting: [XSelectionRequestEvent] = []
+    /// Whether a BMP asked for is made off the window's thread: the window takes the PNG to
+    /// make it from (`takeBMPToMake`) and gives the BMP back (`fulfilBMP`); requests for it wait
+    /// meanwhile. False (tests, and the hand-over at close): made here, at the first request.
+    var makesBMPElsewhere = false
+    /// Whether requests wait in `waiting` for the BMP being made elsewhere.
+    private(set) var awaitsBMP = false
+    /// The PNG whose BMP a request waits for, until the window takes it to be made.
+    private var bmpToMake: [UInt8]?
 
     /// An INCR transfer to another program: what is left to send into its property.
     private struct Outgoing {
@@ -108,8 +116,9 @@ final class Clipboard {
     init(
         display: OpaquePointer, window: Window, selection: String = "CLIPBOARD",
         fetchLimit: Int = ImageFile.maxFileBytes,
-        patience: Double = 10
+        patience: Double = 10, makesBMPElsewhere: Bool = false
     ) {
+        self.makesBMPElsewhere = makesBMPElsewhere
         self.display = display
         self.window = window
         self.fetchLimit = fetchLimit
@@ -182,9 +191,30 @@ final class Clipboard {
         for request in requests { answer(request) }
     }
 
-    /// The requests waiting for a claimed picture that will not come are refused.
+    /// The BMP made elsewhere for the PNG offered arrived (nil: it could not be made, and no BMP
+    /// is offered any more): the requests that waited for it are answered. Nothing changes
+    /// when the clipboard was taken since.
+    func fulfilBMP(_ made: [UInt8]?) {
+        guard awaitsBMP else { return }
+        awaitsBMP = false
+        bmp = made
+        if made == nil { offersBMP = false }
+        let requests = waiting
+        waiting = []
+        for request in requests { answer(request) }
+    }
+
+    /// The PNG to make a BMP of for requests waiting (`makesBMPElsewhere`), once.
+    func takeBMPToMake() -> [UInt8]? {
+        defer { bmpToMake = nil }
+        return bmpToMake
+    }
+
+    /// The requests waiting for a claimed picture (or a BMP) that will not come are refused.
     private func refuseWaiting() {
         awaitsPicture = false
+        awaitsBMP = false
+        bmpToMake = nil
         let requests = waiting
         waiting = []
         offered = nil
@@ -231,6 +261,15 @@ final class Clipboard {
         if awaitsPicture, request.selection == clipboard, target != targets, target != timestamp {
             // The picture's bytes are still being encoded: answered when they are (`fulfil`).
             waiting.append(request)
+            return
+        }
+        if waitsForBMP(request) {
+            // The BMP is made off the window's thread: answered when it is (`fulfilBMP`).
+            waiting.append(request)
+            if !awaitsBMP {
+                awaitsBMP = true
+                bmpToMake = offered
+            }
             return
         }
         if request.selection != clipboard || (offered == nil && !awaitsPicture)
@@ -314,15 +353,24 @@ final class Clipboard {
         return (u32(16), u32(20))
     }
 
-    /// The offered PNG as a BMP, made once: decoded (within `ImageLimits`, as any PNG) and
-    /// written by `BMPEncoder`; nil when it cannot be.
+    /// The offered PNG as a BMP, made once (`BMPEncoder.encode(png:)`); nil when it cannot be.
     private func offeredBMP() -> [UInt8]? {
         if let bmp { return bmp }
-        guard offersBMP, let offered,
-            let decoded = try? PNGCodec.decodePicture(offered, name: "the clipboard's picture")
-        else { return nil }
-        bmp = BMPEncoder.encode(decoded.image, withAlpha: decoded.hasAlpha && !decoded.image.isOpaque)
+        guard offersBMP, let offered else { return nil }
+        bmp = BMPEncoder.encode(png: offered)
         return bmp
+    }
+
+    /// Whether `request` (a BMP, or MULTIPLE with one among its pairs) must wait for the BMP
+    /// to be made elsewhere: it is not made yet, and is to be made off the window's thread.
+    private func waitsForBMP(_ request: XSelectionRequestEvent) -> Bool {
+        guard makesBMPElsewhere, bmp == nil, offersBMP, !offersText, offered != nil, request.selection == clipboard,
+            request.time == CurrentTime || request.time >= ownedSince
+        else { return false }
+        if bmpTargets.contains(request.target) { return true }
+        guard request.target == multiple, request.property != 0 else { return false }
+        let pairs = atoms(of: request.requestor, request.property)
+        return stride(from: 0, to: pairs.count - 1, by: 2).contains { bmpTargets.contains(pairs[$0]) }
     }
 
     /// What is offered, as `target` asks for it, and the type to say it is; nil when it cannot

@@ -9,6 +9,15 @@ extension X11App {
     /// a middle click in the text box); what comes back
     /// goes to the session as input at once.
     func serveClipboard() {
+        // Another program asked for the picture as BMP: made on a thread (the session's
+        // `ClipboardEncoding`, polled in its slot), once the session's requests are served
+        // (a newer copy among them refuses what waited for the BMP).
+        defer {
+            if let png = clipboard.takeBMPToMake() {
+                session.makeClipboardBMP(fromPNG: png)
+                owed.merge(session.takeEffects())
+            }
+        }
         guard !owed.clipboard.isEmpty else { return }
         let requests = owed.clipboard
         owed.clipboard = []
@@ -25,6 +34,8 @@ extension X11App {
                 }
             case .fulfil(let png):
                 clipboard.fulfil(png)
+            case .fulfilBMP(let bmp):
+                clipboard.fulfilBMP(bmp)
             case .offerText(let text):
                 if !clipboard.offer(Array(text.utf8), text: true, time: lastEventTime) {
                     fetched = .nothing("Cannot copy: another program holds the clipboard")

@@ -192,7 +192,7 @@ public final class X11App {
         XSetGraphicsExposures(display, chromeGC, 0)
         tooltip = Tooltip(display: display, parent: root, visual: visual, depth: depth, colormap: colormap)
         popups = PopupWindows(display: display, parent: window, visual: visual, depth: depth)
-        clipboard = Clipboard(display: display, window: window)
+        clipboard = Clipboard(display: display, window: window, makesBMPElsewhere: true)
         primary = Clipboard(display: display, window: window, selection: "PRIMARY")
         dropTarget = DropTarget(display: display, window: window)
         cursors = Cursors(display: display, window: window)

@@ -122,4 +122,56 @@ struct ClipboardRequestsTests {
         #expect(paint.app.isRunning, "\(paint.app.outputSummary)")
         #expect(!paint.app.stderr.contains("X Error"), "\(paint.app.stderr)")
     }
+
+    /// Another program asks a copy of 3000 x 2000 for image/bmp (LibreOffice, Wine programs).
+    /// The BMP is made from the PNG offered only when asked; before, the window's thread made it
+    /// there and then (819 ms for a 4000 x 3000 photo), answering nothing meanwhile. Now it is
+    /// made on a thread: a ping sent to the window after the request (the server has the
+    /// request first) is answered while the request still waits, and the BMP that comes after
+    /// is the picture's pixels.
+    @Test("image/bmp of a large copy: made off the window's thread, the window answers meanwhile")
+    func bmpMadeOffTheWindowsThread() throws {
+        let (w, h) = (3000, 2000)
+        let dir = try scratchFolder()
+        let file = dir.file("photo.png")
+        var picture = PixelImage(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                picture[x, y] = Color(r: UInt8(x * 255 / w), g: UInt8(y * 255 / h), b: UInt8((x ^ y) & 0xFF)).pixel
+            }
+        }
+        try ImageFile.save(picture, to: file, withAlpha: false)
+        let paint = try PaintWindow(
+            ServerConfig(depth: 24, shm: true), arguments: ["--no-journal", file], imageWidth: w, imageHeight: h)
+        defer { paint.stop() }
+        let r = try ClipboardRequestor(displayName: paint.session.server.displayName)
+        try paint.key("c", modifiers: [.control])
+        #expect(Wait.until(poll: .milliseconds(20)) { r.owner() != 0 }, "the program never took the clipboard")
+        let into = r.atom("SWIFTPAINT_TEST_ANSWER")
+        // The PNG first (encoded on its own thread since e114b4a): once it is read, it is offered.
+        r.send(r.atom("image/png"), into: into, time: try r.serverTime())
+        var pngReply: XSelectionEvent?
+        _ = Wait.until(poll: .milliseconds(5)) {
+            pngReply = r.answer()
+            return pngReply != nil
+        }
+        let png = try r.receive(try #require(pngReply, "the PNG never came: \(paint.app.outputSummary)"))
+        #expect(png.type == r.atom("image/png") && png.bytes.count > 1000, "\(png.bytes.count) bytes of PNG")
+
+        r.send(r.atom("image/bmp"), into: into, time: try r.serverTime())
+        try paint.roundTrip()
+        let early = r.answer()
+        #expect(early == nil, "the BMP came before the window answered a ping sent after the request")
+        var reply = early
+        _ = Wait.until(poll: .milliseconds(5)) {
+            if reply == nil { reply = r.answer() }
+            return reply != nil
+        }
+        let answered = try #require(reply, "the BMP never came: \(paint.app.outputSummary)")
+        #expect(answered.property == into && answered.target == r.atom("image/bmp"))
+        let bmp = try r.receive(answered)
+        #expect(bmp.type == r.atom("image/bmp") && ImageFormat.sniff(bmp.bytes) == .bmp, "\(bmp.bytes.count) bytes")
+        #expect((try? ImageDecoder.decode(bmp.bytes, name: "image/bmp"))?.image == picture, "the BMP read back")
+        #expect(paint.app.isRunning, "\(paint.app.outputSummary)")
+    }
 }

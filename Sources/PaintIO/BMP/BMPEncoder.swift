@@ -92,4 +92,13 @@ public enum BMPEncoder {
     static func rowBytes(width: Int, withAlpha: Bool) -> Int {
         withAlpha ? width * 4 : (width * 3 + 3) / 4 * 4
     }
+
+    /// The BMP of the clipboard's PNG `png` (as SwiftPaint offers it): decoded within
+    /// `ImageLimits`, as any PNG, and written by `encode`, with alpha only when the picture has
+    /// transparency; nil when it cannot be decoded or is too large for a BMP.
+    public static func encode(png: [UInt8]) -> [UInt8]? {
+        guard let decoded = try? PNGCodec.decodePicture(png, name: "the clipboard's picture") else { return nil }
+        return encode(decoded.image, withAlpha: decoded.hasAlpha && !decoded.image.isOpaque)
+    }
+
 }

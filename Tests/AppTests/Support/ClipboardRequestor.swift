@@ -87,4 +87,48 @@ final class ClipboardRequestor {
             target: reply.target, time: reply.time, property: reply.property, type: read.type, format: read.format,
             bytes: read.bytes)
     }
+
+    /// Asks the owner of CLIPBOARD for `target` into `property` at `time` and returns at once;
+    /// `answer()` looks for the reply. The server has the request when this returns (a round
+    /// trip), so anything sent to the owner after it reaches the owner after the request.
+    func send(_ target: Atom, into property: Atom, time: Time) {
+        XConvertSelection(display, atom("CLIPBOARD"), target, property, window, time)
+        XSync(display, 0)
+    }
+
+    /// The owner's reply to what `send` asked, if it has come (read from the server first).
+    func answer() -> XSelectionEvent? {
+        XSync(display, 0)
+        var event = XEvent()
+        return XCheckTypedWindowEvent(display, window, SelectionNotify, &event) != 0 ? event.xselection : nil
+    }
+
+    /// The bytes the reply `reply` names, in one piece or in INCR chunks (ICCCM §2.7.2: the
+    /// property deleted to ask for each next chunk, an empty one ends it); its type with them.
+    func receive(_ reply: XSelectionEvent) throws -> (type: Atom, bytes: [UInt8]) {
+        // What was written before the reply (the INCR announcement itself) is no chunk.
+        var stale = XEvent()
+        while XCheckTypedWindowEvent(display, window, PropertyNotify, &stale) != 0 {}
+        let first = take(reply.property)
+        guard first.type == atom("INCR") else { return (first.type, first.bytes) }
+        var bytes: [UInt8] = []
+        var type: Atom = 0
+        while true {
+            var chunk: (type: Atom, format: Int32, bytes: [UInt8])?
+            _ = Wait.until(poll: .milliseconds(2)) {
+                var event = XEvent()
+                while XCheckTypedWindowEvent(display, window, PropertyNotify, &event) != 0 {
+                    if event.xproperty.atom == reply.property && event.xproperty.state == PropertyNewValue {
+                        chunk = take(reply.property)
+                        return true
+                    }
+                }
+                return false
+            }
+            guard let chunk else { throw HarnessError.timedOut("the owner's next INCR chunk of \(name(reply.target))") }
+            if chunk.bytes.isEmpty { return (type, bytes) }
+            type = chunk.type
+            bytes += chunk.bytes
+        }
+    }
 }
