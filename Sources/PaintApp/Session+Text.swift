@@ -197,7 +197,9 @@ extension Session {
         engine.beginText(style)
         liveText = LiveText(box: box, style: style, layout: layout, mask: CoverageMask(x: x, y: y, width: 0, height: 0))
         refreshText(.reshape)
-        setMessage("Type your text — Enter: new line, Esc: cancel, click outside: done")
+        // Ctrl+Enter is named: a keyboard user has no click outside, and Escape drops the text
+        // (Photoshop's keys; GIMP's Escape keeps it, so say which this is).
+        setMessage("Type your text — Enter: new line, Ctrl+Enter: done, Esc: cancel")
     }
 
     /// Puts the box down as one step of the history; a box with nothing drawn leaves no step.
@@ -276,7 +278,7 @@ extension Session {
         }
         startText(atX: spec.x, y: spec.y, text: spec.text)
         liveText?.reopened = true
-        setMessage("Editing the text again — Esc: as it was, click outside: done")
+        setMessage("Editing the text again — Ctrl+Enter: done, Esc: as it was")
         return true
     }
 

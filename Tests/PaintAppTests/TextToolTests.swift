@@ -265,6 +265,26 @@ import Testing
         #expect(s.liveText?.box.text == "Hi[]" && s.settings.textFont.size == 29)
     }
 
+    /// A keyboard user puts the text down with Ctrl+Enter (Escape drops it): the hint says so
+    /// while typing and again when text is opened again (before, it named only Escape and a
+    /// click outside, and Ctrl+Enter was found by no one); the text is then one step.
+    @Test func theHintNamesCtrlEnterWhichPutsTheTextDown() {
+        let s = T.makeSession(width: 400, height: 200)
+        s.select(.text)
+        Self.click(s, 20, 20)
+        #expect(s.shownMessage == "Type your text — Enter: new line, Ctrl+Enter: done, Esc: cancel")
+        Self.type(s, "Look")
+        s.handle(.key(.enter, modifiers: .control))
+        #expect(!s.isEditingText && Self.ink(s) > 0, "put down")
+        let drawn = Array(s.engine.viewPixels)
+        Self.doubleClick(s, 24, 30)
+        #expect(s.isEditingText && s.shownMessage == "Editing the text again — Ctrl+Enter: done, Esc: as it was")
+        s.handle(.key(.escape, modifiers: []))
+        #expect(!s.isEditingText && Array(s.engine.viewPixels) == drawn)
+        s.undo()
+        #expect(Self.ink(s) == 0, "one step")
+    }
+
     static func doubleClick(_ s: Session, _ x: Int, _ y: Int) {
         let w = T.window(s, x, y)
         s.handle([
