@@ -9,16 +9,12 @@ import Testing
 
     static func p(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
 
-    /// Draws one arrow (preview, then the merge); returns the preview.
+    /// Draws one arrow (preview, then the merge) as every shape is drawn; returns the preview.
     @discardableResult
     static func arrow(
         _ engine: StrokeEngine, _ style: StrokeStyle, _ from: Point, _ to: Point, dashed: Bool = false
     ) -> [UInt32] {
-        engine.beginShape(style)
-        engine.updateShape(ShapeSpec(kind: dashed ? .dashedArrow : .arrow, from: from, to: to, filled: false))
-        let preview = Array(engine.viewPixels)
-        engine.end()
-        return preview
+        ShapeTests.shape(engine, style, dashed ? .dashedArrow : .arrow, from, to)
     }
 
     @Test func theTipTheHeadAndTheShaftAreWhereTheyBelong() {
