@@ -32,6 +32,14 @@ import Testing
         return s
     }
 
+    /// A red 32 x 24 JPEG written at `file`, then opened.
+    static func openedRedJPEG(_ file: String) throws -> Session {
+        try ImageFile.save(
+            PixelImage(width: 32, height: 24, fill: Self.red), to: file, options: SaveOptions(format: .jpeg),
+            withAlpha: false)
+        return try Self.opened(file)
+    }
+
     /// Replaces the open prompt's text with `text` and presses Enter.
     static func answerPrompt(_ s: Session, _ text: String) {
         for _ in 0..<200 { s.handle(.key(.backspace, modifiers: [])) }
@@ -86,10 +94,7 @@ import Testing
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = dir + "/photo.jpg"
-        try ImageFile.save(
-            PixelImage(width: 32, height: 24, fill: Self.red), to: file, options: SaveOptions(format: .jpeg),
-            withAlpha: false)
-        let s = try Self.opened(file)
+        let s = try Self.openedRedJPEG(file)
         #expect(s.engine.background == .color(.white))
         #expect(s.document.format == .jpeg)
         T.key(s, "e")
@@ -213,10 +218,7 @@ import Testing
     /// person does (not over the whole name); returns the session with the dialog still up.
     static func typedOverTheStem(_ typed: String, in dir: String) throws -> Session {
         let file = dir + "/photo.jpg"
-        try ImageFile.save(
-            PixelImage(width: 32, height: 24, fill: Self.red), to: file, options: SaveOptions(format: .jpeg),
-            withAlpha: false)
-        let s = try Self.opened(file)
+        let s = try Self.openedRedJPEG(file)
         T.drag(s, [(2, 10), (30, 10)])
         T.key(s, "s", [.control, .shift])
         #expect(s.fileDialog?.field.text == "photo.jpg" && s.fileDialog?.field.selection == 0..<5)
@@ -325,10 +327,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A JPEG without an extension: saved back as the JPEG it is, under its own name.
         let file = dir + "/scan"
-        try ImageFile.save(
-            PixelImage(width: 32, height: 24, fill: Self.red), to: file, options: SaveOptions(format: .jpeg),
-            withAlpha: false)
-        let s = try Self.opened(file)
+        let s = try Self.openedRedJPEG(file)
         T.drag(s, [(2, 10), (30, 10)])
         T.key(s, "s", .control)
         #expect(s.mode == .normal && s.message.hasPrefix("Saved to"), "\(s.mode) \(s.message)")
