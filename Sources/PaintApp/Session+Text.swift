@@ -14,8 +14,8 @@ struct LiveText {
     /// The image pixels the overlay covered when last shown: drawn again from the picture
     /// when the box changes, so no old frame or caret stays on screen.
     var overlayShown = IntRect.empty
-    /// The box is text put down earlier, opened again (its old step taken out): Escape puts
-    /// the old text back.
+    /// The box is text put down earlier, opened again (its old step taken out): undoing past
+    /// its first edit puts the old text back.
     var reopened = false
     /// The box's own undo while it is typed.
     var edits = TextEdits()
@@ -56,7 +56,7 @@ public struct TextOverlay: Equatable, Sendable {
 }
 
 /// The text tool: a click places a box, typing fills it (through the input method), the font
-/// list and the toolbar set its font, a drag moves it; Escape drops it, and a click outside, a
+/// list and the toolbar set its font, a drag moves it; Escape, Ctrl+Enter, a click outside, a
 /// tool change or anything that commits a stroke puts it down as one step of the history.
 extension Session {
     // MARK: State
@@ -136,7 +136,10 @@ extension Session {
     /// one starts with its top-left corner at the press.
     func pressText(at point: Point, windowX x: Int, y: Int, modifiers: Modifiers = []) {
         if let live = liveText {
-            guard let frame = textFrameInWindow(), frame.contains(x, y) else { return commitText() }
+            guard let frame = textFrameInWindow(), frame.contains(x, y) else {
+                commitText()
+                return
+            }
             gesture = .textBox(
                 grabX: Int(point.x.rounded(.down)) - live.box.x, grabY: Int(point.y.rounded(.down)) - live.box.y,
                 pressX: x, pressY: y, moving: false)
@@ -197,15 +200,16 @@ extension Session {
         engine.beginText(style)
         liveText = LiveText(box: box, style: style, layout: layout, mask: CoverageMask(x: x, y: y, width: 0, height: 0))
         refreshText(.reshape)
-        // Ctrl+Enter is named: a keyboard user has no click outside, and Escape drops the text
-        // (Photoshop's keys; GIMP's Escape keeps it, so say which this is).
-        setMessage("Type your text — Enter: new line, Ctrl+Enter: done, Esc: cancel")
+        // The keys that put it down are named: a keyboard user has no click outside, and
+        // Escape keeps the text (as GIMP's and Paint.NET's do), where some programs drop it.
+        setMessage("Type your text — Enter: new line, Ctrl+Enter or Esc: done")
     }
 
     /// Puts the box down as one step of the history; a box with nothing drawn leaves no step.
     /// What it records is the coverage shown, so the step replays to these exact pixels.
-    func commitText() {
-        guard var live = liveText else { return }
+    /// True when a step was recorded.
+    @discardableResult func commitText() -> Bool {
+        guard var live = liveText else { return false }
         closeFontChooser(accepting: true)
         if live.preedit != nil {
             // A composition not finished is not typed: the text goes down without it.
@@ -217,18 +221,20 @@ extension Session {
         endTextBox()
         guard !live.box.isBlank, !live.mask.isBlank else {
             redraw(engine.cancel())
-            return
+            return false
         }
         let spec = TextSpec(
             mask: live.mask.trimmed(to: engine.bounds), text: live.box.text, font: live.box.font, x: live.box.x,
             y: live.box.y)
         let operation = Operation.text(live.style, spec)
-        if !history.commitLiveStroke(operation, engine: engine).isEmpty { record(operation) }
+        let recorded = !history.commitLiveStroke(operation, engine: engine).isEmpty
+        if recorded { record(operation) }
         setMessage("")
+        return recorded
     }
 
-    /// Drops the box being typed (Escape): nothing is recorded; text that was opened again
-    /// goes back as it was.
+    /// Drops the box being typed (its own undo taken back past its start, a blank box a redo
+    /// closes): nothing is recorded; text that was opened again goes back as it was.
     func cancelText() {
         guard let live = liveText else { return }
         closeFontChooser(accepting: true)
@@ -278,7 +284,7 @@ extension Session {
         }
         startText(atX: spec.x, y: spec.y, text: spec.text)
         liveText?.reopened = true
-        setMessage("Editing the text again — Ctrl+Enter: done, Esc: as it was")
+        setMessage("Editing the text again — Ctrl+Enter or Esc: done")
         return true
     }
 

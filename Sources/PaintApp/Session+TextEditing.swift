@@ -60,7 +60,9 @@ extension Session {
         var kind: TextEdits.Kind?
         switch key {
         case .escape:
-            cancelText()
+            // Escape leaves the text tool's typing with the text kept, as GIMP and Paint.NET do:
+            // no work is lost to a key pressed to be done. Ctrl+Z takes it away.
+            if commitText() { setMessage("Text put down — Ctrl+Z takes it away") }
             return true
         case .character(let c):
             // A word started after a space is a new step of the box's undo.

@@ -119,9 +119,9 @@ struct TextEndToEndTests: CanvasChecks {
     }
 
     @Test(
-        "Hebrew typed on a Hebrew layout reads right to left; the box dragged before it is put down; Escape drops a box"
+        "Hebrew typed on a Hebrew layout reads right to left; the box dragged before it is put down; Escape puts a box down"
     )
-    func hebrewMovedAndCancelled() throws {
+    func hebrewMovedAndEscaped() throws {
         let dir = try scratchFolder()
         let file = dir.file("hebrew.png")
         let paint = try start(ServerConfig(depth: 24, shm: true), file)
@@ -141,14 +141,23 @@ struct TextEndToEndTests: CanvasChecks {
         try paint.click(.tool(.brush))
         let moved = try Self.expected("שלום", x: 100, y: 110)
         expectCanvas(paint, equals: moved, "the Hebrew text moved and put down")
-        // A box that is dropped leaves nothing.
+        // Escape puts a box down, as GIMP's and Paint.NET's do: the text is saved; Ctrl+Z takes
+        // it away.
         try paint.key("t")
         try paint.click(imageX: 20, imageY: 150)
         paint.parkPointer()
-        try paint.client.typeText("dropped")
-        try Self.waitForInk(paint, in: IntRect(x: 20, y: 150, width: 120, height: 40), "the second text")
+        try paint.client.typeText("kept")
+        let second = IntRect(x: 20, y: 150, width: 120, height: 40)
+        try Self.waitForInk(paint, in: second, "the second text")
         try paint.key("Escape")
-        expectCanvas(paint, equals: moved, "after Escape")
+        try save(paint)
+        let kept = try load(file)
+        #expect(
+            (second.y..<second.maxY).contains { y in
+                (second.x..<second.maxX).contains { kept[$0, y] != Color.white.pixel }
+            }, "the text Escape put down is saved")
+        try paint.key("z", modifiers: [.control])
+        expectCanvas(paint, equals: moved, "Ctrl+Z after Escape")
         try save(paint)
         #expect(try load(file) == moved)
     }

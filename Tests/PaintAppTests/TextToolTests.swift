@@ -92,13 +92,62 @@ import Testing
         #expect(values.contains(127) || values.contains(128))
     }
 
-    @Test func escapeCancelsAndLeavesNothing() {
+    /// Escape puts the text down, as Ctrl+Enter and a click outside do (GIMP and Paint.NET
+    /// keep the text on Escape; it threw "Look" away, with no undo to bring it back): the
+    /// pixels shown stay on the canvas as one step, Ctrl+Z takes them away, Ctrl+Shift+Z brings
+    /// them back; an empty box leaves nothing.
+    @Test func escapePutsTheTextDown() throws {
         let (s, sink) = Self.typing()
-        Self.type(s, "gone")
+        Self.type(s, "Look")
+        let shown = Array(s.engine.viewPixels)
         s.handle(.key(.escape, modifiers: []))
         #expect(!s.isEditingText)
-        #expect(Self.ink(s) == 0)
-        #expect(sink.operations.isEmpty && !s.history.canUndo)
+        #expect(Self.ink(s) > 100 && Array(s.engine.viewPixels) == shown, "the text stays")
+        #expect(s.engine.paintImage().pixels.contains { $0 != 0 }, "in the picture, not only shown")
+        #expect(sink.operations.count == 1)
+        guard case .text(_, let spec) = try #require(sink.operations.first) else {
+            Issue.record("not a text operation")
+            return
+        }
+        #expect(spec.text == "Look")
+        #expect(s.shownMessage == "Text put down — Ctrl+Z takes it away")
+        T.key(s, "z", .control)
+        #expect(Self.ink(s) == 0, "one step")
+        T.key(s, "Z", [.control, .shift])
+        #expect(Array(s.engine.viewPixels) == shown)
+        // An empty box: nothing recorded.
+        let steps = s.history.cursor
+        Self.click(s, 150, 90)
+        #expect(s.isEditingText)
+        s.handle(.key(.escape, modifiers: []))
+        #expect(!s.isEditingText && s.history.cursor == steps)
+        #expect(Array(s.engine.viewPixels) == shown)
+    }
+
+    /// Text opened again, edited, then Escape: the edit is kept (as Ctrl+Enter keeps it), one
+    /// new step; Ctrl+Z brings the old text back.
+    @Test func escapeKeepsTheEditOfReopenedText() throws {
+        let (s, sink) = Self.typing(at: 20, 10)
+        Self.type(s, "Old")
+        s.handle(.key(.escape, modifiers: []))
+        let old = Array(s.engine.viewPixels)
+        Self.doubleClick(s, 23, 30)
+        #expect(s.editedText == "Old")
+        #expect(s.shownMessage == "Editing the text again — Ctrl+Enter or Esc: done")
+        s.handle(.key(.end, modifiers: []))
+        Self.type(s, "er")
+        let edited = Array(s.engine.viewPixels)
+        #expect(edited != old)
+        s.handle(.key(.escape, modifiers: []))
+        #expect(!s.isEditingText && Array(s.engine.viewPixels) == edited, "the edit is kept")
+        guard case .text(_, let spec) = try #require(sink.operations.last) else {
+            Issue.record("not a text operation")
+            return
+        }
+        #expect(spec.text == "Older")
+        s.undo()
+        s.undo()
+        #expect(Array(s.engine.viewPixels) == old)
     }
 
     /// A tool change, saving, undo: anything that finishes a stroke puts the text down first.
@@ -265,24 +314,24 @@ import Testing
         #expect(s.liveText?.box.text == "Hi[]" && s.settings.textFont.size == 29)
     }
 
-    /// A keyboard user puts the text down with Ctrl+Enter (Escape drops it): the hint says so
-    /// while typing and again when text is opened again (before, it named only Escape and a
-    /// click outside, and Ctrl+Enter was found by no one); the text is then one step.
+    /// A keyboard user puts the text down with Ctrl+Enter or Escape: the hint says so while
+    /// typing and again when text is opened again (before, it named only Escape, to cancel,
+    /// and a click outside, and Ctrl+Enter was found by no one); the text is then one step.
     @Test func theHintNamesCtrlEnterWhichPutsTheTextDown() {
         let s = T.makeSession(width: 400, height: 200)
         s.select(.text)
         Self.click(s, 20, 20)
-        #expect(s.shownMessage == "Type your text — Enter: new line, Ctrl+Enter: done, Esc: cancel")
+        #expect(s.shownMessage == "Type your text — Enter: new line, Ctrl+Enter or Esc: done")
         Self.type(s, "Look")
         s.handle(.key(.enter, modifiers: .control))
         #expect(!s.isEditingText && Self.ink(s) > 0, "put down")
         let drawn = Array(s.engine.viewPixels)
         Self.doubleClick(s, 24, 30)
-        #expect(s.isEditingText && s.shownMessage == "Editing the text again — Ctrl+Enter: done, Esc: as it was")
+        #expect(s.isEditingText && s.shownMessage == "Editing the text again — Ctrl+Enter or Esc: done")
         s.handle(.key(.escape, modifiers: []))
         #expect(!s.isEditingText && Array(s.engine.viewPixels) == drawn)
         s.undo()
-        #expect(Self.ink(s) == 0, "one step")
+        #expect(Self.ink(s) == 0, "the text put down again is one step")
     }
 
     static func doubleClick(_ s: Session, _ x: Int, _ y: Int) {
@@ -297,8 +346,8 @@ import Testing
     }
 
     /// A double click on text put down earlier opens it again with its font and color: edited
-    /// and put down, it is a new step (undo twice brings the old text back); Escape puts the
-    /// old text back at once.
+    /// and put down, it is a new step (undo twice brings the old text back); Escape puts it
+    /// down as it is.
     @Test func doubleClickReopensText() throws {
         let (s, sink) = Self.typing(at: 20, 10)
         T.key(s, "b", .control)
