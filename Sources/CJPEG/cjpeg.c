@@ -282,6 +282,16 @@ int cjpeg_encode(const unsigned char *pixels, unsigned width, unsigned height, s
     cinfo->in_color_space = JCS_EXT_BGRX;
     jpeg_set_defaults(cinfo);
     jpeg_set_quality(cinfo, quality, TRUE);
+    // At quality 90 and above the color keeps every pixel (4:4:4), as GIMP's default export and
+    // Photoshop's high qualities do: a thin red line or colored text on white stays sharp
+    // rather than fringed. Below 90 the color is halved both ways (4:2:0, libjpeg's default),
+    // for a smaller file, which is what a lower quality is chosen for.
+    if (quality >= 90) {
+        for (int i = 0; i < cinfo->num_components; i++) {
+            cinfo->comp_info[i].h_samp_factor = 1;
+            cinfo->comp_info[i].v_samp_factor = 1;
+        }
+    }
     cinfo->optimize_coding = TRUE;
     jpeg_start_compress(cinfo, TRUE);
     while (cinfo->next_scanline < cinfo->image_height) {

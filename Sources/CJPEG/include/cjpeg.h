@@ -70,7 +70,8 @@ int cjpeg_reader_truncated(const cjpeg_reader *reader);
 void cjpeg_reader_free(cjpeg_reader *reader);
 
 /// Encodes `height` rows of `width` pixels (4 bytes each, B, G, R and an ignored byte, rows
-/// `stride` bytes apart) as a baseline JPEG of `quality` 1...100 with optimized Huffman tables.
+/// `stride` bytes apart) as a baseline JPEG of `quality` 1...100 with optimized Huffman tables,
+/// the color at full resolution (4:4:4) from quality 90 up and halved both ways (4:2:0) below.
 /// On success returns 1 and sets `*out` (free it with cjpeg_free) and `*size`; on error returns
 /// 0 and writes the reason into `message` (`message_size` bytes).
 int cjpeg_encode(const unsigned char *pixels, unsigned width, unsigned height, size_t stride, int quality,

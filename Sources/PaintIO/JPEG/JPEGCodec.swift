@@ -253,7 +253,8 @@ public enum JPEGCodec {
         }
     }
 
-    /// Encodes `image` as a baseline JPEG of `quality` (1...100, clamped).
+    /// Encodes `image` as a baseline JPEG of `quality` (1...100, clamped): the color at full
+    /// resolution (4:4:4) from quality 90 up, halved both ways (4:2:0) below.
     ///
     /// JPEG has no alpha: the premultiplied channels are written as they are, which is the image
     /// over black; flatten a picture with transparency onto the backdrop you want first.
