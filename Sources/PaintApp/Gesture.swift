@@ -34,14 +34,21 @@ enum Gesture {
     /// offset in its text) to the pointer.
     case selectingText(anchor: Int)
 
-    /// A stroke in progress: the button, its style and every sample the engine has received
-    /// (what the journal records when it is committed).
+    /// A stroke in progress: the button and its style. Its samples are the session's
+    /// `strokeSamples`, beside the gesture rather than in it.
     struct LiveStroke {
         var button: PointerButton
         var style: StrokeStyle
-        var points: [Point]
+    }
+
+    /// Every sample the engine has received for the stroke in progress (what the journal
+    /// records when it is committed). Kept out of the gesture so that each motion event appends
+    /// to its arrays where they are: grown inside the enum's payload, the stroke had to be moved
+    /// out of the gesture and back per event (~250 instructions, two retains and releases).
+    struct StrokeSamples {
+        var points: [Point] = []
         /// The pen's pressure at each point, as stored (empty for a mouse).
-        var pressure: [UInt16]
+        var pressure: [UInt16] = []
     }
 
     /// A shape in progress: the button, its style, where the drag started and the shape drawn

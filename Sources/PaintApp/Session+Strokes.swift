@@ -9,7 +9,8 @@ extension Session {
     func beginStroke(_ style: StrokeStyle, button: PointerButton, at point: Point, pressure: UInt16? = nil) {
         let stored = pressure.map { [$0] } ?? []
         redraw(engine.begin(style, at: point, pressure: Operation.pressure(stored, 0)))
-        gesture = .stroke(Gesture.LiveStroke(button: button, style: style, points: [point], pressure: stored))
+        gesture = .stroke(Gesture.LiveStroke(button: button, style: style))
+        strokeSamples = Gesture.StrokeSamples(points: [point], pressure: stored)
         lastPaintPoint = point
     }
 
@@ -17,17 +18,13 @@ extension Session {
     /// pressure keeps the last one); it is drawn when the effects are taken.
     func extendStroke(to point: Point, pressure: UInt16? = nil) {
         guard case .stroke = gesture, engine.isStroking else { return }
-        // Moved out of the gesture while it grows (not copied: no retain and release of its
-        // arrays per event), so the samples are appended in place.
-        var taken = Gesture.idle
-        swap(&taken, &gesture)
-        guard case .stroke(var live) = consume taken else { return }
-        if let last = live.pressure.last { live.pressure.append(pressure ?? last) }
+        // Appended where they are (`strokeSamples`, not the gesture's payload).
+        if let last = strokeSamples.pressure.last { strokeSamples.pressure.append(pressure ?? last) }
         // Deferred: the samples the window reads in one turn are stamped together when it takes
         // the effects (`takeEffects`), the tail to the pointer once, not once per sample.
-        engine.move(to: point, pressure: Operation.pressure(live.pressure, live.points.count), deferred: true)
-        live.points.append(point)
-        gesture = .stroke(consume live)
+        engine.move(
+            to: point, pressure: Operation.pressure(strokeSamples.pressure, strokeSamples.points.count), deferred: true)
+        strokeSamples.points.append(point)
         lastPaintPoint = point
     }
 
@@ -84,13 +81,15 @@ extension Session {
         let live = gesture
         guard live.paintingButton != nil else { return }
         gesture = .idle
+        let samples = strokeSamples
+        strokeSamples = Gesture.StrokeSamples()
         guard engine.isStroking else { return }
         let operation: Operation
         switch live {
         case .stroke(let stroke):
             // What the release adds (a stabilized line drawn on to its end) is shown first.
             redraw(engine.finishPath())
-            operation = .stroke(stroke.style, points: stroke.points, pressure: stroke.pressure)
+            operation = .stroke(stroke.style, points: samples.points, pressure: samples.pressure)
         case .shape(let shape):
             guard let spec = shape.spec else { return cancelStroke() }
             operation = .shape(shape.style, spec)
@@ -104,7 +103,10 @@ extension Session {
     func cancelStroke() {
         guard engine.isStroking else { return }
         redraw(engine.cancel())
-        if gesture.paintingButton != nil { gesture = .idle }
+        if gesture.paintingButton != nil {
+            gesture = .idle
+            strokeSamples = Gesture.StrokeSamples()
+        }
     }
 
     /// Carries out `operation` as one step of the history: the stroke in progress (and a

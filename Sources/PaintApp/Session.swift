@@ -63,6 +63,8 @@ public final class Session {
     public internal(set) var hovered: ToolbarItem?
     /// What the pointer is doing: made by a press, ended by its release.
     var gesture = Gesture.idle
+    /// The samples of the stroke `gesture` holds (`Gesture.StrokeSamples`); empty otherwise.
+    var strokeSamples = Gesture.StrokeSamples()
     /// Where the pointer was last seen in the window.
     var lastPointer: (x: Int, y: Int)?
     /// When `runTimers` last repeated the motion of a drag selecting text held past the
