@@ -277,6 +277,9 @@ public struct Layout: Sendable, Equatable {
     /// The image pixel shown at window pixel (x, y); nil off the visible image.
     @inline(__always) public func imagePixel(windowX x: Int, windowY y: Int) -> (x: Int, y: Int)? {
         guard visibleImage.contains(x, y) else { return nil }
+        // At 100 % the pixel is the offset itself, the floor of its centre: no call to libm's
+        // `floor` (the baseline x86-64 target rounds through it) twice per motion event.
+        if zoom.numerator == zoom.denominator { return (x - imageOrigin.x, y - imageOrigin.y) }
         let p = imagePoint(windowX: x, windowY: y)
         return (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
     }
@@ -285,9 +288,7 @@ public struct Layout: Sendable, Equatable {
     /// stored on. A sample at a pixel centre (a device without sub-pixel positions) lands on
     /// exactly the point `imagePoint(windowX:windowY:)` gives.
     @inline(__always) public func imagePoint(_ sample: PointerSample) -> Point {
-        let cx = sample.x - 0.5
-        let cy = sample.y - 0.5
-        if cx == cx.rounded(.down), cy == cy.rounded(.down), let x = Int(exactly: cx), let y = Int(exactly: cy) {
+        if let x = Self.whole(sample.x - 0.5), let y = Self.whole(sample.y - 0.5) {
             return imagePoint(windowX: x, windowY: y)
         }
         let o = imageOrigin
@@ -295,6 +296,16 @@ public struct Layout: Sendable, Equatable {
         let n = Double(zoom.numerator)
         func grid(_ v: Double) -> Double { (v * 64).rounded() / 64 }
         return Point(x: grid((sample.x - Double(o.x)) * d / n), y: grid((sample.y - Double(o.y)) * d / n))
+    }
+
+    /// `Int(exactly: v)`: `v` as an `Int` when it is a whole number in range, else nil. Written
+    /// out because `Int(exactly:)` calls libm's `trunc` on the baseline x86-64 target, twice
+    /// per motion event here; in range, the conversion truncates and converting back gives `v`
+    /// exactly when nothing was cut off.
+    @inline(__always) static func whole(_ v: Double) -> Int? {
+        guard v >= -0x1p63, v < 0x1p63 else { return nil }
+        let i = Int(v)
+        return Double(i) == v ? i : nil
     }
 
     /// The window rectangle that shows a rectangle of image pixels, clipped to the canvas area

@@ -55,4 +55,30 @@ import Testing
             }
         }
     }
+
+    /// The pointer's pixel at 100 % (read without rounding) and the whole numbers a sample is
+    /// taken at (read without `Int(exactly:)`) are what the rounding gives, at every zoom step.
+    @Test func pixelsAndWholeSamplesAreWhatRoundingGives() {
+        for steps in [-3, -1, 0, 1, 2, 5] {
+            let s = T.makeSession(width: 120, height: 80)
+            s.zoom(by: steps)
+            let layout = s.layout
+            let o = layout.imageOrigin
+            for x in stride(from: o.x - 3, through: o.x + 300, by: 7) {
+                for y in stride(from: o.y - 3, through: o.y + 200, by: 11) {
+                    let p = layout.imagePoint(windowX: x, windowY: y)
+                    let rounded =
+                        layout.visibleImage.contains(x, y)
+                        ? (Int(p.x.rounded(.down)), Int(p.y.rounded(.down))) : nil
+                    let pixel = layout.imagePixel(windowX: x, windowY: y)
+                    #expect(pixel?.x == rounded?.0 && pixel?.y == rounded?.1, "zoom \(layout.zoom) at \(x), \(y)")
+                }
+            }
+        }
+        for v in [
+            0.0, -0.0, 1, -1, 0.5, -0.5, 1e-300, 123_456.75, 0x1p52 + 1, 0x1p62, 0x1p63, -0x1p63, .nan, .infinity,
+        ] {
+            #expect(Layout.whole(v) == Int(exactly: v), "\(v)")
+        }
+    }
 }
