@@ -624,11 +624,11 @@ public final class X11App {
     /// empty at every event).
     private func appendPointer(_ pointerEvent: consuming InputEvent, time: Time, to batch: inout [InputEvent]) {
         guard case .press(let x, let y, let button, _, _) = pointerEvent else {
-            if case .motion = pointerEvent {
+            if case .motion(let x, let y, let modifiers, let sample) = pointerEvent {
                 motionRead += 1
                 hand(&batch)
                 blitter.waitUntilServerRead()
-                session.feed(pointerEvent)
+                session.feedMotion(x: x, y: y, modifiers: modifiers, sample: sample)
             } else {
                 // Moved into the batch, not copied.
                 batch.append(pointerEvent)

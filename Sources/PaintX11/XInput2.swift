@@ -4,8 +4,9 @@ import PaintApp
 /// Pointer input through XInput 2.2 where the server has it: buttons and motion of the master
 /// pointer with the sub-pixel positions the device reports (FP16.16 on the wire, doubles in
 /// Xlib), so a tablet's pen or a high-resolution mouse draws between pixels. Without XI 2.2
-/// (or with `SWIFTPAINT_NO_XI2=1`) the window keeps the core events.
-final class XInput2 {
+/// (or with `SWIFTPAINT_NO_XI2=1`) the window keeps the core events. A value the window keeps
+/// in place (not a class: no retain and release of it at every event).
+struct XInput2 {
     /// The extension's major opcode: GenericEvents carrying it are ours.
     let opcode: Int32
     private let display: OpaquePointer
@@ -53,7 +54,7 @@ final class XInput2 {
 
     /// The input event of an XInput 2 GenericEvent (nil for another extension's, or one this
     /// window does not use), and its server time.
-    func translate(_ event: inout XEvent) -> (event: InputEvent, time: Time)? {
+    mutating func translate(_ event: inout XEvent) -> (event: InputEvent, time: Time)? {
         guard event.xcookie.extension == opcode, XGetEventData(display, &event.xcookie) != 0 else { return nil }
         defer { XFreeEventData(display, &event.xcookie) }
         guard let data = event.xcookie.data else { return nil }
@@ -90,7 +91,7 @@ final class XInput2 {
 
     /// The pointer left the window: scroll valuators go on adding up elsewhere, so the next turn
     /// here starts afresh.
-    func pointerLeft() { scrolls.forget() }
+    mutating func pointerLeft() { scrolls.forget() }
 
     /// A smooth turn of `dx`, `dy` clicks as the session's input event.
     static func scrollEvent(_ e: XIDeviceEvent, dx: Double, dy: Double) -> InputEvent {
