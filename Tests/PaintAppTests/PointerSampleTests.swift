@@ -81,4 +81,23 @@ import Testing
             #expect(Layout.whole(v) == Int(exactly: v), "\(v)")
         }
     }
+
+    /// Each stroke records its own samples, kept beside the gesture while it is drawn: the
+    /// second stroke's operation holds none of the first's.
+    @Test func eachStrokeRecordsItsOwnSamples() {
+        let (s, sink) = T.recordingSession(width: 120, height: 80)
+        let o = s.layout.imageOrigin
+        let (ox, oy) = (Double(o.x), Double(o.y))
+        Self.stroke(s, [(ox + 10.5, oy + 20.5), (ox + 30.25, oy + 24.5), (ox + 60.5, oy + 40.5)])
+        Self.stroke(s, [(ox + 5.5, oy + 5.5), (ox + 8.75, oy + 9.5)])
+        let points = sink.operations.compactMap { op -> [Point]? in
+            guard case .stroke(_, let points, _) = op else { return nil }
+            return points
+        }
+        #expect(
+            points == [
+                [Point(x: 10.5, y: 20.5), Point(x: 30.25, y: 24.5), Point(x: 60.5, y: 40.5)],
+                [Point(x: 5.5, y: 5.5), Point(x: 8.75, y: 9.5)],
+            ])
+    }
 }
