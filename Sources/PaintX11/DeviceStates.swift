@@ -24,26 +24,37 @@ struct DeviceStates {
         if recent?.source == id { recent = nil }
     }
 
-    /// The axes of device `source` and the pen's pressure at an event of it with `valuators`
-    /// (this event's, else the last one it reported; nil for a device without a pressure
-    /// axis). `query` asks the server for the axes of a device not yet known.
-    mutating func pen(
-        source: Int32, valuators: XIValuatorState, query: (Int32) -> DeviceAxes
-    ) -> (axes: DeviceAxes, pressure: Double?) {
-        let known: DeviceAxes
-        if let recent, recent.source == source {
-            known = recent.axes
-        } else if let kept = axes[source] {
-            known = kept
-            recent = (source, kept)
-        } else {
-            // Stored once, not at every event of the device.
-            known = query(source)
-            axes[source] = known
-            recent = (source, known)
-        }
-        guard known.pressure != nil else { return (known, nil) }
-        if let p = known.pressure(in: valuators) { lastPressure[source] = p }
-        return (known, lastPressure[source])
+    /// What an event tells of its device (`pen`): the pen's pressure (this event's, else the
+    /// last one it reported; nil for a device without a pressure axis), whether it is a
+    /// stylus's eraser end, and whether it has scroll valuators (`scrollAxes`).
+    struct Pen {
+        var pressure: Double?
+        var isEraser: Bool
+        var scrolls: Bool
     }
+
+    /// What device `source` is at an event of it with `valuators`. `query` asks the server for
+    /// the axes of a device not yet known.
+    mutating func pen(source: Int32, valuators: XIValuatorState, query: (Int32) -> DeviceAxes) -> Pen {
+        if recent?.source != source {
+            if let kept = axes[source] {
+                recent = (source, kept)
+            } else {
+                // Stored once, not at every event of the device.
+                let known = query(source)
+                axes[source] = known
+                recent = (source, known)
+            }
+        }
+        // Read where the axes are kept: a copy of them retained and released their scroll list
+        // at every event.
+        let isEraser = recent?.axes.isEraser ?? false
+        let scrolls = recent?.axes.scroll.isEmpty == false
+        guard recent?.axes.pressure != nil else { return Pen(pressure: nil, isEraser: isEraser, scrolls: scrolls) }
+        if let p = recent?.axes.pressure(in: valuators) { lastPressure[source] = p }
+        return Pen(pressure: lastPressure[source], isEraser: isEraser, scrolls: scrolls)
+    }
+
+    /// The scroll valuators of the device `pen` looked at last.
+    var scrollAxes: [DeviceAxes.Scroll] { recent?.axes.scroll ?? [] }
 }

@@ -70,23 +70,27 @@ struct XInput2 {
         default:
             break
         }
-        let device = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
-        let source = device.sourceid
-        let pen = devices.pen(source: source, valuators: device.valuators) { [display] in
+        // Read where Xlib keeps it, not copied (a 200-byte copy at every event).
+        let device = data.assumingMemoryBound(to: XIDeviceEvent.self)
+        let source = device.pointee.sourceid
+        let time = device.pointee.time
+        let pen = devices.pen(source: source, valuators: device.pointee.valuators) { [display] in
             DeviceAxes.query(display, device: $0)
         }
-        switch device.evtype {
-        case XI_Motion where !pen.axes.scroll.isEmpty:
-            if let turn = scrolls.turn(source: source, axes: pen.axes.scroll, state: device.valuators) {
-                return (Self.scrollEvent(device, dx: turn.dx, dy: turn.dy), device.time)
+        switch device.pointee.evtype {
+        case XI_Motion where pen.scrolls:
+            if let turn = scrolls.turn(source: source, axes: devices.scrollAxes, state: device.pointee.valuators) {
+                return (Self.scrollEvent(device.pointee, dx: turn.dx, dy: turn.dy), time)
             }
         case XI_ButtonPress, XI_ButtonRelease:
             // The wheel clicks the server makes up from a turn read above.
-            if scrolls.isEmulatedWheel(source: source, button: device.detail, flags: device.flags) { return nil }
+            if scrolls.isEmulatedWheel(source: source, button: device.pointee.detail, flags: device.pointee.flags) {
+                return nil
+            }
         default:
             break
         }
-        return Self.inputEvent(device, pressure: pen.pressure, eraser: pen.axes.isEraser).map { ($0, device.time) }
+        return Self.inputEvent(device.pointee, pressure: pen.pressure, eraser: pen.isEraser).map { ($0, time) }
     }
 
     /// The pointer left the window: scroll valuators go on adding up elsewhere, so the next turn
@@ -103,6 +107,9 @@ struct XInput2 {
     /// A device event as the session's input event: whole pixels for hit-testing, the exact
     /// position as the sample (pixel centres at +0.5, as core positions are taken), with the
     /// pen's pressure when the device has one, and whether it is a stylus's eraser end.
+    /// Inlined, so that the window's events are read where Xlib keeps them (a call takes a
+    /// copy of the 200-byte event).
+    @inline(__always)
     static func inputEvent(_ e: XIDeviceEvent, pressure: Double? = nil, eraser: Bool = false) -> InputEvent? {
         let x = Int(e.event_x.rounded(.down))
         let y = Int(e.event_y.rounded(.down))

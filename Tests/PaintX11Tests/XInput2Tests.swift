@@ -101,7 +101,7 @@ import Testing
     @Test func aPenKeepsItsLastPressureUntilItsDevicesChange() {
         var states = DeviceStates()
         var queried: [Int32] = []
-        func pen(_ source: Int32, _ values: [Int: Double]) -> (axes: DeviceAxes, pressure: Double?) {
+        func pen(_ source: Int32, _ values: [Int: Double]) -> DeviceStates.Pen {
             Self.withEvent(XI_Motion, x: 10, y: 10, values: values) { e in
                 states.pen(source: source, valuators: e.valuators) { id in
                     queried.append(id)
@@ -133,6 +133,29 @@ import Testing
         states.deviceChanged(11)
         #expect(pen(11, [1: 250]).pressure == nil)
         #expect(queried == [11, 12, 11, 11, 12, 11])
+    }
+}
+
+extension XInput2Tests {
+    /// What `pen` tells of each device, read where its axes are kept: a wheel's scroll
+    /// valuators (and `scrollAxes` then), a stylus's eraser end, a mouse with neither.
+    @Test func aDevicesScrollingAndEraserAreToldWithoutItsAxes() {
+        var states = DeviceStates()
+        var wheel = DeviceAxes(name: "Logitech USB Optical Mouse", valuators: [])
+        wheel.scroll = ScrollTrackerTests.axes
+        let eraser = DeviceAxes(name: "Wacom Intuos Pen eraser", valuators: [])
+        func pen(_ source: Int32) -> DeviceStates.Pen {
+            Self.withEvent(XI_Motion, x: 1, y: 1, values: [:]) { e in
+                states.pen(source: source, valuators: e.valuators) { $0 == 5 ? wheel : $0 == 6 ? eraser : Self.pen }
+            }
+        }
+        let w = pen(5)
+        #expect(w.scrolls && !w.isEraser && w.pressure == nil && states.scrollAxes == ScrollTrackerTests.axes)
+        let e = pen(6)
+        #expect(!e.scrolls && e.isEraser && states.scrollAxes.isEmpty)
+        let p = pen(11)
+        #expect(!p.scrolls && !p.isEraser && p.pressure == nil)
+        #expect(pen(5).scrolls && states.scrollAxes == ScrollTrackerTests.axes)
     }
 }
 
