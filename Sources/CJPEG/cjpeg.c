@@ -254,7 +254,7 @@ typedef struct {
 } encoder;
 
 int cjpeg_encode(const unsigned char *pixels, unsigned width, unsigned height, size_t stride, int quality,
-                 unsigned char **out, size_t *size, char *message, size_t message_size) {
+                 unsigned dpi_x, unsigned dpi_y, unsigned char **out, size_t *size, char *message, size_t message_size) {
     encoder *e = calloc(1, sizeof *e);
     if (!e) {
         snprintf(message, message_size, "out of memory");
@@ -293,6 +293,11 @@ int cjpeg_encode(const unsigned char *pixels, unsigned width, unsigned height, s
         }
     }
     cinfo->optimize_coding = TRUE;
+    if (dpi_x > 0 && dpi_y > 0 && dpi_x <= 65535 && dpi_y <= 65535) {
+        cinfo->density_unit = 1;  // dots per inch
+        cinfo->X_density = (UINT16)dpi_x;
+        cinfo->Y_density = (UINT16)dpi_y;
+    }
     jpeg_start_compress(cinfo, TRUE);
     while (cinfo->next_scanline < cinfo->image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo->next_scanline * stride);

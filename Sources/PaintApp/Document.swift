@@ -25,6 +25,9 @@ public struct Document {
     /// The format of the file at `path` (read from it, or last saved in it); nil when not known.
     /// A save to a name without a known extension keeps it.
     public var format: ImageFormat?
+    /// The print resolution the opened file declared (its dots per inch): written into every
+    /// PNG or JPEG saved, so the picture keeps its size in a document; nil when it declared none.
+    public var resolution: PictureResolution?
     /// The formats this document was saved in whose losses (transparency, the editing history)
     /// the status bar has already told: it says so once, not at every Ctrl+S.
     public var toldLosses: Set<ImageFormat> = []

@@ -60,6 +60,7 @@ public enum DocumentLoader {
         let engine: StrokeEngine
         let carries: Bool
         let onDisk: DiskBaseline
+        let resolution: PictureResolution?
         var notes: [String] = []
         if historyInBackground {
             // Decoded straight into the engine's tiles as the file is read (never held whole);
@@ -67,6 +68,7 @@ public enum DocumentLoader {
             let opened = try ImageFile.openTiles(path: path)
             (format, hasAlpha, carries) = (opened.format, opened.hasAlpha, opened.carriesHistory)
             onDisk = opened.version.map(DiskBaseline.version) ?? .unknown
+            resolution = opened.resolution
             switch opened.bytes {
             case .file(let file): base = .file(file)
             case .memory(let bytes): base = .bytes(bytes)
@@ -78,6 +80,7 @@ public enum DocumentLoader {
             let picture = opened.picture
             let bytes = opened.bytes
             (base, format, hasAlpha) = (.bytes(bytes), picture.format, picture.hasAlpha)
+            resolution = opened.resolution
             // Only the chunks' lengths and types: the chunk itself is read with the history.
             carries = format == .png && HistoryChunk.isPresent(in: bytes)
             onDisk = baseline(bytes)
@@ -91,6 +94,7 @@ public enum DocumentLoader {
             {
             case .found(var document, let detail):
                 document.onDisk = baseline(bytes)
+                document.resolution = resolution
                 return (document, "\(said) — \(detail)")
             case .none(let why): notes = why
             }
@@ -102,6 +106,7 @@ public enum DocumentLoader {
             path: path, format: format, carriesHistory: carries)
         document.base = base
         document.onDisk = onDisk
+        document.resolution = resolution
         // Looked for only where there can be one: the file's chunk, or a store that keeps any
         // history at all (else the thread would hash a 4K picture for nothing: 0.2 s of CPU).
         if historyInBackground && (carries || options.historyStore.map { !$0.isEmpty } ?? false) {

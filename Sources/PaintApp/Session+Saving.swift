@@ -32,7 +32,8 @@ extension Session {
         let request = BackgroundSave.Request(
             picture: engine.pictureSnapshot(), target: target,
             options: SaveOptions(
-                format: format, quality: quality, lossless: format == .webp && quality == 100),
+                format: format, quality: quality, lossless: format == .webp && quality == 100,
+                resolution: document.resolution),
             withAlpha: engine.background == .transparent, history: kept, base: kept == nil ? nil : document.base)
         setMessage("Saving “\(FileSystem.lastComponent(target))”…")
         saving = BackgroundSave(

@@ -4,13 +4,14 @@ extension ImageFile {
     ///
     /// The picture is opened exactly as the window opens it (by content, in sRGB, upright,
     /// transparency kept when the file has it) and saved as the window saves it: with alpha when
-    /// the picture has it and the format keeps it, else flattened onto white. `quality` as in
-    /// `SaveOptions.forSaving(to:quality:)`.
+    /// the picture has it and the format keeps it, else flattened onto white, with the print
+    /// resolution the file declares. `quality` as in `SaveOptions.forSaving(to:quality:)`.
     public static func export(from input: String, to output: String, quality: Int? = nil) throws(ImageFileError) {
         // The target's format is checked first, so a bad name fails before any decoding.
-        let options = try SaveOptions.forSaving(to: output, quality: quality)
+        var options = try SaveOptions.forSaving(to: output, quality: quality)
         // Read up to the picture's end only (`readPicture`): junk after it is never held.
-        let picture = try decode(path: input)
-        try save(picture.image, to: output, options: options, withAlpha: picture.hasAlpha)
+        let opened = try open(path: input)
+        options.resolution = opened.resolution
+        try save(opened.picture.image, to: output, options: options, withAlpha: opened.picture.hasAlpha)
     }
 }

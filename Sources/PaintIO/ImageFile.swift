@@ -20,6 +20,10 @@ public enum ImageFile {
         /// The file's bytes up to its picture's end (`readPicture`; a WebP's RIFF size then says
         /// where they end): decoding them again (`ImageDecoder`) gives exactly `picture`.
         public var bytes: [UInt8]
+        /// The print resolution the file declares.
+        public var resolution: PictureResolution? {
+            PictureResolution(fileHead: Array(bytes.prefix(PictureResolution.headBytes)))
+        }
     }
 
     /// Reads and decodes the picture file at `path`, in whatever format its content is.
@@ -48,6 +52,8 @@ public enum ImageFile {
         public var version: FileVersion?
         /// Whether the file (a PNG) carries an editing history (`HistoryChunk`).
         public var carriesHistory: Bool
+        /// The print resolution the file declares.
+        public var resolution: PictureResolution?
     }
 
     /// Where the bytes a picture was decoded from are.
@@ -81,6 +87,8 @@ public enum ImageFile {
         let stream = PictureStream(fd: fd, name: path, size: size, limit: maxFileBytes)
         let history = PNGChunkSpotter(lookingFor: HistoryChunk.type, upTo: HistoryChunk.maxChunkLength)
         stream.observe { history.see($0) }
+        let head = FileHeadCapture()
+        stream.observe { head.see($0) }
         // What of the file is the picture's: junk after its end is not kept (`PictureEnd`).
         let end = PictureEnd(limits: limits, fileSize: size)
         stream.observe { [unowned stream] in end.see($0, crcBefore: stream.crcBefore) }
@@ -98,7 +106,7 @@ public enum ImageFile {
             return OpenedTiles(
                 picture: again.picture, format: again.format, hasAlpha: again.hasAlpha, bytes: .memory(bytes),
                 version: FileVersion(path: path, count: stream.count, crc: stream.crc),
-                carriesHistory: HistoryChunk.isPresent(in: bytes))
+                carriesHistory: HistoryChunk.isPresent(in: bytes), resolution: PictureResolution(fileHead: head.head))
         }
         let version = FileVersion(path: path, count: stream.count, crc: stream.crc)
         let file: PictureFile
@@ -111,12 +119,14 @@ public enum ImageFile {
             let bytes = try readPicture(path, limit: maxFileBytes, limits: limits)
             return OpenedTiles(
                 picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: .memory(bytes),
-                version: version, carriesHistory: decoded.format == .png && HistoryChunk.isPresent(in: bytes))
+                version: version, carriesHistory: decoded.format == .png && HistoryChunk.isPresent(in: bytes),
+                resolution: PictureResolution(fileHead: head.head))
         }
         kept = true
         return OpenedTiles(
             picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: .file(file),
-            version: version, carriesHistory: decoded.format == .png && history.found)
+            version: version, carriesHistory: decoded.format == .png && history.found,
+            resolution: PictureResolution(fileHead: head.head))
     }
 
     /// The pixels of the picture file at `path`, in any format SwiftPaint opens.

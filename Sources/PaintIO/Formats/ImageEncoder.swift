@@ -8,15 +8,21 @@ public struct SaveOptions: Equatable, Sendable {
     public var quality: Int
     /// WebP only: lossless (the default) or lossy at `quality`.
     public var lossless: Bool
+    /// The print resolution to declare (PNG and JPEG; WebP has no place for one); nil: none.
+    public var resolution: PictureResolution?
 
     /// The JPEG quality people get unless they choose another: 90, as in GIMP and Krita.
     public static let defaultQuality = 90
 
     /// Options for `format` with the default quality, WebP lossless.
-    public init(format: ImageFormat, quality: Int = SaveOptions.defaultQuality, lossless: Bool = true) {
+    public init(
+        format: ImageFormat, quality: Int = SaveOptions.defaultQuality, lossless: Bool = true,
+        resolution: PictureResolution? = nil
+    ) {
         self.format = format
         self.quality = quality
         self.lossless = lossless
+        self.resolution = resolution
     }
 }
 
@@ -31,8 +37,8 @@ public enum ImageEncoder {
         -> [UInt8]
     {
         switch options.format {
-        case .png: return try PNGCodec.encode(image, withAlpha: withAlpha)
-        case .jpeg: return try JPEGCodec.encode(image, quality: options.quality)
+        case .png: return try PNGCodec.encode(image, withAlpha: withAlpha, resolution: options.resolution)
+        case .jpeg: return try JPEGCodec.encode(image, quality: options.quality, resolution: options.resolution)
         case .webp:
             return try WebPCodec.encode(image, quality: options.lossless ? nil : options.quality, withAlpha: withAlpha)
         case .gif, .bmp: throw .cannotSave(path: "", format: options.format.name)

@@ -10,8 +10,10 @@ extension PNGCodec {
     /// written as they are, which is the image over black: flatten onto the backdrop you want
     /// first (for example with `Pixel.over`) if the image is not opaque. The file declares sRGB
     /// (an sRGB chunk), so color-managed viewers show exactly these values. Rows are converted
-    /// and compressed one at a time, in one pass.
-    public static func encode(_ image: PixelImage, withAlpha: Bool) throws(ImageFileError) -> [UInt8] {
+    /// and compressed one at a time, in one pass. A `resolution` is declared in a pHYs chunk.
+    public static func encode(
+        _ image: PixelImage, withAlpha: Bool, resolution: PictureResolution? = nil
+    ) throws(ImageFileError) -> [UInt8] {
         guard image.width > 0, image.height > 0 else {
             throw .cannotEncode(path: "", reason: "the image has no pixels")
         }
@@ -36,6 +38,11 @@ extension PNGCodec {
             withAlpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
         try check(spng_set_ihdr(context, &header))
         try check(spng_set_srgb(context, 0))  // rendering intent 0: perceptual
+        if let resolution {
+            let perMetre = resolution.perMetre
+            var phys = spng_phys(ppu_x: perMetre.x, ppu_y: perMetre.y, unit_specifier: 1)
+            try check(spng_set_phys(context, &phys))
+        }
         try check(
             spng_encode_image(
                 context, nil, 0, Int32(SPNG_FMT_PNG.rawValue),
