@@ -92,7 +92,8 @@ extension Session {
             operation = .stroke(stroke.style, points: samples.points, pressure: samples.pressure)
         case .shape(let shape):
             guard let spec = shape.spec else { return cancelStroke() }
-            operation = .shape(shape.style, spec)
+            // Recorded as the journal reads it back: an arrow with the version that knows it.
+            operation = .shape(shape.style.recording(spec.kind), spec)
         default:
             return
         }

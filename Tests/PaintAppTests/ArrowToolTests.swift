@@ -94,6 +94,11 @@ import Testing
         T.key(s, "z", .control)
         T.key(s, "y", .control)
         #expect(sink.operations.count == 5)
+        // Each arrow is recorded with the drawing version that knows arrows (a SwiftPaint from
+        // before them calls it newer), as the journal reads it back.
+        for case .shape(let style, let spec) in sink.operations {
+            #expect(style.drawing == .session15 && spec.kind.drawingVersion == .session15)
+        }
 
         let header = JournalHeader(documentPath: nil, width: 200, height: 120, background: .color(.white))
         let writer = try JournalWriter.create(in: folder, header: header)

@@ -129,17 +129,76 @@ import Testing
 
     @Test func theBinaryFormKeepsArrowsAndRefusesUnknownKinds() {
         for kind in [ShapeKind.arrow, .dashedArrow] {
-            let op = Operation.shape(
-                StrokeStyle(color: Color(r: 200, g: 10, b: 30), opacity: 0.4, width: 7),
-                ShapeSpec(kind: kind, from: Self.p(3.5, 4.5), to: Self.p(150.25, 9), filled: false))
+            let style = StrokeStyle(color: Color(r: 200, g: 10, b: 30), opacity: 0.4, width: 7)
+            let spec = ShapeSpec(kind: kind, from: Self.p(3.5, 4.5), to: Self.p(150.25, 9), filled: false)
+            let op = Operation.shape(style.recording(kind), spec)
             var bytes = op.encoded()
             #expect(Operation(decoding: bytes) == op)
+            // Made with the current version, its bytes still name the arrows' own.
+            #expect(Operation.shape(style, spec).encoded() == bytes)
             // The kind byte comes before the filled byte and the four coordinates; a kind no
             // SwiftPaint draws is refused.
             let at = bytes.count - 1 - 1 - 32
             #expect(bytes[at] == kind.rawValue)
             bytes[at] = 7
             #expect(Operation(decoding: bytes) == nil)
+        }
+    }
+
+    /// What SwiftPaint before the arrow (3298cec) does with a step's bytes, as its code reads
+    /// them: shape kinds 1...4 and drawing versions 1...4 only (`decodeStyle`, `ShapeKind`), and
+    /// a step it cannot read counts as from a newer SwiftPaint when the version byte of a drawn
+    /// step (tags 1, 7, 8, 11, 16, 17) names a version it does not know (`newerDrawingVersion`).
+    static func preArrowReading(_ bytes: [UInt8]) -> (reads: Bool, newerVersion: Int?) {
+        guard bytes.count >= 2, [1, 7, 8, 11, 16, 17].contains(bytes[0]) else { return (false, nil) }
+        let version = Int(bytes[1] >> 4) + 1
+        let knownVersion = bytes[1] & 0x0F <= 1 && (1...4).contains(version)
+        let newer = bytes[1] & 0x0F <= 1 && !(1...4).contains(version) ? version : nil
+        // A shape's kind byte follows its tag and the 20 bytes of its style.
+        let knownKind = bytes[0] != 7 || (bytes.count > 21 && (1...4).contains(bytes[21]))
+        return (knownVersion && knownKind, newer)
+    }
+
+    /// An arrow's step carries drawing version 5, which SwiftPaint before the arrow does not
+    /// know: its journals and histories say the step is from a newer SwiftPaint (they said
+    /// "cannot be read", as of damage: kind 5 under version 4). Every other step made now keeps
+    /// version 4 and stays readable there; an arrow journaled as version 4 (session 15, before
+    /// this) still reads and draws exactly as version 5 draws it.
+    @Test func aSwiftPaintFromBeforeArrowsCallsAnArrowStepNewer() throws {
+        let style = StrokeStyle(color: Color(r: 200, g: 10, b: 30), opacity: 0.4, width: 7)
+        for kind in [ShapeKind.arrow, .dashedArrow] {
+            let spec = ShapeSpec(kind: kind, from: Self.p(3.5, 4.5), to: Self.p(90.25, 40), filled: false)
+            let bytes = Operation.shape(style.recording(kind), spec).encoded()
+            #expect(bytes[0] == 7 && bytes[21] == kind.rawValue, "a shape step, the kind where the old reader looks")
+            let old = Self.preArrowReading(bytes)
+            #expect(!old.reads && old.newerVersion == 5)
+            #expect(Operation.newerDrawingVersion(bytes) == nil, "this build reads it")
+
+            // Last session's journals hold arrows as version 4: read and drawn as before.
+            var v4 = bytes
+            v4[1] = UInt8(DrawingVersion.session8b.rawValue - 1) << 4
+            var asOfOld = style
+            asOfOld.drawing = .session8b
+            #expect(Operation(decoding: v4) == .shape(asOfOld, spec))
+            let (e4, e5) = (StrokeEngine(width: 100, height: 50), StrokeEngine(width: 100, height: 50))
+            _ = try #require(Operation(decoding: v4)).apply(to: e4)
+            _ = try #require(Operation(decoding: bytes)).apply(to: e5)
+            #expect(
+                e4.paintImage() == e5.paintImage()
+                    && e4.paintImage() != StrokeEngine(width: 100, height: 50).paintImage())
+        }
+        let others: [Operation] = [
+            .shape(
+                style.recording(.line), ShapeSpec(kind: .line, from: Self.p(1, 2), to: Self.p(30, 4), filled: false)),
+            .shape(style, ShapeSpec(kind: .rectangle, from: Self.p(1, 2), to: Self.p(30, 4), filled: true)),
+            .shape(style, ShapeSpec(kind: .dashedLine, from: Self.p(1, 2), to: Self.p(30, 4), filled: false)),
+            .shape(style, ShapeSpec(kind: .ellipse, from: Self.p(1, 2), to: Self.p(30, 4), filled: false)),
+            .stroke(style, points: [Self.p(0.5, 0.5), Self.p(2, 3)]),
+            .fill(style, at: Self.p(5, 6), tolerance: 32),
+        ]
+        for op in others {
+            let old = Self.preArrowReading(op.encoded())
+            #expect(old.reads && old.newerVersion == nil, "\(op) stays readable before the arrow")
         }
     }
 }

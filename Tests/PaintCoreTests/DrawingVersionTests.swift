@@ -240,7 +240,7 @@ import Testing
             .stroke(StrokeStyle(dynamics: StrokeDynamics(curves: true)), points: [Self.p(1, 1), Self.p(2, 2)]),
         ] {
             var bytes = op.encoded()
-            for version in [DrawingVersion.current.rawValue + 1, 16] {
+            for version in [DrawingVersion.newest.rawValue + 1, 16] {
                 bytes[1] = UInt8(version - 1) << 4
                 #expect(PaintCore.Operation(decoding: bytes) == nil)
                 #expect(PaintCore.Operation.newerDrawingVersion(bytes) == version)

@@ -89,7 +89,7 @@ import Testing
         }
         #expect(
             problem.reason == "operation 2 was drawn by a newer SwiftPaint (drawing version 16; this one knows up to "
-                + "\(DrawingVersion.current.rawValue))"
+                + "\(DrawingVersion.newest.rawValue))"
         )
     }
 }

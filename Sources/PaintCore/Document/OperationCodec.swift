@@ -88,7 +88,8 @@ extension Operation {
             }
         case .shape(let style, let spec):
             out.byte(Tag.shape.rawValue)
-            Self.encode(style, into: &out)
+            // However the step was made, its bytes name a version that knows its kind.
+            Self.encode(style.recording(spec.kind), into: &out)
             out.byte(spec.kind.rawValue)
             out.byte(spec.filled ? 1 : 0)
             for v in [spec.from.x, spec.from.y, spec.to.x, spec.to.y] { out.double(v) }

@@ -16,6 +16,16 @@ public enum ShapeKind: UInt8, Sendable, CaseIterable {
         }
     }
 
+    /// The first drawing version that knows this kind: a step with it carries at least that
+    /// version (`StrokeStyle.recording(_:)`), so a SwiftPaint from before the kind reports the
+    /// step as from a newer SwiftPaint, not as damaged (it refuses a version it does not know).
+    public var drawingVersion: DrawingVersion {
+        switch self {
+        case .line, .dashedLine, .rectangle, .ellipse: return .session6
+        case .arrow, .dashedArrow: return .session15
+        }
+    }
+
     /// This kind dashed (`on`) or solid: lines and arrows; the others stay as they are.
     public func dashed(_ on: Bool) -> ShapeKind {
         switch self {
@@ -48,6 +58,16 @@ public struct ShapeSpec: Hashable, Sendable {
     /// Gap between dashes (between the ends of consecutive dash segments; the round caps reach
     /// half a width into it from each side), as a multiple of the line width.
     public static let gapFactor = 2.0
+}
+
+extension StrokeStyle {
+    /// This style as a step with a `kind` shape records it: with at least the drawing version
+    /// that knows the kind (`ShapeKind.drawingVersion`; the rules drawn by are the same).
+    public func recording(_ kind: ShapeKind) -> StrokeStyle {
+        var style = self
+        style.drawing = Swift.max(drawing, kind.drawingVersion)
+        return style
+    }
 }
 
 extension StrokeEngine {

@@ -42,7 +42,11 @@ public struct StrokeDynamics: Hashable, Sendable {
 /// The drawing rules a recorded step is drawn by. A step keeps the version it was drawn with
 /// (in its bytes: `OperationCodec.swift`), so a history or journal written by an older
 /// SwiftPaint replays to exactly the pixels that version drew, and new steps use the new rules.
-/// A change to how an operation draws takes the next version, never changes an old one.
+/// A change to how an operation draws takes the next version, never changes an old one. So does
+/// a new kind of step that an older SwiftPaint cannot read (a new shape kind): steps of that
+/// kind carry it (`ShapeKind.drawingVersion`), so the older one says the step is from a newer
+/// SwiftPaint (`Operation.newerDrawingVersion`), not that it is damaged, while every other new
+/// step keeps `current` and stays readable there.
 public enum DrawingVersion: Int, Sendable, Hashable, Comparable, CaseIterable {
     /// Through session 6: rectangles with round corners (a capsule along each side), flood
     /// fills with a hard edge (full coverage on the matching pixels, nothing beyond).
@@ -58,9 +62,14 @@ public enum DrawingVersion: Int, Sendable, Hashable, Comparable, CaseIterable {
     /// on pixel boundaries (`StrokeEngine.pixelAligned`): crisp, as MS Paint and KolourPaint
     /// draw them, where an even width centred on a pixel left half-strength edge rows.
     case session8b = 4
+    /// Arrows (`ShapeKind.arrow`, `.dashedArrow`), which SwiftPaint before session 15 does not
+    /// know. Draws everything exactly as version 4: only steps with an arrow carry it.
+    case session15 = 5
 
-    /// The rules new steps are drawn by.
+    /// The rules new steps are drawn by (an arrow's step carries `ShapeKind.drawingVersion`).
     public static let current = DrawingVersion.session8b
+    /// The newest version this build reads.
+    public static let newest = DrawingVersion.session15
 
     public static func < (a: DrawingVersion, b: DrawingVersion) -> Bool { a.rawValue < b.rawValue }
 }

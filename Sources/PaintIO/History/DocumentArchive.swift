@@ -183,7 +183,7 @@ public struct DocumentArchive: Sendable, Equatable {
                     return .failure(
                         PayloadProblem(
                             "operation \(index + 1) was drawn by a newer SwiftPaint (drawing version \(version); "
-                                + "this one knows up to \(DrawingVersion.current.rawValue))"))
+                                + "this one knows up to \(DrawingVersion.newest.rawValue))"))
                 }
                 return .failure(PayloadProblem("operation \(index + 1) cannot be read"))
             }
