@@ -124,7 +124,7 @@ let package = Package(
         .target(name: "XDriver", dependencies: ["PaintCore", "CX11", "CXTest", "TestSupport", "XConnect"]),
         .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore", "TestSupport"]),
         .testTarget(name: "PaintTextTests", dependencies: ["PaintCore", "PaintText", "CFreeType", "TestSupport"]),
-        .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "CPNG", "TestSupport"]),
+        .testTarget(name: "PaintIOTests", dependencies: ["PaintCore", "PaintIO", "CPNG", "CWebP", "TestSupport"]),
         .testTarget(
             name: "PaintAppTests", dependencies: ["PaintCore", "PaintIO", "PaintText", "PaintApp", "TestSupport"]),
         .testTarget(name: "PaintX11Tests", dependencies: ["PaintX11", "PaintApp", "CX11"]),

@@ -119,7 +119,7 @@ let subcommands: [String: ([String]) -> Never] = [
     "x11": runX11Bench, "shapes": runShapeBench, "replay": runReplayBench, "history": runHistoryBench,
     "text": runTextBench, "restore": runRestoreBench, "memory": runMemoryBench, "open": runOpenBench,
     "open-file": runOpenFile,
-    "geometry": runGeometryBench, "store": runStoreBench, "save": runSaveBench,
+    "geometry": runGeometryBench, "store": runStoreBench, "save": runSaveBench, "encode": runEncodeBench,
 ]
 if CommandLine.arguments.count > 1, let run = subcommands[CommandLine.arguments[1]] {
     run(Array(CommandLine.arguments.dropFirst(2)))
