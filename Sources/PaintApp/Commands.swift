@@ -159,6 +159,7 @@ struct Command: Sendable {
         Command("actual-size", "&Actual Size", .view, keys: [.ctrl("0")]) { $0.resetZoom() },
         Command("fit", "&Fit to Window", .view, keys: [.ctrlShift("j")]) {
             $0.zoom(to: $0.layout.fitZoom(enlarge: true))
+            $0.zoomFitted = true
         },
         Command(
             "fit-on-open", "Open &Large Pictures Fitted", .view, group: true, checked: { $0.fitLargePictures },

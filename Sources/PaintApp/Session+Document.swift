@@ -181,6 +181,8 @@ extension Session {
             let zoom = fitLargePictures ? layout.fitZoom() : .actualSize
             layout = layout.zoomed(to: zoom, keepingWindowX: 0, y: layout.canvasArea.y)
         }
+        // A new canvas or a restored drawing keeps a zoom that was fitted to another picture.
+        zoomFitted = anotherPicture && fitLargePictures
         effects.layout = true
         effects.toolbar = true
         effects.status = true

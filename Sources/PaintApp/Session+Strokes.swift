@@ -121,11 +121,18 @@ extension Session {
     }
 
     /// After a step that changed the canvas's size (a crop, a scale, a turn, or their undo):
-    /// the window lays the picture out again, and what pointed into the old canvas (the
-    /// selection, the stroke under the pointer) goes.
+    /// the window lays the picture out again (fitted again, at most 100 % as on open, when the
+    /// zoom was fitted: `zoomFitted`), and what pointed into the old canvas (the selection, the
+    /// stroke under the pointer) goes.
     func followCanvasSize() {
         guard layout.imageWidth != engine.width || layout.imageHeight != engine.height else { return }
-        setLayout(layout.showing(imageWidth: engine.width, imageHeight: engine.height))
+        let shown = layout.showing(imageWidth: engine.width, imageHeight: engine.height)
+        if zoomFitted {
+            setLayout(shown.zoomed(to: shown.fitZoom(), keepingWindowX: 0, y: shown.canvasArea.y))
+            zoomFitted = true
+        } else {
+            setLayout(shown)
+        }
         redraw(engine.bounds)
         setSelection(nil)
         setHoverStroke(nil)

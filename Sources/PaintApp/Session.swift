@@ -160,6 +160,12 @@ public final class Session {
     /// Whether a picture larger than the window opens fitted to it (View ▸ Open Large Pictures
     /// Fitted; off by default, see `StoredSettings.fitLargePictures`).
     public var fitLargePictures = false
+
+    /// Whether the zoom was chosen by fitting the picture to the window (a large picture opened
+    /// fitted, Fit to Window) rather than set by the user (a zoom key, a preset, the wheel): a
+    /// change of the picture's size (a crop, a scale, a turn, or their undo) then fits it again
+    /// (`followCanvasSize`), so a 700 x 500 crop of a fitted 4000 x 3000 photo is not left at 27 %.
+    var zoomFitted = false
     /// Whether work that can wait for the window's first frame (a history being rebuilt on its
     /// thread) waits until `startBackgroundWork`: the window shows the picture first.
     var backgroundWorkWaits: Bool
@@ -465,6 +471,8 @@ public final class Session {
         if new.zoom != layout.zoom, message == Self.zoomedInAllTheWay || message == Self.zoomedOutAllTheWay {
             message = ""
         }
+        // A zoom set by the user is kept; whoever fits sets `zoomFitted` again after this.
+        if new.zoom != layout.zoom { zoomFitted = false }
         layout = new
         // A dialog centred over the canvas moves with it; the file dialog fits the window.
         if sizeDialog != nil { effects.editor = true }
