@@ -28,6 +28,10 @@ public struct Document {
     /// The print resolution the opened file declared (its dots per inch): written into every
     /// PNG or JPEG saved, so the picture keeps its size in a document; nil when it declared none.
     public var resolution: PictureResolution?
+    /// Whether the opened file stored the picture lossy (a JPEG, a lossy WebP): the WebP
+    /// question then offers lossy quality 90 (`Session.offeredQuality`), as lossless would only
+    /// keep the compression's noise, several times larger.
+    public var lossySource = false
     /// The formats this document was saved in whose losses (transparency, the editing history)
     /// the status bar has already told: it says so once, not at every Ctrl+S.
     public var toldLosses: Set<ImageFormat> = []

@@ -62,6 +62,11 @@ public enum DocumentLoader {
         let onDisk: DiskBaseline
         let resolution: PictureResolution?
         var notes: [String] = []
+        // A WebP's first image chunk says lossy or not; it follows at most a few small chunks.
+        func lossy(_ format: ImageFormat, _ head: [UInt8]) -> Bool {
+            format == .jpeg || (format == .webp && WebPCodec.isLossy(head: head) == true)
+        }
+        let lossySource: Bool
         if historyInBackground {
             // Decoded straight into the engine's tiles as the file is read (never held whole);
             // the history is looked for later.
@@ -73,6 +78,11 @@ public enum DocumentLoader {
             case .file(let file): base = .file(file)
             case .memory(let bytes): base = .bytes(bytes)
             }
+            switch base {
+            case .file(let file): lossySource = lossy(format, file.head(1 << 16))
+            case .bytes(let bytes): lossySource = lossy(format, Array(bytes.prefix(1 << 16)))
+            case .journal: lossySource = false
+            }
             engine = StrokeEngine(
                 picture: opened.picture, background: hasAlpha ? .transparent : options.background)
         } else {
@@ -81,6 +91,7 @@ public enum DocumentLoader {
             let bytes = opened.bytes
             (base, format, hasAlpha) = (.bytes(bytes), picture.format, picture.hasAlpha)
             resolution = opened.resolution
+            lossySource = lossy(format, Array(bytes.prefix(1 << 16)))
             // Only the chunks' lengths and types: the chunk itself is read with the history.
             carries = format == .png && HistoryChunk.isPresent(in: bytes)
             onDisk = baseline(bytes)
@@ -95,6 +106,7 @@ public enum DocumentLoader {
             case .found(var document, let detail):
                 document.onDisk = baseline(bytes)
                 document.resolution = resolution
+                document.lossySource = lossySource
                 return (document, "\(said) — \(detail)")
             case .none(let why): notes = why
             }
@@ -107,6 +119,7 @@ public enum DocumentLoader {
         document.base = base
         document.onDisk = onDisk
         document.resolution = resolution
+        document.lossySource = lossySource
         // Looked for only where there can be one: the file's chunk, or a store that keeps any
         // history at all (else the thread would hash a 4K picture for nothing: 0.2 s of CPU).
         if historyInBackground && (carries || options.historyStore.map { !$0.isEmpty } ?? false) {

@@ -84,7 +84,7 @@ extension Session {
         if format.asksQuality && !(target == path && document.format == format) {
             // The number offered is selected, so a number typed replaces it (typing 75 after
             // the 90 shown made 9075); an older message would hide the prompt's keys.
-            var field = TextField(String(settings.quality(for: format)))
+            var field = TextField(String(offeredQuality(for: format)))
             field.selectAll()
             setMessage("")
             setMode(.qualityPrompt(field, target: target, then: then))
@@ -112,8 +112,29 @@ extension Session {
             return
         }
         let format = qualityFormat(target)
-        changeSettings { $0.setQuality(quality, for: format) }
+        // A WebP quality is remembered only when it is not the one offered: lossy 90 accepted
+        // for a JPEG's picture must not become the offer for a screenshot.
+        if format != .webp || quality != offeredQuality(for: format) {
+            if format == .webp { webpQualityChosen = true }
+            changeSettings { $0.setQuality(quality, for: format) }
+        }
         save(to: target, as: format, then: then)
+    }
+
+    /// The lossy quality the WebP question offers for a picture opened from a lossy file, as
+    /// GIMP's WebP export does: a 1200 x 900 photo from a JPEG was 840 KB lossless, 163 KB at 90.
+    static let lossyWebPQuality = 90
+
+    /// Whether the WebP question offers `lossyWebPQuality`: the picture came from a lossy file
+    /// (JPEG, lossy WebP), where lossless keeps only the compression's noise, and the user did
+    /// not choose a WebP quality in this window. Anything else (a screenshot, a PNG, a new
+    /// drawing) is offered the WebP quality last chosen, lossless (100) at first.
+    var offersLossyWebP: Bool { document.lossySource && !webpQualityChosen }
+
+    /// The quality the question offers for `format`, which a save without the question (Ctrl+S
+    /// into the file's own format) uses too.
+    func offeredQuality(for format: ImageFormat) -> Int {
+        format == .webp && offersLossyWebP ? Self.lossyWebPQuality : settings.quality(for: format)
     }
 
     /// The format a quality question is about: WebP or JPEG.

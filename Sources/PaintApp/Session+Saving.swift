@@ -28,7 +28,7 @@ extension Session {
         let archive = store != nil || inside ? DocumentLoader.archive(for: document) : nil
         var kept = archive.map { SavedHistory(archive: $0, store: store, portable: inside) }
         kept?.cleanBase = document.cleanBase
-        let quality = settings.quality(for: format)
+        let quality = offeredQuality(for: format)
         let request = BackgroundSave.Request(
             picture: engine.pictureSnapshot(), target: target,
             options: SaveOptions(

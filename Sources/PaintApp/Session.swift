@@ -166,6 +166,11 @@ public final class Session {
     /// change of the picture's size (a crop, a scale, a turn, or their undo) then fits it again
     /// (`followCanvasSize`), so a 700 x 500 crop of a fitted 4000 x 3000 photo is not left at 27 %.
     var zoomFitted = false
+
+    /// Whether the user answered the WebP question in this window with another quality than the
+    /// one offered: that answer is offered from then on, whatever the picture came from
+    /// (`offeredQuality`).
+    var webpQualityChosen = false
     /// Whether work that can wait for the window's first frame (a history being rebuilt on its
     /// thread) waits until `startBackgroundWork`: the window shows the picture first.
     var backgroundWorkWaits: Bool

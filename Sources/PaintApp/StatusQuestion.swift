@@ -57,8 +57,12 @@ extension Session {
             return (tail, IntRect(x: 0, y: 0, width: 0, height: 0))
         }
         let webp = qualityFormat(target) == .webp
-        let label =
-            "\(webp ? "WebP" : "JPEG") quality for “\(FileSystem.lastComponent(target))” (1–100\(webp ? ", 100 lossless" : "")):"
+        // Why 90 is offered, where it is: the picture came from a lossy file.
+        let range =
+            webp
+            ? (offersLossyWebP ? ", 100 lossless; lossy 90 for a picture from a JPEG or lossy WebP" : ", 100 lossless")
+            : ""
+        let label = "\(webp ? "WebP" : "JPEG") quality for “\(FileSystem.lastComponent(target))” (1–100\(range)):"
         let fieldWidth = s.px(64)
         let end = bar.maxX - s.px(10)
         let labelEnd = tail.add(
