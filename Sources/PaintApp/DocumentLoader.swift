@@ -78,11 +78,7 @@ public enum DocumentLoader {
             case .file(let file): base = .file(file)
             case .memory(let bytes): base = .bytes(bytes)
             }
-            switch base {
-            case .file(let file): lossySource = lossy(format, file.head(1 << 16))
-            case .bytes(let bytes): lossySource = lossy(format, Array(bytes.prefix(1 << 16)))
-            case .journal: lossySource = false
-            }
+            lossySource = lossy(format, opened.head)
             engine = StrokeEngine(
                 picture: opened.picture, background: hasAlpha ? .transparent : options.background)
         } else {
@@ -91,7 +87,7 @@ public enum DocumentLoader {
             let bytes = opened.bytes
             (base, format, hasAlpha) = (.bytes(bytes), picture.format, picture.hasAlpha)
             resolution = opened.resolution
-            lossySource = lossy(format, Array(bytes.prefix(1 << 16)))
+            lossySource = lossy(format, Array(bytes.prefix(PictureResolution.headBytes)))
             // Only the chunks' lengths and types: the chunk itself is read with the history.
             carries = format == .png && HistoryChunk.isPresent(in: bytes)
             onDisk = baseline(bytes)

@@ -52,8 +52,11 @@ public enum ImageFile {
         public var version: FileVersion?
         /// Whether the file (a PNG) carries an editing history (`HistoryChunk`).
         public var carriesHistory: Bool
+        /// The file's first `PictureResolution.headBytes`, seen as it was read: what it says
+        /// of itself before the pixels (its print resolution; a WebP's lossy or lossless).
+        public var head: [UInt8]
         /// The print resolution the file declares.
-        public var resolution: PictureResolution?
+        public var resolution: PictureResolution? { PictureResolution(fileHead: head) }
     }
 
     /// Where the bytes a picture was decoded from are.
@@ -106,7 +109,7 @@ public enum ImageFile {
             return OpenedTiles(
                 picture: again.picture, format: again.format, hasAlpha: again.hasAlpha, bytes: .memory(bytes),
                 version: FileVersion(path: path, count: stream.count, crc: stream.crc),
-                carriesHistory: HistoryChunk.isPresent(in: bytes), resolution: PictureResolution(fileHead: head.head))
+                carriesHistory: HistoryChunk.isPresent(in: bytes), head: head.head)
         }
         let version = FileVersion(path: path, count: stream.count, crc: stream.crc)
         let file: PictureFile
@@ -120,13 +123,13 @@ public enum ImageFile {
             return OpenedTiles(
                 picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: .memory(bytes),
                 version: version, carriesHistory: decoded.format == .png && HistoryChunk.isPresent(in: bytes),
-                resolution: PictureResolution(fileHead: head.head))
+                head: head.head)
         }
         kept = true
         return OpenedTiles(
             picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: .file(file),
             version: version, carriesHistory: decoded.format == .png && history.found,
-            resolution: PictureResolution(fileHead: head.head))
+            head: head.head)
     }
 
     /// The pixels of the picture file at `path`, in any format SwiftPaint opens.

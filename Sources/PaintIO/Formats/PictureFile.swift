@@ -56,16 +56,6 @@ public final class PictureFile: Sendable {
         return bytes
     }
 
-    /// The first `limit` bytes of the picture (fewer when it is shorter or the file cannot be
-    /// read), unchecked: enough to tell how it was stored (`WebPCodec.isLossy(head:)`).
-    public func head(_ limit: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: min(limit, count))
-        let n = bytes.withUnsafeMutableBytes { raw in
-            raw.baseAddress.map { pread(fd, $0, raw.count, 0) } ?? 0
-        }
-        return Array(bytes.prefix(max(0, n)))
-    }
-
     /// Whether a read or copy found the file no longer holding the bytes decoded.
     public var isKnownChanged: Bool { changed.load(ordering: .relaxed) }
 

@@ -113,7 +113,7 @@ public struct PictureResolution: Equatable, Sendable {
 }
 
 /// The first `PictureResolution.headBytes` of a file as its chunks pass by on their way to the
-/// decoder (`PictureStream.observe`): where its resolution is read from.
+/// decoder (`PictureStream.observe`): where its resolution, and a WebP's lossiness, are read from.
 final class FileHeadCapture {
     private(set) var head: [UInt8] = []
 
