@@ -218,6 +218,7 @@ public enum DocumentLoader {
         // Cheap checks first: a history of another size or other pixels is not replayed at all.
         guard archive.matches(shown) else { return .failure(Distrust(reason: "another program changed the picture")) }
         var document: Document
+        control?.noteReplayStarts(archive.operations.count)
         do {
             // Within the image limits and the replay budget, on the canvas the history starts on.
             document = try Document.replaying(

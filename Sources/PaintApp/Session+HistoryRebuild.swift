@@ -53,8 +53,49 @@ extension Session {
             if let first = notes.first {
                 setMessage(
                     ([first.prefix(1).uppercased() + first.dropFirst()] + notes.dropFirst()).joined(separator: "; "))
+            } else if Self.isRebuildStatus(message) {
+                // The look said it was under way; it is over, and there is nothing to say.
+                setMessage("")
             }
         }
+    }
+
+    // MARK: Saying what is happening
+
+    /// Seconds between two updates of the rebuild's progress in the status bar.
+    public static let rebuildProgressInterval = 0.25
+
+    /// What the status bar says while the history is looked for and replayed: the look (the
+    /// picture hashed to find it in this computer's store, the file's own chunk read), then the
+    /// steps replayed of those it holds.
+    func rebuildStatus() -> String? {
+        guard let rebuild = document.historyRebuild else { return nil }
+        guard let progress = rebuild.control.replayProgress else { return "Looking for the undo history…" }
+        return "Restoring undo history: \(progress.done) of \(DocumentLoader.steps(progress.total))…"
+    }
+
+    /// Whether `text` is the rebuild's own status (`rebuildStatus`), which it replaces as it
+    /// goes and takes away when it ends.
+    static func isRebuildStatus(_ text: String) -> Bool {
+        text.hasPrefix("Looking for the undo history") || text.hasPrefix("Restoring undo history")
+    }
+
+    /// While a saved history is rebuilt the status bar is never left blank between "Opened …"
+    /// and "Undo is ready": once the notice before it has gone (`messageLifetime`, or a change
+    /// drawn meanwhile), it says the history is being restored and how far it got, updated every
+    /// `rebuildProgressInterval`, and stays until the rebuild is taken over. Another message
+    /// (a notice, an error) is left alone. Returns when next (nil: nothing to update).
+    func rebuildProgress(at now: Double) -> Double? {
+        guard let text = rebuildStatus() else { return nil }
+        guard message.isEmpty || Self.isRebuildStatus(message) else { return nil }
+        // Not in the middle of a drag: the release is input, and the timers run at every turn.
+        guard case .idle = gesture else { return nil }
+        if text != message {
+            setMessage(text)
+            // It goes when the rebuild is taken over, not by itself.
+            messageFades = false
+        }
+        return now + Self.rebuildProgressInterval
     }
 
     /// Notes a committed operation for the rebuild in progress.

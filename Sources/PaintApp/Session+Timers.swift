@@ -1,5 +1,5 @@
 /// What happens with time and no input: a drag selecting text held still past the canvas's
-/// edge keeps scrolling, a restore under way says how far it got, and a notice in the status bar goes after a few seconds (once no button is held). The window calls `runTimers` at every turn of its loop with its clock
+/// edge keeps scrolling, a restore or a history rebuild under way says how far it got, and a notice in the status bar goes after a few seconds (once no button is held). The window calls `runTimers` at every turn of its loop with its clock
 /// and sleeps no longer than the time it returns; nil lets it sleep until input comes, so a
 /// window with nothing pending is never woken for nothing.
 extension Session {
@@ -16,7 +16,8 @@ extension Session {
     /// again at the latest (the same clock), or nil when nothing waits on time.
     public func runTimers(at now: Double) -> Double? {
         var due = autoscroll(at: now)
-        for next in [fadeMessage(at: now), restoreProgress(at: now)] {
+        // After the fade: a notice gone while a history is rebuilt gives way to its progress.
+        for next in [fadeMessage(at: now), restoreProgress(at: now), rebuildProgress(at: now)] {
             if let next { due = min(due ?? next, next) }
         }
         return due

@@ -182,6 +182,75 @@ import Testing
         #expect(Array(s.engine.viewPixels) == drawn)
     }
 
+    /// The status bar is never blank while the history is rebuilt: the "Opened" notice stays its
+    /// time, then the bar says the history is being restored and how far it got, and that stays
+    /// (it does not fade, and comes back after a stroke drawn meanwhile takes it away) until the
+    /// rebuild ends. Before, the notice faded and the bar stayed empty until "Undo is ready".
+    @Test func theStatusBarSaysTheHistoryIsBeingRestoredUntilItIsReady() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = D.options(dir, width: 200, height: 100)
+        options.historyStore = nil
+        let file = dir + "/long.png"
+        let steps = 50_000
+        try Self.longHistoryFile(file, steps: steps)
+        let s = Self.openInWindow(file, options)
+        let opened = s.message
+        #expect(opened.hasPrefix("Opened "), "\(opened)")
+        let control = try #require(s.document.historyRebuild?.control)
+        #expect(Self.waitUntil { control.operationsReplayed > 0 }, "the replay started")
+
+        func done(_ message: String) -> Int? {
+            let prefix = "Restoring undo history: "
+            let suffix = " of \(steps) steps…"
+            guard message.hasPrefix(prefix), message.hasSuffix(suffix) else { return nil }
+            return Int(message.dropFirst(prefix.count).dropLast(suffix.count))
+        }
+        let t0 = 1000.0
+        _ = s.runTimers(at: t0)
+        #expect(s.message == opened, "the notice that opened the picture is kept its time")
+        let next = s.runTimers(at: t0 + Session.messageLifetime)
+        let first = try #require(done(s.message), "after the notice: \(s.message)")
+        #expect(next == t0 + Session.messageLifetime + Session.rebuildProgressInterval, "updated while it runs")
+        #expect(Self.waitUntil { control.operationsReplayed > first + 1 || control.hasEnded })
+        _ = s.runTimers(at: t0 + 3 * Session.messageLifetime)
+        let later = try #require(done(s.message), "it does not fade: \(s.message)")
+        #expect(later >= first && later <= steps)
+        // A stroke drawn meanwhile takes the message away, as any; the next turn says it again.
+        T.drag(s, [(20, 90), (190, 60)])
+        #expect(s.message.isEmpty)
+        _ = s.runTimers(at: t0 + 4 * Session.messageLifetime)
+        #expect(done(s.message) != nil, "\(s.message)")
+        // Another message is left alone.
+        s.show("Copied the picture")
+        _ = s.runTimers(at: t0 + 4 * Session.messageLifetime + 1)
+        #expect(s.message == "Copied the picture")
+        Self.openAnother(in: s, options, dropping: control)
+        _ = s.runTimers(at: t0 + 5 * Session.messageLifetime)
+        #expect(!Session.isRebuildStatus(s.message), "another picture: \(s.message)")
+    }
+
+    /// Looking in the store for a picture it keeps no history of says so once the notice has
+    /// gone, and says nothing more when nothing was found.
+    @Test func theLookSaysItIsUnderWayAndGoesQuietlyWhenNothingIsFound() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let options = D.options(dir)
+        let plain = dir + "/plain.png"
+        try ImageFile.save(PixelImage(width: 80, height: 60, fill: Color.white.pixel), to: plain, withAlpha: false)
+        _ = D.savedDrawing(in: dir, named: "drawn.png")
+        let s = Self.openInWindow(plain, options)
+        #expect(s.isRebuildingHistory)
+        _ = s.runTimers(at: 10)
+        _ = s.runTimers(at: 10 + Session.messageLifetime)
+        // Whether or not the thread is done, the session has not taken its answer yet.
+        #expect(s.message == "Looking for the undo history…" || s.message.hasPrefix("Restoring undo history"))
+        #expect(Self.waitForRebuild(s))
+        s.checkHistoryRebuild()
+        #expect(!s.isRebuildingHistory && s.message.isEmpty && !s.history.canUndo)
+        #expect(s.runTimers(at: 11 + Session.messageLifetime) == nil)
+    }
+
     /// Opening another picture while the rebuild still hashes the opened one (to look it up in
     /// a store that keeps any history: 0.1 to 0.3 s for a 4K picture) stops the hash between
     /// two bands of rows, long before its last row, and the thread ends without replaying.

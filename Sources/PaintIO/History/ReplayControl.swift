@@ -10,6 +10,8 @@ import Synchronization
 public final class ReplayControl: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let replayed = Atomic<Int>(0)
+    private let expected = Atomic<Int>(0)
+    private let replayedBefore = Atomic<Int>(0)
     private let hashed = Atomic<Int>(0)
     private let decoded = Atomic<Int>(0)
     private let ended = Atomic<Bool>(false)
@@ -40,6 +42,22 @@ public final class ReplayControl: Sendable {
     public var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
     func noteReplayed() { replayed.add(1, ordering: .relaxed) }
+
+    /// How far the replay under way got, for the status bar: operations replayed of those it
+    /// holds (nil until one starts; a second replay, the file's own history after the store's
+    /// was left out, counts afresh).
+    public var replayProgress: (done: Int, total: Int)? {
+        let total = expected.load(ordering: .acquiring)
+        guard total > 0 else { return nil }
+        let done = replayed.load(ordering: .relaxed) - replayedBefore.load(ordering: .relaxed)
+        return (min(max(done, 0), total), total)
+    }
+
+    /// Says a replay of `count` operations starts (`replayProgress` counts from here).
+    public func noteReplayStarts(_ count: Int) {
+        replayedBefore.store(replayed.load(ordering: .relaxed), ordering: .relaxed)
+        expected.store(count, ordering: .releasing)
+    }
 
     /// Rows of the picture hashed so far (`HistoryKey(of:control:)`).
     public var rowsHashed: Int { hashed.load(ordering: .relaxed) }
