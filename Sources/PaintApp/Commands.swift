@@ -157,10 +157,7 @@ struct Command: Sendable {
         Command("zoom-in", "Zoom &In", .view, keys: [.ctrl("="), .ctrl("+")]) { $0.zoom(by: 1) },
         Command("zoom-out", "Zoom &Out", .view, keys: [.ctrl("-")]) { $0.zoom(by: -1) },
         Command("actual-size", "&Actual Size", .view, keys: [.ctrl("0")]) { $0.resetZoom() },
-        Command("fit", "&Fit to Window", .view, keys: [.ctrlShift("j")]) {
-            $0.zoom(to: $0.layout.fitZoom(enlarge: true))
-            $0.zoomFitted = true
-        },
+        Command("fit", "&Fit to Window", .view, keys: [.ctrlShift("j")]) { $0.fitToWindow() },
         Command(
             "fit-on-open", "Open &Large Pictures Fitted", .view, group: true, checked: { $0.fitLargePictures },
             run: { $0.fitLargePictures.toggle() }),

@@ -183,6 +183,7 @@ extension Session {
         }
         // A new canvas or a restored drawing keeps a zoom that was fitted to another picture.
         zoomFitted = anotherPicture && fitLargePictures
+        fitEnlarges = false
         effects.layout = true
         effects.toolbar = true
         effects.status = true

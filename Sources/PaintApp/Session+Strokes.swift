@@ -128,8 +128,7 @@ extension Session {
         guard layout.imageWidth != engine.width || layout.imageHeight != engine.height else { return }
         let shown = layout.showing(imageWidth: engine.width, imageHeight: engine.height)
         if zoomFitted {
-            setLayout(shown.zoomed(to: shown.fitZoom(), keepingWindowX: 0, y: shown.canvasArea.y))
-            zoomFitted = true
+            fit(shown, enlarging: false)
         } else {
             setLayout(shown)
         }

@@ -37,6 +37,34 @@ extension Session {
     /// Back to 100 %.
     public func resetZoom() { zoom(to: .actualSize) }
 
+    /// View ▸ Fit to Window: the whole picture as large as the window shows it (a small one
+    /// enlarged), kept fitted as the window's size or the picture's changes.
+    func fitToWindow() {
+        zoom(to: layout.fitZoom(enlarge: true))
+        zoomFitted = true
+        fitEnlarges = true
+    }
+
+    /// Lays the picture out in `shown` (the window's layout for its size and the picture's)
+    /// fitted to it, the top-left corner first, and keeps the zoom a fitted one (`zoomFitted`),
+    /// above 100 % only when `enlarging`.
+    func fit(_ shown: Layout, enlarging: Bool) {
+        setLayout(shown.zoomed(to: shown.fitZoom(enlarge: enlarging), keepingWindowX: 0, y: shown.canvasArea.y))
+        zoomFitted = true
+        fitEnlarges = enlarging
+    }
+
+    /// The window has a new size. A fitted zoom (opened fitted, Fit to Window, fitted again
+    /// after a crop) that the user has not changed since is fitted to the new size, as an image
+    /// viewer's "best fit" and GIMP's View ▸ Zoom ▸ "Fit Image in Window" habit are: otherwise a
+    /// window made larger shows a small picture in a sea of gray and one made smaller puts it
+    /// behind scrollbars. A zoom the user chose (a key, a preset, the wheel) stays.
+    func resizeWindow(width: Int, height: Int) {
+        let resized = layout.resized(width: width, height: height)
+        guard zoomFitted else { return setLayout(resized) }
+        fit(resized, enlarging: fitEnlarges)
+    }
+
     /// The image point a zoom by key or menu keeps still, and the window pixel it stays at: the
     /// one under the pointer when the pointer is on the canvas (and the zoom was a key's: chosen
     /// in a menu, the pointer is on the menu); else the caret of the text being typed or the

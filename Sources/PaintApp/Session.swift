@@ -164,8 +164,13 @@ public final class Session {
     /// Whether the zoom was chosen by fitting the picture to the window (a large picture opened
     /// fitted, Fit to Window) rather than set by the user (a zoom key, a preset, the wheel): a
     /// change of the picture's size (a crop, a scale, a turn, or their undo) then fits it again
-    /// (`followCanvasSize`), so a 700 x 500 crop of a fitted 4000 x 3000 photo is not left at 27 %.
+    /// (`followCanvasSize`), so a 700 x 500 crop of a fitted 4000 x 3000 photo is not left at 27 %;
+    /// so does a new window size (`resizeWindow`), as an image viewer's "best fit" does.
     var zoomFitted = false
+    /// Whether the fitted zoom may be above 100 % (Fit to Window enlarges a small picture to the
+    /// window; a picture opened fitted, or fitted again after a crop, is shown at most at 100 %):
+    /// a new window size fits it the same way. Meaningful only while `zoomFitted`.
+    var fitEnlarges = false
 
     /// Whether the user answered the WebP question in this window with another quality than the
     /// one offered: that answer is offered from then on, whatever the picture came from
@@ -426,7 +431,7 @@ public final class Session {
     func apply(_ event: InputEvent) {
         switch event {
         case .resize(let w, let h):
-            setLayout(layout.resized(width: w, height: h))
+            resizeWindow(width: w, height: h)
         case .closeRequest:
             requestClose()
         case .key(let key, let modifiers):

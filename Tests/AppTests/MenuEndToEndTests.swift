@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import PaintApp
 import PaintCore
@@ -102,8 +103,10 @@ struct MenuEndToEndTests {
 
     /// Waits until the window shows the picture of `start` whole at the fit zoom: the dot where
     /// the fitted layout puts it, the gray surround past the picture's edge, no scrollbars.
-    func expectFitted(_ paint: PaintWindow) throws {
-        let fitted = paint.layout.zoomed(to: paint.layout.fitZoom(), keepingWindowX: 0, y: paint.layout.canvasArea.y)
+    /// `layout` is the window's at its size now (the size it started with by default).
+    func expectFitted(_ paint: PaintWindow, in layout: Layout? = nil) throws {
+        let layout = layout ?? paint.layout
+        let fitted = layout.zoomed(to: layout.fitZoom(), keepingWindowX: 0, y: layout.canvasArea.y)
         #expect(fitted.verticalScrollbar == nil && fitted.horizontalScrollbar == nil)
         let dot = fitted.windowRect(forImageRect: IntRect(x: 400, y: 250, width: 1, height: 1))
         _ = try paint.client.waitForCapture(paint.window, rect: dot, "the dot, the picture fitted") {
@@ -125,5 +128,24 @@ struct MenuEndToEndTests {
         let paint = try start(dir, fitted: true)
         defer { paint.stop() }
         try expectFitted(paint)
+    }
+
+    @Test("a picture opened fitted is fitted again when the window is resized, smaller and larger")
+    func fittedFollowsTheWindowsSize() throws {
+        let dir = try scratchFolder()
+        let paint = try start(dir, fitted: true)
+        defer { paint.stop() }
+        try expectFitted(paint)
+        for (width, height) in [(800, 600), (1000, 740)] {
+            XResizeWindow(paint.client.display, paint.window, UInt32(width), UInt32(height))
+            paint.client.sync()
+            try Wait.require("the window at \(width) x \(height)") {
+                paint.client.geometry(paint.window).map { $0.width == width && $0.height == height } ?? false
+            }
+            let layout = Layout(windowWidth: width, windowHeight: height, imageWidth: 1400, imageHeight: 1000)
+            #expect(layout.fitZoom() != paint.layout.fitZoom(), "\(width) x \(height) fits as the start did")
+            try expectFitted(paint, in: layout)
+        }
+        #expect(paint.app.isRunning)
     }
 }

@@ -4,7 +4,8 @@ import Testing
 @testable import PaintApp
 
 /// A picture opened fitted to the window is fitted again when its size changes (a crop, a
-/// turn, their undo), at most 100 % as on open; a zoom the user chose stays as it was.
+/// turn, their undo), at most 100 % as on open, and when the window's size changes; a zoom the
+/// user chose stays as it was.
 @Suite struct FittedZoomFollowsCropTests {
     typealias T = SessionTests
 
@@ -52,5 +53,51 @@ import Testing
         #expect(s.zoomFitted)
         s.redo()
         #expect(s.engine.width == 700 && s.layout.zoom == .actualSize, "redone at \(s.layout.zoom)")
+    }
+
+    @Test func aFittedPhotoIsFittedAgainWhenTheWindowIsResized() {
+        let s = Self.fittedPhoto()
+        let opened = s.layout.zoom
+        s.handle(.resize(width: 800, height: 600))
+        #expect(s.layout.windowWidth == 800 && s.layout.zoom == s.layout.fitZoom(), "at \(s.layout.zoom)")
+        #expect(s.layout.zoom < opened && s.zoomFitted)
+        #expect(s.layout.horizontalScrollbar == nil && s.layout.verticalScrollbar == nil, "the whole photo shows")
+        // Larger than the photo: at most 100 %, as on open.
+        s.handle(.resize(width: 5000, height: 4000))
+        #expect(s.layout.zoom == .actualSize, "at \(s.layout.zoom)")
+        s.handle(.resize(width: 1200, height: 900))
+        #expect(s.layout.zoom == opened, "back at \(s.layout.zoom)")
+        // Still fitted: a crop fits again too.
+        s.setSelection(IntRect(x: 1000, y: 800, width: 700, height: 500))
+        s.run(.cropToSelection)
+        #expect(s.layout.zoom == .actualSize && s.zoomFitted)
+    }
+
+    @Test func aZoomTheUserChoseStaysWhenTheWindowIsResized() {
+        let s = Self.fittedPhoto()
+        s.zoom(by: -1)
+        let chosen = s.layout.zoom
+        s.handle(.resize(width: 800, height: 600))
+        #expect(s.layout.zoom == chosen && !s.zoomFitted, "at \(s.layout.zoom)")
+        // A picture opened at 100 % stays there too.
+        let t = T.makeSession(width: 300, height: 200, windowWidth: 1200, windowHeight: 900)
+        t.handle(.resize(width: 800, height: 600))
+        #expect(t.layout.zoom == .actualSize)
+    }
+
+    @Test func fitToWindowEnlargesASmallPictureAgainWhenTheWindowIsResized() {
+        let s = T.makeSession(width: 300, height: 200, windowWidth: 1200, windowHeight: 900)
+        _ = T.key(s, "J", [.control, .shift])
+        let fitted = s.layout.zoom
+        #expect(fitted > Zoom(3, 1), "fitted at \(fitted)")
+        s.handle(.resize(width: 1600, height: 1200))
+        #expect(s.layout.zoom > fitted && s.layout.zoom == s.layout.fitZoom(enlarge: true), "at \(s.layout.zoom)")
+        s.handle(.resize(width: 700, height: 500))
+        #expect(s.layout.zoom < fitted && s.layout.zoom == s.layout.fitZoom(enlarge: true), "at \(s.layout.zoom)")
+        // A zoom chosen after it stays.
+        s.zoom(by: 1)
+        let chosen = s.layout.zoom
+        s.handle(.resize(width: 1200, height: 900))
+        #expect(s.layout.zoom == chosen)
     }
 }
