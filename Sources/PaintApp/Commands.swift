@@ -131,6 +131,9 @@ struct Command: Sendable {
         Command("paste", "&Paste", .edit, keys: [.ctrl("v")]) {
             $0.liveText != nil ? $0.requestTextPaste() : $0.requestPaste()
         },
+        Command("paste-new", "Paste as &New Picture", .edit, keys: [.ctrlShift("v")]) {
+            $0.liveText != nil ? $0.requestTextPaste() : $0.requestPaste(asNewPicture: true)
+        },
         Command(
             "delete", "&Delete Selection", .edit, keys: [.plain(.delete), .plain(.backspace)],
             enabled: { $0.selection != nil || $0.placing != nil }, run: { $0.clearSelection() }),

@@ -34,6 +34,9 @@ final class PasteDecoding {
     let header: PictureHeader?
     /// Where the picture comes from (its messages differ).
     let source: Source
+    /// Whether it becomes a new picture of its own when done (Paste as New Picture) instead of
+    /// floating over this one.
+    var makesNewPicture = false
     /// Readable once the thread is done; nil once that was seen.
     var descriptor: Int32? { job.descriptor }
     /// Whether the thread has said it is done (see `checkFinished`).

@@ -82,9 +82,12 @@ extension Session {
     }
 
     /// Asks the window for the clipboard's picture (Ctrl+V); it arrives as an
-    /// `InputEvent.pasted`.
-    public func requestPaste() {
+    /// `InputEvent.pasted`. With `asNewPicture` (Ctrl+Shift+V, GIMP's Paste as New Image and
+    /// KolourPaint's Paste in New Window) it becomes a picture of its own, its size, keeping its
+    /// transparency, instead of floating over this one.
+    public func requestPaste(asNewPicture: Bool = false) {
         commitStroke()
+        pasteRequestedAsNew = asNewPicture
         // A BMP being made for another program is not waited for: the paste asks for the PNG.
         if clipboardEncoding?.makesBMP == false { finishClipboardEncoding() }
         effects.clipboard.append(.fetch)
@@ -95,7 +98,7 @@ extension Session {
     /// back. It is decoded on a thread of its own (`startPaste`).
     func paste(picture: [UInt8]) {
         commitStroke()
-        startPaste(.clipboard(picture))
+        startPaste(.clipboard(picture), asNewPicture: pasteRequestedAsNew)
     }
 
     /// Files copied in a file manager and pasted: the first one's picture floats, read as a
@@ -107,7 +110,7 @@ extension Session {
             let name = paths.first.map { PathDisplay.abbreviatingHome($0) } ?? ""
             return setMessage("Cannot paste: “\(name)” is gone or not a file")
         }
-        startPaste(.file(first))
+        startPaste(.file(first), asNewPicture: pasteRequestedAsNew)
     }
 
     /// A picture file dropped on the window: opened as Open does (asking about unsaved changes
@@ -134,13 +137,14 @@ extension Session {
     /// Starts decoding a pasted picture off the window's thread: the window goes on drawing and
     /// answering, the status bar says what is coming, Escape cancels it. A paste still decoding
     /// is superseded (told to stop). When it is done it floats as a paste always has
-    /// (`checkPaste`).
-    func startPaste(_ source: PasteDecoding.Source) {
+    /// (`checkPaste`), or (`asNewPicture`) becomes a new picture of its own.
+    func startPaste(_ source: PasteDecoding.Source, asNewPicture: Bool = false) {
         pasteDecoding = nil
         guard let decoding = PasteDecoding(source, decoder: decodePaste) else {
             // No pipe for the thread to signal through: decoded here, as before.
-            return placeDecoded(decodePaste(source, nil), from: source)
+            return placeDecoded(decodePaste(source, nil), from: source, asNewPicture: asNewPicture)
         }
+        decoding.makesNewPicture = asNewPicture
         pasteDecoding = decoding
         let size = decoding.header.map { " \($0.width) × \($0.height)" } ?? ""
         if case .background = source {
@@ -168,7 +172,7 @@ extension Session {
         let result = decoding.finish()
         pasteDecoding = nil
         commitStroke()
-        placeDecoded(result, from: decoding.source)
+        placeDecoded(result, from: decoding.source, asNewPicture: decoding.makesNewPicture)
     }
 
     /// Escape while a paste decodes: it is stopped, and nothing is pasted.
@@ -181,13 +185,37 @@ extension Session {
 
     /// Floats the decoded picture, or says why there is none: a dropped file as Open says it,
     /// the clipboard as what it is (no file to open).
-    private func placeDecoded(_ result: Result<PixelImage, ImageFileError>, from source: PasteDecoding.Source) {
+    private func placeDecoded(
+        _ result: Result<PixelImage, ImageFileError>, from source: PasteDecoding.Source, asNewPicture: Bool
+    ) {
         switch (result, source) {
         case (.success(let image), .background(let path)): setBackground(picture: image, from: path)
+        case (.success(let image), _) where asNewPicture:
+            pendingPasteAsNew = image
+            requestLeave(to: .pastedPicture)
         case (.success(let image), _): place(image)
         case (.failure(let error), .clipboard): setMessage(error.clipboardMessage)
         case (.failure(let error), .file), (.failure(let error), .background): setMessage(error.description)
         }
+    }
+
+    /// Paste as New Picture, this document left (saved or given up): a new untitled picture of
+    /// the pasted picture's size holding it as its one step (undo leaves the empty canvas, as
+    /// KolourPaint's Paste in New Window does). A picture with any transparency goes over a
+    /// transparent background, so it is saved with its alpha as GIMP's Paste as New Image keeps
+    /// it; an opaque one over the usual background (saved as RGB, as before).
+    func newPictureFromPaste() {
+        guard let image = pendingPasteAsNew else { return }
+        pendingPasteAsNew = nil
+        var options = opener.options
+        if !image.isOpaque { options.background = .transparent }
+        start(
+            DocumentLoader.blank(width: image.width, height: image.height, options: options), message: "",
+            anotherPicture: true)
+        perform(.paste(image, x: 0, y: 0))
+        setMessage(
+            "New picture from the clipboard, \(image.width) × \(image.height)"
+                + (!image.isOpaque ? ", its transparency kept" : ""))
     }
 
     /// Floats `image` at the top-left corner of the visible canvas, to be dragged into place.

@@ -107,6 +107,8 @@ extension Session {
         case .newDocument:
             let (w, h) = (engine.width, engine.height)
             start(opener.blank(width: w, height: h), message: "New picture, \(w) × \(h)")
+        case .pastedPicture:
+            newPictureFromPaste()
         case .open(let target):
             let loaded:
                 Result<
@@ -340,6 +342,7 @@ extension Session {
             setMessage(said ?? "")
         default:
             pendingOpen = nil
+            pendingPasteAsNew = nil
             setMessage("")
         }
     }

@@ -258,6 +258,12 @@ public final class Session {
     }
     /// A pasted picture floating over the canvas until it is put down.
     var placing: Placing?
+    /// Whether the clipboard's picture asked for last (Ctrl+V, Ctrl+Shift+V) becomes a new
+    /// picture of its own instead of floating over this one.
+    var pasteRequestedAsNew = false
+    /// The clipboard's picture decoded for Paste as New Picture, waiting for the answer about
+    /// this document's changes (`Leaving.pastedPicture`).
+    var pendingPasteAsNew: PixelImage?
     /// A copied picture being encoded for the clipboard on its own thread (`offerToClipboard`).
     var clipboardEncoding: ClipboardEncoding?
     /// A pasted or dropped picture being decoded on its own thread, placed when it is done.

@@ -4,6 +4,9 @@ public enum Leaving: Sendable, Equatable {
     case quit
     /// A blank canvas (Ctrl+N).
     case newDocument
+    /// A new picture made of the clipboard's picture (Ctrl+Shift+V), decoded and waiting in
+    /// `Session.pendingPasteAsNew`.
+    case pastedPicture
     /// The picture at this absolute path (Ctrl+O).
     case open(String)
 }
