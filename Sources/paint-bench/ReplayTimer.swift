@@ -19,6 +19,8 @@ struct ReplayRecord {
     /// Pixel index where each event's dirty rectangle starts, so the floor copies from the same
     /// neighbourhood of memory as the blit did.
     var offsets: [Int]
+    /// Each event's returned rectangle (`--breakdown` tells the moves that reach a new tile).
+    var rectangles: [IntRect] = []
     /// Indices of the events that carry a stroke's release (merge, and the journal append when
     /// journaling).
     var releases: [Int] = []
@@ -80,7 +82,8 @@ final class ReplayTimer {
         var record = ReplayRecord(
             nanoseconds: [UInt64](repeating: 0, count: count),
             bytes: [Int](repeating: 0, count: count),
-            offsets: [Int](repeating: 0, count: count))
+            offsets: [Int](repeating: 0, count: count),
+            rectangles: [IntRect](repeating: .empty, count: count))
         var releases: [Int] = []
         releases.reserveCapacity(file.strokes.count * times)
         var idle: [UInt64] = []
@@ -97,74 +100,77 @@ final class ReplayTimer {
         record.nanoseconds.withUnsafeMutableBufferPointer { nanoseconds in
             record.bytes.withUnsafeMutableBufferPointer { bytes in
                 record.offsets.withUnsafeMutableBufferPointer { offsets in
-                    file.points.withUnsafeBufferPointer { points in
-                        var event = 0
-                        var strokePoints: [Point] = []
-                        @inline(__always) func note(_ dirty: IntRect, _ start: UInt64, _ stop: UInt64) {
-                            nanoseconds[event] = stop &- start
-                            bytes[event] = dirty.area * 4
-                            offsets[event] = dirty.isEmpty ? 0 : dirty.y * width + dirty.x
-                            event += 1
-                        }
-                        for _ in 0..<times {
-                            for stroke in file.strokes {
-                                let first = stroke.points.lowerBound
-                                let last = stroke.points.upperBound - 1
+                    record.rectangles.withUnsafeMutableBufferPointer { rectangles in
+                        file.points.withUnsafeBufferPointer { points in
+                            var event = 0
+                            var strokePoints: [Point] = []
+                            @inline(__always) func note(_ dirty: IntRect, _ start: UInt64, _ stop: UInt64) {
+                                nanoseconds[event] = stop &- start
+                                bytes[event] = dirty.area * 4
+                                offsets[event] = dirty.isEmpty ? 0 : dirty.y * width + dirty.x
+                                rectangles[event] = dirty
+                                event += 1
+                            }
+                            for _ in 0..<times {
+                                for stroke in file.strokes {
+                                    let first = stroke.points.lowerBound
+                                    let last = stroke.points.upperBound - 1
 
-                                var start = monotonicNanoseconds()
-                                let pressed = engine.begin(stroke.style, at: points[first])
-                                strokePoints = [points[first]]
-                                if first == last {
+                                    var start = monotonicNanoseconds()
+                                    let pressed = engine.begin(stroke.style, at: points[first])
+                                    strokePoints = [points[first]]
+                                    if first == last {
+                                        let bounds = engine.end()
+                                        if let journal, !bounds.isEmpty {
+                                            journal.append(.stroke(stroke.style, points: strokePoints))
+                                        }
+                                        strokePoints = []
+                                    }
+                                    blit(pressed)
+                                    note(pressed, start, monotonicNanoseconds())
+                                    // Outside the timed span: `note` has moved `event` on.
+                                    if first == last {
+                                        releases.append(event - 1)
+                                        mergeInSlices()
+                                        if strokeGap > 0 { usleep(strokeGap) }
+                                    }
+                                    guard first < last else { continue }
+
+                                    var inTurn = 0
+                                    for i in (first + 1)..<last {
+                                        start = monotonicNanoseconds()
+                                        var moved: IntRect
+                                        if samplesPerTurn > 0 {
+                                            engine.move(to: points[i], deferred: true)
+                                            inTurn += 1
+                                            moved = inTurn == samplesPerTurn ? engine.drawDeferred() : .empty
+                                            if inTurn == samplesPerTurn { inTurn = 0 }
+                                        } else {
+                                            moved = engine.move(to: points[i])
+                                        }
+                                        strokePoints.append(points[i])
+                                        blit(moved)
+                                        note(moved, start, monotonicNanoseconds())
+                                    }
+
+                                    start = monotonicNanoseconds()
+                                    // The release: the last sample, and what finishing the line adds
+                                    // (the stabilizer drawn on to the end).
+                                    let released = engine.move(to: points[last]).union(engine.finishPath())
+                                    // `end` returns the stroke's bounds for undo; the view already
+                                    // shows the merged pixels, so only the move's rectangle is blitted.
                                     let bounds = engine.end()
+                                    strokePoints.append(points[last])
                                     if let journal, !bounds.isEmpty {
                                         journal.append(.stroke(stroke.style, points: strokePoints))
                                     }
                                     strokePoints = []
-                                }
-                                blit(pressed)
-                                note(pressed, start, monotonicNanoseconds())
-                                // Outside the timed span: `note` has moved `event` on.
-                                if first == last {
+                                    blit(released)
+                                    note(released, start, monotonicNanoseconds())
                                     releases.append(event - 1)
                                     mergeInSlices()
                                     if strokeGap > 0 { usleep(strokeGap) }
                                 }
-                                guard first < last else { continue }
-
-                                var inTurn = 0
-                                for i in (first + 1)..<last {
-                                    start = monotonicNanoseconds()
-                                    var moved: IntRect
-                                    if samplesPerTurn > 0 {
-                                        engine.move(to: points[i], deferred: true)
-                                        inTurn += 1
-                                        moved = inTurn == samplesPerTurn ? engine.drawDeferred() : .empty
-                                        if inTurn == samplesPerTurn { inTurn = 0 }
-                                    } else {
-                                        moved = engine.move(to: points[i])
-                                    }
-                                    strokePoints.append(points[i])
-                                    blit(moved)
-                                    note(moved, start, monotonicNanoseconds())
-                                }
-
-                                start = monotonicNanoseconds()
-                                // The release: the last sample, and what finishing the line adds
-                                // (the stabilizer drawn on to the end).
-                                let released = engine.move(to: points[last]).union(engine.finishPath())
-                                // `end` returns the stroke's bounds for undo; the view already
-                                // shows the merged pixels, so only the move's rectangle is blitted.
-                                let bounds = engine.end()
-                                strokePoints.append(points[last])
-                                if let journal, !bounds.isEmpty {
-                                    journal.append(.stroke(stroke.style, points: strokePoints))
-                                }
-                                strokePoints = []
-                                blit(released)
-                                note(released, start, monotonicNanoseconds())
-                                releases.append(event - 1)
-                                mergeInSlices()
-                                if strokeGap > 0 { usleep(strokeGap) }
                             }
                         }
                     }

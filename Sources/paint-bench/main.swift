@@ -16,6 +16,9 @@
 // --out-view OUT.png: what the window would show at the end, assembled only from each event's
 // returned rectangle copied out of the view (a rectangle too small, or a view pixel composited
 // wrong, shows here; compare two builds' files to show a change left every pixel as it was).
+// --breakdown: where the time goes by kind of event (press, move, release; moves by width, the
+// first moves of a stroke, moves reaching a new tile) and what the slowest 1 % are made of,
+// for the one replay and, with --best-of, for the best times.
 // --stroke-gap-ms MS: an untimed pause after every release (default 0: strokes back to back),
 // the time between a person's strokes, in which the journal's thread writes and syncs.
 //
@@ -49,11 +52,13 @@ struct Options {
     /// Samples a turn of the window's loop feeds before it presents (`--per-turn N`; 0: each
     /// sample on its own, drawn by its `move`).
     var samplesPerTurn = 0
+    /// Print where the time goes by kind of event (`--breakdown`).
+    var breakdown = false
 
     static let usage =
         "usage: paint-bench STROKES.jsonl [--out OUT.png] [--out-view OUT.png] [--repeat N] [--json]"
         + " [--journal DIR | --compare-journal DIR [--runs N]] [--stroke-gap-ms MS] [--best-of N] [--curves]"
-        + " [--stabilizer N] [--per-turn N]"
+        + " [--stabilizer N] [--per-turn N] [--breakdown]"
 
     /// Reads the replay's options and its one input path; a mistake ends the program.
     init(arguments: [String]) {
@@ -65,6 +70,7 @@ struct Options {
             case "--out-view": viewOutput = reader.value()
             case "--repeat", "-n": repeats = reader.integer(in: 1...100_000)
             case "--json": json = true
+            case "--breakdown": breakdown = true
             case "--best-of": bestOf = reader.integer(in: 1...100)
             case "--curves": dynamics.curves = true
             case "--stabilizer": dynamics.stabilizer = reader.integer(in: StrokeDynamics.stabilizerRange)
@@ -313,6 +319,11 @@ if options.json {
             + " ratio_mean=\(fixed(ratio, 2)) rss_peak_mb=\(fixed(peakMegabytes, 1)) file=\(fileName)")
     if let durableLatencies { print(durableLine(durableLatencies)) }
     print(splitLine(record.nanoseconds, releases: record.releases))
+    if options.breakdown {
+        let kinds = EventBreakdown(
+            file: strokeFile, nanoseconds: record.nanoseconds, rectangles: record.rectangles, times: options.repeats)
+        for line in kinds.lines(prefix: "") { print(line) }
+    }
     let idle = TimingStats(nanoseconds: record.idleSlices)
     print(
         "merge_slices n=\(idle.count) mean_us=\(fixed(idle.meanMicroseconds, 3))"
@@ -337,6 +348,11 @@ if options.json {
         let idleBest = TimingStats(nanoseconds: bestIdle)
         print("best_of=\(options.bestOf) " + eventLine(stats))
         print("best_of=\(options.bestOf) " + splitLine(best, releases: record.releases))
+        if options.breakdown {
+            let kinds = EventBreakdown(
+                file: strokeFile, nanoseconds: best, rectangles: record.rectangles, times: options.repeats)
+            for line in kinds.lines(prefix: "best_of=\(options.bestOf) ") { print(line) }
+        }
         print(
             "best_of=\(options.bestOf) merge_slices mean_us=\(fixed(idleBest.meanMicroseconds, 3))"
                 + " max_us=\(fixed(idleBest.maxMicroseconds, 3))")

@@ -141,6 +141,55 @@ import Testing
         }
     }
 
+    /// Short fully-covered runs (under `repeatRun`, where each paint value is worked out once and
+    /// copied along its repeats) over paint that repeats in stretches of every length, and the
+    /// long runs around that length, write what the general path writes with every coverage 255.
+    @Test func shortFullyCoveredRunsOverRepeatingPaintEqualTheGeneralComposite() {
+        var rng = SplitMix(seed: 31)
+        let longest = SpanCompositor.repeatRun + 2
+        var paint = [UInt32](repeating: 0, count: longest)
+        let coverage = [UInt8](repeating: 255, count: longest)
+        for round in 0..<4000 {
+            // Stretches of one to five equal pixels, from a few values (so the same value also
+            // comes back after another one).
+            let values = (0..<3).map { _ -> UInt32 in
+                let alpha = UInt32(rng.next() % 256)
+                func channel() -> UInt8 { UInt8(rng.next() % UInt64(alpha + 1)) }
+                return Pixel.pack(r: channel(), g: channel(), b: channel(), a: UInt8(alpha))
+            }
+            var i = 0
+            while i < longest {
+                let value = values[Int(rng.next() % 3)]
+                for _ in 0..<(1 + Int(rng.next() % 5)) where i < longest {
+                    paint[i] = value
+                    i += 1
+                }
+            }
+            let source: UInt32 = round % 5 == 4 ? 0 : Color(r: UInt8(rng.next() & 255), g: 9, b: 200).pixel
+            let opacity = UInt16(1 + rng.next() % 254)
+            let backdrop = Color(r: 250, g: UInt8(rng.next() & 255), b: 7).pixel
+            let count = 1 + round % longest
+            var general = [UInt32](repeating: 0, count: count)
+            var full = [UInt32](repeating: 0, count: count)
+            paint.withUnsafeMutableBufferPointer { p in
+                var c = coverage
+                c.withUnsafeMutableBufferPointer { c in
+                    general.withUnsafeMutableBufferPointer { v in
+                        SpanCompositor.composite(
+                            paint: p.baseAddress!, coverage: c.baseAddress!, view: v.baseAddress!, count: count,
+                            source: source, opacity: opacity, backdrop: backdrop)
+                    }
+                }
+                full.withUnsafeMutableBufferPointer { v in
+                    SpanCompositor.compositeFullBlend(
+                        paint: p.baseAddress!, view: v.baseAddress!, count: count, source: source, opacity: opacity,
+                        backdrop: backdrop)
+                }
+            }
+            #expect(general == full, "round \(round), \(count) pixels, opacity \(opacity)")
+        }
+    }
+
     @Test func overFlattensOntoBackdrop() {
         let white = Color.white.pixel
         #expect(Pixel.over(0, backdrop: white) == white)

@@ -146,6 +146,14 @@ enum SpanCompositor {
     }
 
     /// `compositeFull` for a source or opacity short of opaque, out of line (see `compositeLong`).
+    ///
+    /// A view pixel here depends on its paint pixel alone, and under most of a stroke the paint
+    /// is one value for pixels on end (the canvas, or an earlier stroke's inside). So a short
+    /// run, too short for the vector loop (the few pixels a move adds to each row of a brush's
+    /// inside), works each paint value out once and copies it along the pixels that repeat it:
+    /// the same function of the same paint pixel, so the same bits. A long run keeps the vector
+    /// loop, which a picture's every-pixel-different paint (a photo) would make the repeat test
+    /// slower than.
     @inline(never)
     static func compositeFullBlend(
         paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32,
@@ -156,15 +164,30 @@ enum SpanCompositor {
         let sg = channel(s, 8) &* a
         let sr = channel(s, 16) &* a
         let sa = channel(s, 24) &* a
-        for i in 0..<count {
-            let p = paint[i]
+        @inline(__always) func shown(_ p: UInt32) -> UInt32 {
             let b = div255(sb &+ channel(p, 0) &* ia)
             let g = div255(sg &+ channel(p, 8) &* ia)
             let r = div255(sr &+ channel(p, 16) &* ia)
             let al = div255(sa &+ channel(p, 24) &* ia)
-            view[i] = over(UInt32(b) | UInt32(g) &<< 8 | UInt32(r) &<< 16 | UInt32(al) &<< 24, backdrop: backdrop)
+            return over(UInt32(b) | UInt32(g) &<< 8 | UInt32(r) &<< 16 | UInt32(al) &<< 24, backdrop: backdrop)
         }
+        if count < repeatRun {
+            var i = 0
+            while i < count {
+                let p = paint[i]
+                let v = shown(p)
+                repeat {
+                    view[i] = v
+                    i += 1
+                } while i < count && paint[i] == p
+            }
+            return
+        }
+        for i in 0..<count { view[i] = shown(paint[i]) }
     }
+
+    /// Runs shorter than this take `compositeFullBlend`'s repeat loop.
+    static let repeatRun = 16
 
     /// Merges the stroke into the paint for `count` pixels and clears its coverage.
     @inline(__always)
