@@ -141,17 +141,18 @@ import Testing
         }
     }
 
-    /// Short fully-covered runs (under `repeatRun`, where each paint value is worked out once and
-    /// copied along its repeats) over paint that repeats in stretches of every length, and the
-    /// long runs around that length, write what the general path writes with every coverage 255.
-    @Test func shortFullyCoveredRunsOverRepeatingPaintEqualTheGeneralComposite() {
+    /// Fully-covered runs over paint that repeats in stretches, short ones (under `repeatRun`,
+    /// where each paint value is worked out once and copied along its repeats) and long ones
+    /// (the first value's stretch copied, the rest through the vector loop), write what the
+    /// general path writes with every coverage 255.
+    @Test func fullyCoveredRunsOverRepeatingPaintEqualTheGeneralComposite() {
         var rng = SplitMix(seed: 31)
-        let longest = SpanCompositor.repeatRun + 2
+        let longest = 2 * SpanCompositor.repeatRun + 8
         var paint = [UInt32](repeating: 0, count: longest)
         let coverage = [UInt8](repeating: 255, count: longest)
         for round in 0..<4000 {
-            // Stretches of one to five equal pixels, from a few values (so the same value also
-            // comes back after another one).
+            // Stretches of one to five equal pixels (to twenty in every third round), from a
+            // few values (so the same value also comes back after another one).
             let values = (0..<3).map { _ -> UInt32 in
                 let alpha = UInt32(rng.next() % 256)
                 func channel() -> UInt8 { UInt8(rng.next() % UInt64(alpha + 1)) }
@@ -160,7 +161,7 @@ import Testing
             var i = 0
             while i < longest {
                 let value = values[Int(rng.next() % 3)]
-                for _ in 0..<(1 + Int(rng.next() % 5)) where i < longest {
+                for _ in 0..<(1 + Int(rng.next() % (round % 3 == 0 ? 20 : 5))) where i < longest {
                     paint[i] = value
                     i += 1
                 }

@@ -151,9 +151,9 @@ enum SpanCompositor {
     /// is one value for pixels on end (the canvas, or an earlier stroke's inside). So a short
     /// run, too short for the vector loop (the few pixels a move adds to each row of a brush's
     /// inside), works each paint value out once and copies it along the pixels that repeat it:
-    /// the same function of the same paint pixel, so the same bits. A long run keeps the vector
-    /// loop, which a picture's every-pixel-different paint (a photo) would make the repeat test
-    /// slower than.
+    /// the same function of the same paint pixel, so the same bits. A long run does so only for
+    /// its first value, then leaves the rest to the vector loop: over a picture's
+    /// every-pixel-different paint (a photo) the repeat test would be slower than that loop.
     @inline(never)
     static func compositeFullBlend(
         paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32,
@@ -183,7 +183,16 @@ enum SpanCompositor {
             }
             return
         }
-        for i in 0..<count { view[i] = shown(paint[i]) }
+        // A long run copies while its first paint value repeats (the inside of a wide brush
+        // over the canvas), and the vector loop takes the rest from the first other value on.
+        let p = paint[0]
+        let v = shown(p)
+        var i = 0
+        while i < count && paint[i] == p {
+            view[i] = v
+            i += 1
+        }
+        for j in i..<count { view[j] = shown(paint[j]) }
     }
 
     /// Runs shorter than this take `compositeFullBlend`'s repeat loop.
