@@ -127,9 +127,14 @@ extension Session {
 
     /// Whether the WebP question offers `lossyWebPQuality`: the picture came from a lossy file
     /// (JPEG, lossy WebP), where lossless keeps only the compression's noise, and the user did
-    /// not choose a WebP quality in this window. Anything else (a screenshot, a PNG, a new
+    /// not choose a WebP quality: none typed in this window, and none in the settings but the
+    /// default (`Settings.defaultWebPQuality`; `webp-quality = 80` in settings.conf, set by hand
+    /// or typed in an earlier run, is the user's and offered for a JPEG's picture too, where
+    /// the 100 written back by every run is not). Anything else (a screenshot, a PNG, a new
     /// drawing) is offered the WebP quality last chosen, lossless (100) at first.
-    var offersLossyWebP: Bool { document.lossySource && !webpQualityChosen }
+    var offersLossyWebP: Bool {
+        document.lossySource && !webpQualityChosen && settings.webpQuality == Settings.defaultWebPQuality
+    }
 
     /// The quality the question offers for `format`, which a save without the question (Ctrl+S
     /// into the file's own format) uses too.

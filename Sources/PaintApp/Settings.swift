@@ -36,7 +36,12 @@ public struct Settings: Equatable, Sendable {
     public private(set) var jpegQuality = SaveOptions.defaultQuality
     /// The WebP quality last chosen, 1...100, 100 lossless (the first offer: a painted picture
     /// keeps every pixel; a photo is smaller at 80 or so).
-    public private(set) var webpQuality = 100
+    public private(set) var webpQuality = Self.defaultWebPQuality
+    /// The WebP quality before any is chosen: lossless. Any other in the settings file was
+    /// chosen (typed into the question, or written into the file by hand) and is offered for
+    /// every picture, one from a JPEG too (`Session.offersLossyWebP`); this one, which every
+    /// run writes back whether chosen or not, leaves a JPEG's picture offered lossy 90.
+    public static let defaultWebPQuality = 100
 
     /// The defaults of a new start: brush, black on white, 5 px, 100 %.
     public init() {}

@@ -6,7 +6,8 @@ import Testing
 @testable import PaintApp
 
 /// The WebP question offers lossy 90 for a picture opened from a lossy file (a JPEG, a lossy
-/// WebP), lossless 100 for anything else; a quality the user types is offered from then on.
+/// WebP), lossless 100 for anything else; a quality the user types, or sets in settings.conf,
+/// is offered from then on.
 @Suite struct WebPQualityOfferTests {
     typealias T = SessionTests
 
@@ -89,6 +90,43 @@ import Testing
         // The next question offers the 100 chosen.
         let next = try Self.saveAsWebP(s, dir, "second.webp")
         #expect(next.offered == "100" && next.chunk == "VP8L", "\(next)")
+    }
+
+    /// A `webp-quality` in settings.conf other than the default 100 was the user's (typed in
+    /// an earlier run, or set by hand) and is offered for a JPEG's picture too; the 100 every
+    /// run writes back is not a choice, so a JPEG's picture stays lossy 90 from one run to the next.
+    @Test func aWebPQualityFromTheSettingsFileIsOfferedForAJPEGsPictureButNotTheDefault() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let jpeg = try JPEGCodec.encode(Self.photo, quality: 85)
+        #expect(FileManager.default.createFile(atPath: dir + "/photo.jpg", contents: Data(jpeg)))
+        func offered(settings text: String, _ name: String) throws -> (offered: String, chunk: String) {
+            let (stored, problems) = StoredSettings.read(SettingsFile.parse(text))
+            #expect(problems.isEmpty, "\(problems)")
+            let s = try Self.opened(dir + "/photo.jpg", tiles: true)
+            s.restore(stored)
+            return try Self.saveAsWebP(s, dir, name)
+        }
+        let byHand = try offered(settings: "webp-quality = 75\n", "by-hand.webp")
+        #expect(byHand.offered == "75" && byHand.chunk == "VP8 ", "\(byHand)")
+        let chosenLossless = try offered(settings: "webp-quality = 99\n", "near-lossless.webp")
+        #expect(chosenLossless.offered == "99", "\(chosenLossless)")
+        let writtenBack = try offered(settings: "webp-quality = 100\n", "default.webp")
+        #expect(writtenBack.offered == "90" && writtenBack.chunk == "VP8 ", "\(writtenBack)")
+        // What a run that chose nothing writes is read by the next as no choice.
+        let untouched = T.makeSession(width: 10, height: 10)
+        let again = try offered(settings: untouched.stored.file.text(header: []), "next-run.webp")
+        #expect(again.offered == "90" && again.chunk == "VP8 ", "\(again)")
+        // 75 typed in one run (for a PNG's picture) is written, and offered for a JPEG's in the next.
+        let png = try PNGCodec.encode(Self.photo, withAlpha: false)
+        #expect(FileManager.default.createFile(atPath: dir + "/shot.png", contents: Data(png)))
+        let first = try Self.opened(dir + "/shot.png", tiles: false)
+        FormatsTests.saveAs(first, dir + "/shot.webp")
+        for c in "75" { first.handle(.key(.character(c), modifiers: [])) }
+        first.handle(.key(.enter, modifiers: []))
+        #expect(first.settings.webpQuality == 75)
+        let next = try offered(settings: first.stored.file.text(header: []), "typed-before.webp")
+        #expect(next.offered == "75" && next.chunk == "VP8 ", "\(next)")
     }
 
     @Test func aWebPsFirstImageChunkSaysLossyOrNot() throws {
