@@ -176,10 +176,13 @@ public enum ImageFile {
         var bytes: [UInt8]
         var outcome = SavedHistory.Outcome()
         do {
-            bytes = try ImageEncoder.encode(
-                keepsAlpha ? image : ImageEncoder.flattened(image, onto: Color.white.pixel), options: options,
-                withAlpha: keepsAlpha)
-            if let history { (bytes, outcome) = try history.attach(to: bytes, picture: image, name: path) }
+            let written = keepsAlpha ? image : ImageEncoder.flattened(image, onto: Color.white.pixel)
+            bytes = try ImageEncoder.encode(written, options: options, withAlpha: keepsAlpha)
+            if let history {
+                (bytes, outcome) = try history.attach(
+                    to: bytes, picture: image,
+                    decoded: ImageEncoder.decodedExactly(written, options: options, withAlpha: keepsAlpha), name: path)
+            }
         } catch {
             // The codec does not know the file name; put it into the message.
             throw error.withPath(path)

@@ -7,9 +7,11 @@
 // one with resources/bench-photo.py) is opened once; each format is then encoded --runs times,
 // the formats taking turns, on the one thread a save uses. Per format: the median wall-clock and
 // CPU time of the encode, the file's size, the time to decode it again (a save with a history
-// reads back what it wrote, to name the history by the pixels a reader gets) and how far the
-// decoded pixels are from the picture (PSNR in dB over R, G and B; "exact" when equal). The
-// files are written to DIR (default .build/bench-encode) for a look.
+// names it by the pixels a reader gets: for a lossy format it reads back what it wrote) and how
+// far the decoded pixels are from the picture (PSNR in dB over R, G and B; "exact" when equal);
+// for a lossless format, the time to work those pixels out without a decode instead
+// (`ImageEncoder.decodedExactly`, what the save does since session 17) and whether they equal
+// the decoded ones. The files are written to DIR (default .build/bench-encode) for a look.
 
 import Glibc
 import PaintCore
@@ -92,10 +94,19 @@ func runEncodeBench(arguments: [String]) -> Never {
             fail("\(item.name) does not decode: \(error)", code: 1)
         }
         let decodeTime = seconds(CLOCK_MONOTONIC) - decodeStart
+        // What a save with a history takes instead of the decode where the format is lossless.
+        let exactStart = seconds(CLOCK_MONOTONIC)
+        let exact = ImageEncoder.decodedExactly(picture, options: item.options, withAlpha: false)
+        let exactTime = seconds(CLOCK_MONOTONIC) - exactStart
+        let readBack =
+            exact.map {
+                "worked out without a decode in \(fixed(exactTime * 1000, 1)) ms (\($0 == decoded ? "equal" : "DIFFERENT"));"
+            }
+            ?? "lossy: a save decodes it;"
         print(
             "\(item.name): encode median \(fixed(median(encodeWall[item.name] ?? []) * 1000, 0)) ms wall,"
                 + " \(fixed(median(encodeCPU[item.name] ?? []) * 1000, 0)) ms CPU on its thread;"
-                + " \(bytes.count) bytes; decoded again in \(fixed(decodeTime * 1000, 0)) ms;"
+                + " \(bytes.count) bytes; decoded again in \(fixed(decodeTime * 1000, 0)) ms; \(readBack)"
                 + " \(psnr(picture, decoded))")
     }
     exit(0)

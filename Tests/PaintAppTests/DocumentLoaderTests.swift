@@ -131,6 +131,27 @@ import Testing
         #expect(reopened.engine.paintImage() == PixelImage(width: 80, height: 60))
     }
 
+    /// A lossless WebP keeps its pixels as a PNG does: the history is named by them without the
+    /// file being decoded after it is written (`ImageEncoder.decodedExactly`), and comes back.
+    @Test func aTransparentDrawingSavedAsALosslessWebPComesBackWithItsHistory() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = Self.options(dir)
+        options.background = .transparent
+        let file = dir + "/glass.webp"
+        let s = Self.open(file, options)
+        T.key(s, "5")
+        T.drag(s, [(10, 10), (60, 40)])
+        #expect(s.save(to: file, as: .webp), "\(s.message)")
+        let bytes = try Self.bytes(file)
+        #expect(String(decoding: bytes[12..<16], as: UTF8.self) == "VP8L", "lossless")
+        let reopened = Self.open(file, options)
+        #expect(reopened.message.hasSuffix("history restored (1 step)"), "\(reopened.message)")
+        #expect(reopened.engine.paintImage() == s.engine.paintImage())
+        T.key(reopened, "z", .control)
+        #expect(reopened.engine.paintImage() == PixelImage(width: 80, height: 60))
+    }
+
     @Test func aReopenedFileOpenedFromAPictureKeepsThatPictureAsTheStart() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -45,6 +45,35 @@ public enum ImageEncoder {
         }
     }
 
+    /// The pixels a reader decodes from `encode(image, options:, withAlpha:)`, worked out
+    /// without decoding it where the format keeps them exactly: a PNG and a lossless WebP hold
+    /// 8-bit straight channels, which every decoder here premultiplies again (`Pixel.premultiply`;
+    /// a premultiplied pixel comes back as it was), or, without alpha, the channels opaque. Nil
+    /// for a lossy format (JPEG, lossy WebP): only a decode says what its file holds. A save with
+    /// a history names it by these pixels (`SavedHistory.attach`), and a 12-megapixel decode
+    /// took 0.34 to 0.76 s of it.
+    public static func decodedExactly(_ image: PixelImage, options: SaveOptions, withAlpha: Bool) -> PixelImage? {
+        switch options.format {
+        case .png: break
+        case .webp where options.lossless: break
+        default: return nil
+        }
+        // What the encoder writes and the decoder reads back, pixel by pixel: the same pixel for
+        // every valid premultiplied one, so the picture is copied only for one that is not.
+        @inline(__always) func readBack(_ p: UInt32) -> UInt32 {
+            withAlpha ? Pixel.premultiply(Pixel.unpremultiply(p)) : p | 0xFF00_0000
+        }
+        let first = image.pixels.withUnsafeBufferPointer { pixels in
+            pixels.firstIndex { readBack($0) != $0 }
+        }
+        guard let first else { return image }
+        var out = image
+        out.pixels.withUnsafeMutableBufferPointer { pixels in
+            for i in first..<pixels.count { pixels[i] = readBack(pixels[i]) }
+        }
+        return out
+    }
+
     /// `image` flattened onto an opaque `backdrop` (packed, e.g. white `0xFFFFFFFF`): what a
     /// format without alpha must be given for a picture with transparency.
     public static func flattened(_ image: PixelImage, onto backdrop: UInt32) -> PixelImage {

@@ -59,11 +59,14 @@ public struct SavedHistory: Sendable {
     /// `picture` is what was encoded: replaying the history gives it. Where the format keeps
     /// pixels as they are (PNG) it is what a reader decodes and the entry's key names it too;
     /// where it does not (JPEG, lossy WebP) the entry also names it by its own digest.
-    func attach(to encoded: [UInt8], picture: PixelImage, name: String) throws(ImageFileError) -> (
-        bytes: [UInt8], outcome: Outcome
-    ) {
+    /// `decoded` is what a reader decodes from `encoded` when that is known without decoding
+    /// it (`ImageEncoder.decodedExactly`: a lossless format); nil decodes `encoded`.
+    func attach(
+        to encoded: [UInt8], picture: PixelImage, decoded: PixelImage? = nil, name: String
+    ) throws(ImageFileError) -> (bytes: [UInt8], outcome: Outcome) {
         var outcome = Outcome()
-        let saved = try ImageDecoder.decode(encoded, name: name).image
+        let saved: PixelImage
+        if let decoded { saved = decoded } else { saved = try ImageDecoder.decode(encoded, name: name).image }
         var archive = self.archive
         archive.pixelHash = DocumentArchive.hash(saved)
         if let store, store.capBytes > 0 {
