@@ -71,34 +71,27 @@ public struct PictureResolution: Equatable, Sendable {
         return nil
     }
 
-    /// The JFIF segment's density, in dots per inch (1) or per centimetre (2).
+    /// The JFIF segment's density, in dots per inch (1) or per centimetre (2), read before the
+    /// frame header (`JPEGSegments`, the walk the file's metadata is read by too). A segment the
+    /// head ends inside is read as far as it goes: a long JFIF segment can run past the 64 KB.
     private static func jpeg(_ b: [UInt8]) -> PictureResolution? {
-        var at = 2
-        while at + 4 <= b.count, b[at] == 0xFF {
-            let marker = b[at + 1]
-            if marker == 0xFF {
-                at += 1
-                continue
+        for segment in JPEGSegments(b) {
+            let marker = segment.marker
+            // SOF0-15 (not DHT, C4, nor DAC, CC): the frame header; a JFIF segment comes before it.
+            if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xCC { return nil }
+            let body = segment.body
+            let at = body.startIndex
+            guard marker == 0xE0, segment.length >= 16, body.count >= 12,
+                body.prefix(5).elementsEqual(Array("JFIF".utf8) + [0])
+            else { continue }
+            let unit = body[at + 7]
+            let dx = Double(Int(body[at + 8]) << 8 | Int(body[at + 9]))
+            let dy = Double(Int(body[at + 10]) << 8 | Int(body[at + 11]))
+            switch unit {
+            case 1: return PictureResolution(x: dx, y: dy)
+            case 2: return PictureResolution(x: dx * 2.54, y: dy * 2.54)
+            default: return nil
             }
-            if marker == 0xDA || marker == 0xD9 || (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xCC {
-                return nil
-            }
-            let length = Int(b[at + 2]) << 8 | Int(b[at + 3])
-            guard length >= 2 else { return nil }
-            let body = at + 4
-            if marker == 0xE0, length >= 16, body + 12 <= b.count,
-                b[body..<(body + 5)].elementsEqual(Array("JFIF".utf8) + [0])
-            {
-                let unit = b[body + 7]
-                let dx = Double(Int(b[body + 8]) << 8 | Int(b[body + 9]))
-                let dy = Double(Int(b[body + 10]) << 8 | Int(b[body + 11]))
-                switch unit {
-                case 1: return PictureResolution(x: dx, y: dy)
-                case 2: return PictureResolution(x: dx * 2.54, y: dy * 2.54)
-                default: return nil
-                }
-            }
-            at += 2 + length
         }
         return nil
     }

@@ -3,9 +3,10 @@ import PaintCore
 /// What SwiftPaint reads from a JPEG's marker segments itself: the EXIF orientation (APP1) and
 /// the ICC profile (APP2, possibly split over several segments).
 ///
-/// Only the segments before the first scan are walked, header by header (each says its own
-/// length, at most 64 KB), so the work is bounded by the file's size and nothing is kept but
-/// the profile, which may not exceed the metadata limit.
+/// Only the segments before the first scan are walked (`JPEGSegments`, the walk the file's
+/// resolution is read by too), header by header (each says its own length, at most 64 KB), so
+/// the work is bounded by the file's size and nothing is kept but the profile, which may not
+/// exceed the metadata limit.
 struct JPEGMetadata {
     /// How the stored pixels must be turned to stand upright (EXIF orientation).
     var orientation = Orientation.identity
@@ -17,25 +18,13 @@ struct JPEGMetadata {
         var declaredCount = 0
         var profileBytes = 0
         var tooBig = false
-        var i = 2  // after SOI
-        while i + 4 <= bytes.count, bytes[i] == 0xFF {
-            let marker = bytes[i + 1]
-            if marker == 0xFF {  // fill byte
-                i += 1
-                continue
-            }
-            // Markers without a length: TEM, RST0-7; SOS and EOI end the header.
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) {
-                i += 2
-                continue
-            }
-            if marker == 0xDA || marker == 0xD9 { break }
-            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-            guard length >= 2, i + 2 + length <= bytes.count else { break }
-            let body = bytes[(i + 4)..<(i + 2 + length)]
-            if marker == 0xE1, orientation == .identity, let value = Self.exifOrientation(body) {
+        for segment in JPEGSegments(bytes) {
+            // One the bytes end inside is not read (nor is anything after it).
+            guard segment.isWhole else { break }
+            let body = segment.body
+            if segment.marker == 0xE1, orientation == .identity, let value = Self.exifOrientation(body) {
                 orientation = Orientation(exif: value)
-            } else if marker == 0xE2, body.starts(with: Self.iccSignature), body.count >= 14 {
+            } else if segment.marker == 0xE2, body.starts(with: Self.iccSignature), body.count >= 14 {
                 let sequence = Int(body[body.startIndex + 12])
                 let count = Int(body[body.startIndex + 13])
                 let data = body.dropFirst(14)
@@ -46,7 +35,6 @@ struct JPEGMetadata {
                     declaredCount = count
                 }
             }
-            i += 2 + length
         }
         // A profile is used only when every one of its parts is there.
         if !tooBig, declaredCount > 0, (1...declaredCount).allSatisfy({ chunks[$0] != nil }) {
@@ -158,8 +146,8 @@ final class JPEGHeaderCapture {
         }
     }
 
-    /// Looks at `head` once it grew by a byte: the same steps as `JPEGMetadata`'s walk, which
-    /// ends where this one stops.
+    /// Looks at `head` once it grew by a byte: the steps of `JPEGSegments`, the walk
+    /// `JPEGMetadata` reads the kept segments by, which ends where this one stops.
     private func segmentHead() {
         guard head[0] == 0xFF else {
             done = true
@@ -167,17 +155,17 @@ final class JPEGHeaderCapture {
         }
         guard head.count >= 2 else { return }
         let marker = head[1]
-        if marker == 0xFF {
-            head.removeFirst()  // a fill byte
+        switch JPEGSegments.Kind(marker) {
+        case .fill:
+            head.removeFirst()
             return
-        }
-        if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+        case .standalone:
             head.removeAll()
             return
-        }
-        if marker == 0xDA || marker == 0xD9 {
+        case .endOfHeader:
             done = true
             return
+        case .segment: break
         }
         guard head.count >= 4 else { return }
         let length = Int(head[2]) << 8 | Int(head[3])
