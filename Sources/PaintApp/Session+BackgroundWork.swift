@@ -17,7 +17,7 @@ extension Session {
         case 1: pasteDecoding?.descriptor
         case 2: saving?.descriptor
         case 3: diskCheck?.wakeFD
-        case 4: thumbnailer.flatMap { $0.wakeFD >= 0 ? $0.wakeFD : nil }
+        case 4: thumbnailer.flatMap(\.descriptor)
         case 5: restoring?.descriptor
         case 6: clipboardEncoding?.descriptor
         default: nil
@@ -30,9 +30,9 @@ extension Session {
 
     /// Takes what is done: a history rebuilt (`checkHistoryRebuild`), a drawing restored
     /// (`checkRestore`), a save written (`checkSave`), a paste decoded onto the canvas
-    /// (`checkPaste`), a copy encoded for the clipboard (`checkClipboardEncoding`), and what the
-    /// thumbnail thread finished into the dialog; the file's bytes read on their thread wait for
-    /// the turn's look (`watch`).
+    /// (`checkPaste`), a copy encoded for the clipboard (`checkClipboardEncoding`), and a
+    /// thumbnail finished into the dialog (the next one starts); the file's bytes read on their
+    /// thread wait for the turn's look (`watch`).
     public func takeBackgroundWork() {
         checkHistoryRebuild()
         diskCheck?.tookWake()

@@ -214,7 +214,7 @@ extension Session {
 
     // MARK: Thumbnails
 
-    /// Asks the thread for the thumbnails of the pictures in view that it has not made yet.
+    /// Asks the loader for the thumbnails of the pictures in view that it has not made yet.
     func requestThumbnails() {
         guard makesThumbnails, let dialog = fileDialog else { return }
         // Each picture in view once at this size (again after the scale changed).

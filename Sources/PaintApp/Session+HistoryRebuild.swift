@@ -10,8 +10,10 @@ extension Session {
     /// Whether a saved history is still being rebuilt.
     public var isRebuildingHistory: Bool { document.historyRebuild != nil }
 
-    /// The window saw `historyRebuildDescriptor` readable, or calls this between batches of
-    /// input: takes the rebuilt history over when it is done and nothing is being drawn.
+    /// The window saw `historyRebuildDescriptor` readable (`takeBackgroundWork`): takes the
+    /// rebuilt history over when it is done and nothing is being drawn (a stroke, a text box,
+    /// a floating picture). Done while something is, it waits for the input that puts it down
+    /// (`feed` calls this again after each batch while a finished rebuild waits).
     public func checkHistoryRebuild() {
         guard let rebuild = document.historyRebuild, rebuild.checkFinished() else { return }
         guard !engine.isStroking, liveText == nil, placing == nil else { return }

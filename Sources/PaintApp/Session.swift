@@ -381,6 +381,10 @@ public final class Session {
     /// and its look at the journal, not once for each.
     public func feed(_ events: [InputEvent]) {
         for event in events { apply(event) }
+        // A history rebuilt while something was being drawn waits for it to be put down, which
+        // only input does (a release, Enter, a click beside a floating picture): it is taken
+        // over here, after the input that may have done so, not looked for every turn.
+        if document.historyRebuild?.isFinished == true { checkHistoryRebuild() }
     }
 
     /// Feeds one pointer motion, as `feed([.motion(...)])` does: the window's motion events, with

@@ -4,8 +4,9 @@ import Synchronization
 
 /// One piece of work done on a thread of its own while the window goes on (a save, a paste
 /// decoded, a copy encoded, a history rebuilt, a journal restored, a file read for the
-/// changed-on-disk look, a picture opened at start-up, the look for a crash's drawing): the
-/// one pattern every such job follows, so that each says only what it does.
+/// changed-on-disk look, a picture opened at start-up, the look for a crash's drawing, a file
+/// dialog's thumbnail): the one pattern every such job follows, so that each says only what it
+/// does.
 ///
 /// The thread shares nothing with the owner's but the work and, once it has written a byte to
 /// `descriptor` (which the window polls), its value, which `finish` hands over on the owner's
@@ -96,6 +97,21 @@ public final class BackgroundJob<Value> {
             startThread: startThread, body)
     }
 
+    /// The same with a pipe, on a thread of its own (started at once), or nil when either
+    /// cannot be made: for work better not done at all than done on the owner's thread (a file
+    /// dialog's thumbnail, whose icon then stays, rather than the window waiting on a photo's
+    /// decode).
+    public static func inBackgroundOnly(
+        control: ReplayControl? = nil, startThread: @escaping ThreadStarter = BackgroundThread.start,
+        _ body: @escaping () -> Value
+    ) -> BackgroundJob? {
+        guard let pipe = DonePipe() else { return nil }
+        let job = BackgroundJob(
+            pipe: pipe, inBackground: true, control: control, dropped: .leftToEnd, startNow: false,
+            startThread: startThread, body)
+        return job.startThreadOnce() ? job : nil
+    }
+
     private init(
         pipe: DonePipe?, inBackground: Bool, control: ReplayControl?, dropped: Dropped, startNow: Bool,
         startThread: @escaping ThreadStarter, _ body: @escaping () -> Value
@@ -111,13 +127,20 @@ public final class BackgroundJob<Value> {
     /// when it is not to run in the background or no thread can be made.
     public func start() {
         guard !started else { return }
+        if inBackground && startThreadOnce() { return }
         started = true
+        work.run()
+    }
+
+    /// Starts the work on a thread of its own, unless it was started already; whether it runs
+    /// there (false: no thread could be made, and nothing was started).
+    private func startThreadOnce() -> Bool {
+        guard !started else { return thread != nil }
         let work = work
-        if inBackground, let thread = startThread({ work.run() }) {
-            self.thread = thread
-        } else {
-            work.run()
-        }
+        guard let thread = startThread({ work.run() }) else { return false }
+        started = true
+        self.thread = thread
+        return true
     }
 
     /// Whether the work is done (any thread may ask; nothing is read from the pipe).

@@ -1,8 +1,8 @@
 import Glibc
 
-/// How a thread of its own tells the window's thread that its work is done (`HistoryRebuild`,
-/// `PasteDecoding`, `ThumbnailLoader`, `DiskCheck`): a byte written into a pipe whose read end the window
-/// polls with the X connection. Both ends are
+/// How a thread of its own tells the window's thread that its work is done (a `BackgroundJob`'s
+/// wake: `HistoryRebuild`, `PasteDecoding`, `ThumbnailLoader`, `DiskCheck`, ...): a byte written
+/// into a pipe whose read end the window polls with the X connection. Both ends are
 /// non-blocking and closed with the last reference, the thread's or the window's, so a thread
 /// left to finish on its own never writes into a closed pipe.
 public final class DonePipe: Sendable {
@@ -37,11 +37,5 @@ public final class DonePipe: Sendable {
     public func take() -> Bool {
         var byte: UInt8 = 0
         return read(readEnd, &byte, 1) == 1
-    }
-
-    /// Empties the pipe, for work that signals once per piece done (`ThumbnailLoader`).
-    public func drain() {
-        var bytes = [UInt8](repeating: 0, count: 256)
-        while read(readEnd, &bytes, bytes.count) > 0 {}
     }
 }

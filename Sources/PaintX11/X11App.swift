@@ -339,11 +339,6 @@ public final class X11App {
             // What the turn's input and the look ask of the window, taken once.
             owed.merge(session.takeEffects())
             serveClipboard()
-            if session.isRebuildingHistory && session.historyRebuildDescriptor == nil {
-                // Rebuilt while something was being drawn: taken over once it is put down.
-                session.checkHistoryRebuild()
-                owed.merge(session.takeEffects())
-            }
             // Before presenting: a tooltip the pointer left goes in this frame, so the window
             // under it is exposed before the frame's ping answers (`PingAnswers`) go out.
             updateTooltip()

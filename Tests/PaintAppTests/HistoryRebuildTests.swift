@@ -76,6 +76,29 @@ import Testing
         #expect(restored.history.cursor == s.history.cursor)
     }
 
+    /// A rebuild done while a stroke is being drawn waits for the stroke, and the release that
+    /// ends it takes it over: the window wakes for the rebuild's descriptor once, and does not
+    /// look again every turn (`X11App.run` used to).
+    @Test func aRebuildDoneDuringAStrokeIsTakenOverAtTheRelease() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (author, file, options) = D.savedDrawing(in: dir, named: "held.png")
+        let s = Self.openInWindow(file, options)
+        let press = T.window(s, 20, 40)
+        let end = T.window(s, 60, 20)
+        s.handle([
+            .press(x: press.0, y: press.1, button: .left, modifiers: []),
+            .motion(x: end.0, y: end.1, modifiers: []),
+        ])
+        #expect(Self.waitForRebuild(s))
+        s.takeBackgroundWork()
+        #expect(s.isRebuildingHistory && s.historyRebuildDescriptor == nil, "waits for the stroke, seen done")
+        s.handle(.release(x: end.0, y: end.1, button: .left, modifiers: []))
+        #expect(!s.isRebuildingHistory, "taken over at the release")
+        #expect(s.history.cursor == author.history.cursor + 1, "the saved steps, then the stroke")
+        #expect(s.message.contains("Undo is ready"), "\(s.message)")
+    }
+
     /// A file carrying its history inside says so at once and when undo reaches it.
     @Test func aFileCarryingItsHistorySaysItIsBeingRead() throws {
         let dir = T.temporaryFolder()

@@ -10,7 +10,7 @@ import Testing
 /// thread: each wakes the window when it is done, whatever the other is doing.
 extension PasteDecodingTests {
     /// Before, the window polled the paste's descriptor instead of the thumbnails' while a
-    /// paste decoded (`backgroundDescriptors`, not `pasteDecoding?.descriptor ?? thumbnailer?.wakeFD`): a thumbnail finished then
+    /// paste decoded (`backgroundDescriptors`, not `pasteDecoding?.descriptor ?? thumbnailer?.descriptor`): a thumbnail finished then
     /// waited, unseen, for the paste's end or the next event.
     @Test func aThumbnailFinishedWhileAPasteDecodesWakesTheWindow() throws {
         let dir = T.temporaryFolder()
@@ -29,8 +29,8 @@ extension PasteDecodingTests {
         #expect(s.isDecodingPaste)
         T.key(s, "o", .control)
         #expect(s.fileDialog?.folder == dir, "\(s.mode)")
-        // The thumbnail thread finishes the picture in view (its own descriptor says so).
-        let loaderFD = try #require(s.thumbnailer?.wakeFD)
+        // The thumbnail's job finishes the picture in view (its own descriptor says so).
+        let loaderFD = try #require(s.thumbnailer?.descriptor)
         var done = pollfd(fd: loaderFD, events: Int16(POLLIN), revents: 0)
         #expect(poll(&done, 1, 120_000) == 1, "the thumbnail was never made")
         // What the window polls (`X11App.run`) with the paste still decoding: readable.
