@@ -99,6 +99,16 @@ extension Session {
         }
     }
 
+    /// The user gave up going where they were going (`then` of a Save As cancelled, a save
+    /// for it cancelled or failed): what waited for the answer is let go now, not held until
+    /// the next leave: a decoded paste for a new picture (32 MB for a 4K one), a picture read
+    /// for Open with the look for its left-over drawing. Nothing when there was no leave.
+    func giveUpLeaving(_ leaving: Leaving?) {
+        guard leaving != nil else { return }
+        pendingOpen = nil
+        pendingPasteAsNew = nil
+    }
+
     /// Goes where the user was going, the document being saved or given up.
     func proceed(to leaving: Leaving) {
         switch leaving {
@@ -320,9 +330,11 @@ extension Session {
             saveAsking(to: target, then: then)
         case (.confirmOverwrite(_, let then), .saveAs):
             promptSaveAs(then: then)
-        case (.confirmOverwrite(let target, _), .cancel):
+        case (.confirmOverwrite(let target, let then), .cancel):
+            giveUpLeaving(then)
             setMessage("Not saved; “\(FileSystem.lastComponent(target))” stays as the other program left it")
-        case (.confirmReplace, .cancel):
+        case (.confirmReplace(_, let then), .cancel):
+            giveUpLeaving(then)
             setMessage("Save cancelled; the file there is as it was")
         case (.confirmLeave(let leaving), .save):
             if let path {

@@ -160,7 +160,9 @@ extension Session {
             closeFileDialog()
             switch dialog.purpose {
             case .open: setMessage("Open cancelled")
-            case .save: setMessage("Save cancelled")
+            case .save(let then):
+                giveUpLeaving(then)
+                setMessage("Save cancelled")
             case .background: setMessage("Background unchanged")
             }
         case .open(let target) where dialog.purpose == .background:

@@ -72,6 +72,7 @@ extension Session {
         case .failure(let error):
             setMessage(error.description)
             // Not saved: the user sees why before anything is asked again.
+            giveUpLeaving(leaveAfterSave ?? save.then)
             leaveAfterSave = nil
         case .success(var outcome):
             saved = true
