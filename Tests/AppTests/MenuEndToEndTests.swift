@@ -122,15 +122,7 @@ struct MenuEndToEndTests {
         }
     }
 
-    @Test("with View ▸ Open Large Pictures Fitted remembered, the next start shows a large picture whole")
-    func fittedAtStart() throws {
-        let dir = try scratchFolder()
-        let paint = try start(dir, fitted: true)
-        defer { paint.stop() }
-        try expectFitted(paint)
-    }
-
-    @Test("a picture opened fitted is fitted again when the window is resized, smaller and larger")
+    @Test("with Open Large Pictures Fitted remembered, a start shows a large picture whole, fitted again on resizes")
     func fittedFollowsTheWindowsSize() throws {
         let dir = try scratchFolder()
         let paint = try start(dir, fitted: true)

@@ -118,17 +118,7 @@ import Testing
     @Test func aTransparentDrawingComesBackWithItsHistory() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var options = Self.options(dir)
-        options.background = .transparent
-        let file = dir + "/glass.png"
-        let s = Self.open(file, options)
-        T.key(s, "5")
-        T.drag(s, [(10, 10), (60, 40)])
-        T.key(s, "s", .control)
-        let reopened = Self.open(file, options)
-        #expect(reopened.message.hasSuffix("history restored (1 step)"), "\(reopened.message)")
-        T.key(reopened, "z", .control)
-        #expect(reopened.engine.paintImage() == PixelImage(width: 80, height: 60))
+        Self.transparentDrawingComesBack(dir + "/glass.png") { s, _ in T.key(s, "s", .control) }
     }
 
     /// A lossless WebP keeps its pixels as a PNG does: the history is named by them without the
@@ -136,15 +126,21 @@ import Testing
     @Test func aTransparentDrawingSavedAsALosslessWebPComesBackWithItsHistory() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var options = Self.options(dir)
-        options.background = .transparent
         let file = dir + "/glass.webp"
+        Self.transparentDrawingComesBack(file) { s, file in #expect(s.save(to: file, as: .webp), "\(s.message)") }
+        let bytes = try Self.bytes(file)
+        #expect(String(decoding: bytes[12..<16], as: UTF8.self) == "VP8L", "lossless")
+    }
+
+    /// Draws a stroke on a transparent canvas opened as `file`, saves it with `save`, and
+    /// opens the file again: the same paint, its one step of history restored and undone.
+    static func transparentDrawingComesBack(_ file: String, save: (Session, String) -> Void) {
+        var options = Self.options((file as NSString).deletingLastPathComponent)
+        options.background = .transparent
         let s = Self.open(file, options)
         T.key(s, "5")
         T.drag(s, [(10, 10), (60, 40)])
-        #expect(s.save(to: file, as: .webp), "\(s.message)")
-        let bytes = try Self.bytes(file)
-        #expect(String(decoding: bytes[12..<16], as: UTF8.self) == "VP8L", "lossless")
+        save(s, file)
         let reopened = Self.open(file, options)
         #expect(reopened.message.hasSuffix("history restored (1 step)"), "\(reopened.message)")
         #expect(reopened.engine.paintImage() == s.engine.paintImage())

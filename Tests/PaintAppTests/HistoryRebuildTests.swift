@@ -167,6 +167,23 @@ import Testing
         #expect(Self.waitUntil { control.hasEnded }, "the dropped rebuild's thread ends")
     }
 
+    /// A window opened on `dir`/long.png, a picture carrying `steps` strokes of history (no
+    /// history store), once its rebuild has started replaying: the session, its options and
+    /// the rebuild's control (only the control is kept: the rebuild itself goes with the
+    /// document).
+    static func rebuildingLongHistory(
+        in dir: String, steps: Int
+    ) throws -> (Session, CommandLineOptions, ReplayControl) {
+        var options = D.options(dir, width: 200, height: 100)
+        options.historyStore = nil
+        let file = dir + "/long.png"
+        try Self.longHistoryFile(file, steps: steps)
+        let s = Self.openInWindow(file, options)
+        let control = try #require(s.document.historyRebuild?.control)
+        #expect(Self.waitUntil { control.operationsReplayed > 0 }, "the replay started")
+        return (s, options, control)
+    }
+
     /// Polls `condition` (every millisecond, for up to two minutes: a loaded machine).
     static func waitUntil(_ condition: () -> Bool) -> Bool {
         for _ in 0..<120_000 {
@@ -182,15 +199,8 @@ import Testing
     @Test func aDroppedRebuildStopsItsReplayAndTheNextPictureIsUnaffected() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var options = D.options(dir, width: 200, height: 100)
-        options.historyStore = nil
-        let file = dir + "/long.png"
         let steps = 50_000
-        try Self.longHistoryFile(file, steps: steps)
-        let s = Self.openInWindow(file, options)
-        // Only the control is kept: the rebuild itself goes with the document.
-        let control = try #require(s.document.historyRebuild?.control)
-        #expect(Self.waitUntil { control.operationsReplayed > 0 }, "the replay started")
+        let (s, options, control) = try Self.rebuildingLongHistory(in: dir, steps: steps)
         Self.openAnother(in: s, options, dropping: control)
         #expect(control.isStopped)
         #expect(control.operationsReplayed < steps, "stopped after \(control.operationsReplayed) of \(steps)")
@@ -212,16 +222,10 @@ import Testing
     @Test func theStatusBarSaysTheHistoryIsBeingRestoredUntilItIsReady() throws {
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var options = D.options(dir, width: 200, height: 100)
-        options.historyStore = nil
-        let file = dir + "/long.png"
         let steps = 50_000
-        try Self.longHistoryFile(file, steps: steps)
-        let s = Self.openInWindow(file, options)
+        let (s, options, control) = try Self.rebuildingLongHistory(in: dir, steps: steps)
         let opened = s.message
         #expect(opened.hasPrefix("Opened "), "\(opened)")
-        let control = try #require(s.document.historyRebuild?.control)
-        #expect(Self.waitUntil { control.operationsReplayed > 0 }, "the replay started")
 
         func done(_ message: String) -> Int? {
             let prefix = "Restoring undo history: "

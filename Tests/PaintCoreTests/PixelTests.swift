@@ -108,37 +108,53 @@ import Testing
     @Test func fullyCoveredSpansEqualTheGeneralComposite() {
         var rng = SplitMix(seed: 12)
         let count = 37
-        var paint = [UInt32](repeating: 0, count: count)
-        var coverage = [UInt8](repeating: 255, count: count)
-        var general = [UInt32](repeating: 0, count: count)
-        var full = [UInt32](repeating: 0, count: count)
         for round in 0..<3000 {
-            for i in 0..<count {
-                let alpha = UInt32(rng.next() % 256)
-                func channel() -> UInt8 { UInt8(rng.next() % UInt64(alpha + 1)) }
-                paint[i] = Pixel.pack(r: channel(), g: channel(), b: channel(), a: UInt8(alpha))
-            }
+            let paint = (0..<count).map { _ in Self.randomPremultiplied(&rng) }
             // Brush colors are opaque; the eraser's source is 0. Every fourth round is at 100 %.
             let source: UInt32 =
                 round % 5 == 4 ? 0 : Color(r: UInt8(rng.next() & 255), g: UInt8(rng.next() & 255), b: 3).pixel
             let opacity = round % 4 == 0 ? 255 : UInt16(1 + rng.next() % 255)
             let backdrop = Color(r: UInt8(rng.next() & 255), g: 40, b: UInt8(rng.next() & 255)).pixel
-            paint.withUnsafeMutableBufferPointer { p in
-                coverage.withUnsafeMutableBufferPointer { c in
-                    general.withUnsafeMutableBufferPointer { v in
-                        SpanCompositor.composite(
-                            paint: p.baseAddress!, coverage: c.baseAddress!, view: v.baseAddress!, count: count,
-                            source: source, opacity: opacity, backdrop: backdrop)
-                    }
-                    full.withUnsafeMutableBufferPointer { v in
-                        SpanCompositor.compositeFull(
-                            paint: p.baseAddress!, view: v.baseAddress!, count: count, source: source, opacity: opacity,
-                            backdrop: backdrop)
-                    }
-                }
-            }
+            let (general, full) = Self.generalAndFullyCovered(
+                paint, count: count, source: source, opacity: opacity, backdrop: backdrop,
+                full: SpanCompositor.compositeFull)
             #expect(general == full, "round \(round), opacity \(opacity), source \(source)")
         }
+    }
+
+    /// A random valid premultiplied pixel: each channel at most its alpha.
+    static func randomPremultiplied(_ rng: inout SplitMix) -> UInt32 {
+        let alpha = UInt32(rng.next() % 256)
+        func channel() -> UInt8 { UInt8(rng.next() % UInt64(alpha + 1)) }
+        return Pixel.pack(r: channel(), g: channel(), b: channel(), a: UInt8(alpha))
+    }
+
+    /// The view of the first `count` pixels of `paint` made by the general composite with
+    /// every coverage 255, and by `full`, a fully-covered path, from copies of the same paint.
+    static func generalAndFullyCovered(
+        _ paint: [UInt32], count: Int, source: UInt32, opacity: UInt16, backdrop: UInt32,
+        full: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>, Int, UInt32, UInt16, UInt32) -> Void
+    ) -> (general: [UInt32], full: [UInt32]) {
+        var general = [UInt32](repeating: 0, count: count)
+        var fully = [UInt32](repeating: 0, count: count)
+        var forGeneral = paint
+        var forFull = paint
+        var coverage = [UInt8](repeating: 255, count: count)
+        forGeneral.withUnsafeMutableBufferPointer { p in
+            coverage.withUnsafeMutableBufferPointer { c in
+                general.withUnsafeMutableBufferPointer { v in
+                    SpanCompositor.composite(
+                        paint: p.baseAddress!, coverage: c.baseAddress!, view: v.baseAddress!, count: count,
+                        source: source, opacity: opacity, backdrop: backdrop)
+                }
+            }
+        }
+        forFull.withUnsafeMutableBufferPointer { p in
+            fully.withUnsafeMutableBufferPointer { v in
+                full(p.baseAddress!, v.baseAddress!, count, source, opacity, backdrop)
+            }
+        }
+        return (general, fully)
     }
 
     /// Fully-covered runs over paint that repeats in stretches, short ones (under `repeatRun`,
@@ -149,15 +165,10 @@ import Testing
         var rng = SplitMix(seed: 31)
         let longest = 2 * SpanCompositor.repeatRun + 8
         var paint = [UInt32](repeating: 0, count: longest)
-        let coverage = [UInt8](repeating: 255, count: longest)
         for round in 0..<4000 {
             // Stretches of one to five equal pixels (to twenty in every third round), from a
             // few values (so the same value also comes back after another one).
-            let values = (0..<3).map { _ -> UInt32 in
-                let alpha = UInt32(rng.next() % 256)
-                func channel() -> UInt8 { UInt8(rng.next() % UInt64(alpha + 1)) }
-                return Pixel.pack(r: channel(), g: channel(), b: channel(), a: UInt8(alpha))
-            }
+            let values = (0..<3).map { _ in Self.randomPremultiplied(&rng) }
             var i = 0
             while i < longest {
                 let value = values[Int(rng.next() % 3)]
@@ -170,23 +181,9 @@ import Testing
             let opacity = UInt16(1 + rng.next() % 254)
             let backdrop = Color(r: 250, g: UInt8(rng.next() & 255), b: 7).pixel
             let count = 1 + round % longest
-            var general = [UInt32](repeating: 0, count: count)
-            var full = [UInt32](repeating: 0, count: count)
-            paint.withUnsafeMutableBufferPointer { p in
-                var c = coverage
-                c.withUnsafeMutableBufferPointer { c in
-                    general.withUnsafeMutableBufferPointer { v in
-                        SpanCompositor.composite(
-                            paint: p.baseAddress!, coverage: c.baseAddress!, view: v.baseAddress!, count: count,
-                            source: source, opacity: opacity, backdrop: backdrop)
-                    }
-                }
-                full.withUnsafeMutableBufferPointer { v in
-                    SpanCompositor.compositeFullBlend(
-                        paint: p.baseAddress!, view: v.baseAddress!, count: count, source: source, opacity: opacity,
-                        backdrop: backdrop)
-                }
-            }
+            let (general, full) = Self.generalAndFullyCovered(
+                paint, count: count, source: source, opacity: opacity, backdrop: backdrop,
+                full: SpanCompositor.compositeFullBlend)
             #expect(general == full, "round \(round), \(count) pixels, opacity \(opacity)")
         }
     }
