@@ -60,13 +60,18 @@ extension Session {
         changeCanvas(.resize(rect), saying: "Cropped to \(rect.width) × \(rect.height)")
     }
 
-    /// Crops away a border of one color (the color of a corner).
+    /// Crops away a border of one color (the color of a corner), as alike as the fill
+    /// tolerance asks: the one "color similarity" a user sets, which KolourPaint's autocrop
+    /// follows too, so a JPEG's noisy margin goes as a flat one does, and 0 asks for the exact
+    /// color. A transparent border is always matched exactly (`StrokeEngine.autocropRect`).
     func autocrop() {
         commitStroke()
-        guard let rect = engine.autocropRect() else {
-            return setMessage("No border of one color to crop")
+        let tolerance = settings.fillTolerance
+        guard let rect = engine.autocropRect(tolerance: tolerance) else {
+            return setMessage("No border of one color to crop (fill tolerance \(tolerance))")
         }
-        changeCanvas(.resize(rect), saying: "Cropped the border: \(rect.width) × \(rect.height)")
+        changeCanvas(
+            .resize(rect), saying: "Cropped the border: \(rect.width) × \(rect.height) (fill tolerance \(tolerance))")
     }
 
     /// Changes the canvas as one step, after checking the new size against the limits (the

@@ -1,3 +1,4 @@
+import Foundation
 import PaintCore
 import PaintIO
 import Testing
@@ -166,7 +167,48 @@ import Testing
         Self.ctrl(s, "u")
         #expect(sink.operations.last == .canvas(.resize(IntRect(x: 0, y: 0, width: 1, height: 1))))
         Self.ctrl(s, "u")
-        #expect(sink.operations.count == 2 && s.message == "No border of one color to crop")
+        #expect(sink.operations.count == 2 && s.message == "No border of one color to crop (fill tolerance 32)")
+    }
+
+    /// A drawing on white saved as JPEG and opened again: its margin decodes to whites a few
+    /// levels apart, most of all in the 8 x 8 blocks beside the drawing. Autocrop cuts it away
+    /// at the fill tolerance (32, the default) as it cuts a flat margin: to the drawing at
+    /// quality 90, within the pixel or two that color halved at 75 smears the red over. At
+    /// tolerance 0 (autocrop before) it stopped at the noise, leaving a ring of margin.
+    @Test func autocropCutsAJPEGsNoisyMarginAway() throws {
+        // A disc (x 55...107, y 38...90) and a bar on its lower left (x 45...59, y 71...91).
+        var drawing = PixelImage(width: 160, height: 120, fill: Color.white.pixel)
+        for y in 37..<92 {
+            for x in 45..<109 {
+                let inDisc = (x - 81) * (x - 81) + (y - 64) * (y - 64) < 27 * 27
+                if inDisc || (x < 60 && y > 70) { drawing[x, y] = Color(r: 190, g: 30, b: 40).pixel }
+            }
+        }
+        let content = IntRect(x: 45, y: 38, width: 63, height: 54)
+        /// How far `rect` reaches past the drawing on its widest side; nil when it cuts into it.
+        func margin(_ rect: IntRect) -> Int? {
+            guard rect.intersection(content) == content else { return nil }
+            return [content.x - rect.x, content.y - rect.y, rect.maxX - content.maxX, rect.maxY - content.maxY].max()
+        }
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (quality, smear) in [(75, 2), (90, 0)] {
+            let file = dir + "/drawing\(quality).jpg"
+            let jpeg = try JPEGCodec.encode(drawing, quality: quality)
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(jpeg)))
+            let s = try WebPQualityOfferTests.opened(file, tiles: true)
+            let sink = RecordingSink()
+            s.sink = sink
+            let exact = try #require(s.engine.autocropRect(tolerance: 0))
+            #expect((margin(exact) ?? 0) > 4, "exact: a ring of margin is left, \(exact)")
+            Self.ctrl(s, "u")
+            guard case .canvas(.resize(let rect)) = sink.operations.first, sink.operations.count == 1 else {
+                Issue.record("quality \(quality): no crop, \(s.message)")
+                continue
+            }
+            #expect(margin(rect).map { $0 <= smear } ?? false, "quality \(quality): \(rect)")
+            #expect(s.message.hasPrefix("Cropped the border: \(rect.width) × \(rect.height) (fill tolerance 32)"))
+        }
     }
 
     /// A stroke drawn before a turn: the stroke eraser finds it where it shows now.

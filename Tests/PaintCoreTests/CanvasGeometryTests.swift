@@ -166,4 +166,32 @@ import Testing
         #expect(Self.engine(PixelPictures.image("a.a")).autocropRect() == IntRect(x: 1, y: 0, width: 1, height: 1))
         #expect(Self.engine(PixelPictures.image(".\na\n.")).autocropRect() == IntRect(x: 0, y: 1, width: 1, height: 1))
     }
+
+    /// A margin whose whites differ by a few levels (a JPEG's, noisiest next to the content) is
+    /// one border within a tolerance: the crop ends at the content, not at the first pixel
+    /// off the corner's exact white. Each channel counts, alpha too.
+    @Test func autocropTakesAMarginOfNearlyOneColorWithinTheTolerance() {
+        var noisy = PixelImage(width: 9, height: 7, fill: Color.white.pixel)
+        for (x, y, level) in [(0, 0, 254), (8, 6, 250), (2, 3, 243), (6, 2, 247), (4, 1, 252)] {
+            noisy[x, y] = Color(r: 255, g: UInt8(level), b: 255).pixel
+        }
+        noisy[4, 3] = Color(r: 200, g: 30, b: 30).pixel
+        noisy[5, 4] = Color(r: 200, g: 30, b: 30).pixel
+        let content = IntRect(x: 4, y: 3, width: 2, height: 2)
+        #expect(Self.engine(noisy).autocropRect(tolerance: 12) == content)
+        #expect(Self.engine(noisy).autocropRect(tolerance: 255) == nil, "everything within 255: one color")
+        // Exact (0, the default), the noise is content; 8 keeps the 243 still.
+        #expect(Self.engine(noisy).autocropRect() == nil, "both corners are noise of their own")
+        #expect(Self.engine(noisy).autocropRect(tolerance: 8) == IntRect(x: 2, y: 3, width: 4, height: 2))
+        // Half-transparent white (premultiplied) is not the opaque white of a corner at a small tolerance.
+        noisy[1, 5] = 0x8080_8080
+        #expect(Self.engine(noisy).autocropRect(tolerance: 12) == IntRect(x: 1, y: 3, width: 5, height: 3))
+        // A transparent corner is matched exactly: a shadow's last faint pixels (alpha 3, 10)
+        // are content at any tolerance.
+        var shadow = PixelImage(width: 8, height: 6)
+        shadow[3, 2] = Pixel.pack(r: 0, g: 0, b: 0, a: 128)
+        shadow[1, 2] = Pixel.pack(r: 0, g: 0, b: 0, a: 10)
+        shadow[4, 4] = Pixel.pack(r: 0, g: 0, b: 0, a: 3)
+        #expect(Self.engine(shadow).autocropRect(tolerance: 32) == IntRect(x: 1, y: 2, width: 4, height: 3))
+    }
 }

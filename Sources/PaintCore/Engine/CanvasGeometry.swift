@@ -77,13 +77,22 @@ extension StrokeEngine {
 
     /// The picture without its border of one color: the smallest rectangle outside which every
     /// pixel shows the color of the top-left corner (else of the bottom-right corner, for a
-    /// border only on the right and bottom), as the picture is saved. Nil when there is no such
-    /// border, or the whole picture is one color.
-    public func autocropRect() -> IntRect? {
+    /// border only on the right and bottom), as the picture is saved, each channel within
+    /// `tolerance` (0 to 255) of the corner's. Nil when there is no such border, or the whole
+    /// picture is one color.
+    ///
+    /// The tolerance is what makes a photo's border one color: a JPEG's flat white margin
+    /// decodes to whites a few levels apart, most of all in the 8 x 8 blocks beside the
+    /// content, and an exact match stopped at that noise, leaving a ring of margin around it.
+    /// A fully transparent corner is matched exactly all the same: transparency is never noisy
+    /// (PNG and WebP keep it as it was), and a soft shadow fading out into it is content, to
+    /// keep to its last faint pixel rather than cut where it is still 1/8 opaque.
+    public func autocropRect(tolerance: Int = 0) -> IntRect? {
         settle()
         let corners = [0, width * height - 1].map { shownPixel($0) }
         for color in corners {
-            if let content = contentBounds(unlike: color), content != bounds { return content }
+            let border = ColorMatch(color, tolerance: color >> 24 == 0 ? 0 : tolerance)
+            if let content = contentBounds(unlike: border), content != bounds { return content }
         }
         return nil
     }
@@ -117,11 +126,11 @@ extension StrokeEngine {
         }
     }
 
-    /// The bounds of the pixels that do not show `color`; nil when none.
-    func contentBounds(unlike color: UInt32) -> IntRect? {
+    /// The bounds of the pixels that do not show the `border`'s color; nil when none.
+    func contentBounds(unlike border: ColorMatch) -> IntRect? {
         func rowDiffers(_ y: Int) -> Bool {
             let row = y * width
-            for x in 0..<width where shownPixel(row + x) != color { return true }
+            for x in 0..<width where !border.matches(shownPixel(row + x)) { return true }
             return false
         }
         guard let top = (0..<height).first(where: rowDiffers) else { return nil }
@@ -131,10 +140,10 @@ extension StrokeEngine {
         for y in top...bottom {
             let row = y * width
             var x = 0
-            while x < left && shownPixel(row + x) == color { x += 1 }
+            while x < left && border.matches(shownPixel(row + x)) { x += 1 }
             left = min(left, x)
             x = width - 1
-            while x > right && shownPixel(row + x) == color { x -= 1 }
+            while x > right && border.matches(shownPixel(row + x)) { x -= 1 }
             right = max(right, x)
         }
         return IntRect(x0: left, y0: top, x1: max(left, right), y1: bottom)

@@ -33,18 +33,10 @@ extension StrokeEngine {
         start(.fill, style, at: nil)
 
         let area = clip
-        let tol = UInt32(min(max(tolerance, 0), 255))
         let target = searchesPaint ? paint.pixel(x: sx, y: sy) : viewPixel(x: sx, y: sy) ?? 0
-        let tb = target & 0xFF
-        let tg = target >> 8 & 0xFF
-        let tr = target >> 16 & 0xFF
-        let ta = target >> 24
+        let match = ColorMatch(target, tolerance: tolerance)
         /// Whether a shown pixel is of the target's color (within the tolerance).
-        @inline(__always) func matches(_ p: UInt32) -> Bool {
-            if tol == 0 { return p == target }
-            @inline(__always) func near(_ c: UInt32, _ t: UInt32) -> Bool { (c > t ? c - t : t - c) <= tol }
-            return near(p & 0xFF, tb) && near(p >> 8 & 0xFF, tg) && near(p >> 16 & 0xFF, tr) && near(p >> 24, ta)
-        }
+        @inline(__always) func matches(_ p: UInt32) -> Bool { match.matches(p) }
         // Per pixel of the clip: 0 not fillable, 1 fillable, 2 filled. Rows are prepared on first use.
         let w = area.width
         let state = UnsafeMutablePointer<UInt8>.allocate(capacity: area.area)
