@@ -182,7 +182,13 @@ int cjpeg_start(cjpeg_reader *reader, long max_memory) {
     jpeg_start_decompress(&reader->cinfo);
     if (reader->errors.truncated) {
         snprintf(reader->errors.message, sizeof reader->errors.message, "the data ends before the picture does");
-        return 0;
+        // A progressive file read its scans here: once its first scan is whole, those the data
+        // held give the whole picture, coarser (libjpeg leaves out what the missing scans would
+        // have added). Its rows are read as usual; the caller keeps the picture, told it is
+        // incomplete. Cut inside its first scan, it has nothing whole to show.
+        if (reader->cinfo.input_scan_number <= 1) return 0;
+        reader->errors.truncated = 0;
+        return 2;
     }
     return 1;
 }

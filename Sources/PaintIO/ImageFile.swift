@@ -46,6 +46,8 @@ public enum ImageFile {
         public var format: ImageFormat
         /// Whether the file stores transparency (see `DecodedImage.hasAlpha`).
         public var hasAlpha: Bool
+        /// Set when the file is damaged or cut short and `picture` is what could be read of it.
+        public var damage: PictureDamage?
         /// The bytes the picture was decoded from: decoding them again gives exactly `picture`.
         public var bytes: DecodedBytes
         /// The file as it was read (nil when it changed while it was read).
@@ -95,7 +97,7 @@ public enum ImageFile {
         // What of the file is the picture's: junk after its end is not kept (`PictureEnd`).
         let end = PictureEnd(limits: limits, fileSize: size)
         stream.observe { [unowned stream] in end.see($0, crcBefore: stream.crcBefore) }
-        let decoded: (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool)
+        let decoded: (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool, damage: PictureDamage?)
         do {
             decoded = try ImageDecoder.decodeTiles(stream, limits: limits)
         } catch .metadataTooLarge {
@@ -107,7 +109,8 @@ public enum ImageFile {
             try stream.drain()
             let again = try ImageDecoder.decodeTiles(bytes, name: path, limits: limits)
             return OpenedTiles(
-                picture: again.picture, format: again.format, hasAlpha: again.hasAlpha, bytes: .memory(bytes),
+                picture: again.picture, format: again.format, hasAlpha: again.hasAlpha, damage: again.damage,
+                bytes: .memory(bytes),
                 version: FileVersion(path: path, count: stream.count, crc: stream.crc),
                 carriesHistory: HistoryChunk.isPresent(in: bytes), head: head.head)
         }
@@ -121,13 +124,15 @@ public enum ImageFile {
             // passed over: its bytes as `readPicture` gives them, the picture's and no more.
             let bytes = try readPicture(path, limit: maxFileBytes, limits: limits)
             return OpenedTiles(
-                picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: .memory(bytes),
+                picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, damage: decoded.damage,
+                bytes: .memory(bytes),
                 version: version, carriesHistory: decoded.format == .png && HistoryChunk.isPresent(in: bytes),
                 head: head.head)
         }
         kept = true
         return OpenedTiles(
-            picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, bytes: .file(file),
+            picture: decoded.picture, format: decoded.format, hasAlpha: decoded.hasAlpha, damage: decoded.damage,
+            bytes: .file(file),
             version: version, carriesHistory: decoded.format == .png && history.found,
             head: head.head)
     }

@@ -53,7 +53,8 @@ void cjpeg_reader_set_stop(cjpeg_reader *reader, cjpeg_should_stop should_stop, 
 int cjpeg_read_header(cjpeg_reader *reader, cjpeg_info *info);
 
 /// Starts decompressing (for a progressive file this reads every scan), with libjpeg allowed
-/// `max_memory` bytes of its own from here on. 1 on success, else 0.
+/// `max_memory` bytes of its own from here on. 1 on success, 2 when the data ended after the
+/// first of a progressive file's scans (its rows are the scans read, coarser), else 0.
 int cjpeg_start(cjpeg_reader *reader, long max_memory);
 
 /// Decompresses the next row into `row` (width * 4 bytes). 1 on success, 0 on error,

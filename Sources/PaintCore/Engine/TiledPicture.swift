@@ -112,6 +112,17 @@ public struct TiledPicture: Sendable {
             if last { storeBand(l >> Tile.shift) }
         }
 
+        /// Writes `fill` into `rows` (the rows after the last one written, to the end) one
+        /// after another, as a decoder would have: a damaged file's rest (one value, so its
+        /// tiles take no memory of their own).
+        public func fill(rows: Range<Int>, with fill: UInt32) {
+            guard let base = band.baseAddress else { return }
+            for y in rows.clamped(to: 0..<height) {
+                (base + bandRow(of: y) * width).update(repeating: fill, count: width)
+                rowWritten(y)
+            }
+        }
+
         /// Cuts the rows written into `band` into the tiles of band `index`.
         public func storeBand(_ index: Int) {
             guard let base = band.baseAddress, index >= 0, index < bands else { return }

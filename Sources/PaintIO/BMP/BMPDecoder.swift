@@ -102,7 +102,7 @@ public enum BMPDecoder {
     /// whole, then cut with its pages given back.
     static func decodeTiles(
         _ stream: PictureStream, limits: ImageLimits
-    ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
+    ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool, damage: PictureDamage?) {
         let name = stream.name
         // The headers and the color table come before the pixels, within the first bytes.
         let head = stream.read(min(stream.size, Self.headBytes))
@@ -117,8 +117,9 @@ public enum BMPDecoder {
             // Up to the picture's end (`PictureExtent`), not the file's: a tail is not held.
             let decoded = try decode(
                 ImageDecoder.pictureBytes(stream, limits: limits, after: head), name: name, limits: limits)
-            let hasAlpha = decoded.hasAlpha
-            return (TiledPicture(releasing: (consume decoded).image), hasAlpha)
+            // A PNG or JPEG inside may be damaged: what it gave, said so.
+            let (hasAlpha, damage) = (decoded.hasAlpha, decoded.damage)
+            return (TiledPicture(releasing: (consume decoded).image), hasAlpha, damage)
         }
         guard header.dataOffset + header.rowBytes * height <= stream.size else {
             throw .cutShort(
@@ -147,7 +148,7 @@ public enum BMPDecoder {
                 UnsafeBufferPointer(row.bindMemory(to: UInt8.self)), into: band + writer.bandRow(of: stored) * width)
             writer.rowWritten(stored)
         }
-        return (writer.finish(), false)
+        return (writer.finish(), false, nil)
     }
 
     /// Bytes read for a streamed BMP's headers: the largest header (124), its masks and a

@@ -10,12 +10,16 @@ public struct DecodedImage: Equatable, Sendable {
     /// entry), even where every pixel happens to be opaque: such a picture opens as paint over a
     /// transparent background and saves with alpha.
     public var hasAlpha: Bool
+    /// Set when the file is damaged or cut short and `image` holds what could be read of it
+    /// (`PictureDamage`); nil for a whole file.
+    public var damage: PictureDamage?
 
     /// A decoded picture.
-    public init(image: PixelImage, format: ImageFormat, hasAlpha: Bool) {
+    public init(image: PixelImage, format: ImageFormat, hasAlpha: Bool, damage: PictureDamage? = nil) {
         self.image = image
         self.format = format
         self.hasAlpha = hasAlpha
+        self.damage = damage
     }
 }
 

@@ -34,13 +34,13 @@ public enum ImageDecoder {
     /// (`TiledPicture(releasing:)`). The same checks, errors and pixels as `decode`.
     public static func decodeTiles(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
-    ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool) {
+    ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool, damage: PictureDamage?) {
         do {
             return try decodeTiles(PictureStream(bytes: bytes, name: name), limits: limits)
         } catch .metadataTooLarge {
             // A PNG with metadata over the limit opens from a copy without it.
-            let (picture, hasAlpha) = try PNGCodec.decodeTiles(bytes, name: name, limits: limits)
-            return (picture, .png, hasAlpha)
+            let (picture, hasAlpha, damage) = try PNGCodec.decodeTiles(bytes, name: name, limits: limits)
+            return (picture, .png, hasAlpha, damage)
         }
     }
 
@@ -54,7 +54,7 @@ public enum ImageDecoder {
     /// its bytes without that metadata), and a read that fails says so (`cannotRead`).
     static func decodeTiles(
         _ stream: PictureStream, limits: ImageLimits
-    ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool) {
+    ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool, damage: PictureDamage?) {
         do {
             let decoded = try decodeTilesOnce(stream, limits: limits)
             try stream.drain()
@@ -104,26 +104,27 @@ public enum ImageDecoder {
 
     private static func decodeTilesOnce(
         _ stream: PictureStream, limits: ImageLimits
-    ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool) {
+    ) throws(ImageFileError) -> (picture: TiledPicture, format: ImageFormat, hasAlpha: Bool, damage: PictureDamage?) {
         let head = stream.peek(32)
         guard !head.isEmpty else { throw .emptyFile(path: stream.name) }
         switch ImageFormat.sniff(head) {
         case .png:
-            let (picture, hasAlpha) = try PNGCodec.decodeTiles(stream, limits: limits)
-            return (picture, .png, hasAlpha)
+            let (picture, hasAlpha, damage) = try PNGCodec.decodeTiles(stream, limits: limits)
+            return (picture, .png, hasAlpha, damage)
         case .jpeg:
-            return (try JPEGCodec.decodeTiles(stream, limits: limits), .jpeg, false)
+            let (picture, damage) = try JPEGCodec.decodeTiles(stream, limits: limits)
+            return (picture, .jpeg, false, damage)
         case .bmp:
-            let (picture, hasAlpha) = try BMPDecoder.decodeTiles(stream, limits: limits)
-            return (picture, .bmp, hasAlpha)
+            let (picture, hasAlpha, damage) = try BMPDecoder.decodeTiles(stream, limits: limits)
+            return (picture, .bmp, hasAlpha, damage)
         case .gif:
             let decoded = try GIFDecoder.decode(stream, limits: limits)
-            let hasAlpha = decoded.hasAlpha
-            return (TiledPicture(releasing: (consume decoded).image), .gif, hasAlpha)
+            let (hasAlpha, damage) = (decoded.hasAlpha, decoded.damage)
+            return (TiledPicture(releasing: (consume decoded).image), .gif, hasAlpha, damage)
         case .webp:
             let decoded = try decode(pictureBytes(stream, limits: limits), name: stream.name, limits: limits)
-            let hasAlpha = decoded.hasAlpha
-            return (TiledPicture(releasing: (consume decoded).image), .webp, hasAlpha)
+            let (hasAlpha, damage) = (decoded.hasAlpha, decoded.damage)
+            return (TiledPicture(releasing: (consume decoded).image), .webp, hasAlpha, damage)
         case nil:
             // In no known format: refused at once, not after reading the whole file. A file cut
             // inside the PNG signature (a few bytes) is a PNG cut short, as `decode` says.
@@ -131,9 +132,9 @@ public enum ImageDecoder {
                 throw .unknownFormat(path: stream.name)
             }
             let decoded = try decode(stream.readRest(), name: stream.name, limits: limits)
-            let (format, hasAlpha) = (decoded.format, decoded.hasAlpha)
+            let (format, hasAlpha, damage) = (decoded.format, decoded.hasAlpha, decoded.damage)
             // The decoded picture's pages go back to the system as its bands are cut.
-            return (TiledPicture(releasing: (consume decoded).image), format, hasAlpha)
+            return (TiledPicture(releasing: (consume decoded).image), format, hasAlpha, damage)
         }
     }
 }

@@ -101,13 +101,30 @@ public enum GIFDecoder {
         let covers = left == 0 && top == 0 && fw >= width && fh >= height
         var line = [GifPixelType](repeating: 0, count: fw)
         let rows = frame.Interlace ? interlacedRows(fh) : Array(0..<fh)
+        var damage: PictureDamage?
         let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
-            for y in rows {
-                try ReplayControl.checkDecodeStep(control, name)
-                guard DGifGetLine(gif, &line, Int32(fw)) == GIF_OK else { throw failure(gif.pointee.Error, name) }
-                let canvasY = top + y
-                guard canvasY < height, left < width else { continue }
-                for x in 0..<min(fw, width - left) { out[canvasY * width + left + x] = palette[Int(line[x])] }
+            var read = 0
+            do throws(ImageFileError) {
+                for y in rows {
+                    try ReplayControl.checkDecodeStep(control, name)
+                    guard DGifGetLine(gif, &line, Int32(fw)) == GIF_OK else { throw failure(gif.pointee.Error, name) }
+                    read += 1
+                    let canvasY = top + y
+                    guard canvasY < height, left < width else { continue }
+                    for x in 0..<min(fw, width - left) { out[canvasY * width + left + x] = palette[Int(line[x])] }
+                }
+            } catch {
+                // The frame's rows not read (after the last one, or between an interlaced
+                // file's passes) are filled: transparent where the file has transparency.
+                guard PictureDamage.keeps(error), read > 0 else { throw error }
+                let fill = PictureDamage.fill(hasAlpha: transparentIndex != nil || !covers)
+                for y in rows[read...] where top + y < height && left < width {
+                    let start = out.baseAddress.map { $0 + (top + y) * width + left }
+                    start?.update(repeating: fill, count: min(fw, width - left))
+                }
+                damage = PictureDamage(
+                    error: error, rowsRead: frame.Interlace ? 0 : min(height, top + read), height: height,
+                    inOrder: !frame.Interlace)
             }
             if !covers { PixelBuffer.clear(out, width: width, outside: left, top, fw, fh) }
         }
@@ -118,7 +135,7 @@ public enum GIFDecoder {
             transparentIndex != nil || !covers
             || Int(map.pointee.ColorCount) < 256
                 && image.pixels.contains { $0 >> 24 == 0 }
-        return DecodedImage(image: image, format: .gif, hasAlpha: hasAlpha)
+        return DecodedImage(image: image, format: .gif, hasAlpha: hasAlpha, damage: damage)
     }
 
     /// The order in which an interlaced GIF stores its rows: every 8th from 0, every 8th from

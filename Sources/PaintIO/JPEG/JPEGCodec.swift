@@ -20,19 +20,30 @@ public enum JPEGCodec {
     public static func decode(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
-        let (image, orientation) = try reading(bytes, name: name, limits: limits, control: control) {
-            (rows) throws(ImageFileError) -> PixelImage in
+        let ((image, damage), orientation) = try reading(bytes, name: name, limits: limits, control: control) {
+            (rows) throws(ImageFileError) -> (PixelImage, PictureDamage?) in
             let (width, height) = (rows.width, rows.height)
+            var damage: PictureDamage?
             let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
                 guard let start = out.baseAddress else { return }
-                for y in 0..<height { try rows.read(into: start + y * width) }
+                var y = 0
+                do throws(ImageFileError) {
+                    while y < height {
+                        try rows.read(into: start + y * width)
+                        y += 1
+                    }
+                } catch {
+                    damage = try rows.damage(error, rowsRead: y)
+                    (start + y * width).update(
+                        repeating: PictureDamage.fill(hasAlpha: false), count: (height - y) * width)
+                }
             }
             guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
                 throw .damaged(path: name, reason: "the pixel count does not match the size")
             }
-            return image
+            return (image, damage ?? rows.coarse)
         }
-        return DecodedImage(image: image.oriented(orientation), format: .jpeg, hasAlpha: false)
+        return DecodedImage(image: image.oriented(orientation), format: .jpeg, hasAlpha: false, damage: damage)
     }
 
     /// Decodes JPEG `bytes` as `decode` does, straight into the engine's tiles: 64 rows at a
@@ -41,7 +52,7 @@ public enum JPEGCodec {
     /// errors and pixels as `decode`.
     public static func decodeTiles(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
-    ) throws(ImageFileError) -> TiledPicture {
+    ) throws(ImageFileError) -> (picture: TiledPicture, damage: PictureDamage?) {
         try reading(bytes, name: name, limits: limits, control: nil, tiles)
     }
 
@@ -49,7 +60,9 @@ public enum JPEGCodec {
     /// the stream for each next chunk of the file (`cjpeg_reader_new_stream`), so the file is
     /// never held whole; its EXIF orientation and ICC profile come from the header segments,
     /// kept as they pass (`JPEGHeaderCapture`).
-    static func decodeTiles(_ stream: PictureStream, limits: ImageLimits) throws(ImageFileError) -> TiledPicture {
+    static func decodeTiles(
+        _ stream: PictureStream, limits: ImageLimits
+    ) throws(ImageFileError) -> (picture: TiledPicture, damage: PictureDamage?) {
         let capture = JPEGHeaderCapture(limit: limits.maxMetadataBytes + (1 << 20))
         stream.observe { capture.see($0) }
         // libjpeg reads the chunk in place until it asks for the next one.
@@ -70,15 +83,26 @@ public enum JPEGCodec {
         }
     }
 
-    /// The rows of `rows` into tiles, turned upright as `orientation` asks while they are cut.
-    private static func tiles(_ rows: JPEGRows, _ orientation: Orientation) throws(ImageFileError) -> TiledPicture {
+    /// The rows of `rows` into tiles, turned upright as `orientation` asks while they are cut;
+    /// a file that ends or breaks after its first row keeps the rows before (`PictureDamage`).
+    private static func tiles(
+        _ rows: JPEGRows, _ orientation: Orientation
+    ) throws(ImageFileError) -> (picture: TiledPicture, damage: PictureDamage?) {
         let writer = TiledPicture.Writer(width: rows.width, height: rows.height, orientation: orientation)
-        guard let band = writer.band.baseAddress else { return writer.finish() }
-        for y in 0..<rows.height {
-            try rows.read(into: band + writer.bandRow(of: y) * rows.width)
-            writer.rowWritten(y)
+        guard let band = writer.band.baseAddress else { return (writer.finish(), nil) }
+        var y = 0
+        do throws(ImageFileError) {
+            while y < rows.height {
+                try rows.read(into: band + writer.bandRow(of: y) * rows.width)
+                writer.rowWritten(y)
+                y += 1
+            }
+        } catch {
+            let damage = try rows.damage(error, rowsRead: y)
+            writer.fill(rows: y..<rows.height, with: PictureDamage.fill(hasAlpha: false))
+            return (writer.finish(), damage)
         }
-        return writer.finish()
+        return (writer.finish(), rows.coarse)
     }
 
     /// Reads the header of JPEG `bytes`, checks its size against `limits`, starts the decoder
@@ -149,6 +173,16 @@ public enum JPEGCodec {
         let adobe: Bool
         let transform: ColorTransform?
         let scratch: UnsafeMutableBufferPointer<UInt16>
+        /// Set when a progressive file ended while its scans were read: every row is read, from
+        /// the scans the data held (coarser than the whole file's).
+        let coarse: PictureDamage?
+
+        /// What `error`, met after `rowsRead` rows, leaves: the rows read, when there is at least
+        /// one and the file is at fault; otherwise `error` is thrown.
+        func damage(_ error: ImageFileError, rowsRead: Int) throws(ImageFileError) -> PictureDamage {
+            guard PictureDamage.keeps(error), rowsRead > 0 else { throw error }
+            return PictureDamage(error: error, rowsRead: rowsRead, height: height, inOrder: coarse == nil)
+        }
 
         /// Reads the header, checks the size against `limits` and that the file can hold it,
         /// and starts decompressing.
@@ -175,7 +209,13 @@ public enum JPEGCodec {
             // libjpeg's own memory: a progressive file keeps every coefficient (2 bytes per
             // sample, at most 4 samples per pixel) until its last scan; anything beyond that is
             // refused.
-            guard cjpeg_start(reader, width * height * 8 + (16 << 20)) != 0 else { throw failure(reader, name) }
+            let started = cjpeg_start(reader, width * height * 8 + (16 << 20))
+            guard started != 0 else { throw failure(reader, name) }
+            let coarse =
+                started == 2
+                ? PictureDamage(
+                    error: .cutShort(path: name, reason: String(cString: cjpeg_reader_message(reader))),
+                    rowsRead: 0, height: height, inOrder: false) : nil
             let rgb = info.rgb != 0
             let transform: ColorTransform? =
                 rgb
@@ -183,7 +223,7 @@ public enum JPEGCodec {
                 : profile.flatMap { ColorTransform.cmyk(profile: $0, inverted: info.adobe != 0) }
             let rows = JPEGRows(
                 reader: reader, name: name, width: width, height: height, rgb: rgb, adobe: info.adobe != 0,
-                transform: transform, scratch: .allocate(capacity: width * 4))
+                transform: transform, scratch: .allocate(capacity: width * 4), coarse: coarse)
             return (rows, metadata.orientation)
         }
 

@@ -49,7 +49,7 @@ public enum PNGCodec {
     /// back as it is cut: `TiledPicture(releasing:)`).
     public static func decodeTiles(
         _ bytes: [UInt8], name: String, limits: ImageLimits = .default
-    ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
+    ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool, damage: PictureDamage?) {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         let checked = min(bytes.count, signature.count)
         guard bytes[0..<checked].elementsEqual(signature[0..<checked]) else { throw .notPNG(path: name) }
@@ -65,7 +65,7 @@ public enum PNGCodec {
     /// limit (the caller then decodes the file's bytes without such chunks).
     static func decodeTiles(
         _ stream: PictureStream, limits: ImageLimits
-    ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
+    ) throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool, damage: PictureDamage?) {
         let head = stream.peek(signature.count)
         guard !head.isEmpty else { throw .emptyFile(path: stream.name) }
         guard head.elementsEqual(signature[0..<head.count]) else { throw .notPNG(path: stream.name) }
@@ -74,18 +74,26 @@ public enum PNGCodec {
         let metadata = min(limits.maxMetadataBytes, Int(Int32.max))
         spng_set_chunk_limits(context, metadata, metadata)
         return try withExtendedLifetime(stream) { () throws(ImageFileError) in
-            // libspng asks for exactly `length` bytes each time; fewer is the end of the file.
-            spng_set_png_stream(
-                context,
-                { _, user, target, length in
-                    guard let user, let target else { return SPNG_IO_ERROR.rawValue }
-                    let stream = Unmanaged<PictureStream>.fromOpaque(user).takeUnretainedValue()
-                    let got = stream.read(into: UnsafeMutableRawBufferPointer(start: target, count: length))
-                    return got == length ? 0 : SPNG_IO_EOF.rawValue
-                }, Unmanaged.passUnretained(stream).toOpaque())
+            read(context, from: stream)
             return try PNGReading(context: context, name: stream.name, fileSize: stream.size, limits: limits)
                 .readTiles()
         }
+    }
+
+    /// Makes libspng read through `stream` (which must outlive the decode), from memory or a
+    /// file alike: it asks for exactly `length` bytes each time (the picture data 8 KB at a
+    /// time), and fewer is the end of the file. Its buffer mode would read each IDAT chunk
+    /// whole before decoding any of it; read this way, a file cut inside a large chunk still
+    /// gives the rows before the cut, the same from memory as from the file.
+    private static func read(_ context: OpaquePointer, from stream: PictureStream) {
+        spng_set_png_stream(
+            context,
+            { _, user, target, length in
+                guard let user, let target else { return SPNG_IO_ERROR.rawValue }
+                let stream = Unmanaged<PictureStream>.fromOpaque(user).takeUnretainedValue()
+                let got = stream.read(into: UnsafeMutableRawBufferPointer(start: target, count: length))
+                return got == length ? 0 : SPNG_IO_EOF.rawValue
+            }, Unmanaged.passUnretained(stream).toOpaque())
     }
 
     /// Picture data (`IDAT`) claiming more than its picture can need was read only up to that
@@ -128,15 +136,12 @@ public enum PNGCodec {
         defer { spng_ctx_free(context) }
         let metadata = min(limits.maxMetadataBytes, Int(Int32.max))
         spng_set_chunk_limits(context, metadata, metadata)
-        // libspng reads straight from `bytes`, so everything happens inside withUnsafeBytes.
-        let result: Swift.Result<Result, ImageFileError> = bytes.withUnsafeBytes { raw in
-            Swift.Result { () throws(ImageFileError) in
-                spng_set_png_buffer(context, raw.baseAddress, raw.count)
-                return try read(
-                    PNGReading(context: context, name: name, fileSize: raw.count, limits: limits, control: control))
-            }
+        let stream = PictureStream(bytes: bytes, name: name)
+        return try withExtendedLifetime(stream) { () throws(ImageFileError) in
+            Self.read(context, from: stream)
+            return try read(
+                PNGReading(context: context, name: name, fileSize: bytes.count, limits: limits, control: control))
         }
-        return try result.get()
     }
 }
 
@@ -171,35 +176,55 @@ private struct PNGReading {
     /// Stops the decode between two rows when told to (nil: never).
     var control: ReplayControl? = nil
 
-    /// The whole picture in one buffer.
+    /// The whole picture in one buffer. A file that breaks or ends after its first row keeps
+    /// the rows (an interlaced one: the passes) read before (`PictureDamage`).
     func read() throws(ImageFileError) -> DecodedImage {
         let (header, hasAlpha, rows) = try start()
         defer { rows.deallocate() }
         let width = Int(header.width)
         let height = Int(header.height)
+        let interlaced = header.interlace_method != 0
+        var damage: PictureDamage?
         let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
             var stored = 0
-            try eachRow(rows) { (y, pass) throws(ImageFileError) in stored += rows.store(into: out, y: y, pass: pass) }
-            // The buffer was not zeroed: every pixel must have been written.
-            try checkComplete(stored, of: width * height)
+            var last: (y: Int, pass: Int)?
+            do throws(ImageFileError) {
+                try eachRow(rows) { (y, pass) throws(ImageFileError) in
+                    stored += rows.store(into: out, y: y, pass: pass)
+                    last = (y, pass)
+                }
+                // The buffer was not zeroed: every pixel must have been written.
+                try checkComplete(stored, of: width * height)
+                try finish()
+            } catch {
+                guard PictureDamage.keeps(error), let last else { throw error }
+                let read =
+                    stored == width * height
+                    ? height
+                    : RowStore.fillUnread(
+                        out, width: width, interlaced: interlaced, after: last,
+                        with: PictureDamage.fill(hasAlpha: hasAlpha))
+                damage = PictureDamage(error: error, rowsRead: read, height: height, inOrder: !interlaced)
+            }
         }
-        try finish()
         guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
             throw .damaged(path: name, reason: "the pixel count does not match the size")
         }
-        return DecodedImage(image: image, format: .png, hasAlpha: hasAlpha)
+        return DecodedImage(image: image, format: .png, hasAlpha: hasAlpha, damage: damage)
     }
 
-    /// The picture in the engine's tiles, 64 rows at a time (an interlaced one through `read`).
-    func readTiles() throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool) {
+    /// The picture in the engine's tiles, 64 rows at a time (an interlaced one through `read`);
+    /// a file that breaks or ends after its first row keeps the rows before, the rest filled
+    /// (flat tiles, which take no memory of their own).
+    func readTiles() throws(ImageFileError) -> (picture: TiledPicture, hasAlpha: Bool, damage: PictureDamage?) {
         var first = spng_ihdr()
         try check(spng_get_ihdr(context, &first))
         if first.interlace_method != 0 {
             // The seven passes each cover the whole picture: decoded whole, its memory given
             // back band by band as it is cut.
             let decoded = try read()
-            let hasAlpha = decoded.hasAlpha
-            return (TiledPicture(releasing: (consume decoded).image), hasAlpha)
+            let (hasAlpha, damage) = (decoded.hasAlpha, decoded.damage)
+            return (TiledPicture(releasing: (consume decoded).image), hasAlpha, damage)
         }
         let (header, hasAlpha, rows) = try start()
         defer { rows.deallocate() }
@@ -208,16 +233,23 @@ private struct PNGReading {
         let writer = TiledPicture.Writer(width: width, height: height)
         var stored = 0
         var next = 0
-        try eachRow(rows) { (y, _) throws(ImageFileError) in
-            // Rows come in order; a band is cut into tiles once its last row is in.
-            guard y == next else { throw .damaged(path: name, reason: "row \(y) came where row \(next) was due") }
-            next += 1
-            stored += rows.store(into: writer.band, y: writer.bandRow(of: y), pass: 0)
-            writer.rowWritten(y)
+        var damage: PictureDamage?
+        do throws(ImageFileError) {
+            try eachRow(rows) { (y, _) throws(ImageFileError) in
+                // Rows come in order; a band is cut into tiles once its last row is in.
+                guard y == next else { throw .damaged(path: name, reason: "row \(y) came where row \(next) was due") }
+                next += 1
+                stored += rows.store(into: writer.band, y: writer.bandRow(of: y), pass: 0)
+                writer.rowWritten(y)
+            }
+            try checkComplete(stored, of: width * height)
+            try finish()
+        } catch {
+            guard PictureDamage.keeps(error), next > 0 else { throw error }
+            writer.fill(rows: next..<height, with: PictureDamage.fill(hasAlpha: hasAlpha))
+            damage = PictureDamage(error: error, rowsRead: next, height: height)
         }
-        try checkComplete(stored, of: width * height)
-        try finish()
-        return (writer.finish(), hasAlpha)
+        return (writer.finish(), hasAlpha, damage)
     }
 
     /// Reads the header and starts decoding: the size within the limits, a file long enough to

@@ -20,6 +20,11 @@ struct Adam7 {
 
     static func passes(interlaced: Bool) -> [Adam7] { interlaced ? all : [whole] }
 
+    /// The pass (0 to 6) that holds the pixel at (`x`, `y`) of an interlaced image.
+    static func pass(x: Int, y: Int) -> Int {
+        all.firstIndex { y % $0.rowStep == $0.firstRow && x % $0.columnStep == $0.firstColumn } ?? 6
+    }
+
     /// Columns and rows of this pass in a width x height image (0 when it is empty).
     func size(width: Int, height: Int) -> (columns: Int, rows: Int) {
         (
@@ -57,6 +62,31 @@ struct RowStore {
     func deallocate() {
         row.deallocate()
         scratch.deallocate()
+    }
+
+    /// Sets every pixel of `out` that the rows decoded up to row `last.y` of pass `last.pass`
+    /// did not write to `fill` (a damaged file's rest); returns how many rows from the top are
+    /// whole. Only run for a damaged file, so a plain loop is enough.
+    static func fillUnread(
+        _ out: UnsafeMutableBufferPointer<UInt32>, width: Int, interlaced: Bool, after last: (y: Int, pass: Int),
+        with fill: UInt32
+    ) -> Int {
+        guard width > 0, let base = out.baseAddress else { return 0 }
+        let height = out.count / width
+        guard interlaced else {
+            let read = min(last.y + 1, height)
+            (base + read * width).update(repeating: fill, count: (height - read) * width)
+            return read
+        }
+        for y in 0..<height {
+            for x in 0..<width {
+                let pass = Adam7.pass(x: x, y: y)
+                if pass > last.pass || (pass == last.pass && y > last.y) { base[y * width + x] = fill }
+            }
+        }
+        // Rows are whole once the last pass (odd rows, after the sixth gave the even ones) has
+        // passed them.
+        return last.pass == 6 ? min(last.y + 1, height) : 0
     }
 
     /// Stores the pixels of row `y` of `pass` (ignored when not interlaced) into `out`;

@@ -45,12 +45,12 @@ public enum WebPCodec {
         var features = WebPBitstreamFeatures()
         guard count >= 12 else { throw .cutShort(path: name, reason: "it ends inside its header") }
         try check(WebPGetFeatures(base, count, &features), name)
-        // The RIFF header says how long the file is: a shorter one is cut short, refused here
-        // before its picture's buffer is allocated.
+        // The RIFF header says how long the file is: a shorter one is cut short, and opens with
+        // the rows its first picture's data gives (at least one, else it is refused).
         let riffSize = 8 + (Int(base[4]) | Int(base[5]) << 8 | Int(base[6]) << 16 | Int(base[7]) << 24)
-        if count < riffSize {
-            throw .cutShort(path: name, reason: "it holds \(count) of the \(riffSize) bytes its header announces")
-        }
+        let cut: ImageFileError? =
+            count < riffSize
+            ? .cutShort(path: name, reason: "it holds \(count) of the \(riffSize) bytes its header announces") : nil
         var data = WebPData(bytes: base, size: count)
         // The demuxer reads the container (no copies): canvas, frames, the ICC profile.
         var state = WEBP_DEMUX_PARSING_HEADER
@@ -66,15 +66,19 @@ public enum WebPCodec {
         }
         var frame = WebPIterator()
         guard WebPDemuxGetFrame(demux, 1, &frame) != 0 else {
-            throw .damaged(path: name, reason: "it holds no picture")
+            throw cut ?? .damaged(path: name, reason: "it holds no picture")
         }
         defer { WebPDemuxReleaseIterator(&frame) }
-        guard frame.complete != 0 else { throw .cutShort(path: name, reason: "its first picture is incomplete") }
+        // An incomplete frame's data is what the file holds of it: decoded as far as it goes.
+        let incomplete =
+            frame.complete == 0 ? cut ?? .cutShort(path: name, reason: "its first picture is incomplete") : nil
         let (x0, y0, fw, fh) = (Int(frame.x_offset), Int(frame.y_offset), Int(frame.width), Int(frame.height))
         guard fw > 0, fh > 0, x0 >= 0, y0 >= 0, x0 + fw <= width, y0 + fh <= height else {
             throw .damaged(path: name, reason: "its first frame lies outside the canvas")
         }
         let covers = fw == width && fh == height
+        let hasAlpha = frame.has_alpha != 0 || !covers
+        var damage: PictureDamage?
         let transform = iccProfile(demux, limit: limits.maxMetadataBytes).flatMap {
             ColorTransform.make(for: .icc($0), gray: false)
         }
@@ -92,12 +96,20 @@ public enum WebPCodec {
                 to: UInt8.self)
             config.output.u.RGBA.stride = Int32(width * 4)
             config.output.u.RGBA.size = ((fh - 1) * width + fw) * 4
-            try decodeFrame(frame.fragment, &config, name: name, control: control)
+            let partial = try decodeFrame(frame.fragment, &config, name: name, control: control, incomplete: incomplete)
+            let rows = min(partial?.rows ?? fh, fh)
             var scratch = [UInt16](repeating: 0, count: transform == nil ? 0 : fw * 4)
-            for y in y0..<(y0 + fh) {
+            for y in y0..<(y0 + rows) {
                 let row = UnsafeMutableBufferPointer(start: start + y * width + x0, count: fw)
                 if let transform { convert(row, transform, &scratch) }
                 for i in row.indices { row[i] = Pixel.premultiply(row[i]) }
+            }
+            if let partial {
+                // The frame's rows libwebp did not give: transparent, or white without alpha.
+                for y in (y0 + rows)..<(y0 + fh) {
+                    (start + y * width + x0).update(repeating: PictureDamage.fill(hasAlpha: hasAlpha), count: fw)
+                }
+                damage = PictureDamage(error: partial.error, rowsRead: y0 + rows, height: height)
             }
             // An animation's canvas starts transparent around its first frame.
             if !covers { PixelBuffer.clear(out, width: width, outside: x0, y0, fw, fh) }
@@ -105,30 +117,56 @@ public enum WebPCodec {
         guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
             throw .damaged(path: name, reason: "the pixel count does not match the size")
         }
-        return DecodedImage(image: image, format: .webp, hasAlpha: frame.has_alpha != 0 || !covers)
+        return DecodedImage(image: image, format: .webp, hasAlpha: hasAlpha, damage: damage)
     }
 
     /// Bytes of a frame's data given to libwebp's incremental decoder at a time when a decode
     /// may be stopped: a stop is seen within as much decoding as one such chunk holds.
     static let decodeChunk = 1 << 14
 
-    /// Decodes `data` into `config`'s output: at once, or (with a `control`) through libwebp's
-    /// incremental decoder, given one more chunk of the same bytes at a time (no copy), with
-    /// the control asked before each.
+    /// Decodes `data` into `config`'s output: at once, or (with a `control`, or data that is
+    /// `incomplete`: the file cut inside it) through libwebp's incremental decoder, given one
+    /// more chunk of the same bytes at a time (no copy), with the control asked before each.
+    /// Data that ends or breaks part-way gives the rows decoded before (`WebPIDecGetRGB`'s last
+    /// row) and why the rest is missing; none decoded throws.
     private static func decodeFrame(
-        _ data: WebPData, _ config: inout WebPDecoderConfig, name: String, control: ReplayControl?
-    ) throws(ImageFileError) {
-        guard let control else { return try check(WebPDecode(data.bytes, data.size, &config), name) }
+        _ data: WebPData, _ config: inout WebPDecoderConfig, name: String, control: ReplayControl?,
+        incomplete: ImageFileError?
+    ) throws(ImageFileError) -> (rows: Int, error: ImageFileError)? {
+        if control == nil && incomplete == nil {
+            let status = WebPDecode(data.bytes, data.size, &config)
+            if status == VP8_STATUS_OK { return nil }
+            // Damaged: decoded again incrementally, which tells how many rows came out whole.
+        }
+        return try decodeIncrementally(data, &config, name: name, control: control, incomplete: incomplete)
+    }
+
+    /// `decodeFrame` through libwebp's incremental decoder.
+    private static func decodeIncrementally(
+        _ data: WebPData, _ config: inout WebPDecoderConfig, name: String, control: ReplayControl?,
+        incomplete: ImageFileError?
+    ) throws(ImageFileError) -> (rows: Int, error: ImageFileError)? {
         guard let decoder = WebPIDecode(nil, 0, &config) else { throw .damaged(path: name, reason: "out of memory") }
         defer { WebPIDelete(decoder) }
         var given = 0
         while true {
             try ReplayControl.checkDecodeStep(control, name)
-            given = min(data.size, given + decodeChunk)
+            given = control == nil ? data.size : min(data.size, given + decodeChunk)
             let status = WebPIUpdate(decoder, data.bytes, given)
-            if status == VP8_STATUS_OK { return }
-            if status != VP8_STATUS_SUSPENDED { try check(status, name) }
-            if given == data.size { try check(VP8_STATUS_NOT_ENOUGH_DATA, name) }
+            if status == VP8_STATUS_OK { return nil }
+            guard status != VP8_STATUS_SUSPENDED || given == data.size else { continue }
+            let error: ImageFileError
+            do throws(ImageFileError) {
+                try check(status == VP8_STATUS_SUSPENDED ? VP8_STATUS_NOT_ENOUGH_DATA : status, name)
+                error = .damaged(path: name, reason: "the WebP data is malformed")
+            } catch let failure {
+                error = status == VP8_STATUS_SUSPENDED ? incomplete ?? failure : failure
+            }
+            var lastRow: Int32 = 0
+            var (w, h, stride): (Int32, Int32, Int32) = (0, 0, 0)
+            _ = WebPIDecGetRGB(decoder, &lastRow, &w, &h, &stride)
+            guard PictureDamage.keeps(error), lastRow > 0 else { throw error }
+            return (Int(lastRow), error)
         }
     }
 
