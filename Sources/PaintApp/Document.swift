@@ -44,6 +44,10 @@ public struct Document {
     public var historyRebuild: HistoryRebuild?
     /// The file as it was opened or last saved here, to tell when another program changed it.
     public var onDisk: DiskBaseline = .unknown
+    /// Set when the file at `path` is damaged or cut short and the picture is what could be
+    /// read of it: Ctrl+S then asks for a name (`Session.ownFile`), so the file, whose rest
+    /// another tool may yet recover, is not overwritten by the part read. Cleared by a save.
+    public var damage: PictureDamage?
     /// The starting picture without the opened file's metadata, as the last "Save with
     /// history" made it: the next one reuses it while the starting picture is the same.
     public var cleanBase: CleanBase.Made?

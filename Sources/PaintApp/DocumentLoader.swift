@@ -20,7 +20,10 @@ public enum DocumentLoader {
             return (document, "New picture; Ctrl+S saves it as \(PathDisplay.abbreviatingHome(path))")
         }
         do {
-            return try load(path, options: options, historyInBackground: historyInBackground)
+            let loaded = try load(path, options: options, historyInBackground: historyInBackground)
+            // Said on the terminal too, as a file that cannot be opened at all is.
+            if loaded.document.damage != nil { FileSystem.printError("swiftpaint: " + loaded.message) }
+            return loaded
         } catch {
             FileSystem.printError("swiftpaint: " + error.description)
             return (blank(width: options.width, height: options.height, options: options), error.description)
@@ -61,6 +64,7 @@ public enum DocumentLoader {
         let carries: Bool
         let onDisk: DiskBaseline
         let resolution: PictureResolution?
+        let damage: PictureDamage?
         var notes: [String] = []
         // A WebP's first image chunk says lossy or not; it follows at most a few small chunks.
         func lossy(_ format: ImageFormat, _ head: [UInt8]) -> Bool {
@@ -72,6 +76,7 @@ public enum DocumentLoader {
             // the history is looked for later.
             let opened = try ImageFile.openTiles(path: path)
             (format, hasAlpha, carries) = (opened.format, opened.hasAlpha, opened.carriesHistory)
+            damage = opened.damage
             onDisk = opened.version.map(DiskBaseline.version) ?? .unknown
             resolution = opened.resolution
             switch opened.bytes {
@@ -86,6 +91,7 @@ public enum DocumentLoader {
             let picture = opened.picture
             let bytes = opened.bytes
             (base, format, hasAlpha) = (.bytes(bytes), picture.format, picture.hasAlpha)
+            damage = picture.damage
             resolution = opened.resolution
             lossySource = lossy(format, Array(bytes.prefix(PictureResolution.headBytes)))
             // Only the chunks' lengths and types: the chunk itself is read with the history.
@@ -103,7 +109,8 @@ public enum DocumentLoader {
                 document.onDisk = baseline(bytes)
                 document.resolution = resolution
                 document.lossySource = lossySource
-                return (document, "\(said) — \(detail)")
+                document.damage = damage
+                return (document, damage.map { damaged($0, path) } ?? "\(said) — \(detail)")
             case .none(let why): notes = why
             }
         }
@@ -116,6 +123,7 @@ public enum DocumentLoader {
         document.onDisk = onDisk
         document.resolution = resolution
         document.lossySource = lossySource
+        document.damage = damage
         // Looked for only where there can be one: the file's chunk, or a store that keeps any
         // history at all (else the thread would hash a 4K picture for nothing: 0.2 s of CPU).
         if historyInBackground && (carries || options.historyStore.map { !$0.isEmpty } ?? false) {
@@ -129,7 +137,14 @@ public enum DocumentLoader {
                 if carries { notes.append("reading the editing history it carries…") }
             }
         }
+        if let damage { return (document, damaged(damage, path)) }
         return (document, ([said] + notes).joined(separator: "; "))
+    }
+
+    /// What the status bar says of a picture opened from a damaged file: how much could be
+    /// read, and that Ctrl+S keeps the file as it is.
+    static func damaged(_ damage: PictureDamage, _ path: String) -> String {
+        damage.message(name: PathDisplay.abbreviatingHome(path)) + "; Ctrl+S saves a copy, the file is left as it is"
     }
 
     /// What `savedHistory` found.

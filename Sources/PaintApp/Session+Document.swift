@@ -13,15 +13,22 @@ extension Session {
     }
 
     /// Saves to the document's file (asking what only the user can say, see `saveAsking`), or
-    /// asks for a name when it has none.
+    /// asks for a name when it has none or was opened damaged (`ownFile`).
     public func save() { save(historyInside: false) }
+
+    /// The file Ctrl+S writes without asking for a name: the document's own, unless the picture
+    /// is what could be read of a damaged file (`Document.damage`). That file is left as it is
+    /// (another tool may yet recover its rest): Ctrl+S asks for a name, as for an untitled
+    /// picture, suggesting `photo (recovered).png`, rather than overwrite it with the part read
+    /// or ask a question whose default would do so.
+    var ownFile: String? { document.damage == nil ? path : nil }
 
     /// Saves as `save()` does; with `historyInside` ("Save with history", Ctrl+Alt+S) the file
     /// carries the editing history inside, to be taken to another computer.
     public func save(historyInside: Bool) {
         historyInsideNextSave = historyInside
         // An untitled picture's first save, still being written, has given it its name.
-        guard let path = path ?? saving?.target else {
+        guard let path = ownFile ?? saving?.target else {
             promptSaveAs(then: nil)
             return
         }
@@ -337,7 +344,7 @@ extension Session {
             giveUpLeaving(then)
             setMessage("Save cancelled; the file there is as it was")
         case (.confirmLeave(let leaving), .save):
-            if let path {
+            if let path = ownFile {
                 saveAsking(to: path, then: leaving)
             } else {
                 promptSaveAs(then: leaving)

@@ -13,10 +13,21 @@ extension Session {
     /// `then`. It starts in the document's folder (an untitled one: the folder last used, else
     /// Pictures), the name chosen but its extension, which sets the format.
     public func promptSaveAs(then: Leaving?) {
-        let name = path.map(FileSystem.lastComponent) ?? "untitled.png"
         let format = document.format.flatMap { $0.canSave ? $0 : nil } ?? .png
+        var name = path.map(FileSystem.lastComponent) ?? "untitled.png"
+        if document.damage != nil { name = Self.recoveredName(name, format: format) }
         openFileDialog(
             .save(then: then), folder: startingFolder, name: name, format: format, withHistory: historyInsideNextSave)
+    }
+
+    /// `photo.png` -> `photo (recovered).png`: the name suggested for a picture read from a
+    /// damaged file, beside it; the extension `format`'s when the file's is one not written.
+    static func recoveredName(_ name: String, format: ImageFormat) -> String {
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let ext = dot.map { String(name[name.index(after: $0)...]) }
+        let kept = ext.flatMap { ImageFormat.naming(of: name) == .known(format) ? $0 : nil }
+        return "\(stem) (recovered).\(kept ?? format.fileExtension)"
     }
 
     /// Opens the dialog to choose a picture to open, in the document's folder.

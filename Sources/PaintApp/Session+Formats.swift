@@ -31,8 +31,9 @@ extension Session {
             return
         }
         if ImageFormat.naming(of: target) == .none { target += ".png" }
-        // Another picture of that name is never overwritten without asking.
-        if target != path && FileSystem.exists(target) {
+        // Another picture of that name is never overwritten without asking, nor the damaged
+        // file the picture was read from.
+        if (target != path || document.damage != nil) && FileSystem.exists(target) {
             setMode(.confirmReplace(target, then: then))
         } else {
             saveAsking(to: target, then: then)

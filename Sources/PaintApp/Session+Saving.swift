@@ -104,6 +104,8 @@ extension Session {
     private func noteSaved(_ save: BackgroundSave, outcome: SavedHistory.Outcome, onDisk: DiskBaseline) {
         let target = save.target
         document.path = target
+        // The picture is in a file of its own now (or the user chose to replace the damaged one).
+        document.damage = nil
         // What is on disk now is this save: the next one compares with it, and so does a
         // drawing restored from the journal after a crash.
         document.onDisk = onDisk

@@ -534,7 +534,8 @@ public final class Session {
     /// and kept until the next message or change (a notice such as "Canvas size unchanged" goes
     /// by itself after `messageLifetime`).
     public static func isError(_ text: String) -> Bool {
-        text.hasPrefix("Cannot") || text.hasPrefix("Crash protection stopped")
+        // A picture opened from a damaged file says so until something else is said.
+        text.hasPrefix("Cannot") || text.hasPrefix("Crash protection stopped") || text.contains("” is damaged: only ")
             || text.hasPrefix("Your settings from last time could not be saved")
     }
 
