@@ -67,6 +67,11 @@ extension StrokeEngine {
         let clipX1 = clip.maxX - 1
         let outerRadius = capsule.radius + 0.5
         let innerRadius = capsule.radius - 0.5
+        // Each row's spans take these squares and products as `Capsule.span` would.
+        let outerR2 = outerRadius * outerRadius
+        let outerRL = outerRadius * capsule.length
+        let innerR2 = innerRadius * innerRadius
+        let innerRL = innerRadius * capsule.length
         let across = coverage.across
         // A measured inside is only ever chosen after a full disc (`measuresInside`): known at
         // compile time there, so its body has no test of it.
@@ -82,7 +87,10 @@ extension StrokeEngine {
         var dirtyY1 = Int.min
         for y in y0...y1 {
             let cy = Double(y) + 0.5
-            let outer = capsule.span(atY: cy, within: outerRadius)
+            // What the row's outer and inside spans, its front limit and the skipped inside
+            // share is worked out once.
+            let row = capsule.row(atY: cy)
+            let outer = capsule.span(row, r2: outerR2, rl: outerRL)
             guard outer.lo <= outer.hi else { continue }
             // Pixel x is touched when its centre x + 0.5 lies strictly inside (lo, hi).
             let xa = max(clipX0, R.down(outer.lo - 0.5) + 1)
@@ -95,22 +103,26 @@ extension StrokeEngine {
             var frontFrom = xa
             var frontThrough = xb
             if fullDisc {
-                let along = (cy - capsule.a.y) * capsule.dy
-                // Pixel x is behind when (x + 0.5 - a.x) * dx + along <= 0.
-                let limit = capsule.a.x - along * capsule.inverseDx - 0.5
+                // Pixel x is behind when (x + 0.5 - a.x) * dx + (cy - a.y) * dy <= 0: left of
+                // (or right of, dx < 0) that line's cut of the row.
+                let limit = row.startEdge - 0.5
                 if capsule.dx > 0 {
                     frontFrom = max(xa, R.down(limit) + 1)
                 } else if capsule.dx < 0 {
                     frontThrough = min(xb, R.up(limit) - 1)
-                } else if along <= 0 {
+                } else if row.ayDy <= 0 {
                     continue
                 }
                 guard frontFrom <= frontThrough else { continue }
             }
             var ia = xb + 1
             var ib = xb
+            // The start disc's cut at the inside's distance: the inside span's, and the
+            // skipped inside's below.
+            var startHalfWidth = -1.0
             if I.usesSpan && innerRadius > 0 {
-                let inner = capsule.span(atY: cy, within: innerRadius)
+                let inner = capsule.span(row, r2: innerR2, rl: innerRL)
+                startHalfWidth = inner.startHalfWidth
                 if inner.lo <= inner.hi {
                     ia = max(xa, R.up(inner.lo - 0.5))
                     ib = min(xb, R.down(inner.hi - 0.5))
@@ -119,22 +131,21 @@ extension StrokeEngine {
                         ib = xb
                     }
                 }
+            } else if fullDisc && innerRadius > 1 {
+                let h2 = innerR2 - row.ay2
+                if h2 > 0 { startHalfWidth = h2.squareRoot() }
             }
             // Skip the start disc's inside, shrunk by a pixel on each side so rounding in the
             // previous segment's span can never leave a pixel unvisited.
             var skipFrom = xb + 1
             var skipThrough = xb
-            if fullDisc && innerRadius > 1 {
-                let dy = cy - capsule.a.y
-                let h2 = innerRadius * innerRadius - dy * dy
-                if h2 > 0 {
-                    let h = h2.squareRoot()
-                    skipFrom = max(xa, R.up(capsule.a.x - h - 0.5) + 1)
-                    skipThrough = min(xb, R.down(capsule.a.x + h - 0.5) - 1)
-                    if skipFrom > skipThrough {
-                        skipFrom = xb + 1
-                        skipThrough = xb
-                    }
+            if fullDisc && innerRadius > 1 && startHalfWidth > 0 {
+                let h = startHalfWidth
+                skipFrom = max(xa, R.up(capsule.a.x - h - 0.5) + 1)
+                skipThrough = min(xb, R.down(capsule.a.x + h - 0.5) - 1)
+                if skipFrom > skipThrough {
+                    skipFrom = xb + 1
+                    skipThrough = xb
                 }
             }
             let r = y & Tile.mask

@@ -1,8 +1,8 @@
 /// A round-capped segment: every point within `radius` of the segment from `a` to `b`.
 ///
-/// The rasterizer asks it two things per row: the x-interval that lies within some distance of
+/// The rasterizer asks it two things per row: the x-intervals that lie within some distance of
 /// the segment (so the inside of a row is filled without per-pixel math), and the exact distance
-/// for the few anti-aliased pixels at the interval's ends.
+/// for the few anti-aliased pixels at the intervals' ends.
 public struct Capsule: Sendable {
     public let a: Point
     public let b: Point
@@ -75,55 +75,91 @@ public struct Capsule: Sendable {
         return (ex * ex + ey * ey).squareRoot()
     }
 
-    /// The x-interval of the horizontal line at `y` lying within `r` of the segment.
+    /// What every span of the horizontal line at `y` shares, whatever its distance: the row's
+    /// offsets from the ends and the band's cut along the segment. `StrokeEngine.stamp` works
+    /// a row's outer span, its inside span and its front limit out of one of these.
+    struct Row {
+        /// y - a.y and its square.
+        let ay: Double
+        let ay2: Double
+        /// (y - b.y)^2.
+        let by2: Double
+        /// (y - a.y) * dx and (y - a.y) * dy.
+        let ayDx: Double
+        let ayDy: Double
+        /// Where the line through `a` across the segment cuts the row (dx != 0), and the
+        /// band's cut along the segment: the x between those lines.
+        let startEdge: Double
+        let alongLo: Double
+        let alongHi: Double
+    }
+
+    /// The parts of the spans of the row at `y` that do not depend on their distance.
+    @inline(__always)
+    func row(atY y: Double) -> Row {
+        let ay = y - a.y
+        let by = y - b.y
+        let ayDy = ay * dy
+        var startEdge = 0.0
+        var alongLo = 0.0
+        var alongHi = 0.0
+        if dx != 0 {
+            startEdge = a.x - ayDy * inverseDx
+            let v = a.x + (length * length - ayDy) * inverseDx
+            alongLo = min(startEdge, v)
+            alongHi = max(startEdge, v)
+        }
+        return Row(
+            ay: ay, ay2: ay * ay, by2: by * by, ayDx: ay * dx, ayDy: ayDy, startEdge: startEdge, alongLo: alongLo,
+            alongHi: alongHi)
+    }
+
+    /// The x-interval of `row` lying within `r` of the segment (`r2` is r * r, `rl` is
+    /// r * length), and the half-width of the start disc's cut (its square root, -1 when the
+    /// row misses that disc).
     ///
     /// The capsule is convex, so its cut by a line is one interval: the union of the cuts of the
     /// two end discs and of the swept band between them. Returns lo > hi when the line misses.
     @inline(__always)
-    public func span(atY y: Double, within r: Double) -> (lo: Double, hi: Double) {
+    func span(_ row: Row, r2: Double, rl: Double) -> (lo: Double, hi: Double, startHalfWidth: Double) {
         var lo = Double.infinity
         var hi = -Double.infinity
-        let r2 = r * r
-        let ay = y - a.y
-        let da = r2 - ay * ay
+        var startHalfWidth = -1.0
+        let da = r2 - row.ay2
         if da >= 0 {
             let h = da.squareRoot()
+            startHalfWidth = h
             lo = a.x - h
             hi = a.x + h
         }
-        let by = y - b.y
-        let db = r2 - by * by
+        let db = r2 - row.by2
         if db >= 0 {
             let h = db.squareRoot()
             lo = min(lo, b.x - h)
             hi = max(hi, b.x + h)
         }
-        guard length > 0 else { return (lo, hi) }
+        guard length > 0 else { return (lo, hi, startHalfWidth) }
         // The band: |cross(p - a, d)| <= r * |d| and 0 <= dot(p - a, d) <= |d|^2, both linear in x.
         var bandLo = -Double.infinity
         var bandHi = Double.infinity
-        let rl = r * length
         if dy != 0 {
-            let u = a.x + (ay * dx - rl) * inverseDy
-            let v = a.x + (ay * dx + rl) * inverseDy
+            let u = a.x + (row.ayDx - rl) * inverseDy
+            let v = a.x + (row.ayDx + rl) * inverseDy
             bandLo = min(u, v)
             bandHi = max(u, v)
-        } else if abs(ay * dx) > rl {
-            return (lo, hi)
+        } else if abs(row.ayDx) > rl {
+            return (lo, hi, startHalfWidth)
         }
         if dx != 0 {
-            let u = a.x - ay * dy * inverseDx
-            let v = a.x + (length * length - ay * dy) * inverseDx
-            bandLo = max(bandLo, min(u, v))
-            bandHi = min(bandHi, max(u, v))
-        } else {
-            let along = ay * dy
-            if along < 0 || along > length * length { return (lo, hi) }
+            bandLo = max(bandLo, row.alongLo)
+            bandHi = min(bandHi, row.alongHi)
+        } else if row.ayDy < 0 || row.ayDy > length * length {
+            return (lo, hi, startHalfWidth)
         }
         if bandLo <= bandHi {
             lo = min(lo, bandLo)
             hi = max(hi, bandHi)
         }
-        return (lo, hi)
+        return (lo, hi, startHalfWidth)
     }
 }
