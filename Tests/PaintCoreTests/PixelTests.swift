@@ -108,6 +108,8 @@ import Testing
     @Test func fullyCoveredSpansEqualTheGeneralComposite() {
         var rng = SplitMix(seed: 12)
         let count = 37
+        // One memo through every round, as the engine keeps one through every stroke.
+        var memo = SpanCompositor.FullBlendMemo()
         for round in 0..<3000 {
             let paint = (0..<count).map { _ in Self.randomPremultiplied(&rng) }
             // Brush colors are opaque; the eraser's source is 0. Every fourth round is at 100 %.
@@ -117,7 +119,10 @@ import Testing
             let backdrop = Color(r: UInt8(rng.next() & 255), g: 40, b: UInt8(rng.next() & 255)).pixel
             let (general, full) = Self.generalAndFullyCovered(
                 paint, count: count, source: source, opacity: opacity, backdrop: backdrop,
-                full: SpanCompositor.compositeFull)
+                full: { p, v, n, s, o, d in
+                    SpanCompositor.compositeFull(
+                        paint: p, view: v, count: n, source: s, opacity: o, backdrop: d, memo: &memo)
+                })
             #expect(general == full, "round \(round), opacity \(opacity), source \(source)")
         }
     }
@@ -165,6 +170,7 @@ import Testing
         var rng = SplitMix(seed: 31)
         let longest = 2 * SpanCompositor.repeatRun + 8
         var paint = [UInt32](repeating: 0, count: longest)
+        var memo = SpanCompositor.FullBlendMemo()
         for round in 0..<4000 {
             // Stretches of one to five equal pixels (to twenty in every third round), from a
             // few values (so the same value also comes back after another one).
@@ -183,9 +189,58 @@ import Testing
             let count = 1 + round % longest
             let (general, full) = Self.generalAndFullyCovered(
                 paint, count: count, source: source, opacity: opacity, backdrop: backdrop,
-                full: SpanCompositor.compositeFullBlend)
+                full: { p, v, n, s, o, d in
+                    SpanCompositor.compositeFullBlend(
+                        paint: p, view: v, count: n, source: s, opacity: o, backdrop: d, memo: &memo)
+                })
             #expect(general == full, "round \(round), \(count) pixels, opacity \(opacity)")
         }
+    }
+
+    /// A fully covered run's first pixel is taken from the memo only when the paint pixel, the
+    /// source, the opacity and the backdrop are all the ones it was worked out from: runs that
+    /// differ from the one before in one of them, each in turn (and in none, once), short runs
+    /// and long, against `compositePixel`. Each change shows in the pixel, so a memo that left
+    /// any of the four out would hand back the one before.
+    @Test func theFullRunMemoIsTakenOnlyForTheSameInputs() {
+        let p0 = Pixel.pack(r: 30, g: 60, b: 90, a: 200)
+        let p1 = Pixel.pack(r: 31, g: 60, b: 90, a: 200)
+        let s0 = Color(r: 200, g: 10, b: 40).pixel
+        let s1 = Color(r: 40, g: 10, b: 200).pixel
+        let d0 = Color.white.pixel
+        let d1 = Color(r: 0, g: 128, b: 9).pixel
+        let inputs: [(paint: UInt32, source: UInt32, opacity: UInt16, backdrop: UInt32)] = [
+            (p0, s0, 128, d0), (p0, s0, 128, d0), (p1, s0, 128, d0), (p1, s1, 128, d0), (p1, s1, 60, d0),
+            (p1, s1, 60, d1), (p0, s1, 60, d1), (p0, 0, 60, d1), (p0, 0, 0, d1), (p0, 0, 0, 0), (0, 0, 0, 0),
+        ]
+        var memo = SpanCompositor.FullBlendMemo()
+        for count in [1, 3, SpanCompositor.repeatRun + 5] {
+            var previous: UInt32?
+            for (n, input) in inputs.enumerated() {
+                var paint = [UInt32](repeating: input.paint, count: count)
+                var view = [UInt32](repeating: 0, count: count)
+                paint.withUnsafeMutableBufferPointer { p in
+                    view.withUnsafeMutableBufferPointer { v in
+                        SpanCompositor.compositeFullBlend(
+                            paint: p.baseAddress!, view: v.baseAddress!, count: count, source: input.source,
+                            opacity: input.opacity, backdrop: input.backdrop, memo: &memo)
+                    }
+                }
+                let expected = SpanCompositor.compositePixel(
+                    input.paint, source: input.source, coverage: 255, opacity: input.opacity,
+                    backdrop: input.backdrop)
+                #expect(view == [UInt32](repeating: expected, count: count), "\(count) pixels, inputs \(n)")
+                if n != 1 { #expect(expected != previous, "inputs \(n) change nothing") }
+                previous = expected
+            }
+        }
+        // The memo's start holds the pixel for all-zero inputs (the last of `inputs`).
+        var zero: UInt32 = 0
+        var shown: UInt32 = 1
+        var fresh = SpanCompositor.FullBlendMemo()
+        SpanCompositor.compositeFullBlend(
+            paint: &zero, view: &shown, count: 1, source: 0, opacity: 0, backdrop: 0, memo: &fresh)
+        #expect(shown == SpanCompositor.compositePixel(0, source: 0, coverage: 255, opacity: 0, backdrop: 0))
     }
 
     @Test func overFlattensOntoBackdrop() {

@@ -73,6 +73,8 @@ public final class StrokeEngine {
     var fillEdge: [EdgePixel] = []
     /// The view pixels an event with several pieces changed, composited once when it ends.
     let collected = RowRuns()
+    /// The last fully covered view pixel worked out (`SpanCompositor.compositeFullBlend`).
+    var fullBlendMemo = SpanCompositor.FullBlendMemo()
     /// While true, strokes leave the view as it is and only note where it is stale: a replay
     /// (opening a file's history, restoring a journal, re-rendering under a removed stroke)
     /// shows nothing until it ends, so compositing every segment would be wasted. A fill, which

@@ -214,7 +214,7 @@ extension StrokeEngine {
         guard f0 <= f1 else { return }
         SpanCompositor.compositeFull(
             paint: paintRow + f0, view: row + f0, count: f1 - f0 + 1, source: source, opacity: opacity,
-            backdrop: backdrop)
+            backdrop: backdrop, memo: &fullBlendMemo)
         if f1 < b {
             SpanCompositor.composite(
                 paint: paintRow + f1 + 1, coverage: cover + f1 + 1, view: row + f1 + 1, count: b - f1, source: source,
@@ -250,7 +250,7 @@ extension StrokeEngine {
                     while end < through && cover[end + 1] == 255 { end += 1 }
                     Self.compositeFullApart(
                         paint: paintRow + x, view: row + x, count: end - x + 1, source: src, opacity: opacity,
-                        backdrop: backdrop)
+                        backdrop: backdrop, memo: &fullBlendMemo)
                 } else {
                     while end < through && cover[end + 1] != 255 { end += 1 }
                     Self.compositeApart(
@@ -268,10 +268,11 @@ extension StrokeEngine {
     @inline(never)
     static func compositeFullApart(
         paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int, source: UInt32,
-        opacity: UInt16, backdrop: UInt32
+        opacity: UInt16, backdrop: UInt32, memo: inout SpanCompositor.FullBlendMemo
     ) {
         SpanCompositor.compositeFull(
-            paint: paint, view: view, count: count, source: source, opacity: opacity, backdrop: backdrop)
+            paint: paint, view: view, count: count, source: source, opacity: opacity, backdrop: backdrop,
+            memo: &memo)
     }
 
     @inline(never)

@@ -136,13 +136,14 @@ enum SpanCompositor {
     @inline(__always)
     static func compositeFull(
         paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32,
-        opacity a: UInt16, backdrop: UInt32
+        opacity a: UInt16, backdrop: UInt32, memo: inout FullBlendMemo
     ) {
         if a == 255 && s >> 24 == 255 {
             view.update(repeating: s | 0xFF00_0000, count: count)
             return
         }
-        compositeFullBlend(paint: paint, view: view, count: count, source: s, opacity: a, backdrop: backdrop)
+        compositeFullBlend(
+            paint: paint, view: view, count: count, source: s, opacity: a, backdrop: backdrop, memo: &memo)
     }
 
     /// `compositeFull` for a source or opacity short of opaque, out of line (see `compositeLong`).
@@ -154,10 +155,13 @@ enum SpanCompositor {
     /// the same function of the same paint pixel, so the same bits. A long run does so only for
     /// its first value, then leaves the rest to the vector loop: over a picture's
     /// every-pixel-different paint (a photo) the repeat test would be slower than that loop.
+    ///
+    /// A run's first value is looked up in `memo` first: a move adds a few pixels to each of
+    /// a brush's rows, one call a row, over paint that is the same value row after row.
     @inline(never)
     static func compositeFullBlend(
         paint: UnsafeMutablePointer<UInt32>, view: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32,
-        opacity a: UInt16, backdrop: UInt32
+        opacity a: UInt16, backdrop: UInt32, memo: inout FullBlendMemo
     ) {
         let ia = 255 &- a
         let sb = channel(s, 0) &* a
@@ -171,11 +175,19 @@ enum SpanCompositor {
             let al = div255(sa &+ channel(p, 24) &* ia)
             return over(UInt32(b) | UInt32(g) &<< 8 | UInt32(r) &<< 16 | UInt32(al) &<< 24, backdrop: backdrop)
         }
+        let first = paint[0]
+        let firstShown: UInt32
+        if memo.holds(first, s, a, backdrop) {
+            firstShown = memo.shown
+        } else {
+            firstShown = shown(first)
+            memo = FullBlendMemo(paint: first, source: s, backdrop: backdrop, opacity: a, shown: firstShown)
+        }
         if count < repeatRun {
             var i = 0
             while i < count {
                 let p = paint[i]
-                let v = shown(p)
+                let v = i == 0 ? firstShown : shown(p)
                 repeat {
                     view[i] = v
                     i += 1
@@ -185,14 +197,28 @@ enum SpanCompositor {
         }
         // A long run copies while its first paint value repeats (the inside of a wide brush
         // over the canvas), and the vector loop takes the rest from the first other value on.
-        let p = paint[0]
-        let v = shown(p)
         var i = 0
-        while i < count && paint[i] == p {
-            view[i] = v
+        while i < count && paint[i] == first {
+            view[i] = firstShown
             i += 1
         }
         for j in i..<count { view[j] = shown(paint[j]) }
+    }
+
+    /// The view pixel `compositeFullBlend` worked out last for a run's first paint value, and
+    /// everything it was worked out from: the same function of the same inputs gives the same
+    /// bits. It starts out holding the pixel for all-zero inputs.
+    struct FullBlendMemo {
+        var paint: UInt32 = 0
+        var source: UInt32 = 0
+        var backdrop: UInt32 = 0
+        var opacity: UInt16 = 0
+        var shown = SpanCompositor.over(0, backdrop: 0)
+
+        @inline(__always)
+        func holds(_ paint: UInt32, _ source: UInt32, _ opacity: UInt16, _ backdrop: UInt32) -> Bool {
+            self.paint == paint && self.source == source && self.opacity == opacity && self.backdrop == backdrop
+        }
     }
 
     /// Runs shorter than this take `compositeFullBlend`'s repeat loop.
