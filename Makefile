@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 # Build: Xlib, Xext (MIT-SHM), Xft, Xrender, Xi (XInput 2), Xcursor, libspng, libjpeg-turbo, libwebp, giflib, lcms2, zlib, pixman
-# (scaling), the text libraries. Tests: libpng and python3-pil (reference decoders), time (GNU time
+# (scaling), the text libraries, libcrypto (libssl-dev: SHA-256 for the history store). Tests: libpng and python3-pil (reference decoders), time (GNU time
 # measures a child's peak memory). Tests and benchmarks: XTest, Xvfb, fonts, and
 # xclip (the other program in the clipboard tests), x11-apps (xlogo, the harness tests' known-good client),
 # x11-utils (xprop reads the window icon), desktop-file-utils (desktop-file-validate), groff-base
@@ -11,7 +11,7 @@ SWIFT ?= swift
 # x11-xkb-utils and xkb-data (setxkbmap and its layouts: the keyboard tests type on de, ru and fr).
 DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxrender-dev libxi-dev libxcursor-dev libx11-xcb-dev libxcb-present-dev libpng-dev zlib1g-dev libpixman-1-dev libxtst-dev \
         libfontconfig-dev libfreetype-dev libharfbuzz-dev libfribidi-dev \
-        libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev python3-minimal python3-pil \
+        libspng-dev libjpeg62-turbo-dev libwebp-dev libgif-dev liblcms2-dev libssl-dev python3-minimal python3-pil \
         xvfb xauth fonts-dejavu-core fonts-dejavu-extra xclip x11-apps libharfbuzz-bin \
         x11-utils desktop-file-utils groff-base make x11-xkb-utils xkb-data time
 # mount and e2fsprogs: mount, umount and chattr (the full-disk and read-only folder tests). Every program

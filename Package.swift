@@ -56,6 +56,10 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // SHA-256 for the history store's entry names (HistoryKey), from libcrypto.
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h> (mallopt), for the program's memory tuning; part of libc.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(
@@ -85,9 +89,10 @@ let package = Package(
             name: "PaintText", dependencies: ["PaintCore", "CFontconfig", "CFreeType", "CHarfBuzz", "CFriBidi"],
             swiftSettings: uncheckedInRelease),
         // Files: pictures in and out (PNG, JPEG, WebP, GIF, BMP; color profiles through lcms2),
-        // atomic writes, the crash journal, the history chunk.
+        // atomic writes, the crash journal, the history chunk and store (SHA-256 from libcrypto).
         .target(
-            name: "PaintIO", dependencies: ["PaintCore", "CSPNG", "CLCMS2", "CWebP", "CGIF", "CJPEG", "CZlib"]),
+            name: "PaintIO",
+            dependencies: ["PaintCore", "CSPNG", "CLCMS2", "CWebP", "CGIF", "CJPEG", "CZlib", "CCrypto"]),
         // The program's behaviour without a window: tools, toolbar layout and drawing, keys,
         // documents, saving. Platform-free input events in, pixels and effects out.
         // Release builds without the run-time exclusivity checks, as PaintCore and PaintX11: the

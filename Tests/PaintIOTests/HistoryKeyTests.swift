@@ -144,4 +144,29 @@ import Testing
         stopped.stop()
         #expect(HistoryKey(of: snapshot, control: stopped) == nil && stopped.rowsHashed == 0)
     }
+
+    /// A store written by the SwiftPaint before libcrypto's SHA-256 (commit 0ea9ccf, whose
+    /// SHA-256 was written in Swift) is still found: `Tests/Fixtures/kept-history-0ea9ccf.png`,
+    /// an 80 x 60 drawing of two strokes saved twice with Ctrl+S by that build, and its entry in
+    /// `Tests/Fixtures/history-store-0ea9ccf/`, named by that build's key of the file's pixels.
+    @Test func aStoreWrittenByTheSwiftSHA256IsStillFound() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let store = HistoryStore(folder: folder.file("history"))
+        try FileManager.default.createDirectory(atPath: store.folder, withIntermediateDirectories: true)
+        let old = Reference.fixtures + "/history-store-0ea9ccf"
+        for name in try FileManager.default.contentsOfDirectory(atPath: old) {
+            try FileManager.default.copyItem(atPath: old + "/" + name, toPath: store.folder + "/" + name)
+        }
+        let picture = try ImageFile.load(path: Reference.fixtures + "/kept-history-0ea9ccf.png")
+        let key = HistoryKey(of: picture)
+        #expect(key.hex == "d316ad7d66aa224a7ea033392ce59ac1f37744b43b122330bbcc861fd731e656")
+        guard case .entry(let archive, let named) = store.find(key) else {
+            Issue.record("not found: \(store.find(key))")
+            return
+        }
+        #expect(named == key && archive.operations.count == 2)
+        let replayed = try HistoryReplay.replay(HistoryReplay.Start(archive), archive.operations)
+        #expect(replayed.engine.flattenedImage() == picture, "the history replays to the file")
+    }
 }

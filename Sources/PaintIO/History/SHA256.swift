@@ -1,21 +1,22 @@
+import CCrypto
+
 /// SHA-256 (FIPS 180-4), for naming history store entries by the pixels they belong to.
 ///
 /// A store entry's name is the digest of a picture's pixels, so any file with those pixels,
 /// wherever it is and whatever it is called, finds the history, and a picture changed by a single
 /// pixel finds nothing. A cryptographic digest makes two different pictures sharing a name as
-/// unlikely as it gets; the entry is still checked against the file by replaying it. Written
-/// here in a few lines rather than linking a crypto library for one function.
+/// unlikely as it gets; the entry is still checked against the file by replaying it.
+///
+/// libcrypto's (OpenSSL): its block function uses the CPU's SHA extensions or AVX2, 2 to 4
+/// cycles a byte where the Swift one written here before took about 70 instructions a byte
+/// (2.4 G instructions for the 33 MB of an 8.3-megapixel picture, on every save with the
+/// history store on). The same digest, so every store entry is found as before.
 public struct SHA256 {
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
-    )
-    /// Bytes waiting for a whole 64-byte block.
-    private var pending: [UInt8] = []
-    /// Bytes hashed so far.
-    private var length: UInt64 = 0
+    /// libcrypto's state: a plain struct, copied with the value.
+    private var context = SHA256_CTX()
 
     /// A hash of nothing yet.
-    public init() { pending.reserveCapacity(64) }
+    public init() { SHA256_Init(&context) }
 
     /// The digest of `bytes`.
     public static func digest(_ bytes: [UInt8]) -> [UInt8] {
@@ -29,99 +30,16 @@ public struct SHA256 {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// Adds `bytes` to the message. Whole blocks are hashed straight from `bytes`, without a copy.
+    /// Adds `bytes` to the message, hashed straight from where they are.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        length &+= UInt64(bytes.count)
-        var rest = bytes
-        if !pending.isEmpty {
-            let n = min(64 - pending.count, rest.count)
-            pending.append(contentsOf: rest.prefix(n))
-            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(n))
-            guard pending.count == 64 else { return }
-            pending.withUnsafeBytes { compress($0) }
-            pending.removeAll(keepingCapacity: true)
-        }
-        let whole = rest.count & ~63
-        if whole > 0 { compress(UnsafeRawBufferPointer(rebasing: rest.prefix(whole))) }
-        pending.append(contentsOf: rest.dropFirst(whole))
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        SHA256_Update(&context, start, bytes.count)
     }
 
     /// The 32-byte digest of everything added.
     public mutating func finish() -> [UInt8] {
-        let bits = length &* 8
-        var tail = pending
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-        }
-        tail.withUnsafeBytes { compress($0) }
-        pending.removeAll()
-        var out: [UInt8] = []
-        out.reserveCapacity(32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            out += [
-                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
-                UInt8(truncatingIfNeeded: word),
-            ]
-        }
+        var out = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        out.withUnsafeMutableBufferPointer { _ = SHA256_Final($0.baseAddress, &context) }
         return out
-    }
-
-    private static let k: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
-    ]
-
-    /// Runs the compression function over each 64-byte block of `blocks` (a multiple of 64 bytes).
-    private mutating func compress(_ blocks: UnsafeRawBufferPointer) {
-        @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
-        var w = [UInt32](repeating: 0, count: 64)
-        Self.k.withUnsafeBufferPointer { k in
-            w.withUnsafeMutableBufferPointer { w in
-                var offset = 0
-                while offset < blocks.count {
-                    for i in 0..<16 {
-                        let b = offset + i * 4
-                        w[i] =
-                            UInt32(blocks[b]) << 24 | UInt32(blocks[b + 1]) << 16 | UInt32(blocks[b + 2]) << 8
-                            | UInt32(blocks[b + 3])
-                    }
-                    for i in 16..<64 {
-                        let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                        let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-                    }
-                    var (a, b, c, d, e, f, g, h) = state
-                    for i in 0..<64 {
-                        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                        let choice = (e & f) ^ (~e & g)
-                        let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
-                        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                        let majority = (a & b) ^ (a & c) ^ (b & c)
-                        let t2 = s0 &+ majority
-                        h = g
-                        g = f
-                        f = e
-                        e = d &+ t1
-                        d = c
-                        c = b
-                        b = a
-                        a = t1 &+ t2
-                    }
-                    state = (
-                        state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f,
-                        state.6 &+ g, state.7 &+ h
-                    )
-                    offset += 64
-                }
-            }
-        }
     }
 }
