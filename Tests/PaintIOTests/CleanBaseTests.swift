@@ -349,4 +349,41 @@ import Testing
             #expect(CleanBase.isClean(clean), "\(colors)")
         }
     }
+
+    /// `png(of:)` does not decode what it made to check it: what it returns decodes to exactly
+    /// the picture, as a palette or as RGBA, for every alpha with every channel value, and it
+    /// returns nothing for a picture no file gives back (a channel over its alpha), as when it
+    /// decoded to see. The palette encoding is read back as `ImageEncoder.decodedExactly`
+    /// says, valid pixels or not, as RGBA is (`SaveReadBackTests`).
+    @Test func theOwnPNGDecodesToThePictureWithoutBeingDecodedToSee() throws {
+        let every = SaveReadBackTests.everyAlphaAndChannel
+        let png = SaveOptions(format: .png)
+        var validRows: [UInt32] = []
+        for a in 0..<256 {
+            // Alpha a with every channel value: a picture of 256 colours, a palette of its own.
+            let row = try #require(
+                PixelImage(width: 256, height: 1, pixels: Array(every.pixels[(a * 256)..<(a * 256 + 256)])))
+            let indexed = try #require(PNGCodec.encodeIndexed(row))
+            let read = try ImageDecoder.decode(indexed, name: "palette").image
+            #expect(read == ImageEncoder.decodedExactly(row, options: png, withAlpha: true), "alpha \(a)")
+            #expect((CleanBase.png(of: row) == nil) == (a < 255), "alpha \(a): channels over it")
+            // The same colours scaled under their alpha: valid, given back exactly.
+            let valid = try #require(
+                PixelImage(
+                    width: 256, height: 1,
+                    pixels: row.pixels.map { p in
+                        let scale = { (c: UInt32) in c * UInt32(a) / 255 }
+                        return UInt32(a) << 24 | scale(p >> 16 & 0xFF) << 16 | scale(p >> 8 & 0xFF) << 8
+                            | scale(p & 0xFF)
+                    }))
+            let own = try #require(CleanBase.png(of: valid), "alpha \(a)")
+            #expect(try ImageDecoder.decode(own, name: "own").image == valid, "alpha \(a)")
+            validRows += valid.pixels
+        }
+        // All of them together: more than 256 colours, RGBA.
+        let all = try #require(PixelImage(width: 256, height: 256, pixels: validRows))
+        let own = try #require(CleanBase.png(of: all))
+        #expect(own[25] == 6, "RGBA")
+        #expect(try ImageDecoder.decode(own, name: "own").image == all)
+    }
 }
