@@ -104,6 +104,8 @@ public struct Document {
             savedStep: replay.savedStep, baseBytes: start.baseImage)
         // The file as the last save left it: what a restored drawing is saved over unasked.
         document.onDisk = replay.savedVersion.map(DiskBaseline.version) ?? .unknown
+        // Not saved since it was opened from a damaged file: that file is still left alone.
+        if replay.savedPath == nil, document.path != nil { document.damage = replay.baseDamage }
         return document
     }
 }

@@ -242,6 +242,9 @@ public enum DocumentLoader {
         } catch {
             return .failure(Distrust(reason: error.description))
         }
+        // The history's starting picture may be a damaged file's; the file it was found for is
+        // not (its own damage is the loader's to say).
+        document.damage = nil
         // The stored hash can be forged with the picture: only the replay itself says whether
         // the history describes what the file shows.
         guard trusted(document.engine) else {

@@ -87,6 +87,8 @@ public enum HistoryReplay {
         public var savedPath: String?
         /// The file at `savedPath` as that save left it, when the marker says.
         public var savedVersion: FileVersion?
+        /// Set when the starting picture's bytes are a damaged file's, decoded as far as they go.
+        public var baseDamage: PictureDamage?
     }
 
     /// Checks `records` against the budget for `start`'s canvas without replaying them.
@@ -131,10 +133,13 @@ public enum HistoryReplay {
         case .transparent: background = .transparent
         }
         let engine: StrokeEngine
+        var baseDamage: PictureDamage?
         if let bytes = start.baseImage {
             let image: PixelImage
             do {
-                image = try ImageDecoder.decode(bytes, name: "the starting picture", limits: imageLimits).image
+                let decoded = try ImageDecoder.decode(bytes, name: "the starting picture", limits: imageLimits)
+                baseDamage = decoded.damage
+                image = decoded.image
             } catch {
                 throw .unreadableBase(error.reason)
             }
@@ -150,7 +155,7 @@ public enum HistoryReplay {
         let history =
             start.baseImage == nil
             ? History(base: nil, memoryCap: memoryCap) : History(startingFrom: engine, memoryCap: memoryCap)
-        var result = Result(engine: engine, history: history)
+        var result = Result(engine: engine, history: history, baseDamage: baseDamage)
         engine.defersComposite = true
         // Where each change left the history, and whether it was a new step: a save marker
         // written after changes drawn during the save names the step before them.
