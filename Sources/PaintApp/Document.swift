@@ -32,6 +32,11 @@ public struct Document {
     /// question then offers lossy quality 90 (`Session.offeredQuality`), as lossless would only
     /// keep the compression's noise, several times larger.
     public var lossySource = false
+    /// The quality the opened JPEG was written at (`JPEGQuality`), while it is what the
+    /// picture's JPEG holds: a save as JPEG keeps it when it is higher than the one set
+    /// (`Session.offeredQuality`), as GIMP's export does; nil for any other file, and once a
+    /// quality is typed.
+    public var sourceJPEGQuality: Int?
     /// The formats this document was saved in whose losses (transparency, the editing history)
     /// the status bar has already told: it says so once, not at every Ctrl+S.
     public var toldLosses: Set<ImageFormat> = []

@@ -71,6 +71,7 @@ public enum DocumentLoader {
             format == .jpeg || (format == .webp && WebPCodec.isLossy(head: head) == true)
         }
         let lossySource: Bool
+        let sourceQuality: Int?
         if historyInBackground {
             // Decoded straight into the engine's tiles as the file is read (never held whole);
             // the history is looked for later.
@@ -84,6 +85,7 @@ public enum DocumentLoader {
             case .memory(let bytes): base = .bytes(bytes)
             }
             lossySource = lossy(format, opened.head)
+            sourceQuality = format == .jpeg ? JPEGQuality.estimate(head: opened.head) : nil
             engine = StrokeEngine(
                 picture: opened.picture, background: hasAlpha ? .transparent : options.background)
         } else {
@@ -94,6 +96,8 @@ public enum DocumentLoader {
             damage = picture.damage
             resolution = opened.resolution
             lossySource = lossy(format, Array(bytes.prefix(PictureResolution.headBytes)))
+            sourceQuality =
+                format == .jpeg ? JPEGQuality.estimate(head: Array(bytes.prefix(PictureResolution.headBytes))) : nil
             // Only the chunks' lengths and types: the chunk itself is read with the history.
             carries = format == .png && HistoryChunk.isPresent(in: bytes)
             onDisk = baseline(bytes)
@@ -110,6 +114,7 @@ public enum DocumentLoader {
                 document.resolution = resolution
                 document.lossySource = lossySource
                 document.damage = damage
+                document.sourceJPEGQuality = sourceQuality
                 return (document, damage.map { damaged($0, path) } ?? "\(said) — \(detail)")
             case .none(let why): notes = why
             }
@@ -124,6 +129,7 @@ public enum DocumentLoader {
         document.resolution = resolution
         document.lossySource = lossySource
         document.damage = damage
+        document.sourceJPEGQuality = sourceQuality
         // Looked for only where there can be one: the file's chunk, or a store that keeps any
         // history at all (else the thread would hash a 4K picture for nothing: 0.2 s of CPU).
         if historyInBackground && (carries || options.historyStore.map { !$0.isEmpty } ?? false) {
