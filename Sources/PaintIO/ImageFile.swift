@@ -145,9 +145,9 @@ public enum ImageFile {
     }
 
     /// The picture of the file at `path`, decoded from its bytes up to the picture's end
-    /// (`readPicture`): what `load` and `export` need, which keep no bytes. The same errors as
-    /// `open`.
-    static func decode(
+    /// (`readPicture`): what `load`, `export` and a paste need, which keep no bytes; a damaged
+    /// file's `DecodedImage.damage` says what could be read. The same errors as `open`.
+    public static func decode(
         path: String, limits: ImageLimits = .default, control: ReplayControl? = nil
     ) throws(ImageFileError) -> DecodedImage {
         try ImageDecoder.decode(

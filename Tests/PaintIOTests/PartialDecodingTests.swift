@@ -46,8 +46,69 @@ import Testing
             ("lossy-alpha.webp", try WebPCodec.encode(translucent, quality: 80, withAlpha: true)),
         ]
         for file in fixtures.files { files.append((file, Support.get(fixtures.folder + "/" + file) ?? [])) }
-        #expect(files.count == 10 && files.allSatisfy { $0.bytes.count > 1000 })
+        files += try bmpFiles()
+        #expect(files.count == 15 && files.allSatisfy { $0.bytes.count > 1000 })
         return files
+    }
+
+    /// BMPs of every way SwiftPaint reads rows: 24 bits bottom-up (streamed into tiles) and
+    /// top-down, 32 bits with alpha (read whole), 8-bit palette with run-length codes (bottom-up
+    /// and top-down).
+    static func bmpFiles() throws -> [(name: String, bytes: [UInt8])] {
+        let (opaque, translucent) = pictures()
+        let bottomUp = try #require(BMPEncoder.encode(opaque, withAlpha: false))
+        return [
+            ("bottom-up.bmp", bottomUp), ("top-down.bmp", topDown(bottomUp)),
+            ("alpha.bmp", try #require(BMPEncoder.encode(translucent, withAlpha: true))),
+            ("rle8.bmp", rle8(topDown: false)), ("rle8-top-down.bmp", rle8(topDown: true)),
+        ]
+    }
+
+    static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> ($0 * 8)) } }
+
+    /// A 24-bit bottom-up BMP's rows stored top row first, as its negative height says.
+    static func topDown(_ bmp: [UInt8]) -> [UInt8] {
+        func field(_ at: Int) -> Int {
+            var v: UInt32 = 0
+            for k in (0..<4).reversed() { v = v << 8 | UInt32(bmp[at + k]) }
+            return Int(Int32(bitPattern: v))
+        }
+        let (offset, width, height) = (field(10), field(18), field(22))
+        let rowBytes = (width * 24 + 31) / 32 * 4
+        var out = Array(bmp[..<offset])
+        out.replaceSubrange(22..<26, with: le32(-height))
+        for stored in (0..<height).reversed() {
+            out += bmp[(offset + stored * rowBytes)..<(offset + (stored + 1) * rowBytes)]
+        }
+        return out
+    }
+
+    /// A 96 x 80 RLE8 BMP of 16 colors in slanted stripes: each row runs of one index, then an
+    /// end of line; an end of bitmap after the last.
+    static func rle8(topDown: Bool) -> [UInt8] {
+        let (width, height) = (96, 80)
+        var palette: [UInt8] = []
+        for i in 0..<16 { palette += [UInt8(i * 16), UInt8(255 - i * 16), UInt8(i * 9), 0] }
+        var data: [UInt8] = []
+        for stored in 0..<height {
+            let y = topDown ? stored : height - 1 - stored
+            let indices = (0..<width).map { x in UInt8((x / 7 + y * 3 / 5) % 16) }
+            var x = 0
+            while x < width {
+                var n = 1
+                while x + n < width && indices[x + n] == indices[x] { n += 1 }
+                data += [UInt8(n), indices[x]]
+                x += n
+            }
+            data += [0, 0]
+        }
+        data += [0, 1]
+        let offset = 14 + 40 + palette.count
+        var file: [UInt8] = Array("BM".utf8)
+        for field in [offset + data.count, 0, offset, 40, width, topDown ? -height : height] { file += le32(field) }
+        file += [1, 0, 8, 0]
+        for field in [1, data.count, 2835, 2835, 16, 0] { file += le32(field) }
+        return file + palette + data
     }
 
     /// What opening `bytes` gives, the same from memory and in tiles.
@@ -68,7 +129,8 @@ import Testing
     @discardableResult
     static func check(_ fault: PictureFault, whole: DecodedImage, trusted: Int? = nil, _ label: String) -> Int {
         let (width, height) = (whole.image.width, whole.image.height)
-        let fill = whole.hasAlpha ? 0 : Color.white.pixel
+        // Run-length codes leave what they do not reach transparent, a cut file's rest too.
+        let fill = whole.hasAlpha || label.contains("rle") ? 0 : Color.white.pixel
         func row(_ image: PixelImage, _ y: Int) -> [UInt32] { (0..<width).map { image[$0, y] } }
         switch fault {
         case .whole:
@@ -82,14 +144,22 @@ import Testing
         case .damaged(let damage, let image):
             #expect(image.width == width && image.height == height && damage.height == height, "\(label): \(fault)")
             #expect(damage.rowsRead >= 0 && damage.rowsRead <= height, "\(label): \(fault)")
-            let exact = min(trusted ?? .max, damage.rowsRead)
-            for y in 0..<exact where row(image, y) != row(whole.image, y) {
+            // The rows read as the picture shows them (a bottom-up BMP's at its bottom).
+            var trustedPart = damage
+            trustedPart.rowsRead = min(trusted ?? .max, damage.rowsRead)
+            trustedPart.inOrder = true
+            let exact = trustedPart.part(width: width, height: height) ?? .empty
+            for y in exact.y..<exact.maxY where row(image, y) != row(whole.image, y) {
                 Issue.record("\(label): row \(y) of \(damage.rowsRead) read differs from the whole file's")
                 break
             }
             if damage.inOrder {
                 #expect(damage.rowsRead > 0, "\(label): \(fault)")
-                for y in damage.rowsRead..<height where row(image, y) != Array(repeating: fill, count: width) {
+                let read = damage.part(width: width, height: height) ?? .empty
+                for y in 0..<height
+                where !(read.y..<read.maxY).contains(y)
+                    && row(image, y) != Array(repeating: fill, count: width)
+                {
                     Issue.record("\(label): row \(y), not read, is not the fill")
                     break
                 }
@@ -160,6 +230,7 @@ import Testing
             case .jpeg: firstData = try #require(Self.find([0xFF, 0xDA], in: bytes)) + 2 + 12
             case .gif: firstData = try #require(bytes.lastIndex(of: 0x2C).map { _ in Self.gifData(bytes) })
             case .webp: firstData = 34
+            case .bmp: firstData = Int(bytes[10]) | Int(bytes[11]) << 8
             default: firstData = 0
             }
             for cut in [firstData, firstData + 2] {
@@ -181,6 +252,27 @@ import Testing
         }
     }
 
+    /// A cut BMP claims at most 1032 bytes of pixels per byte it holds (as deflate packs at
+    /// most 1032 into one): less is refused before the picture is set aside, as before.
+    @Test func aCutBMPClaimingFarMoreThanItHoldsIsRefused() throws {
+        let bmp = try #require(
+            BMPEncoder.encode(PixelImage(width: 1000, height: 5, fill: 0xFF10_2030), withAlpha: false))
+        var claim = bmp
+        claim.replaceSubrange(22..<26, with: Self.le32(5000))  // 5 rows held of 5000: 15 MB claimed
+        #expect(claim.count == 54 + 5 * 3000 && claim.count >= 5000 * 3000 / 1032)
+        let opened = Self.open(claim, "5 rows of 5000")
+        guard case .damaged(let damage, let image) = opened else {
+            Issue.record("5 rows of 5000: \(opened)")
+            return
+        }
+        #expect(damage.rowsRead == 5 && damage.orientation == .flipVertical && image[0, 4999] == 0xFF10_2030)
+        #expect(image[999, 4995] == 0xFF10_2030 && image[0, 4994] == Color.white.pixel)
+        let one = Array(claim[..<(54 + 3000)])
+        #expect(
+            Self.open(one, "1 row of 5000")
+                == .refused(.cutShort(path: "d", reason: "it holds 3054 bytes, too few for a 1000 x 5000 picture")))
+    }
+
     @Test func theMessageSaysHowManyRowsCouldBeRead() {
         let cut = PictureDamage(
             error: .cutShort(path: "/p/photo.png", reason: "it ends before the picture does"), rowsRead: 412,
@@ -189,6 +281,16 @@ import Testing
             cut.message(name: "photo.png")
                 == "“photo.png” is damaged: only the top 412 of 1080 rows could be read"
                 + " (it is cut short: it ends before the picture does)")
+        // Rows stored bottom-up (a BMP) are the bottom ones; a photo turned upright by its EXIF
+        // orientation says the columns its rows became.
+        let bottomUp = PictureDamage(error: cut.error, rowsRead: 40, height: 300, orientation: .flipVertical)
+        #expect(bottomUp.message(name: "a.bmp").hasPrefix("“a.bmp” is damaged: only the bottom 40 of 300 rows could"))
+        let turned = PictureDamage(error: cut.error, rowsRead: 412, height: 1080, orientation: .rotateLeft)
+        #expect(
+            turned.message(subject: "The pasted picture")
+                == "The pasted picture is damaged: only the left 412 of 1080 columns could be read"
+                + " (it is cut short: it ends before the picture does)")
+        #expect(turned.turned(.rotate180).message(name: "b").contains("only the right 412 of 1080 columns"))
         let interlaced = PictureDamage(error: cut.error, rowsRead: 0, height: 1080, inOrder: false)
         #expect(
             interlaced.message(name: "a.gif").hasPrefix("“a.gif” is damaged: only part of the picture could be read"))

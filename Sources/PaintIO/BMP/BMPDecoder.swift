@@ -5,7 +5,44 @@ import PaintCore
 ///
 /// The size is checked against the limits, and an uncompressed file against its own length,
 /// before the pixels are allocated: a short file claiming a big picture is refused at once.
+///
+/// A file cut short opens with the rows it holds, as the other formats do (`PictureDamage`):
+/// an uncompressed one when it holds at least one whole row and at least 1/`mostPixelBytesPerByte`
+/// of its pixel data, run-length codes with the rows they finished. Rows are stored bottom-up
+/// unless the header says top-down, so a cut bottom-up file keeps the picture's bottom rows
+/// (`PictureDamage.orientation` is `.flipVertical`); the rest is white, or transparent where
+/// the picture has alpha (always, for run-length codes, whose skipped pixels are transparent).
 public enum BMPDecoder {
+    /// An uncompressed file cut short claims at most this many bytes of pixel data per byte it
+    /// holds, as a PNG's deflate can pack at most 1032 bytes into one (`PNGCodec`): a few
+    /// hundred bytes claiming a 20000 x 10000 picture are refused before it is set aside.
+    static let mostPixelBytesPerByte = 1032
+
+    /// How many stored rows of an uncompressed picture `size` bytes of file hold: every one,
+    /// or as many as a cut file holds, when they are worth showing (see `mostPixelBytesPerByte`);
+    /// else the file is refused as cut short.
+    static func rowsHeld(_ header: BMPHeader, size: Int, name: String) throws(ImageFileError) -> Int {
+        let pixelBytes = header.rowBytes * header.height
+        guard header.dataOffset + pixelBytes > size else { return header.height }
+        let rows = max(0, size - header.dataOffset) / header.rowBytes
+        guard rows > 0, size >= pixelBytes / mostPixelBytesPerByte else {
+            throw .cutShort(
+                path: name,
+                reason: "it holds \(size) bytes, too few for a \(header.width) x \(header.height) picture")
+        }
+        return rows
+    }
+
+    /// What a cut uncompressed or run-length coded file kept: `rows` stored rows of `header`'s.
+    static func damage(_ header: BMPHeader, rows: Int, size: Int, name: String) -> PictureDamage? {
+        guard rows < header.height else { return nil }
+        return PictureDamage(
+            error: .cutShort(
+                path: name,
+                reason: "it holds \(size) bytes, too few for a \(header.width) x \(header.height) picture"),
+            rowsRead: rows, height: header.height, orientation: header.topDown ? .identity : .flipVertical)
+    }
+
     /// Decodes BMP `bytes`; a `control` told to stop (a paste cancelled) ends the decode at its
     /// next row.
     public static func decode(
@@ -27,32 +64,43 @@ public enum BMPDecoder {
             decoded.format = .bmp
             return decoded
         case .rle8, .rle4:
-            let pixels = try decodeRLE(bytes, header, name: name, control: control)
+            let (pixels, rows) = try decodeRLE(bytes, header, name: name, control: control)
             guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
                 throw .damaged(path: name, reason: "the pixel count does not match the size")
             }
-            // Pixels the run-length codes skipped stay transparent, as Windows shows them.
-            return DecodedImage(image: image, format: .bmp, hasAlpha: !image.isOpaque)
+            // Pixels the run-length codes skipped stay transparent, as Windows shows them; so do
+            // the rows of a cut file.
+            let cut =
+                rows < height
+                ? PictureDamage(
+                    error: .cutShort(path: name, reason: "its run-length data ends early"), rowsRead: rows,
+                    height: height,
+                    orientation: header.topDown ? .identity : .flipVertical) : nil
+            return DecodedImage(image: image, format: .bmp, hasAlpha: !image.isOpaque, damage: cut)
         case .none, .bitfields:
-            guard header.dataOffset + header.rowBytes * height <= bytes.count else {
-                throw .cutShort(
-                    path: name, reason: "it holds \(bytes.count) bytes, too few for a \(width) x \(height) picture")
-            }
+            let rows = try rowsHeld(header, size: bytes.count, name: name)
             let alpha = Channel(header.masks.alpha)
             var pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
-                try decodeRows(bytes, header, name: name, control: control, into: out)
+                try decodeRows(bytes, header, rows: rows, name: name, control: control, into: out)
             }
-            // Many writers leave the alpha byte 0 everywhere: then it means nothing.
+            // Many writers leave the alpha byte 0 everywhere: then it means nothing. (The rows
+            // of a cut file not read are 0 here, and filled below.)
             let usesAlpha = alpha.bits > 0 && pixels.contains { $0 >> 24 != 0 }
             if alpha.bits > 0 {
                 for i in pixels.indices {
                     pixels[i] = usesAlpha ? Pixel.premultiply(pixels[i]) : pixels[i] | 0xFF00_0000
                 }
             }
+            let damage = damage(header, rows: rows, size: bytes.count, name: name)
+            if rows < height {
+                let fill = PictureDamage.fill(hasAlpha: usesAlpha)
+                let unread = header.topDown ? (rows * width)..<(height * width) : 0..<((height - rows) * width)
+                pixels.withUnsafeMutableBufferPointer { $0[unread].update(repeating: fill) }
+            }
             guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
                 throw .damaged(path: name, reason: "the pixel count does not match the size")
             }
-            return DecodedImage(image: image, format: .bmp, hasAlpha: usesAlpha)
+            return DecodedImage(image: image, format: .bmp, hasAlpha: usesAlpha, damage: damage)
         }
     }
 
@@ -77,15 +125,19 @@ public enum BMPDecoder {
         }
     }
 
-    /// Uncompressed rows into straight pixels (alpha only where a mask gives one, else 255).
+    /// The first `rows` stored uncompressed rows into straight pixels (alpha only where a mask
+    /// gives one, else 255); the picture's other rows 0.
     private static func decodeRows(
-        _ bytes: [UInt8], _ header: BMPHeader, name: String, control: ReplayControl?,
+        _ bytes: [UInt8], _ header: BMPHeader, rows: Int, name: String, control: ReplayControl?,
         into out: UnsafeMutableBufferPointer<UInt32>
     ) throws(ImageFileError) {
         guard let target = out.baseAddress else { return }
+        let width = header.width
+        let unread = header.topDown ? (rows * width)..<out.count : 0..<((header.height - rows) * width)
+        out[unread].update(repeating: 0)
         let converter = RowConverter(header)
         try bytes.withUnsafeBufferPointer { (data) throws(ImageFileError) in
-            for stored in 0..<header.height {
+            for stored in 0..<rows {
                 try ReplayControl.checkDecodeStep(control, name)
                 let y = header.topDown ? stored : header.height - 1 - stored
                 let row = header.dataOffset + stored * header.rowBytes
@@ -121,10 +173,8 @@ public enum BMPDecoder {
             let (hasAlpha, damage) = (decoded.hasAlpha, decoded.damage)
             return (TiledPicture(releasing: (consume decoded).image), hasAlpha, damage)
         }
-        guard header.dataOffset + header.rowBytes * height <= stream.size else {
-            throw .cutShort(
-                path: name, reason: "it holds \(stream.size) bytes, too few for a \(width) x \(height) picture")
-        }
+        // A cut file: the rows it holds (checked before a row is read), the rest white.
+        _ = try rowsHeld(header, size: stream.size, name: name)
         // Bottom-up rows (the usual kind) fill the picture from its last band.
         let writer = TiledPicture.Writer(
             width: width, height: height, orientation: header.topDown ? .identity : .flipVertical)
@@ -139,10 +189,11 @@ public enum BMPDecoder {
             early = early.dropFirst(taken)
             let got = taken + stream.read(into: UnsafeMutableRawBufferPointer(rebasing: row[taken...]))
             guard got == row.count, let band = writer.band.baseAddress else {
-                throw .cutShort(
-                    path: name,
-                    reason: "it holds \(header.dataOffset + stored * header.rowBytes + got) bytes, too few for a"
-                        + " \(width) x \(height) picture")
+                let size = header.dataOffset + stored * header.rowBytes + got
+                // Shorter than its size said (a file cut while it was read): as a cut file.
+                _ = try rowsHeld(header, size: size, name: name)
+                writer.fill(rows: stored..<height, with: PictureDamage.fill(hasAlpha: false))
+                return (writer.finish(), false, damage(header, rows: stored, size: size, name: name))
             }
             converter.convert(
                 UnsafeBufferPointer(row.bindMemory(to: UInt8.self)), into: band + writer.bandRow(of: stored) * width)
@@ -207,14 +258,17 @@ public enum BMPDecoder {
     /// RLE8 / RLE4: runs of one index, literal runs, end of line, delta moves, end of bitmap.
     ///
     /// The codes only ever move forward, so rows are finished one at a time and written to the
-    /// picture as they are: a stream that ends early has touched only the rows it described.
+    /// picture as they are: a stream that ends early has written only the rows it finished,
+    /// which are kept, the rest transparent (with the row it ended in); none is refused, cut
+    /// short. Returns the pixels and how many stored rows were finished.
     private static func decodeRLE(
         _ bytes: [UInt8], _ header: BMPHeader, name: String, control: ReplayControl?
-    ) throws(ImageFileError) -> [UInt32] {
+    ) throws(ImageFileError) -> (pixels: [UInt32], rows: Int) {
         let four = header.compression == .rle4
         let (width, height) = (header.width, header.height)
         let cut = ImageFileError.cutShort(path: name, reason: "its run-length data ends early")
-        return try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
+        var finished = height
+        let pixels = try PixelBuffer.make(count: width * height) { (out) throws(ImageFileError) in
             guard let base = out.baseAddress else { return }
             var row = [UInt32](repeating: 0, count: width)
             var x = 0
@@ -234,13 +288,23 @@ public enum BMPDecoder {
                 if x < width { row[x] = index < header.palette.count ? header.palette[index] : 0xFF00_0000 }
                 x += 1
             }
+            // The data ended after `line` whole rows: those are kept, the rest made transparent.
+            func ended() throws(ImageFileError) {
+                guard line > 0 else { throw cut }
+                finished = line
+                let unread = header.topDown ? (line * width)..<out.count : 0..<((height - line) * width)
+                out[unread].update(repeating: 0)
+            }
             var checked = -1
-            while line < height {
+            rows: while line < height {
                 if line != checked {
                     try ReplayControl.checkDecodeStep(control, name)
                     checked = line
                 }
-                guard i + 2 <= bytes.count else { throw cut }
+                guard i + 2 <= bytes.count else {
+                    try ended()
+                    break rows
+                }
                 let count = Int(bytes[i])
                 let value = bytes[i + 1]
                 i += 2
@@ -259,14 +323,20 @@ public enum BMPDecoder {
                 case 1:  // end of bitmap: the rest is transparent
                     while line < height { nextLine() }
                 case 2:  // delta: move right and down
-                    guard i + 2 <= bytes.count else { throw cut }
+                    guard i + 2 <= bytes.count else {
+                        try ended()
+                        break rows
+                    }
                     for _ in 0..<Int(bytes[i + 1]) { nextLine() }
                     x += Int(bytes[i])
                     i += 2
                 default:  // a literal run of `value` indices, padded to 16 bits
                     let n = Int(value)
                     let size = four ? (n + 1) / 2 : n
-                    guard i + size <= bytes.count else { throw cut }
+                    guard i + size <= bytes.count else {
+                        try ended()
+                        break rows
+                    }
                     for k in 0..<n {
                         let byte = bytes[i + (four ? k / 2 : k)]
                         put(four ? Int(k % 2 == 0 ? byte >> 4 : byte & 15) : Int(byte))
@@ -275,5 +345,6 @@ public enum BMPDecoder {
                 }
             }
         }
+        return (pixels, finished)
     }
 }

@@ -13,23 +13,49 @@ public struct PictureDamage: Equatable, Sendable {
     /// Why the rest could not be read, as the refusal of the file would have said it
     /// (`.cutShort` or `.damaged`).
     public var error: ImageFileError
-    /// How many rows from the picture's top (as the file stores it, before an EXIF
-    /// orientation turns it) were decoded whole; the rest are the fill.
+    /// How many rows, counted from the first the file stores (before `orientation` turns
+    /// them), were decoded whole; the rest are the fill.
     public var rowsRead: Int
-    /// The picture's height in the file.
+    /// The picture's height in the file: the rows it stores.
     public var height: Int
     /// Whether the rows came in order, top to bottom: false for an interlaced PNG or GIF (the
     /// passes read are spread over the whole picture, `rowsRead` counts the rows they made
     /// whole) and a progressive JPEG (its first scans give the whole picture, coarser: no row
     /// is whole, `rowsRead` is 0).
     public var inOrder: Bool
+    /// How the rows as the file stores them lie in the picture as it opens: a JPEG's EXIF
+    /// orientation turns them (orientations 5 to 8 make them columns), a bottom-up BMP stores
+    /// its bottom row first (`.flipVertical`). The rows read then lie at another edge of the
+    /// picture than its top (`part`), and the message says which.
+    public var orientation: Orientation
 
     /// A damage record.
-    public init(error: ImageFileError, rowsRead: Int, height: Int, inOrder: Bool = true) {
+    public init(
+        error: ImageFileError, rowsRead: Int, height: Int, inOrder: Bool = true, orientation: Orientation = .identity
+    ) {
         self.error = error
         self.rowsRead = rowsRead
         self.height = height
         self.inOrder = inOrder
+        self.orientation = orientation
+    }
+
+    /// The same damage, its rows then turned as `next` turns the picture (a JPEG's EXIF
+    /// orientation applied after its rows are decoded).
+    public func turned(_ next: Orientation) -> PictureDamage {
+        var turned = self
+        turned.orientation = orientation.then(next)
+        return turned
+    }
+
+    /// The rectangle of the picture as it opens, `width` x `height` (after `orientation`),
+    /// that holds the rows read; nil when they did not come in order (`inOrder`).
+    public func part(width: Int, height: Int) -> IntRect? {
+        guard inOrder else { return nil }
+        let stored = orientation.inverse.size(width: width, height: height)
+        return orientation.map(
+            IntRect(x: 0, y: 0, width: stored.width, height: min(rowsRead, stored.height)), width: stored.width,
+            height: stored.height)
     }
 
     /// The pixel for what was not decoded: transparent for a picture with alpha, else white.
@@ -48,10 +74,24 @@ public struct PictureDamage: Equatable, Sendable {
     /// One sentence for the status bar, e.g. `“photo.png” is damaged: only the top 412 of
     /// 1080 rows could be read (it is cut short: it ends before the picture does)`.
     public func message(name: String) -> String {
-        let subject = "“\(ImageFileError.shortened(name))”"
+        message(subject: "“\(ImageFileError.shortened(name))”")
+    }
+
+    /// The sentence of `message(name:)` about `subject` (`The pasted picture`). The part read
+    /// is said as the picture shows it: a photo turned upright by its EXIF orientation says
+    /// `only the left 412 of 1080 columns`, a bottom-up BMP `only the bottom 40 of 300 rows`.
+    public func message(subject: String) -> String {
         let what: String
         if inOrder && rowsRead < height {
-            what = "only the top \(rowsRead) of \(height) rows could be read"
+            // Where the first stored row lies once turned: one side of a 1 x height picture.
+            let first = orientation.map(IntRect(x: 0, y: 0, width: 1, height: 1), width: 1, height: height)
+            let edge: String
+            if orientation.swapsAxes {
+                edge = first.x == 0 ? "left \(rowsRead) of \(height) columns" : "right \(rowsRead) of \(height) columns"
+            } else {
+                edge = first.y == 0 ? "top \(rowsRead) of \(height) rows" : "bottom \(rowsRead) of \(height) rows"
+            }
+            what = "only the \(edge) could be read"
         } else {
             what = "only part of the picture could be read"
         }

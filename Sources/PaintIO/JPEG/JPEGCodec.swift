@@ -43,7 +43,10 @@ public enum JPEGCodec {
             }
             return (image, damage ?? rows.coarse)
         }
-        return DecodedImage(image: image.oriented(orientation), format: .jpeg, hasAlpha: false, damage: damage)
+        // The rows read are turned with the picture: a photo on its side read down to its middle
+        // holds its left or right half (`PictureDamage.orientation`).
+        return DecodedImage(
+            image: image.oriented(orientation), format: .jpeg, hasAlpha: false, damage: damage?.turned(orientation))
     }
 
     /// Decodes JPEG `bytes` as `decode` does, straight into the engine's tiles: 64 rows at a
@@ -100,9 +103,9 @@ public enum JPEGCodec {
         } catch {
             let damage = try rows.damage(error, rowsRead: y)
             writer.fill(rows: y..<rows.height, with: PictureDamage.fill(hasAlpha: false))
-            return (writer.finish(), damage)
+            return (writer.finish(), damage.turned(orientation))
         }
-        return (writer.finish(), rows.coarse)
+        return (writer.finish(), rows.coarse?.turned(orientation))
     }
 
     /// Reads the header of JPEG `bytes`, checks its size against `limits`, starts the decoder
