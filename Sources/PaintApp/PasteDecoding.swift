@@ -25,9 +25,9 @@ final class PasteDecoding {
 
     /// How a picture is decoded: `decode`, unless a test gives one it holds for as long as it
     /// needs (`Session.decodePaste`).
-    typealias Decoder = @Sendable (Source, ReplayControl?) -> Result<PixelImage, ImageFileError>
+    typealias Decoder = @Sendable (Source, ReplayControl?) -> Result<DecodedImage, ImageFileError>
 
-    private let job: BackgroundJob<Result<PixelImage, ImageFileError>>
+    private let job: BackgroundJob<Result<DecodedImage, ImageFileError>>
     private let decoder: Decoder
     /// The picture's size as its header says (nil when the header says nothing usable): for
     /// the status bar while it decodes.
@@ -59,14 +59,23 @@ final class PasteDecoding {
     }
 
     /// Decodes `source` in whatever format it is, the clipboard's bytes as "the clipboard" in
-    /// the messages.
-    static func decode(_ source: Source, control: ReplayControl?) -> Result<PixelImage, ImageFileError> {
+    /// the messages. A damaged or cut-short picture gives what could be read, with its
+    /// `DecodedImage.damage`, as Open does.
+    static func decode(_ source: Source, control: ReplayControl?) -> Result<DecodedImage, ImageFileError> {
         Result { () throws(ImageFileError) in
             switch source {
-            case .clipboard(let bytes):
-                return try ImageDecoder.decode(bytes, name: "the clipboard", control: control).image
-            case .file(let path), .background(let path): return try ImageFile.load(path: path, control: control)
+            case .clipboard(let bytes): return try ImageDecoder.decode(bytes, name: "the clipboard", control: control)
+            case .file(let path), .background(let path): return try ImageFile.decode(path: path, control: control)
             }
+        }
+    }
+
+    /// How the status bar names the picture `source` gives when it is damaged: the file by its
+    /// name, as Open says it; the clipboard's bytes as the pasted picture.
+    static func damageMessage(_ damage: PictureDamage, from source: Source) -> String {
+        switch source {
+        case .clipboard: return damage.message(subject: "The pasted picture")
+        case .file(let path), .background(let path): return damage.message(name: PathDisplay.abbreviatingHome(path))
         }
     }
 
@@ -75,7 +84,7 @@ final class PasteDecoding {
     func checkFinished() -> Bool { job.checkFinished() }
 
     /// Waits for the thread and gives the picture, or why there is none.
-    func finish() -> Result<PixelImage, ImageFileError> { job.finish() ?? decoder(source, nil) }
+    func finish() -> Result<DecodedImage, ImageFileError> { job.finish() ?? decoder(source, nil) }
 
     /// Tells the decode to stop at its next step, a row or a chunk (nothing once it is done).
     /// Dropped unfinished, it is told the same and not waited for.

@@ -183,17 +183,35 @@ extension Session {
         setMessage("Paste cancelled")
     }
 
+    /// A decoded paste: its picture, and when its source was damaged or cut short what could be
+    /// read of it, said as the status bar says it (`PasteDecoding.damageMessage`).
+    struct Pasted {
+        var image: PixelImage
+        var damage: PictureDamage?
+        var damageMessage: String?
+    }
+
     /// Floats the decoded picture, or says why there is none: a dropped file as Open says it,
-    /// the clipboard as what it is (no file to open).
+    /// the clipboard as what it is (no file to open). A damaged source gives what could be
+    /// read, and the status bar says so as it does for a damaged file opened.
     private func placeDecoded(
-        _ result: Result<PixelImage, ImageFileError>, from source: PasteDecoding.Source, asNewPicture: Bool
+        _ result: Result<DecodedImage, ImageFileError>, from source: PasteDecoding.Source, asNewPicture: Bool
     ) {
         switch (result, source) {
-        case (.success(let image), .background(let path)): setBackground(picture: image, from: path)
-        case (.success(let image), _) where asNewPicture:
-            pendingPasteAsNew = image
-            requestLeave(to: .pastedPicture)
-        case (.success(let image), _): place(image)
+        case (.success(let decoded), .background(let path)):
+            setBackground(
+                picture: decoded.image, from: path,
+                damaged: decoded.damage.map { PasteDecoding.damageMessage($0, from: source) })
+        case (.success(let decoded), _):
+            let pasted = Pasted(
+                image: decoded.image, damage: decoded.damage,
+                damageMessage: decoded.damage.map { PasteDecoding.damageMessage($0, from: source) })
+            if asNewPicture {
+                pendingPasteAsNew = pasted
+                requestLeave(to: .pastedPicture)
+            } else {
+                place(pasted.image, damaged: pasted.damageMessage)
+            }
         case (.failure(let error), .clipboard): setMessage(error.clipboardMessage)
         case (.failure(let error), .file), (.failure(let error), .background): setMessage(error.description)
         }
@@ -203,16 +221,23 @@ extension Session {
     /// the pasted picture's size holding it as its one step (undo leaves the empty canvas, as
     /// KolourPaint's Paste in New Window does). A picture with any transparency goes over a
     /// transparent background, so it is saved with its alpha as GIMP's Paste as New Image keeps
-    /// it; an opaque one over the usual background (saved as RGB, as before).
+    /// it; an opaque one over the usual background (saved as RGB, as before). One from a
+    /// damaged source is marked as a damaged file opened is (`Document.damage`): the status bar
+    /// says what could be read until something else is said, and Save As suggests
+    /// `untitled (recovered).png`.
     func newPictureFromPaste() {
-        guard let image = pendingPasteAsNew else { return }
+        guard let pasted = pendingPasteAsNew else { return }
         pendingPasteAsNew = nil
+        let image = pasted.image
         var options = opener.options
         if !image.isOpaque { options.background = .transparent }
-        start(
-            DocumentLoader.blank(width: image.width, height: image.height, options: options), message: "",
-            anotherPicture: true)
+        var document = DocumentLoader.blank(width: image.width, height: image.height, options: options)
+        document.damage = pasted.damage
+        start(document, message: "", anotherPicture: true)
         perform(.paste(image, x: 0, y: 0))
+        if let said = pasted.damageMessage {
+            return setMessage("\(said); a new picture of it, \(image.width) × \(image.height)")
+        }
         setMessage(
             "New picture from the clipboard, \(image.width) × \(image.height)"
                 + (!image.isOpaque ? ", its transparency kept" : ""))
@@ -220,8 +245,9 @@ extension Session {
 
     /// Floats `image` at the top-left corner of the visible canvas, to be dragged into place.
     /// It takes the selection's place, as in MS Paint: once it is put down or dropped nothing
-    /// is selected, so a Delete then cannot clear a rectangle chosen before the paste.
-    func place(_ image: PixelImage) {
+    /// is selected, so a Delete then cannot clear a rectangle chosen before the paste. A paste
+    /// whose source was damaged says what could be read of it (`damaged`) instead of its size.
+    func place(_ image: PixelImage, damaged: String? = nil) {
         selection = nil
         let visible = layout.visibleImage
         let corner = layout.imagePoint(windowX: visible.x, windowY: visible.y)
@@ -232,6 +258,7 @@ extension Session {
         let larger = image.width > engine.width || image.height > engine.height
         // Short enough to be read whole in the default window (StatusMessageFitTests), measured
         // as Xft draws them (a picture of 1920 × 1080 too).
+        if let damaged { return setMessage("\(damaged); Enter puts it down, Esc drops it") }
         setMessage(
             larger
                 ? "Too large: Ctrl+Shift+X grows the picture, Enter crops, Esc drops"

@@ -125,7 +125,10 @@ extension Session {
             return nil
         }
         do {
-            setBackground(picture: try ImageFile.load(path: path), from: path)
+            let decoded = try ImageFile.decode(path: path)
+            setBackground(
+                picture: decoded.image, from: path,
+                damaged: decoded.damage.map { $0.message(name: PathDisplay.abbreviatingHome(path)) })
             return nil
         } catch {
             setMessage(error.description)
@@ -133,9 +136,11 @@ extension Session {
         }
     }
 
-    /// `image`, from the file at `path`, as the background: fitted to the canvas, one step.
-    func setBackground(picture image: PixelImage, from path: String) {
+    /// `image`, from the file at `path`, as the background: fitted to the canvas, one step. A
+    /// damaged file's picture (what could be read of it) says so (`damaged`).
+    func setBackground(picture image: PixelImage, from path: String, damaged: String? = nil) {
         setBackground(Background.fitted(image, width: engine.width, height: engine.height))
+        if let damaged { return setMessage("\(damaged); the background shows what could be read") }
         setMessage("Background: \(PathDisplay.abbreviatingHome(path))")
     }
 

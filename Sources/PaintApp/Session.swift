@@ -263,7 +263,7 @@ public final class Session {
     var pasteRequestedAsNew = false
     /// The clipboard's picture decoded for Paste as New Picture, waiting for the answer about
     /// this document's changes (`Leaving.pastedPicture`).
-    var pendingPasteAsNew: PixelImage?
+    var pendingPasteAsNew: Pasted?
     /// A copied picture being encoded for the clipboard on its own thread (`offerToClipboard`).
     var clipboardEncoding: ClipboardEncoding?
     /// A pasted or dropped picture being decoded on its own thread, placed when it is done.
@@ -534,8 +534,8 @@ public final class Session {
     /// and kept until the next message or change (a notice such as "Canvas size unchanged" goes
     /// by itself after `messageLifetime`).
     public static func isError(_ text: String) -> Bool {
-        // A picture opened from a damaged file says so until something else is said.
-        text.hasPrefix("Cannot") || text.hasPrefix("Crash protection stopped") || text.contains("” is damaged: only ")
+        // A picture opened or pasted from a damaged file says so until something else is said.
+        text.hasPrefix("Cannot") || text.hasPrefix("Crash protection stopped") || text.contains(" is damaged: only ")
             || text.hasPrefix("Your settings from last time could not be saved")
     }
 

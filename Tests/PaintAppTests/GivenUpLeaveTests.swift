@@ -28,7 +28,7 @@ import Testing
         s.pasteNow(png: try PNGCodec.encode(picture, withAlpha: true))
         #expect(s.mode == .confirmLeave(.pastedPicture), "\(s.mode)")
         s.answer(.save)
-        let waits = s.pendingPasteAsNew == picture
+        let waits = s.pendingPasteAsNew?.image == picture
         #expect(s.fileDialog != nil && waits, "the paste waits for the save")
     }
 
