@@ -39,7 +39,9 @@ extension RecoveryTests {
             #expect(paint.title == "d.png — SwiftPaint", "title \(paint.title ?? "nil")")
             #expect(FileManager.default.fileExists(atPath: orphan), "Escape deleted the journal")
             #expect(try JournalReader.read(path: orphan).operations.count == 2)
-            #expect(Self.journals(home).count == 2, "\(Self.journals(home))")
+            // This program's own journal beside it: made on the journal's own thread after the
+            // first frame, so it may come after the status bar is back.
+            #expect(Wait.until { Self.journals(home).count == 2 }, "\(Self.journals(home))")
             // SIGHUP with nothing changed: exit 0, its own journal goes, the orphan stays.
             #expect(paint.app.kill(SIGHUP))
             #expect(paint.app.waitForExit() == 0, "SIGHUP: \(paint.app.outputSummary)")
@@ -56,8 +58,13 @@ extension RecoveryTests {
             "Discard kept the journal of the dead process")
         expectCanvas(paint, equals: blank, "the canvas after Discard")
         #expect(paint.title == "d.png — SwiftPaint", "title \(paint.title ?? "nil")")
-        let left = Self.journals(home)
-        #expect(left.count == 1 && left.first != orphan, "\(left)")
+        // Only this program's own journal is left (made on its own thread: waited for).
+        var left = Self.journals(home)
+        #expect(
+            Wait.until {
+                left = Self.journals(home)
+                return left.count == 1
+            } && left.first != orphan, "\(left)")
         // Closing the unchanged window exits at once, and the clean exit removes the last journal.
         paint.client.sendCloseRequest(paint.window)
         #expect(paint.app.waitForExit() == 0, "\(paint.app.outputSummary)")
@@ -335,11 +342,12 @@ extension RecoveryTests {
         try drawStroke(first, 0, home: home)
         let second = try start(home, [file], offer: false)
         defer { second.stop() }
-        // The journal is written after the first frame, before input is read: once the second
-        // program answers a ping, its journal exists (counting at the map raced it).
+        // The journal is started after the first frame, before input is read, and its file is
+        // made on the journal's own thread: even once the second program answers a ping it
+        // may not be there yet (counting at the map, then at the ping, raced it).
         try second.roundTrip()
         #expect(first.app.isRunning && second.app.isRunning)
-        #expect(Self.journals(home).count == 2, "\(Self.journals(home))")
+        #expect(Wait.until { Self.journals(home).count == 2 }, "\(Self.journals(home))")
         // The first one's journal is intact and still its own.
         try Self.waitForJournal(
             home, path: Self.journals(home).first { (try? JournalReader.read(path: $0).operations.count) == 1 },
