@@ -12,10 +12,10 @@ import XDriver
 ///
 /// Expected pictures come from a headless `Session` replaying the same inputs (`ToolsDriver`);
 /// where a replay would need the editor panel, the assertions are exact colors at stroke pixels
-/// instead. Serialized, depth 24 with MIT-SHM.
+/// instead. Serialized, depth 24 (`ServerConfig.standard`).
 @Suite("BackgroundAndColorsEndToEnd: background, color editor, recent colors", .serialized)
 struct BackgroundAndColorsEndToEndTests {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 400, h: 300)
     /// The helpers of the tools suite (canvas polling, save, save-and-compare).
     let tools = ToolsEndToEndTests()

@@ -53,7 +53,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
         let noise = Self.noise()
         try ImageFile.save(noise, to: picture, withAlpha: false)
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--size", "\(Self.size.w)x\(Self.size.h)", picture],
+            ServerConfig.standard, arguments: ["--size", "\(Self.size.w)x\(Self.size.h)", picture],
             imageWidth: Self.size.w, imageHeight: Self.size.h)
         defer { paint.stop() }
         expectCanvas(paint, equals: noise, "the opened noise")
@@ -83,7 +83,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
         let noise = Self.noise(width: 1200, height: 1000)
         try ImageFile.save(noise, to: picture, withAlpha: false)
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--no-journal", picture], imageWidth: 1200,
+            ServerConfig.standard, arguments: ["--no-journal", picture], imageWidth: 1200,
             imageHeight: 1000)
         defer { paint.stop() }
         try paint.key("c", modifiers: [.control])
@@ -106,7 +106,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
         let file = dir.file("sticker.png")
         let sticker = PixelImage(width: 90, height: 60, fill: Color(r: 200, g: 40, b: 160).pixel)
         try ImageFile.save(sticker, to: file, withAlpha: false)
-        let paint = try start(ServerConfig(depth: 24, shm: true))
+        let paint = try start(ServerConfig.standard)
         defer { paint.stop() }
         let owner = try xclip(
             paint, ["-selection", "clipboard", "-t", "image/png", "-i", file, "-loops", "1"], background: true)
@@ -137,7 +137,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
     func pasteInChunks() throws {
         let noise = Self.noise()
         let png = try PNGCodec.encode(noise, withAlpha: false)
-        let paint = try start(ServerConfig(depth: 24, shm: true))
+        let paint = try start(ServerConfig.standard)
         defer { paint.stop() }
         let owner = try IncrClipboardOwner(displayName: paint.session.server.displayName, png: png)
         try pasteServed(paint, serve: { owner.serve() }, until: noise, "the chunked picture")
@@ -151,7 +151,7 @@ struct ClipboardEndToEndTests: CanvasChecks {
         let green = Color(r: 30, g: 160, b: 90)
         // 144 MB of pixels from a few hundred kilobytes: its decode outlasts many frames.
         try ImageFile.save(PixelImage(width: 6000, height: 6000, fill: green.pixel), to: file, withAlpha: false)
-        let paint = try start(ServerConfig(depth: 24, shm: true))
+        let paint = try start(ServerConfig.standard)
         defer { paint.stop() }
         let owner = try xclip(paint, ["-selection", "clipboard", "-t", "image/png", "-i", file], background: true)
         defer { owner.child.killAndReap() }

@@ -77,7 +77,7 @@ struct ClipboardFormatsTests: CanvasChecks {
         let near = Pixel.unpack(decoded[10, 30])
         #expect(abs(Int(near.r) - 200) < 8 && abs(Int(near.g) - 40) < 8 && abs(Int(near.b) - 160) < 8)
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--size", "\(Self.size.w)x\(Self.size.h)"],
+            ServerConfig.standard, arguments: ["--size", "\(Self.size.w)x\(Self.size.h)"],
             imageWidth: Self.size.w, imageHeight: Self.size.h)
         defer { paint.stop() }
         let owner = try E().xclip(paint, ["-selection", "clipboard", "-t", target, "-i", file], background: true)
@@ -151,7 +151,7 @@ struct ClipboardFormatsTests: CanvasChecks {
         let file = dir.file("sticker.png")
         try ImageFile.save(Self.sticker, to: file, withAlpha: false)
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--size", "90x60", file], imageWidth: 90, imageHeight: 60)
+            ServerConfig.standard, arguments: ["--size", "90x60", file], imageWidth: 90, imageHeight: 60)
         defer { paint.stop() }
         expectCanvas(paint, equals: Self.sticker, "the opened sticker")
         try paint.key("c", modifiers: [.control])
@@ -204,7 +204,7 @@ struct ClipboardFormatsTests: CanvasChecks {
     @Test("Ctrl+C then closing the window: a clipboard manager is handed the picture (SAVE_TARGETS)")
     func handedToAClipboardManager() throws {
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--size", "90x60"], imageWidth: 90, imageHeight: 60)
+            ServerConfig.standard, arguments: ["--size", "90x60"], imageWidth: 90, imageHeight: 60)
         defer { paint.stop() }
         let manager = try FakeClipboardManager(displayName: paint.session.server.displayName)
         // A stroke, so the picture handed over is not just white.

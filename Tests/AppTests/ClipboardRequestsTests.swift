@@ -23,7 +23,7 @@ struct ClipboardRequestsTests {
         let noise = ClipboardEndToEndTests.noise(width: Self.size.w, height: Self.size.h)
         try ImageFile.save(noise, to: file, withAlpha: false)
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: [file], imageWidth: Self.size.w, imageHeight: Self.size.h)
+            ServerConfig.standard, arguments: [file], imageWidth: Self.size.w, imageHeight: Self.size.h)
         defer { paint.stop() }
         let r = try ClipboardRequestor(displayName: paint.session.server.displayName)
         try paint.key("c", modifiers: [.control])
@@ -142,7 +142,7 @@ struct ClipboardRequestsTests {
         }
         try ImageFile.save(picture, to: file, withAlpha: false)
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--no-journal", file], imageWidth: w, imageHeight: h)
+            ServerConfig.standard, arguments: ["--no-journal", file], imageWidth: w, imageHeight: h)
         defer { paint.stop() }
         let r = try ClipboardRequestor(displayName: paint.session.server.displayName)
         try paint.key("c", modifiers: [.control])

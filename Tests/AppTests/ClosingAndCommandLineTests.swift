@@ -236,7 +236,7 @@ extension DrawingTests {
 extension DrawingTests {
     @Test("S, a drag, Delete: the selected paint is cleared; a drag inside moves it; Enter puts it down")
     func selectDeleteAndMove() throws {
-        let config = ServerConfig(depth: 24, shm: true)
+        let config = ServerConfig.standard
         let dir = try scratchFolder()
         let picture = dir.file("blocks.png")
         var image = PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel)

@@ -9,7 +9,7 @@ import Testing
 /// bar say so; Ctrl+S asks for a name (`photo (recovered).png` suggested) and never writes over
 /// the damaged file, whose bytes stay as they were.
 @Suite(.serialized) struct DamagedFileEndToEndTests: CanvasChecks {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 200, h: 150)
 
     /// A noisy opaque picture (its compressed rows spread over the file) and a copy of its PNG

@@ -13,7 +13,7 @@ struct FeedbackEndToEndTests {
 
     static func start(_ arguments: [String] = []) throws -> PaintWindow {
         try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--size", "\(size.w)x\(size.h)"] + arguments,
+            ServerConfig.standard, arguments: ["--size", "\(size.w)x\(size.h)"] + arguments,
             imageWidth: size.w, imageHeight: size.h)
     }
 

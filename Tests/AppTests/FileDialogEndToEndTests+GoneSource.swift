@@ -15,7 +15,7 @@ extension FileDialogEndToEndTests {
         let dir = try scratchFolder()
         let picture = Self.quarters(Color(r: 250, g: 120, b: 0), Color(r: 10, g: 10, b: 120))
         try ImageFile.save(picture, to: dir.file("pic.png"), withAlpha: false)
-        let paint = try start(ServerConfig(depth: 24, shm: true), dir.file("doc.png"))
+        let paint = try start(ServerConfig.standard, dir.file("doc.png"))
         defer { paint.stop() }
         let display = paint.session.server.displayName
         // Enter (its types in XdndTypeList: bit 0), then Position, then Drop; the messages and the
@@ -101,7 +101,7 @@ extension FileDialogEndToEndTests {
     @Test("Drag and drop: a source that never hands its list over, or quits at the drop, is given up in red")
     func dropsNeverHandedOver() throws {
         let (dir, first, second) = try Self.twoDropPictures()
-        let paint = try start(ServerConfig(depth: 24, shm: true), dir.file("doc.png"))
+        let paint = try start(ServerConfig.standard, dir.file("doc.png"))
         defer { paint.stop() }
         let display = paint.session.server.displayName
         let (x, y) = paint.windowPoint(imageX: 200, imageY: 150)
@@ -146,7 +146,7 @@ extension FileDialogEndToEndTests {
         ])
     func aLateAnswerIsNotTheNextDrops(_ late: LateAnswer) throws {
         let (dir, _, second) = try Self.twoDropPictures()
-        let paint = try start(ServerConfig(depth: 24, shm: true), dir.file("doc.png"))
+        let paint = try start(ServerConfig.standard, dir.file("doc.png"))
         defer { paint.stop() }
         let display = paint.session.server.displayName
         let (x, y) = paint.windowPoint(imageX: 200, imageY: 150)

@@ -80,7 +80,7 @@ struct FileDialogEndToEndTests: CanvasChecks {
 
     @Test("Save as: a click on WebP renames the file, a click on Save writes it; both come back under Recent")
     func saveAsWithThePointerAndRecent() throws {
-        let config = ServerConfig(depth: 24, shm: true)
+        let config = ServerConfig.standard
         let dir = try scratchFolder()
         let green = Color(r: 30, g: 200, b: 60)
         let picture = Self.quarters(green, Color(r: 250, g: 250, b: 20))
@@ -152,7 +152,7 @@ struct FileDialogEndToEndTests: CanvasChecks {
 
     @Test("Drag and drop: a file dropped from another program opens; with Ctrl held it is pasted, floating")
     func dropOpensAndCtrlPastes() throws {
-        let config = ServerConfig(depth: 24, shm: true)
+        let config = ServerConfig.standard
         let dir = try scratchFolder()
         let picture = Self.quarters(Color(r: 250, g: 120, b: 0), Color(r: 10, g: 10, b: 120))
         // A space in the name: the uri list carries it as %20.

@@ -9,7 +9,7 @@ import Testing
 /// .webp and .jpg; the files' formats, pixels and alpha checked.
 @Suite(.serialized) struct FormatsEndToEndTests: CanvasChecks {
     /// Formats do not depend on how pixels reach the server: one configuration.
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
 
     /// `picture` as the window shows it: over the 8-pixel checkerboard where it is not opaque.
     static func shown(_ picture: PixelImage) -> PixelImage {

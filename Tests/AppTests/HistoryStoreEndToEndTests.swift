@@ -14,7 +14,7 @@ import Testing
 /// presses Ctrl+Z.
 @Suite("HistoryStoreEndToEnd: plain files, the history on this computer", .serialized)
 struct HistoryStoreEndToEndTests: CanvasChecks {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 320, h: 200)
     /// Where the secret line runs and a point on it.
     static let secretPath = line(from: (60, 80), to: (220, 86), step: 3)

@@ -14,11 +14,11 @@ import XDriver
 /// (same window size, same window coordinates) but only the strokes that should remain — so an
 /// expected picture never depends on the program's own undo or removal logic.
 ///
-/// Serialized, depth 24 with MIT-SHM except the stroke-eraser smoke test, which also runs
-/// without MIT-SHM and at depth 16.
+/// Serialized, depth 24 (`ServerConfig.standard`: with MIT-SHM or without, by the test's name)
+/// except the stroke-eraser smoke test, which runs without MIT-SHM and at depth 16.
 @Suite("HistoryEndToEnd: undo, redo and the stroke eraser", .serialized)
 struct HistoryEndToEndTests: CanvasChecks {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 400, h: 300)
     static var sizeArgument: [String] { ["--size", "\(size.w)x\(size.h)"] }
     /// The stroke eraser's hover outline color (dashed with white); no swatch has it.
@@ -327,10 +327,10 @@ extension HistoryEndToEndTests {
         try paint.click(.undo)
         expectCanvas(paint, equals: HistoryDriver(paint).expected(), "after a click on the undo button")
         let redoEnabled = try paint.client.waitForCapture(
-            paint.window, rect: redoRect, timeout: .seconds(10), "the redo button enabled after an undo"
+            paint.window, rect: redoRect, "the redo button enabled after an undo"
         ) { $0.image != redoGreyed.image }
         let undoGreyed = try paint.client.waitForCapture(
-            paint.window, rect: undoRect, timeout: .seconds(10), "the undo button greyed with nothing to undo"
+            paint.window, rect: undoRect, "the undo button greyed with nothing to undo"
         ) { $0.image != undoEnabled.image }
         // Greyed means dimmer: the enabled icon has darker ink than the greyed one.
         #expect(
@@ -345,10 +345,10 @@ extension HistoryEndToEndTests {
         try paint.click(.redo)
         expectCanvas(paint, equals: afterOne.image, "after a click on the redo button")
         _ = try paint.client.waitForCapture(
-            paint.window, rect: redoRect, timeout: .seconds(10), "the redo button greyed again at the end"
+            paint.window, rect: redoRect, "the redo button greyed again at the end"
         ) { $0.image == redoGreyed.image }
         _ = try paint.client.waitForCapture(
-            paint.window, rect: undoRect, timeout: .seconds(10), "the undo button enabled again"
+            paint.window, rect: undoRect, "the undo button enabled again"
         ) { $0.image == undoEnabled.image }
 
         // A greyed button does nothing: a click on redo at the end leaves the canvas.

@@ -13,7 +13,7 @@ import XDriver
 /// layouts are switched with setxkbmap while the program runs, as a user switches them.
 @Suite("Keyboard end to end", .serialized)
 struct KeyboardEndToEndTests: CanvasChecks {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 400, h: 300)
 
     func start(_ extra: [String] = [], environment: [String: String] = [:]) throws -> PaintWindow {

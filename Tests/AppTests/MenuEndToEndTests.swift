@@ -9,7 +9,7 @@ import Testing
 /// and the pointer as a user would.
 @Suite("Menus end to end", .serialized)
 struct MenuEndToEndTests {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     /// The panels' light fill.
     static let panelFill = Color(r: 0xFA, g: 0xFA, b: 0xFB)
 

@@ -19,6 +19,10 @@ struct ServerConfig: Sendable, CustomTestStringConvertible, CustomStringConverti
         ServerConfig(depth: 16, shm: true),
     ]
 
+    /// Depth 24, with MIT-SHM or without it as `MITSHMChoice` decides for the running test: what
+    /// a test that is not about the server's depth or transport runs on.
+    static var standard: ServerConfig { ServerConfig(depth: 24, shm: MITSHMChoice.offered()) }
+
     var description: String { "depth \(depth)\(shm ? " + MIT-SHM" : ", no MIT-SHM")" }
     var testDescription: String { description }
 

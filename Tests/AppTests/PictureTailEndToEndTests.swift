@@ -30,7 +30,7 @@ import Testing
         #expect(SparseFile.write([(0, png)], size: png.count + tail, to: path))
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--save-with-history", path], imageWidth: Self.size.w,
+            ServerConfig.standard, arguments: ["--save-with-history", path], imageWidth: Self.size.w,
             imageHeight: Self.size.h, home: home.path)
         defer { paint.stop() }
         try paint.drag(image: line(from: (40, 60), to: (280, 60)))

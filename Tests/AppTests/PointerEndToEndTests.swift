@@ -14,7 +14,7 @@ import XDriver
 /// points back from the crash journal.
 @Suite("Pointer end to end", .serialized)
 struct PointerEndToEndTests {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 400, h: 300)
 
     func start(home: TemporaryDirectory, environment: [String: String] = [:]) throws -> PaintWindow {

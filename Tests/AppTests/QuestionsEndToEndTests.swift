@@ -13,7 +13,7 @@ struct QuestionsEndToEndTests {
     @Test("a question dims the canvas and keeps it from painting; Cancel gives it back")
     func aQuestionBlocksTheCanvas() throws {
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--size", "\(Self.size.w)x\(Self.size.h)"],
+            ServerConfig.standard, arguments: ["--size", "\(Self.size.w)x\(Self.size.h)"],
             imageWidth: Self.size.w, imageHeight: Self.size.h)
         defer { paint.stop() }
         try paint.drag(image: line(from: (50, 150), to: (350, 150), step: 4))

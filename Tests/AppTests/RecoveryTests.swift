@@ -12,11 +12,11 @@ import XDriver
 /// second start with the same HOME (so the same `$XDG_STATE_HOME/swiftpaint/` journal folder)
 /// must offer the drawing back, pixel for pixel. Saving into a read-only folder is here too.
 ///
-/// Serialized, depth 24 with MIT-SHM (the drawing paths of every configuration are covered by
-/// `DrawingTests`; what is under test here is the journal, not the blitter).
+/// Serialized, depth 24 (`ServerConfig.standard`; the drawing paths of every configuration are
+/// covered by `DrawingTests`; what is under test here is the journal, not the blitter).
 @Suite("Crash recovery end to end", .serialized)
 struct RecoveryTests {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 400, h: 300)
     static var sizeArgument: [String] { ["--size", "\(size.w)x\(size.h)"] }
 

@@ -10,7 +10,7 @@ import Testing
 /// holds the picture as it was when the save was asked for. A kill -9 during the save leaves the
 /// file that was there, whole.
 @Suite(.serialized) struct SaveEndToEndTests: CanvasChecks {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 3840, h: 2160)
 
     /// A 4K photo-like JPEG (smooth gradients and a few hard edges).

@@ -8,7 +8,7 @@ import Testing
 /// file starts with the defaults and says so.
 @Suite("Settings end to end", .serialized)
 struct SettingsEndToEndTests {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 300, h: 200)
 
     func start(home: TemporaryDirectory, _ extra: [String] = []) throws -> PaintWindow {

@@ -80,7 +80,7 @@ struct TextClipboardEndToEndTests: CanvasChecks {
         let picture = dir.file("sticker.png")
         try ImageFile.save(
             PixelImage(width: 30, height: 20, fill: Color(r: 200, g: 40, b: 160).pixel), to: picture, withAlpha: false)
-        let paint = try Text().start(ServerConfig(depth: 24, shm: true), dir.file("text.png"))
+        let paint = try Text().start(ServerConfig.standard, dir.file("text.png"))
         defer { paint.stop() }
         // xclip answers any target with its bytes: a text fetch that trusted it would type the
         // PNG's bytes into the box.
@@ -105,7 +105,7 @@ struct TextClipboardEndToEndTests: CanvasChecks {
 
     @Test("Text copied from the box, then the window closed: a clipboard manager is handed the text")
     func textHandedToAClipboardManager() throws {
-        let paint = try Text().start(ServerConfig(depth: 24, shm: true), try scratchFolder().file("text.png"))
+        let paint = try Text().start(ServerConfig.standard, try scratchFolder().file("text.png"))
         defer { paint.stop() }
         let manager = try FakeClipboardManager(displayName: paint.session.server.displayName, target: "UTF8_STRING")
         try Text.typeInNewBox(paint, "Keep me", x: 30, y: 40)

@@ -124,7 +124,7 @@ struct TextEndToEndTests: CanvasChecks {
     func hebrewMovedAndEscaped() throws {
         let dir = try scratchFolder()
         let file = dir.file("hebrew.png")
-        let paint = try start(ServerConfig(depth: 24, shm: true), file)
+        let paint = try start(ServerConfig.standard, file)
         defer { paint.stop() }
         try paint.key("t")
         try paint.click(imageX: 40, imageY: 30)
@@ -168,7 +168,7 @@ struct TextEndToEndTests: CanvasChecks {
     func firstKeyOpensTheInputMethod() throws {
         let file = try scratchFolder().file("first.png")
         let paint = try PaintWindow(
-            ServerConfig(depth: 24, shm: true), arguments: ["--size", "\(Self.size.w)x\(Self.size.h)", file],
+            ServerConfig.standard, arguments: ["--size", "\(Self.size.w)x\(Self.size.h)", file],
             imageWidth: Self.size.w, imageHeight: Self.size.h, environment: ["SWIFTPAINT_TRACE_STARTUP": "1"])
         defer { paint.stop() }
         try paint.client.setKeyboardLayout("de")
@@ -197,7 +197,7 @@ struct TextEndToEndTests: CanvasChecks {
         let home = try TemporaryDirectory(prefix: "swiftpaint-home")
         let dir = try scratchFolder()
         let file = dir.file("k.png")
-        let config = ServerConfig(depth: 24, shm: true)
+        let config = ServerConfig.standard
         let arguments = ["--size", "\(Self.size.w)x\(Self.size.h)", file]
         let expected = try Self.expected("Kept after a crash", x: 25, y: 60)
         do {

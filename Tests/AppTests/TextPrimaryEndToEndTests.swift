@@ -92,7 +92,7 @@ struct TextPrimaryEndToEndTests: CanvasChecks {
     @Test("A cleared selection gives PRIMARY up; one another program took since stays theirs")
     func clearedSelectionGivesPrimaryUp() throws {
         let dir = try scratchFolder()
-        let paint = try Text().start(ServerConfig(depth: 24, shm: true), dir.file("text.png"))
+        let paint = try Text().start(ServerConfig.standard, dir.file("text.png"))
         defer { paint.stop() }
         try Text.typeInNewBox(paint, Self.typed, x: 30, y: 40)
         var last = ""

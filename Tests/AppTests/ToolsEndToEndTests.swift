@@ -13,10 +13,10 @@ import XDriver
 /// same window coordinates, same modifiers), as in `HistoryDriver`; the assertions on specific
 /// pixels (fill inside/outside, picked colors, the circle's squareness) do not depend on it.
 ///
-/// Serialized, depth 24 with MIT-SHM, except one smoke test at depth 16 without MIT-SHM.
+/// Serialized, depth 24 (`ServerConfig.standard`), except one smoke test at depth 16 without MIT-SHM.
 @Suite("ToolsEndToEnd: shape tools, fill and picker", .serialized)
 struct ToolsEndToEndTests: CanvasChecks {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 400, h: 300)
     static var sizeArgument: [String] { ["--size", "\(size.w)x\(size.h)"] }
 

@@ -11,7 +11,7 @@ import Testing
 /// same crash journal never lose it.
 @Suite("Two windows end to end", .serialized)
 struct TwoWindowsEndToEndTests {
-    static let config = ServerConfig(depth: 24, shm: true)
+    static var config: ServerConfig { .standard }
     static let size = (w: 200, h: 120)
     static let black: UInt32 = 0xFF00_0000
     static let white: UInt32 = 0xFFFF_FFFF

@@ -36,7 +36,8 @@ final class AppSession {
     /// Starts a server, the program, and a client, and waits for the program's window.
     /// - Parameters:
     ///   - executable: the program; `SwiftPaintBinary.locate()` by default.
-    ///   - shm: whether the server offers MIT-SHM (false starts Xvfb with `-extension MIT-SHM`).
+    ///   - shm: whether the server offers MIT-SHM (false starts Xvfb with `-extension MIT-SHM`);
+    ///     by default the half the running test is in (`MITSHMChoice`).
     ///   - environment: extra variables for the program (e.g. `SWIFTPAINT_NO_SHM=1`).
     ///   - home: a `HOME` to reuse across sessions (crash-recovery tests); fresh by default.
     ///   - prepare: runs on the test's client before the program starts (e.g. to put an
@@ -44,12 +45,13 @@ final class AppSession {
     /// - Throws: when any piece fails to start; the error includes the program's output.
     init(
         executable: String? = nil, arguments: [String] = [], screenWidth: Int = 1600,
-        screenHeight: Int = 1200, depth: Int = 24, shm: Bool = true,
+        screenHeight: Int = 1200, depth: Int = 24, shm: Bool? = nil,
         environment: [String: String] = [:], home: String? = nil, match: WindowMatch = .pid,
         timeout: Duration = Wait.defaultTimeout, prepare: (XClient) -> Void = { _ in }
     ) throws {
         let executable = try executable ?? SwiftPaintBinary.locate()
-        server = try XvfbServer(width: screenWidth, height: screenHeight, depth: depth, shm: shm)
+        server = try XvfbServer(
+            width: screenWidth, height: screenHeight, depth: depth, shm: shm ?? MITSHMChoice.offered())
         client = try XClient(display: server.displayName)
         prepare(client)
         app = try AppProcess(
