@@ -19,6 +19,8 @@ DEPS := pkg-config libx11-dev libxext-dev libxft-dev libxrender-dev libxi-dev li
 DEPS += mount e2fsprogs
 # strace: a test holds every fdatasync (the crash journal's syncs) for minutes, as a disk that never finishes.
 DEPS += strace
+# libjpeg-turbo-progs: cjpeg, the reference a JPEG saved with its file's own color sampling is compared with.
+DEPS += libjpeg-turbo-progs
 # fonts-dejavu-core has no italic faces: the text tool's Italic (and FontCatalogTests) needs fonts-dejavu-extra.
 BENCH_DIR ?= ../shared/bench
 ARGS ?=

@@ -260,7 +260,8 @@ typedef struct {
 } encoder;
 
 int cjpeg_encode(const unsigned char *pixels, unsigned width, unsigned height, size_t stride, int quality,
-                 unsigned dpi_x, unsigned dpi_y, unsigned char **out, size_t *size, char *message, size_t message_size) {
+                 int luma_h, int luma_v, unsigned dpi_x, unsigned dpi_y, unsigned char **out, size_t *size,
+                 char *message, size_t message_size) {
     encoder *e = calloc(1, sizeof *e);
     if (!e) {
         snprintf(message, message_size, "out of memory");
@@ -288,11 +289,18 @@ int cjpeg_encode(const unsigned char *pixels, unsigned width, unsigned height, s
     cinfo->in_color_space = JCS_EXT_BGRX;
     jpeg_set_defaults(cinfo);
     jpeg_set_quality(cinfo, quality, TRUE);
-    // At quality 90 and above the color keeps every pixel (4:4:4), as GIMP's default export and
-    // Photoshop's high qualities do: a thin red line or colored text on white stays sharp
-    // rather than fringed. Below 90 the color is halved both ways (4:2:0, libjpeg's default),
-    // for a smaller file, which is what a lower quality is chosen for.
-    if (quality >= 90) {
+    // The sampling asked for (the opened JPEG's own, as GIMP keeps it), the chroma at 1 x 1 as
+    // cjpeg's -sample writes it. Else, at quality 90 and above the color keeps every pixel
+    // (4:4:4), as GIMP's default export and Photoshop's high qualities do: a thin red line or
+    // colored text on white stays sharp rather than fringed. Below 90 the color is halved both
+    // ways (4:2:0, libjpeg's default), for a smaller file, which is what a lower quality is
+    // chosen for.
+    if (luma_h > 0 && luma_v > 0) {
+        for (int i = 0; i < cinfo->num_components; i++) {
+            cinfo->comp_info[i].h_samp_factor = i == 0 ? luma_h : 1;
+            cinfo->comp_info[i].v_samp_factor = i == 0 ? luma_v : 1;
+        }
+    } else if (quality >= 90) {
         for (int i = 0; i < cinfo->num_components; i++) {
             cinfo->comp_info[i].h_samp_factor = 1;
             cinfo->comp_info[i].v_samp_factor = 1;

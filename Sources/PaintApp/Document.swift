@@ -37,6 +37,11 @@ public struct Document {
     /// (`Session.offeredQuality`), as GIMP's export does; nil for any other file, and once a
     /// quality is typed.
     public var sourceJPEGQuality: Int?
+    /// The color sampling of the opened JPEG (`JPEGSampling`: a camera's 4:2:0, a scanner's
+    /// 4:4:4), kept with its quality: every save of the picture as JPEG writes it, as GIMP's
+    /// "use quality settings from original image" does, until a quality is typed (then the
+    /// color follows it: 4:4:4 from 90 up, 4:2:0 below). Nil for any other file.
+    public var sourceJPEGSampling: JPEGSampling?
     /// The formats this document was saved in whose losses (transparency, the editing history)
     /// the status bar has already told: it says so once, not at every Ctrl+S.
     public var toldLosses: Set<ImageFormat> = []

@@ -72,6 +72,7 @@ public enum DocumentLoader {
         }
         let lossySource: Bool
         let sourceQuality: Int?
+        let sourceSampling: JPEGSampling?
         if historyInBackground {
             // Decoded straight into the engine's tiles as the file is read (never held whole);
             // the history is looked for later.
@@ -86,6 +87,7 @@ public enum DocumentLoader {
             }
             lossySource = lossy(format, opened.head)
             sourceQuality = format == .jpeg ? JPEGQuality.estimate(head: opened.head) : nil
+            sourceSampling = format == .jpeg ? JPEGSampling.read(head: opened.head) : nil
             engine = StrokeEngine(
                 picture: opened.picture, background: hasAlpha ? .transparent : options.background)
         } else {
@@ -96,8 +98,9 @@ public enum DocumentLoader {
             damage = picture.damage
             resolution = opened.resolution
             lossySource = lossy(format, Array(bytes.prefix(PictureResolution.headBytes)))
-            sourceQuality =
-                format == .jpeg ? JPEGQuality.estimate(head: Array(bytes.prefix(PictureResolution.headBytes))) : nil
+            let head = format == .jpeg ? Array(bytes.prefix(PictureResolution.headBytes)) : []
+            sourceQuality = format == .jpeg ? JPEGQuality.estimate(head: head) : nil
+            sourceSampling = format == .jpeg ? JPEGSampling.read(head: head) : nil
             // Only the chunks' lengths and types: the chunk itself is read with the history.
             carries = format == .png && HistoryChunk.isPresent(in: bytes)
             onDisk = baseline(bytes)
@@ -115,6 +118,7 @@ public enum DocumentLoader {
                 document.lossySource = lossySource
                 document.damage = damage
                 document.sourceJPEGQuality = sourceQuality
+                document.sourceJPEGSampling = sourceSampling
                 return (document, damage.map { damaged($0, path) } ?? "\(said) — \(detail)")
             case .none(let why): notes = why
             }
@@ -130,6 +134,7 @@ public enum DocumentLoader {
         document.lossySource = lossySource
         document.damage = damage
         document.sourceJPEGQuality = sourceQuality
+        document.sourceJPEGSampling = sourceSampling
         // Looked for only where there can be one: the file's chunk, or a store that keeps any
         // history at all (else the thread would hash a 4K picture for nothing: 0.2 s of CPU).
         if historyInBackground && (carries || options.historyStore.map { !$0.isEmpty } ?? false) {

@@ -105,7 +105,9 @@ extension Session {
         commitSaveName(base + "." + format.fileExtension, then: then)
     }
 
-    /// The quality typed into the JPEG or WebP question: remembered, then the save.
+    /// The quality typed into the JPEG or WebP question: remembered, then the save. A JPEG
+    /// quality typed other than the one offered drops the opened file's (quality and color
+    /// sampling): the color then follows the quality typed.
     func commitQuality(_ typed: String, target: String, then: Leaving?) {
         guard let quality = Int(typed.trimmingSpaces), (1...100).contains(quality) else {
             setMode(.qualityPrompt(TextField(typed), target: target, then: then))
@@ -119,7 +121,7 @@ extension Session {
         if quality != offeredQuality(for: format) {
             if format == .webp { webpQualityChosen = true }
             // The user's quality from now on, not the opened file's.
-            if format == .jpeg { document.sourceJPEGQuality = nil }
+            if format == .jpeg { (document.sourceJPEGQuality, document.sourceJPEGSampling) = (nil, nil) }
             changeSettings { $0.setQuality(quality, for: format) }
         }
         save(to: target, as: format, then: then)

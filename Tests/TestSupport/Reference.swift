@@ -126,3 +126,42 @@ public enum Reference {
         public var description: String { text }
     }
 }
+
+extension Reference {
+    /// libjpeg-turbo's own command-line encoder (libjpeg-turbo-progs).
+    public static let cjpeg = "/usr/bin/cjpeg"
+
+    /// `image` (opaque) as libjpeg-turbo's cjpeg writes it: `-quality quality -sample sample
+    /// -optimize` (optimized Huffman tables, as SwiftPaint writes every JPEG), from a PPM of
+    /// its pixels. The reference a JPEG SwiftPaint saves is compared with byte for byte.
+    public static func cjpeg(_ image: PixelImage, quality: Int, sample: String) throws -> [UInt8] {
+        try TestPrograms.require(cjpeg)
+        var ppm = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
+        ppm.reserveCapacity(ppm.count + image.pixels.count * 3)
+        for p in image.pixels {
+            let (r, g, b, _) = Pixel.unpack(p)
+            ppm += [r, g, b]
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cjpeg)
+        process.arguments = ["-quality", String(quality), "-sample", sample, "-optimize"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Written from a thread of its own: cjpeg writes its output only after reading all of it,
+        // but a picture larger than a pipe's buffer would block both ends otherwise.
+        let data = Data(ppm)
+        let writer = Thread {
+            input.fileHandleForWriting.write(data)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ReferenceError(text: "cjpeg failed") }
+        return [UInt8](bytes)
+    }
+}

@@ -22,6 +22,9 @@ public enum TestPrograms {
         "/usr/bin/groff": "groff-base",
         "/usr/bin/make": "make",
         "/usr/bin/sha256sum": "coreutils",
+        // libjpeg-turbo's encoder: the reference a JPEG saved with a file's own sampling is
+        // compared with, byte for byte.
+        "/usr/bin/cjpeg": "libjpeg-turbo-progs",
         "/usr/bin/setxkbmap": "x11-xkb-utils",
         // Debian's Python for the picture fixtures (the package that owns it; Pillow, the
         // reference decoder it imports, is python3-pil, also in DEPS); GNU time measures a

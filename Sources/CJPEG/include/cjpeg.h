@@ -72,12 +72,14 @@ void cjpeg_reader_free(cjpeg_reader *reader);
 
 /// Encodes `height` rows of `width` pixels (4 bytes each, B, G, R and an ignored byte, rows
 /// `stride` bytes apart) as a baseline JPEG of `quality` 1...100 with optimized Huffman tables,
-/// the color at full resolution (4:4:4) from quality 90 up and halved both ways (4:2:0) below.
-/// `dpi_x` and `dpi_y`, when both are above 0, are written as the JFIF density in dots per inch.
+/// the color at full resolution (4:4:4) from quality 90 up and halved both ways (4:2:0) below,
+/// unless `luma_h` and `luma_v` are above 0: then the luma has those sampling factors (1 to 4,
+/// their product at most 8) and the chroma 1 x 1 (2 and 2 is 4:2:0, 2 and 1 4:2:2). `dpi_x` and `dpi_y`, when both are above 0, are written as the JFIF density in dots per inch.
 /// On success returns 1 and sets `*out` (free it with cjpeg_free) and `*size`; on error returns
 /// 0 and writes the reason into `message` (`message_size` bytes).
 int cjpeg_encode(const unsigned char *pixels, unsigned width, unsigned height, size_t stride, int quality,
-                 unsigned dpi_x, unsigned dpi_y, unsigned char **out, size_t *size, char *message, size_t message_size);
+                 int luma_h, int luma_v, unsigned dpi_x, unsigned dpi_y, unsigned char **out, size_t *size,
+                 char *message, size_t message_size);
 
 /// Frees an encoded buffer.
 void cjpeg_free(void *buffer);

@@ -8,20 +8,24 @@ public struct SaveOptions: Equatable, Sendable {
     public var quality: Int
     /// WebP only: lossless (the default) or lossy at `quality`.
     public var lossless: Bool
+    /// JPEG only: the color's sampling (the opened JPEG's own, kept); nil: by `quality`, 4:4:4
+    /// from 90 up, 4:2:0 below.
+    public var sampling: JPEGSampling?
     /// The print resolution to declare (PNG and JPEG; WebP has no place for one); nil: none.
     public var resolution: PictureResolution?
 
     /// The JPEG quality people get unless they choose another: 90, as in GIMP and Krita.
     public static let defaultQuality = 90
 
-    /// Options for `format` with the default quality, WebP lossless.
+    /// Options for `format` with the default quality, WebP lossless, JPEG color by quality.
     public init(
         format: ImageFormat, quality: Int = SaveOptions.defaultQuality, lossless: Bool = true,
-        resolution: PictureResolution? = nil
+        sampling: JPEGSampling? = nil, resolution: PictureResolution? = nil
     ) {
         self.format = format
         self.quality = quality
         self.lossless = lossless
+        self.sampling = sampling
         self.resolution = resolution
     }
 }
@@ -38,7 +42,9 @@ public enum ImageEncoder {
     {
         switch options.format {
         case .png: return try PNGCodec.encode(image, withAlpha: withAlpha, resolution: options.resolution)
-        case .jpeg: return try JPEGCodec.encode(image, quality: options.quality, resolution: options.resolution)
+        case .jpeg:
+            return try JPEGCodec.encode(
+                image, quality: options.quality, sampling: options.sampling, resolution: options.resolution)
         case .webp:
             return try WebPCodec.encode(image, quality: options.lossless ? nil : options.quality, withAlpha: withAlpha)
         case .gif, .bmp: throw .cannotSave(path: "", format: options.format.name)

@@ -296,14 +296,15 @@ public enum JPEGCodec {
         }
     }
 
-    /// Encodes `image` as a baseline JPEG of `quality` (1...100, clamped): the color at full
-    /// resolution (4:4:4) from quality 90 up, halved both ways (4:2:0) below; a `resolution`
-    /// is declared as the JFIF density in dots per inch.
+    /// Encodes `image` as a baseline JPEG of `quality` (1...100, clamped): the color as
+    /// `sampling` says (an opened JPEG's own), or without one at full resolution (4:4:4) from
+    /// quality 90 up, halved both ways (4:2:0) below; a `resolution` is declared as the JFIF
+    /// density in dots per inch.
     ///
     /// JPEG has no alpha: the premultiplied channels are written as they are, which is the image
     /// over black; flatten a picture with transparency onto the backdrop you want first.
     public static func encode(
-        _ image: PixelImage, quality: Int, resolution: PictureResolution? = nil
+        _ image: PixelImage, quality: Int, sampling: JPEGSampling? = nil, resolution: PictureResolution? = nil
     ) throws(ImageFileError) -> [UInt8] {
         guard image.width > 0, image.height > 0 else {
             throw .cannotEncode(path: "", reason: "the image has no pixels")
@@ -318,7 +319,8 @@ public enum JPEGCodec {
         let ok = image.pixels.withUnsafeBytes { raw in
             cjpeg_encode(
                 raw.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(image.width), UInt32(image.height),
-                image.width * 4, Int32(min(100, max(1, quality))), UInt32(density.x), UInt32(density.y), &output,
+                image.width * 4, Int32(min(100, max(1, quality))), Int32(sampling?.horizontal ?? 0),
+                Int32(sampling?.vertical ?? 0), UInt32(density.x), UInt32(density.y), &output,
                 &size, &message, message.count)
         }
         guard ok != 0, let output else {
