@@ -10,6 +10,14 @@ extension Session {
         return layout.imagePoint(sample)
     }
 
+    /// The image point a brush, eraser or shape `width` wide paints at for a pointer event:
+    /// zoomed in past 100 %, on the picture pixel under the pointer (`PixelSnap`), so a click
+    /// at 1600 % paints the pixel clicked and not its right and lower neighbours too. The
+    /// engine, the shape and the crash journal all get this one point.
+    func paintPoint(_ x: Int, _ y: Int, _ sample: PointerSample?, width: Double) -> Point {
+        PixelSnap.point(imagePoint(x, y, sample), width: width, zoom: layout.zoom)
+    }
+
     func handlePress(
         _ x: Int, _ y: Int, _ button: PointerButton, _ modifiers: Modifiers, _ sample: PointerSample? = nil
     ) {
@@ -121,7 +129,8 @@ extension Session {
         case .fill:
             fill(at: point, style: style)
         case .line, .arrow, .rectangle, .ellipse:
-            beginShape(style, button: button, at: point, modifiers: modifiers)
+            beginShape(
+                style, button: button, at: paintPoint(x, y, sample, width: style.width), modifiers: modifiers)
         case .text:
             // Only the left button places, selects and moves: a right press does nothing, as the
             // select tool's (KolourPaint and GIMP open a context menu there), so it never moves
@@ -130,6 +139,7 @@ extension Session {
         case .brush, .eraser:
             let pressure = sample?.storedPressure
             let freehand = settings.freehandStyle(for: button, pressure: pressure != nil)
+            let point = paintPoint(x, y, sample, width: freehand.width)
             if modifiers.contains(.shift), let from = lastPaintPoint {
                 // Shift+click: a straight stroke from the last painted point (GIMP, Krita).
                 beginStroke(freehand, button: button, at: from, pressure: pressure)
@@ -147,12 +157,12 @@ extension Session {
         // (only the pointer's shape, where it crosses into or out of the canvas).
         if blocksCanvas, case .idle = gesture { return }
         switch gesture {
-        case .stroke:
-            extendStroke(to: imagePoint(x, y, sample), pressure: sample?.storedPressure)
+        case .stroke(let live):
+            extendStroke(to: paintPoint(x, y, sample, width: live.style.width), pressure: sample?.storedPressure)
             // The position in the status bar follows (its redraws are throttled).
             updatePointerPixel(x, y)
         case .shape(let live):
-            updateShape(from: live.from, to: imagePoint(x, y, sample), modifiers: modifiers)
+            updateShape(from: live.from, to: paintPoint(x, y, sample, width: live.style.width), modifiers: modifiers)
             updatePointerPixel(x, y)
         case .slider(let item):
             setSlider(item, x: x)
