@@ -75,7 +75,7 @@ extension Session {
         }
         x += gap
         guard !message.isEmpty else { return tail }
-        if let shown = Self.elided(message, width: end - x, bold: failed, measure) {
+        if let shown = Self.elidedMessage(message, width: end - x, bold: failed, measure) {
             let width = measure.width(of: shown, bold: failed)
             let at = max(x, end - width)
             tail.runs.append(

@@ -247,7 +247,10 @@ import Testing
         let message = texts.first { $0.text.hasPrefix("Cannot save") }
         // The message, too long itself, wins the whole room (the title names the file).
         #expect(shownName == nil, "\(String(describing: shownName?.text))")
-        #expect(message?.text.hasSuffix("…") == true, "the message shows: \(texts.map(\.text))")
+        // Cut in the middle of the name (`elidedMessage`): what failed and why both show.
+        #expect(
+            message?.text.contains("…") == true && message?.text.hasSuffix("2026.png”: the disk is full") == true,
+            "the message shows: \(texts.map(\.text))")
         // Without a message the name has the room again, cut short.
         s.show("")
         let alone = s.renderStatus(measure: measure).texts.first { $0.bold && $0.text.hasPrefix("a picture of") }
