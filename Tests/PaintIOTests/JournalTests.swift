@@ -321,6 +321,31 @@ import Testing
         #expect(!FileSystem.exists(path))
     }
 
+    /// Two scans at once (two windows starting, or a fork in another thread holding a scan's
+    /// descriptor until its exec) must not hide an orphan from each other: a scan's hold is
+    /// shared. Adopting and deleting wait a scan's moment out; a live writer's hold still hides.
+    @Test func aScanInProgressElsewhereHidesNoOrphan() throws {
+        let folder = try TemporaryDirectory(prefix: "PaintIOTests")
+        defer { folder.remove() }
+        let path = try Self.abandonedJournal(in: folder, Self.operations(3, seed: 5))
+        // Another scan holding it, as JournalReader.orphans does while it reads.
+        let scan = open(path, O_RDONLY | O_CLOEXEC)
+        #expect(scan >= 0 && flock(scan, LOCK_SH | LOCK_NB) == 0)
+        #expect(JournalReader.orphans(in: folder.path).map(\.path) == [path], "hidden by a scan in progress")
+        // The scan lets go in a moment: adopting waits for it, and continues the journal.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { close(scan) }
+        let writer = try JournalWriter.adopt(path: path)
+        #expect(writer.recordCount == 3)
+        #expect(JournalReader.orphans(in: folder.path).isEmpty, "a live writer's journal is no orphan")
+        Self.abandon(writer)
+        // Deleting waits a scan out too.
+        let another = open(path, O_RDONLY | O_CLOEXEC)
+        #expect(another >= 0 && flock(another, LOCK_SH | LOCK_NB) == 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { close(another) }
+        try JournalReader.delete(path: path)
+        #expect(!FileSystem.exists(path))
+    }
+
     @Test func droppingAWriterWithoutDiscardWritesWhatIsQueuedAndLeavesAnOrphan() throws {
         let folder = try TemporaryDirectory(prefix: "PaintIOTests")
         defer { folder.remove() }

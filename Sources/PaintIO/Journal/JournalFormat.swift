@@ -186,11 +186,27 @@ enum JournalFormat {
         }
     }
 
-    /// Takes an exclusive lock without waiting; returns 0 or an errno (EWOULDBLOCK: held).
-    static func tryLock(_ fd: Int32) -> Int32 {
+    /// Takes a lock without waiting; returns 0 or an errno (EWOULDBLOCK: held). A journal's
+    /// writer holds the exclusive lock for its whole life, and so do adopting and deleting;
+    /// a scan that only reads takes the `shared` one, so two scans at once (two windows
+    /// starting, or a fork in another thread that holds a scan's descriptor until its exec)
+    /// never hide a journal from each other, and a live writer still hides its own from both.
+    static func tryLock(_ fd: Int32, shared: Bool = false) -> Int32 {
         while true {
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return 0 }
+            if flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 { return 0 }
             if errno != EINTR { return errno }
+        }
+    }
+
+    /// The exclusive lock of a journal no writer holds, waiting out scans (which hold theirs
+    /// for a moment) for up to 200 ms; returns 0 or an errno (EWOULDBLOCK: a live owner).
+    static func lockPastScans(_ fd: Int32) -> Int32 {
+        var tries = 0
+        while true {
+            let e = tryLock(fd)
+            guard e == EWOULDBLOCK, tries < 10 else { return e }
+            tries += 1
+            usleep(20_000)
         }
     }
 

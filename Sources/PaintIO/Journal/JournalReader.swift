@@ -89,7 +89,7 @@ public enum JournalReader {
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else { continue }
             defer { _ = close(fd) }  // closing releases the lock
-            guard JournalFormat.tryLock(fd) == 0 else { continue }
+            guard JournalFormat.tryLock(fd, shared: true) == 0 else { continue }
             var info = stat()
             guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             let parsed: JournalParser.Parsed
@@ -117,7 +117,7 @@ public enum JournalReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
         defer { _ = close(fd) }
-        let e = JournalFormat.tryLock(fd)
+        let e = JournalFormat.lockPastScans(fd)
         if e == EWOULDBLOCK { throw .inUse(path: path) }
         guard e == 0 else { throw .cannotOpen(path: path, errno: e) }
         guard JournalFormat.sameFile(fd, path) else { throw .inUse(path: path) }

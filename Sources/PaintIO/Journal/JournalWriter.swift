@@ -134,15 +134,9 @@ public final class JournalWriter: @unchecked Sendable {
         defer { if !ok { _ = close(fd) } }
         // An orphan scan in another instance may hold the lock for a moment; a live owner holds
         // it for good.
-        var tries = 0
-        while true {
-            let e = JournalFormat.tryLock(fd)
-            if e == 0 { break }
-            guard e == EWOULDBLOCK else { throw .cannotOpen(path: path, errno: e) }
-            tries += 1
-            guard tries < 10 else { throw .inUse(path: path) }
-            usleep(20_000)
-        }
+        let e = JournalFormat.lockPastScans(fd)
+        if e == EWOULDBLOCK { throw .inUse(path: path) }
+        guard e == 0 else { throw .cannotOpen(path: path, errno: e) }
         // Locked by its path: make sure the path still names this file (another window may
         // have deleted it after answering Discard), so no one ever writes to a deleted journal.
         guard JournalFormat.sameFile(fd, path) else { throw .cannotOpen(path: path, errno: ENOENT) }
