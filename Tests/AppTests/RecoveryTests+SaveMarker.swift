@@ -11,7 +11,10 @@ import Testing
 /// says which step the file holds, so after a kill -9 the strokes drawn during it are offered
 /// back on top of the saved file, one undo reaches the saved picture, and Ctrl+S writes over the
 /// file without asking whether it changed on disk. swiftpaint runs under strace, which holds
-/// every rename for a few seconds: the save is still being written while a stroke is drawn.
+/// every `fsync` (the save's, of its history entry first; the journal's own writes use
+/// `fdatasync`) until the test lets go (`releaseHeld`): the save is still being written while a
+/// stroke is drawn, however long the stroke takes on a loaded machine (a hold of every rename
+/// for 6 s was a race with it).
 extension RecoveryTests {
     @Test(
         "a save strokes were drawn during, then kill -9: the strokes come back on the saved file, saved over it unasked"
@@ -27,11 +30,8 @@ extension RecoveryTests {
         do {
             let paint = try startTraced(
                 home, [file],
-                holding: [
-                    "-e", "trace=rename,renameat,renameat2", "-e",
-                    "inject=rename,renameat,renameat2:delay_enter=6000000",
-                ])
-            let tracer = Self.tracer(of: paint)
+                holding: ["-e", "trace=fsync", "-e", "inject=fsync:delay_enter=600000000"])
+            var tracer = Self.tracer(of: paint)
             #expect(tracer != nil, "swiftpaint is not traced")
             defer {
                 Self.killTraced(paint, tracer: tracer)
@@ -43,7 +43,9 @@ extension RecoveryTests {
             try drawStroke(paint, 1, home: home)
             #expect(FileManager.default.contents(atPath: file) == opened, "the save ended before the stroke")
             before = try paint.captureCanvas()
-            // The save ends: its mark follows both strokes and says one was drawn during it.
+            // The save ends once let go: its mark follows both strokes and says one was drawn
+            // during it.
+            Self.releaseHeld(&tracer)
             let (path, contents) = try Self.waitForJournal(home, operations: 3, "the save's mark")
             journal = path
             guard case .saved(file, let version?, 1) = contents.records[2] else {

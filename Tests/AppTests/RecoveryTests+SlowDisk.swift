@@ -47,6 +47,14 @@ extension RecoveryTests {
         paint.app.killAndReap()
     }
 
+    /// Lets go of every call strace holds for its tracee: strace is killed, and the tracee,
+    /// detached from it, goes on with the call held and runs untraced from then on. Clears
+    /// `tracer`, so that nothing signals that pid again.
+    static func releaseHeld(_ tracer: inout pid_t?) {
+        if let pid = tracer { _ = kill(pid, SIGKILL) }
+        tracer = nil
+    }
+
     /// A 400 x 300 picture with colour in every pixel, so its journal holds a real file.
     static let opened: PixelImage = {
         var image = PixelImage(width: size.w, height: size.h)

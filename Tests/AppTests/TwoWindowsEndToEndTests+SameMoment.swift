@@ -10,13 +10,15 @@ import Testing
 /// Two programs save one file at once: each writes its own temporary file and renames it into
 /// place, so the file is one of the two pictures, whole; the window whose picture was replaced
 /// says the file changed on disk, keeps its picture, and closing it asks. Both run under strace,
-/// which holds every rename for 4 s: both saves are under way before either file is in place.
+/// which holds every `fsync` (a save's, of its history entry first; the journal's own writes use
+/// `fdatasync`) until both saves are under way (`RecoveryTests.releaseHeld`): neither file is in
+/// place before both have looked at it, however slow the machine (a hold of every rename for
+/// 4 s was a race with the second window's Ctrl+S).
 extension TwoWindowsEndToEndTests {
     static func startHoldingRenames(_ home: TemporaryDirectory, _ arguments: [String]) throws -> PaintWindow {
         try TestPrograms.require("/usr/bin/strace")
         let strace = [
-            "-D", "-f", "-o", "/dev/null", "-e", "trace=rename,renameat,renameat2",
-            "-e", "inject=rename,renameat,renameat2:delay_enter=4000000",
+            "-D", "-f", "-o", "/dev/null", "-e", "trace=fsync", "-e", "inject=fsync:delay_enter=600000000",
         ]
         return try PaintWindow(
             config, executable: "/usr/bin/strace", arguments: strace + [try SwiftPaintBinary.locate()] + arguments,
@@ -34,13 +36,13 @@ extension TwoWindowsEndToEndTests {
         )
         .write(to: URL(fileURLWithPath: file))
         let a = try Self.startHoldingRenames(home, [file])
-        let aTracer = RecoveryTests.tracer(of: a)
+        var aTracer = RecoveryTests.tracer(of: a)
         defer {
             RecoveryTests.killTraced(a, tracer: aTracer)
             a.stop()
         }
         let b = try Self.startHoldingRenames(home, [file])
-        let bTracer = RecoveryTests.tracer(of: b)
+        var bTracer = RecoveryTests.tracer(of: b)
         defer {
             RecoveryTests.killTraced(b, tracer: bTracer)
             b.stop()
@@ -52,10 +54,18 @@ extension TwoWindowsEndToEndTests {
         try b.waitForModified(true)
         let pictures = [try a.captureCanvas(), try b.captureCanvas()]
 
-        // Ctrl+S in both: each looks at the file (unchanged) and starts its save; neither can
-        // rename its file into place for 4 s.
+        // Ctrl+S in both: each looks at the file (unchanged) and starts its save, which waits
+        // at the sync of its history entry (written beside the entry's name, in the one store
+        // the two programs share) until both are there; then they are let go.
         try a.key("s", modifiers: .control)
         try b.key("s", modifiers: .control)
+        let store = home.path + "/.local/share/swiftpaint/history"
+        func entriesBeingWritten() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: store)) ?? []).filter { $0.hasSuffix(".tmp") }
+        }
+        #expect(Wait.until { entriesBeingWritten().count == 2 }, "both saves under way: \(entriesBeingWritten())")
+        RecoveryTests.releaseHeld(&aTracer)
+        RecoveryTests.releaseHeld(&bTracer)
         for window in [a, b] {
             #expect(
                 window.client.waitForTitle(window.window, timeout: .seconds(120)) { !$0.hasPrefix("*") } != nil,
