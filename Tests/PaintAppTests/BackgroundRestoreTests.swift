@@ -41,12 +41,26 @@ import Testing
     /// A session offered the drawing the journal in `folder` holds, restoring in the background
     /// or not.
     static func offered(_ folder: String, inBackground: Bool) throws -> Session {
+        _ = waitUntilOffered(folder)
         let s = T.makeSession(width: 300, height: 200)
         s.restoresInBackground = inBackground
         s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: folder)
         s.offerLeftOverDrawing()
         guard case .offerRestore = s.mode else { throw Failure(mode: s.mode) }
         return s
+    }
+
+    /// The drawing the journal in `folder` holds, once it can be offered: a child process another
+    /// test starts meanwhile holds a copy of the journal's descriptor, and with it its lock,
+    /// until it execs (as `JournalTests.abandon` says), and a journal in use is rightly not
+    /// offered. Nil if it never can be (within a minute).
+    static func waitUntilOffered(_ folder: String) -> Recovery.Candidate? {
+        var found: Recovery.Candidate?
+        _ = C.eventually {
+            found = Recovery.candidate(for: nil, in: folder)
+            return found != nil
+        }
+        return found
     }
 
     struct Failure: Error {
@@ -102,7 +116,7 @@ import Testing
     /// A session offered the journal in `folder` through a `Gate` (restoring in the background).
     static func heldOffer(_ folder: String) throws -> (Session, Gate) {
         let s = try offered(folder, inBackground: true)
-        let candidate = try #require(Recovery.candidate(for: nil, in: folder))
+        let candidate = try #require(waitUntilOffered(folder))
         let gate = Gate()
         s.offer(gate.holding(Recovery.offer(candidate)))
         return (s, gate)
@@ -291,7 +305,7 @@ import Testing
         gate.open.signal()
         #expect(C.eventually { gate.outcome != nil })
         #expect(gate.outcome?.hasSuffix("reading it was stopped") == true, "\(gate.outcome ?? "")")
-        #expect(Recovery.candidate(for: nil, in: folder) != nil, "the journal is not offered again")
+        #expect(Self.waitUntilOffered(folder) != nil, "the journal is not offered again")
         #expect(FileManager.default.contents(atPath: path) == bytes, "the journal changed")
         let next = try Self.offered(folder, inBackground: true)
         #expect(next.mode.answers == [.restore, .discard])
