@@ -12,18 +12,25 @@ import Testing
 /// wide, fractional ends, every direction, pieces from a hundredth of a pixel to far longer than
 /// the brush, width and level changing from piece to piece as a pen's pressure does, ends off the
 /// canvas and a clip inside it) the rectangle it reports, and every few pieces the whole view
-/// and every coverage tile of the stroke.
+/// and every coverage tile of the stroke. The random strokes' views are also held to a fresh
+/// composite of what the stroke touched (`compose`, what the screen shows of the paint and
+/// coverage), at 60 % and full opacity over one color and at 60 % over the checkerboard: the
+/// oracle composites through the engine's own per-run composite, which a rewrite of the row
+/// loop may change too.
 @Suite struct StampReferenceTests {
     static let width = 320
     static let height = 256
 
     /// A stroke in progress on a fresh canvas whose view shows all of it, clipped to `clip`.
-    static func engine(clip: IntRect?) -> StrokeEngine {
-        let engine = StrokeEngine(width: width, height: height, background: .color(Color(r: 250, g: 240, b: 10)))
+    /// `variant` 0: 60 % opacity over one color; 1: full opacity (the inside a plain fill);
+    /// 2: 60 % over the checkerboard (no one backdrop color).
+    static func engine(clip: IntRect?, variant: Int = 0) -> StrokeEngine {
+        let background: Background = variant == 2 ? .transparent : .color(Color(r: 250, g: 240, b: 10))
+        let engine = StrokeEngine(width: width, height: height, background: background)
         engine.showRegion(engine.bounds)
         var style = StrokeStyle(width: 1)
         style.color = Color(r: 20, g: 90, b: 200)
-        style.opacity = 0.6
+        style.opacity = variant == 1 ? 1 : 0.6
         // A stroke in progress (its disc off the canvas) to hold the coverage.
         engine.begin(style, at: Point(x: -500, y: -500))
         if let clip { engine.clip = clip }
@@ -46,8 +53,9 @@ import Testing
                 inside: SpanInside.self, runs: LeaveRuns.self)
     }
 
-    /// Whether the two engines' views and stroke coverage are the same, byte for byte.
-    static func same(_ a: StrokeEngine, _ b: StrokeEngine) -> Bool {
+    /// Whether the two engines' views and stroke coverage are the same, byte for byte, and
+    /// (`fresh`) the view of what the stroke touched is what compositing it afresh gives.
+    static func same(_ a: StrokeEngine, _ b: StrokeEngine, fresh: Bool = false) -> Bool {
         guard a.coverage.active.sorted() == b.coverage.active.sorted() else { return false }
         for t in a.coverage.active {
             guard let ta = a.coverage.tiles[t], let tb = b.coverage.tiles[t] else { return false }
@@ -55,7 +63,20 @@ import Testing
         }
         let va = a.viewPixels
         let vb = b.viewPixels
-        return va.count == vb.count && memcmp(va.baseAddress!, vb.baseAddress!, va.count * 4) == 0
+        guard va.count == vb.count && memcmp(va.baseAddress!, vb.baseAddress!, va.count * 4) == 0 else { return false }
+        let touched = a.strokeBounds.intersection(a.bounds)
+        guard fresh && !touched.isEmpty else { return true }
+        var composited = [UInt32](repeating: 0, count: touched.area)
+        composited.withUnsafeMutableBufferPointer {
+            a.composite(touched, into: $0.baseAddress!, stride: touched.width)
+        }
+        return composited.withUnsafeBufferPointer { c in
+            (touched.y..<touched.maxY).allSatisfy { y in
+                memcmp(
+                    va.baseAddress! + y * width + touched.x, c.baseAddress! + (y - touched.y) * touched.width,
+                    touched.width * 4) == 0
+            }
+        }
     }
 
     /// Stamps `strokes` random strokes of `pieces` pieces through both ways; returns how many
@@ -67,8 +88,8 @@ import Testing
         var painted = 0
         let levels: [UInt8] = [255, 255, 255, 128, 1, 254, 200]
         for s in 0..<strokes {
-            let stamped = engine(clip: clip)
-            let oracle = engine(clip: clip)
+            let stamped = engine(clip: clip, variant: s % 3)
+            let oracle = engine(clip: clip, variant: s % 3)
             var r = radius(&rng)
             var a = Point(x: -20 + rng.unit() * Double(width + 40), y: -20 + rng.unit() * Double(height + 40))
             var level = levels[s % levels.count]
@@ -100,7 +121,9 @@ import Testing
                 #expect(dirty == expected, "stroke \(s) piece \(p): \(capsule.a) to \(capsule.b) radius \(r)")
                 if !expected.isEmpty { painted += 1 }
                 if p % 8 == 7 || p == pieces - 1 {
-                    #expect(same(stamped, oracle), "stroke \(s) piece \(p): \(capsule.a) to \(capsule.b) radius \(r)")
+                    #expect(
+                        same(stamped, oracle, fresh: true),
+                        "stroke \(s) piece \(p): \(capsule.a) to \(capsule.b) radius \(r)")
                 }
                 a = b
                 if a.x < -100 || a.x > Double(width + 100) || a.y < -100 || a.y > Double(height + 100) {
@@ -150,8 +173,8 @@ import Testing
                         let level: UInt8 = n % 3 == 2 ? 128 : 255
                         let a = Point(x: ax, y: ay)
                         let b = Point(x: ax + step.0, y: ay + step.1)
-                        let stamped = Self.engine(clip: nil)
-                        let oracle = Self.engine(clip: nil)
+                        let stamped = Self.engine(clip: nil, variant: (n / 3) % 3)
+                        let oracle = Self.engine(clip: nil, variant: (n / 3) % 3)
                         let disc = Capsule(from: a, to: a, width: 2 * r)
                         _ = stamped.stamp(disc, fullDiscAtStart: false, level: level)
                         _ = Self.referenceStamp(oracle, disc, continues: false, level: level)
