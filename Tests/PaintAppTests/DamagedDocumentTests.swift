@@ -14,14 +14,7 @@ import Testing
         let dir = T.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Noise, so that its compressed rows spread over the file.
-        var picture = PixelImage(width: 120, height: 80)
-        var state: UInt64 = 18
-        for y in 0..<80 {
-            for x in 0..<120 {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                picture[x, y] = UInt32(truncatingIfNeeded: state >> 32) | 0xFF00_0000
-            }
-        }
+        let picture = LongChangeJournalTests.noise(width: 120, height: 80, seed: 18)
         let png = try PNGCodec.encode(picture, withAlpha: false)
         // Cut inside its image data, after its first 8 KB: its top rows open.
         let file = dir + "/photo.png"

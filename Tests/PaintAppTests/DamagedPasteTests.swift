@@ -15,14 +15,7 @@ import Testing
     /// A noisy opaque 100 x 80 picture (its compressed rows spread over the file), its PNG cut
     /// at three quarters, and what SwiftPaint reads of that.
     static func cutPNG() throws -> (picture: PixelImage, cut: [UInt8], read: DecodedImage) {
-        var picture = PixelImage(width: 100, height: 80)
-        var state: UInt64 = 19
-        for y in 0..<80 {
-            for x in 0..<100 {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                picture[x, y] = UInt32(truncatingIfNeeded: state >> 32) | 0xFF00_0000
-            }
-        }
+        let picture = LongChangeJournalTests.noise(width: 100, height: 80, seed: 19)
         let png = try PNGCodec.encode(picture, withAlpha: false)
         let cut = Array(png[..<(png.count * 3 / 4)])
         let read = try ImageDecoder.decode(cut, name: "the clipboard")
