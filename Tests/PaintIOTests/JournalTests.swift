@@ -89,6 +89,15 @@ import Testing
         #expect(lockable(path), "the abandoned journal's lock stays taken")
     }
 
+    /// Closes `fd` (letting go of its lock) on a thread of its own `seconds` from now: a thread,
+    /// not a shared queue, which the parallel suites may keep busy well past the moment.
+    static func release(_ fd: Int32, after seconds: Double) {
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: seconds)
+            close(fd)
+        }
+    }
+
     // MARK: Round trip
 
     @Test func headerAnd200RandomStrokesAndAClearReadBackEqual() throws {
@@ -337,15 +346,18 @@ import Testing
         #expect(scan >= 0 && flock(scan, LOCK_SH | LOCK_NB) == 0)
         #expect(JournalReader.orphans(in: folder.path).map(\.path) == [path], "hidden by a scan in progress")
         // The scan lets go in a moment: adopting waits for it, and continues the journal.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { close(scan) }
+        Self.release(scan, after: 0.05)
         let writer = try JournalWriter.adopt(path: path)
         #expect(writer.recordCount == 3)
         #expect(JournalReader.orphans(in: folder.path).isEmpty, "a live writer's journal is no orphan")
+        #expect(throws: JournalError.inUse(path: path), "a live writer's hold is not waited out") {
+            try JournalWriter.adopt(path: path)
+        }
         Self.abandon(writer)
         // Deleting waits a scan out too.
         let another = open(path, O_RDONLY | O_CLOEXEC)
         #expect(another >= 0 && flock(another, LOCK_SH | LOCK_NB) == 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { close(another) }
+        Self.release(another, after: 0.05)
         try JournalReader.delete(path: path)
         #expect(!FileSystem.exists(path))
     }

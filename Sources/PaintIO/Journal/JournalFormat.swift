@@ -198,15 +198,29 @@ enum JournalFormat {
         }
     }
 
-    /// The exclusive lock of a journal no writer holds, waiting out scans (which hold theirs
-    /// for a moment) for up to 200 ms; returns 0 or an errno (EWOULDBLOCK: a live owner).
+    /// The exclusive lock of a journal no writer holds, waiting out scans: returns 0 or an errno
+    /// (EWOULDBLOCK: a live owner). A writer holds its lock exclusively for life; a scan holds the
+    /// shared one while it reads a whole journal, which a loaded machine may make slow, so while
+    /// only shared holders are in the way this waits for at least 5 s (1,000 looks 5 ms apart).
+    /// An exclusive holder gets 200 ms: a writer just closed whose descriptor a forked child still
+    /// copies until its exec lets go in that time, and a live one is answered without a long wait.
     static func lockPastScans(_ fd: Int32) -> Int32 {
-        var tries = 0
+        var looks = 0
+        var exclusiveLooks = 0
         while true {
             let e = tryLock(fd)
-            guard e == EWOULDBLOCK, tries < 10 else { return e }
-            tries += 1
-            usleep(20_000)
+            guard e == EWOULDBLOCK else { return e }
+            let shared = tryLock(fd, shared: true)
+            if shared == 0 {
+                _ = flock(fd, LOCK_UN)
+            } else if shared == EWOULDBLOCK {
+                exclusiveLooks += 1
+            } else {
+                return shared
+            }
+            looks += 1
+            guard looks < 1_000, exclusiveLooks < 40 else { return EWOULDBLOCK }
+            usleep(5_000)
         }
     }
 
