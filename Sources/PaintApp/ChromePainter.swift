@@ -35,19 +35,25 @@ public struct ChromePainter {
         let y1 = min(image.height - 1, Int(((box.y1 - o.y) * s + o.y + offsetY).rounded(.up)))
         guard x0 <= x1, y0 <= y1 else { return }
         let source = color.pixel
-        for y in y0...y1 {
-            for x in x0...x1 {
-                let dx = Double(x) + 0.5 - offsetX
-                let dy = Double(y) + 0.5 - offsetY
-                var c = coverage((dx - o.x) / s + o.x, (dy - o.y) / s + o.y)
-                // Coverage is "half a pixel minus a distance" in the drawing's units: rescale
-                // the distance so the edge ramp is one device pixel.
-                // (Clamped coverage of 0 means "outside": it stays 0.)
-                if s != 1 && c > 0 { c = (c - 0.5) * s + 0.5 }
-                c *= alpha
-                guard c > 0 else { continue }
-                let a = UInt32(min(c, 1) * 255 + 0.5)
-                image[x, y] = Pixel.blend(image[x, y], source: source, alpha: a)
+        let (offsetX, offsetY, width) = (offsetX, offsetY, image.width)
+        // Through the pixels' buffer: `image[x, y]` is a call into PaintCore per access (the
+        // first frame's toolbar, menu bar and scrollbars made 12 million instructions of them).
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            for y in y0...y1 {
+                let row = y * width
+                for x in x0...x1 {
+                    let dx = Double(x) + 0.5 - offsetX
+                    let dy = Double(y) + 0.5 - offsetY
+                    var c = coverage((dx - o.x) / s + o.x, (dy - o.y) / s + o.y)
+                    // Coverage is "half a pixel minus a distance" in the drawing's units: rescale
+                    // the distance so the edge ramp is one device pixel.
+                    // (Clamped coverage of 0 means "outside": it stays 0.)
+                    if s != 1 && c > 0 { c = (c - 0.5) * s + 0.5 }
+                    c *= alpha
+                    guard c > 0 else { continue }
+                    let a = UInt32(min(c, 1) * 255 + 0.5)
+                    pixels[row + x] = Pixel.blend(pixels[row + x], source: source, alpha: a)
+                }
             }
         }
     }
@@ -57,8 +63,12 @@ public struct ChromePainter {
         let clipped = IntRect(x: r.x + Int(offsetX), y: r.y + Int(offsetY), width: r.width, height: r.height)
             .intersection(IntRect(x: 0, y: 0, width: image.width, height: image.height))
         guard !clipped.isEmpty else { return }
-        for y in clipped.y..<clipped.maxY {
-            for x in clipped.x..<clipped.maxX { image[x, y] = color.pixel }
+        let (pixel, width) = (color.pixel, image.width)
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            guard let base = pixels.baseAddress else { return }
+            for y in clipped.y..<clipped.maxY {
+                (base + y * width + clipped.x).update(repeating: pixel, count: clipped.width)
+            }
         }
     }
 
@@ -164,15 +174,18 @@ public struct ChromePainter {
         let ys = points.map(\.1)
         let area = zip(points, points.dropFirst() + [points[0]]).reduce(0.0) { $0 + $1.0.0 * $1.1.1 - $1.1.0 * $1.0.1 }
         let sign = area >= 0 ? 1.0 : -1.0
-        shade((xs.min()! - 1, ys.min()! - 1, xs.max()! + 1, ys.max()! + 1), color, alpha: alpha) { px, py in
-            var inside = Double.infinity
-            for (a, b) in zip(points, points.dropFirst() + [points[0]]) {
+        // Each edge's start, direction and length once, not at every pixel (the closing edge's
+        // array was built anew per pixel).
+        let edges: [(ax: Double, ay: Double, ex: Double, ey: Double, length: Double)] =
+            zip(points, points.dropFirst() + [points[0]]).compactMap { a, b in
                 let ex = b.0 - a.0
                 let ey = b.1 - a.1
                 let length = (ex * ex + ey * ey).squareRoot()
-                guard length > 0 else { continue }
-                inside = min(inside, sign * (ex * (py - a.1) - ey * (px - a.0)) / length)
+                return length > 0 ? (a.0, a.1, ex, ey, length) : nil
             }
+        shade((xs.min()! - 1, ys.min()! - 1, xs.max()! + 1, ys.max()! + 1), color, alpha: alpha) { px, py in
+            var inside = Double.infinity
+            for e in edges { inside = min(inside, sign * (e.ex * (py - e.ay) - e.ey * (px - e.ax)) / e.length) }
             return inside + 0.5
         }
     }
@@ -186,12 +199,15 @@ public struct ChromePainter {
         )
         .intersection(IntRect(x: 0, y: 0, width: image.width, height: image.height))
         guard !r.isEmpty else { return }
-        let source = color.pixel
-        for py in r.y..<r.maxY {
-            let row = (py - target.y) * mask.width - target.x
-            for px in r.x..<r.maxX {
-                let a = mask.bytes[row + px]
-                if a != 0 { image[px, py] = Pixel.blend(image[px, py], source: source, alpha: UInt32(a)) }
+        let (source, width) = (color.pixel, image.width)
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            for py in r.y..<r.maxY {
+                let row = (py - target.y) * mask.width - target.x
+                let out = py * width
+                for px in r.x..<r.maxX {
+                    let a = mask.bytes[row + px]
+                    if a != 0 { pixels[out + px] = Pixel.blend(pixels[out + px], source: source, alpha: UInt32(a)) }
+                }
             }
         }
     }
