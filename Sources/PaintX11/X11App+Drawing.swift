@@ -81,6 +81,8 @@ extension X11App {
             keptView = kept
         }
         if let pixels = kept.pixels {
+            // A view composited anew goes into the image the server may still be reading.
+            if !engine.keepsView(kept.region, in: pixels, stride: kept.stride) { blitter.waitUntilServerRead() }
             engine.showRegion(kept.region, in: pixels, stride: kept.stride)
         } else {
             engine.showRegion(kept.region)

@@ -10,8 +10,10 @@ extension X11App {
     /// The layout is copied only for the chrome: a stroke's presents read the few fields they
     /// need from the session's layout in place (a copy retains and releases its arrays).
     func present() {
-        // The engine may composite into the image below: the server must be done reading it.
-        blitter.waitUntilServerRead()
+        // No wait for the server here: what writes into the window's image below waits until
+        // the server has read the last put first (`keepViewForWindow`, the blitter's puts and
+        // fills), so a turn that draws only the pointer's position or the chrome makes no
+        // round trip (an XSync 2 ms after every slow motion event's ink, for its position).
         if owed.layout {
             do {
                 try blitter.resize(width: session.layout.windowWidth, height: session.layout.windowHeight)

@@ -65,8 +65,8 @@ extension StrokeEngine {
     /// when the storage or region changes; the caller keeps the storage alive until it calls
     /// `showRegion` again, and does not write into it meanwhile.
     public func showRegion(_ rect: IntRect, in storage: UnsafeMutablePointer<UInt32>, stride: Int) {
+        if keepsView(rect, in: storage, stride: stride) { return }
         let r = rect.intersection(bounds)
-        if !viewIsOwned && view == storage && viewRect == r && viewStride == stride { return }
         if viewIsOwned { view?.deallocate() }
         viewIsWholeCanvas = false
         viewIsOwned = false
@@ -74,6 +74,12 @@ extension StrokeEngine {
         viewStride = stride
         view = r.isEmpty ? nil : storage
         if let view { composite(r, into: view, stride: stride) }
+    }
+
+    /// Whether `showRegion(rect, in: storage, stride: stride)` would find its view there already
+    /// and write nothing into `storage`.
+    public func keepsView(_ rect: IntRect, in storage: UnsafeMutablePointer<UInt32>, stride: Int) -> Bool {
+        !viewIsOwned && view == storage && viewRect == rect.intersection(bounds) && viewStride == stride
     }
 
     /// Whether the view lives in memory the caller passed to `showRegion(_:in:stride:)`.
