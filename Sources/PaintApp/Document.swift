@@ -32,16 +32,13 @@ public struct Document {
     /// question then offers lossy quality 90 (`Session.offeredQuality`), as lossless would only
     /// keep the compression's noise, several times larger.
     public var lossySource = false
-    /// The quality the opened JPEG was written at (`JPEGQuality`), while it is what the
-    /// picture's JPEG holds: a save as JPEG keeps it when it is higher than the one set
-    /// (`Session.offeredQuality`), as GIMP's export does; nil for any other file, and once a
-    /// quality is typed.
-    public var sourceJPEGQuality: Int?
-    /// The color sampling of the opened JPEG (`JPEGSampling`: a camera's 4:2:0, a scanner's
-    /// 4:4:4), kept with its quality: every save of the picture as JPEG writes it, as GIMP's
-    /// "use quality settings from original image" does, until a quality is typed (then the
-    /// color follows it: 4:4:4 from 90 up, 4:2:0 below). Nil for any other file.
-    public var sourceJPEGSampling: JPEGSampling?
+    /// What the opened JPEG was written with (`JPEGSource`: its quality and color sampling, a
+    /// camera's 97 and 4:2:0), while it is what the picture's JPEG holds: every save of the
+    /// picture as JPEG keeps its quality when higher than the one set (`Session.offeredQuality`)
+    /// and writes its sampling, as GIMP's "use quality settings from original image" does,
+    /// until a quality is typed (then the color follows it: 4:4:4 from 90 up, 4:2:0 below).
+    /// Nil for any other file.
+    public var sourceJPEG: JPEGSource?
     /// The formats this document was saved in whose losses (transparency, the editing history)
     /// the status bar has already told: it says so once, not at every Ctrl+S.
     public var toldLosses: Set<ImageFormat> = []

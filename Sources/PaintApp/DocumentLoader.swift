@@ -71,8 +71,7 @@ public enum DocumentLoader {
             format == .jpeg || (format == .webp && WebPCodec.isLossy(head: head) == true)
         }
         let lossySource: Bool
-        let sourceQuality: Int?
-        let sourceSampling: JPEGSampling?
+        let sourceJPEG: JPEGSource?
         if historyInBackground {
             // Decoded straight into the engine's tiles as the file is read (never held whole);
             // the history is looked for later.
@@ -86,8 +85,7 @@ public enum DocumentLoader {
             case .memory(let bytes): base = .bytes(bytes)
             }
             lossySource = lossy(format, opened.head)
-            sourceQuality = format == .jpeg ? JPEGQuality.estimate(head: opened.head) : nil
-            sourceSampling = format == .jpeg ? JPEGSampling.read(head: opened.head) : nil
+            sourceJPEG = format == .jpeg ? JPEGSource(head: opened.head) : nil
             engine = StrokeEngine(
                 picture: opened.picture, background: hasAlpha ? .transparent : options.background)
         } else {
@@ -98,9 +96,7 @@ public enum DocumentLoader {
             damage = picture.damage
             resolution = opened.resolution
             lossySource = lossy(format, Array(bytes.prefix(PictureResolution.headBytes)))
-            let head = format == .jpeg ? Array(bytes.prefix(PictureResolution.headBytes)) : []
-            sourceQuality = format == .jpeg ? JPEGQuality.estimate(head: head) : nil
-            sourceSampling = format == .jpeg ? JPEGSampling.read(head: head) : nil
+            sourceJPEG = format == .jpeg ? JPEGSource(head: Array(bytes.prefix(PictureResolution.headBytes))) : nil
             // Only the chunks' lengths and types: the chunk itself is read with the history.
             carries = format == .png && HistoryChunk.isPresent(in: bytes)
             onDisk = baseline(bytes)
@@ -117,8 +113,7 @@ public enum DocumentLoader {
                 document.resolution = resolution
                 document.lossySource = lossySource
                 document.damage = damage
-                document.sourceJPEGQuality = sourceQuality
-                document.sourceJPEGSampling = sourceSampling
+                document.sourceJPEG = sourceJPEG
                 return (document, damage.map { damaged($0, path) } ?? "\(said) — \(detail)")
             case .none(let why): notes = why
             }
@@ -133,8 +128,7 @@ public enum DocumentLoader {
         document.resolution = resolution
         document.lossySource = lossySource
         document.damage = damage
-        document.sourceJPEGQuality = sourceQuality
-        document.sourceJPEGSampling = sourceSampling
+        document.sourceJPEG = sourceJPEG
         // Looked for only where there can be one: the file's chunk, or a store that keeps any
         // history at all (else the thread would hash a 4K picture for nothing: 0.2 s of CPU).
         if historyInBackground && (carries || options.historyStore.map { !$0.isEmpty } ?? false) {

@@ -121,7 +121,7 @@ extension Session {
         if quality != offeredQuality(for: format) {
             if format == .webp { webpQualityChosen = true }
             // The user's quality from now on, not the opened file's.
-            if format == .jpeg { (document.sourceJPEGQuality, document.sourceJPEGSampling) = (nil, nil) }
+            if format == .jpeg { document.sourceJPEG = nil }
             changeSettings { $0.setQuality(quality, for: format) }
         }
         save(to: target, as: format, then: then)
@@ -149,7 +149,7 @@ extension Session {
     func offeredQuality(for format: ImageFormat) -> Int {
         switch format {
         case .webp: return offersLossyWebP ? Self.lossyWebPQuality : settings.webpQuality
-        case .jpeg: return max(settings.jpegQuality, document.sourceJPEGQuality ?? 1)
+        case .jpeg: return document.sourceJPEG?.quality(over: settings.jpegQuality) ?? settings.jpegQuality
         default: return settings.quality(for: format)
         }
     }

@@ -33,7 +33,7 @@ extension Session {
             picture: engine.pictureSnapshot(), target: target,
             options: SaveOptions(
                 format: format, quality: quality, lossless: format == .webp && quality == 100,
-                sampling: format == .jpeg ? document.sourceJPEGSampling : nil, resolution: document.resolution),
+                sampling: format == .jpeg ? document.sourceJPEG?.sampling : nil, resolution: document.resolution),
             withAlpha: engine.background == .transparent, history: kept, base: kept == nil ? nil : document.base)
         setMessage("Saving “\(FileSystem.lastComponent(target))”…")
         saving = BackgroundSave(

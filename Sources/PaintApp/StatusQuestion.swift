@@ -61,7 +61,7 @@ extension Session {
         let range =
             webp
             ? (offersLossyWebP ? ", 100 lossless; lossy 90 for a picture from a JPEG or lossy WebP" : ", 100 lossless")
-            : document.sourceJPEGSampling.map { ", color \($0.name) as the JPEG opened" } ?? ""
+            : document.sourceJPEG?.sampling.map { ", color \($0.name) as the JPEG opened" } ?? ""
         let label = "\(webp ? "WebP" : "JPEG") quality for “\(FileSystem.lastComponent(target))” (1–100\(range)):"
         let fieldWidth = s.px(64)
         let end = bar.maxX - s.px(10)

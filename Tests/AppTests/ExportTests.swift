@@ -82,6 +82,59 @@ import XDriver
         #expect(back.hasAlpha == false, "a JPEG has no alpha, so its PNG has none")
     }
 
+    /// `--export OUT.jpg IN.jpg` keeps IN's quality and color sampling as Ctrl+S keeps them:
+    /// a camera's quality-97 4:2:0 photo (written by libjpeg-turbo's `cjpeg -quality 97
+    /// -sample 2x2 -optimize`) comes out as cjpeg writes the picture opened from it with the same
+    /// settings, byte for byte. Before, it came out at 90 and 4:4:4. A `--quality` is taken as
+    /// a quality typed into Save As' question: the file's own keeps its sampling, another is
+    /// written as given, its color by it; a file below 90 is written at 90 with its sampling.
+    @Test func aJPEGFromAJPEGKeepsItsQualityAndColorSampling() throws {
+        let dir = try TemporaryDirectory()
+        var photo = PixelImage(width: 96, height: 64)
+        for y in 0..<64 {
+            for x in 0..<96 {
+                let grain = (x &* 7_919 ^ y &* 104_729) % 23
+                photo[x, y] = Pixel.pack(r: UInt8(x * 2 + grain), g: UInt8(y * 3 + grain), b: UInt8(x + y), a: 255)
+            }
+        }
+        let wide = try #require(JPEGSampling(horizontal: 2, vertical: 1))
+        // (input quality, its -sample, --quality, the quality and sampling expected out).
+        let cases: [(Int, String, Int?, Int, JPEGSampling)] = [
+            (97, "2x2", nil, 97, .halved),
+            (97, "2x2", 97, 97, .halved),  // the file's own quality chosen: its settings kept
+            (97, "2x2", 98, 98, .full),  // another, 90 or more: every pixel's color
+            (97, "2x2", 80, 80, .halved),  // below 90: halved by the quality
+            (97, "1x1", 80, 80, .halved),
+            (60, "2x1", nil, 90, wide),  // below 90: saved at 90, its 4:2:2 kept
+            (80, "1x1", nil, 90, .full),  // a scanner's 4:4:4 stays 4:4:4
+            (95, "1x2", nil, 95, try #require(JPEGSampling(horizontal: 1, vertical: 2))),
+        ]
+        for (quality, sample, chosen, expectedQuality, expectedSampling) in cases {
+            let what = "q\(quality) \(sample) --quality \(chosen.map(String.init) ?? "none")"
+            let input = dir.file("in.jpg")
+            let output = dir.file("out.jpg")
+            try Data(try Reference.cjpeg(photo, quality: quality, sample: sample))
+                .write(to: URL(fileURLWithPath: input))
+            let run = try Self.swiftpaint(
+                ["--export", output, input] + (chosen.map { ["--quality", String($0)] } ?? []), in: dir)
+            #expect(run.status == .exited(0) && run.stderr.isEmpty, "\(what): \(run.stderr)")
+            let written = [UInt8](FileManager.default.contents(atPath: output) ?? Data())
+            #expect(JPEGQuality.estimate(head: written) == expectedQuality, "\(what)")
+            #expect(JPEGSampling.read(head: written) == expectedSampling, "\(what)")
+            let opened = try ImageFile.open(path: input).picture.image
+            let factors = "\(expectedSampling.horizontal)x\(expectedSampling.vertical)"
+            #expect(
+                written == (try Reference.cjpeg(opened, quality: expectedQuality, sample: factors)),
+                "\(what): not what cjpeg writes for the picture")
+        }
+        // A PNG's picture is written at 90, every pixel's color, as before.
+        try ImageFile.save(photo, to: dir.file("in.png"), withAlpha: false)
+        let run = try Self.swiftpaint(["--export", dir.file("png.jpg"), dir.file("in.png")], in: dir)
+        #expect(run.status == .exited(0), "\(run.stderr)")
+        let written = [UInt8](FileManager.default.contents(atPath: dir.file("png.jpg")) ?? Data())
+        #expect(JPEGQuality.estimate(head: written) == 90 && JPEGSampling.read(head: written) == .full)
+    }
+
     @Test func failuresExitWithOneAndTheReason() throws {
         let dir = try TemporaryDirectory()
         let png = dir.file("in.png")
