@@ -120,7 +120,7 @@ def main():
         offset = 14 + 40 + len(palette)
         return b"BM" + struct.pack("<IHHI", offset + len(data), 0, 0, offset) + info + palette + data
     add("cut-16k.bmp", bmp(16000, 16000, 24, 0, b"", bytes(100)), "cut short")
-    add("cut-16k-rle8.bmp", bmp(16000, 16000, 8, 1, bytes(1024), b"\xff\x01" * 50), "cut short")
+    add("cut-16k-rle8.bmp", bmp(16000, 16000, 8, 1, bytes(1024), b"\xff\x01" * 50), "too few for a 16000 x 16000 picture")
     add("huge.bmp", bmp(100000, 100000, 24, 0, b"", bytes(100)), "more than SwiftPaint can edit")
 
     with open(os.path.join(folder, "manifest.json"), "w") as f:

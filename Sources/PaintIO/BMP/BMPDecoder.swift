@@ -33,6 +33,29 @@ public enum BMPDecoder {
         return rows
     }
 
+    /// The most pixels a run-length coded file claims per byte it holds (headers and color
+    /// table counted), checked before its pixels are set aside.
+    ///
+    /// Codes that give every pixel (runs and literals, each row ended by an end of line, as
+    /// Windows, GIMP and ImageMagick write them) spend at least 2 bytes on 255 pixels: at most
+    /// 127.5 pixels a byte. End of line, delta and end of bitmap leave pixels transparent with
+    /// no bytes for them, and that is legal (an icon's clear rows, an end of bitmap before the
+    /// last rows), so the codes alone bound nothing: 60 bytes ending in an end of bitmap claim
+    /// 16384 x 16384 pixels, a gigabyte of transparent rows. A file may leave this much
+    /// unsaid: 1032 pixels a byte, the bound of an uncompressed file cut short and of PNG's
+    /// deflate (`mostPixelBytesPerByte`), eight times the densest coding that gives every
+    /// pixel. Past it the file is refused as damaged, with nothing set aside.
+    static let mostRunLengthPixelsPerByte = mostPixelBytesPerByte
+
+    /// Refuses a run-length coded file of `size` bytes that claims more pixels than it could
+    /// plausibly describe (`mostRunLengthPixelsPerByte`).
+    static func checkRunLengthSize(_ header: BMPHeader, size: Int, name: String) throws(ImageFileError) {
+        guard header.width * header.height > size * mostRunLengthPixelsPerByte else { return }
+        throw .damaged(
+            path: name,
+            reason: "it holds \(size) bytes, too few for a \(header.width) x \(header.height) picture")
+    }
+
     /// What a cut uncompressed or run-length coded file kept: `rows` stored rows of `header`'s.
     static func damage(_ header: BMPHeader, rows: Int, size: Int, name: String) -> PictureDamage? {
         guard rows < header.height else { return nil }
@@ -64,6 +87,7 @@ public enum BMPDecoder {
             decoded.format = .bmp
             return decoded
         case .rle8, .rle4:
+            try checkRunLengthSize(header, size: bytes.count, name: name)
             let (pixels, rows) = try decodeRLE(bytes, header, name: name, control: control)
             guard let image = PixelImage(width: width, height: height, pixels: pixels) else {
                 throw .damaged(path: name, reason: "the pixel count does not match the size")
