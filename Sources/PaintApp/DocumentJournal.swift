@@ -135,6 +135,8 @@ public final class DocumentJournal: OperationSink {
         // Not saved since the journal started: the file as it was then.
         let saved = contents.records.contains { if case .saved = $0 { true } else { false } }
         if !saved, let version = header.documentVersion { document.onDisk = .version(version) }
+        // Not saved since: a picture pasted from a damaged source is still saved as a copy.
+        if !saved, let damage = header.sourceDamage { document.damage = damage }
         return document
     }
 

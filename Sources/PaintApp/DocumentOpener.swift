@@ -40,9 +40,12 @@ public struct DocumentOpener {
             let why = "its starting picture could not be read back"
             return (nil, "No crash journal: " + why, why)
         }
+        // A damaged file's bytes as the starting picture say so when decoded; a picture pasted
+        // from a damaged source onto a blank canvas (Paste as New Picture) is marked in words.
         let header = JournalHeader(
             documentPath: document.path, width: start.width, height: start.height,
-            background: document.startingBackground, baseImage: baseImage, documentVersion: document.onDisk.version)
+            background: document.startingBackground, baseImage: baseImage, documentVersion: document.onDisk.version,
+            sourceDamage: document.base == nil ? document.damage : nil)
         // The steps it starts with are in the file before it counts as a journal: a crash while
         // it starts never leaves it offered with part of them.
         let initial = document.log.map(JournalRecord.operation)

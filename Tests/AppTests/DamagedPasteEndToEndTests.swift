@@ -66,4 +66,58 @@ import Testing
         let saved = try ImageFile.open(path: pictures + "/untitled (recovered).png").picture
         #expect(saved.damage == nil && saved.image == read.image, "the file holds the rows read and the white")
     }
+
+    /// The new picture of a cut paste, the window killed (kill -9) before it is saved: the next
+    /// start offers it back, and Ctrl+S on the restored drawing still offers
+    /// `untitled (recovered).png` (its journal keeps the mark, `JournalHeader.sourceDamage`).
+    /// Before, the restored drawing had lost it and Ctrl+S offered `untitled.png`.
+    @Test func theNewPictureOfACutPasteKeepsItsMarkThroughAKillAndARestore() throws {
+        let dir = try scratchFolder()
+        let (_, cut, read) = try D.cutPhoto(in: dir)
+        let home = try TemporaryDirectory(prefix: "swiftpaint-home")
+        let pictures = try home.subdirectory("Pictures")
+        let size = D.size
+        let arguments = ["--size", "\(size.w)x\(size.h)"]
+        let first = try PaintWindow(
+            D.config, arguments: arguments, imageWidth: size.w, imageHeight: size.h, home: home.path)
+        defer { first.stop() }
+        let owner = try FormatsClipboardOwner(
+            displayName: first.session.server.displayName, offering: [("image/png", cut)])
+        // Nothing drawn yet: Ctrl+Shift+V makes the new picture at once.
+        try first.key("v", modifiers: [.control, .shift])
+        let made = Wait.until(poll: .milliseconds(10)) {
+            owner.serve()
+            return first.title == "*Untitled — SwiftPaint"
+        }
+        #expect(made, "the new picture: \(first.title ?? "nil")\n\(first.app.outputSummary)")
+        expectCanvas(first, equals: read.image, "the new picture: the rows read, white below them")
+        // Its journal holds the paste (and the mark) before the kill.
+        let (_, contents) = try RecoveryTests.waitForJournal(home, operations: 1, "the paste as a new picture")
+        let mark = contents.header.sourceDamage
+        #expect(
+            mark?.rowsRead == read.damage?.rowsRead && mark?.error.path == "the clipboard",
+            "\(String(describing: mark))")
+        first.app.killAndReap()
+        first.stop()
+
+        let second = try PaintWindow(
+            D.config, arguments: arguments, imageWidth: size.w, imageHeight: size.h, home: home.path,
+            firstFrame: [ChromeColors.askFill])
+        defer { second.stop() }
+        try second.waitForStatus(ChromeColors.askFill, "the restore question")
+        try second.key("Return")
+        try second.waitForStatus(ChromeColors.statusFill, "the status bar after Restore")
+        expectCanvas(second, equals: read.image, "the restored picture")
+        try second.waitForModified(true)
+        // Ctrl+S: the name a damaged picture's copy gets; Enter saves it there.
+        try second.key("s", modifiers: [.control])
+        try second.waitForFileDialog("Save as, at Ctrl+S on the restored picture")
+        try second.key("Return")
+        #expect(
+            second.client.waitForTitle(second.window) { $0 == "untitled (recovered).png — SwiftPaint" } != nil,
+            "saved: \(second.title ?? "nil")\n\(second.app.outputSummary)")
+        let saved = try ImageFile.open(path: pictures + "/untitled (recovered).png").picture
+        #expect(saved.damage == nil && saved.image == read.image, "the file holds the rows read and the white")
+        #expect(!FileManager.default.fileExists(atPath: pictures + "/untitled.png"))
+    }
 }

@@ -69,6 +69,41 @@ import Testing
             s.fileDialog?.field.text == "untitled (recovered).png", "\(String(describing: s.fileDialog?.field.text))")
     }
 
+    /// The new picture's crash journal keeps its mark (its header's `sourceDamage`: the
+    /// journal holds a blank canvas and the paste, no damaged bytes to decode): the drawing
+    /// restored after a crash is still saved as `untitled (recovered).png`, until a save.
+    /// Before, the restored picture lost the mark and Ctrl+S offered `untitled.png`.
+    @Test func pasteAsNewPictureKeepsItsMarkThroughACrashRestore() throws {
+        let (_, cut, read) = try Self.cutPNG()
+        let journals = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: journals) }
+        let s = T.makeSession(width: 120, height: 90)
+        s.opener = DocumentOpener(options: CommandLineOptions(), journalFolder: journals)
+        T.key(s, "v", [.control, .shift])
+        s.pasteNow(png: cut)
+        T.drag(s, [(10, 10), (60, 40)])
+        T.settleJournal(s)
+        let path = try #require((s.sink as? DocumentJournal)?.path, "no journal")
+        let contents = try JournalReader.read(path: path)
+        #expect(contents.header.sourceDamage == read.damage && contents.header.baseImage == nil)
+        let restored = try DocumentJournal.rebuild(contents)
+        #expect(restored.damage == read.damage && restored.path == nil)
+        #expect(restored.engine.paintImage() == s.engine.paintImage())
+        let t = T.makeSession(width: 10, height: 10)
+        t.install(restored, message: "", journal: nil, anotherPicture: true)
+        T.key(t, "s", .control)
+        #expect(
+            t.fileDialog?.field.text == "untitled (recovered).png", "\(String(describing: t.fileDialog?.field.text))")
+        // Saved, the mark goes: a journal with the save restores the saved file's document.
+        FormatsTests.saveAs(s, journals + "/copy.png")
+        s.waitForSave()
+        #expect(s.document.damage == nil && s.path == journals + "/copy.png", "\(s.message)")
+        T.settleJournal(s)
+        let saved = try DocumentJournal.rebuild(
+            JournalReader.read(path: try #require((s.sink as? DocumentJournal)?.path)))
+        #expect(saved.damage == nil && saved.path == journals + "/copy.png")
+    }
+
     @Test func aWholePictureIsPastedAsBefore() throws {
         let (picture, _, _) = try Self.cutPNG()
         let s = T.makeSession(width: 120, height: 90)

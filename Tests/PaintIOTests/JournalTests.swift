@@ -279,6 +279,52 @@ import Testing
         #expect(second.path != writer.path)
     }
 
+    /// A header marking its picture as read from a damaged source (`sourceDamage`) reads back
+    /// equal, as version 3 (builds before it say "written by a newer SwiftPaint"); flags that
+    /// do not go with their version, and a damage cut short or with more rows read than it
+    /// has, are refused as malformed.
+    @Test func aHeaderWithASourceDamageRoundTripsAsVersion3() throws {
+        let damage = PictureDamage(
+            error: .cutShort(path: "the clipboard", reason: "it ends before the picture does"), rowsRead: 37,
+            height: 80, inOrder: false, orientation: Orientation(swapsAxes: true, mirrorsX: false, mirrorsY: true))
+        var header = JournalHeader(
+            documentPath: nil, width: 100, height: 80, background: .color(.white), createdAt: 1_700_000_000,
+            sourceDamage: damage)
+        let bytes = header.encoded()
+        #expect(bytes[0] == JournalHeader.damageFormatVersion && bytes[1] == 16)
+        #expect(try JournalHeader.decode(bytes) == header)
+        header.sourceDamage?.error = .damaged(path: "“a.png”", reason: String(repeating: "é", count: 3000))
+        header.documentPath = "/home/me/a.png"
+        let long = try JournalHeader.decode(header.encoded())
+        #expect(long.sourceDamage?.error.path == "“a.png”" && long.documentPath == "/home/me/a.png")
+        if case .damaged(_, let detail)? = long.sourceDamage?.error {
+            #expect(detail.utf8.count == 4096 && detail.allSatisfy { $0 == "é" }, "cut at a character's end")
+        } else {
+            Issue.record("\(String(describing: long.sourceDamage))")
+        }
+        // Version 3 without the damage flag, the flag in version 1 or 2: malformed.
+        var plain = JournalHeader(documentPath: nil, width: 100, height: 80, background: .transparent).encoded()
+        plain[0] = 3
+        #expect(throws: JournalHeader.DecodingProblem.malformed("unknown flags")) { try JournalHeader.decode(plain) }
+        var flagged = bytes
+        flagged[0] = 1
+        #expect(throws: JournalHeader.DecodingProblem.malformed("unknown flags")) { try JournalHeader.decode(flagged) }
+        #expect(throws: JournalHeader.DecodingProblem.unsupportedVersion(4)) {
+            try JournalHeader.decode([4] + bytes.dropFirst())
+        }
+        // Cut anywhere inside the damage: refused, never read past.
+        let end = bytes.count
+        for cut in (end - 40)..<end {
+            #expect(throws: JournalHeader.DecodingProblem.self) { try JournalHeader.decode(Array(bytes[..<cut])) }
+        }
+        // 81 rows read of 80.
+        var over = bytes
+        over.replaceSubrange((end - 9)..<(end - 5), with: [81, 0, 0, 0])
+        #expect(throws: JournalHeader.DecodingProblem.malformed("the damaged source is not described")) {
+            try JournalHeader.decode(over)
+        }
+    }
+
     // MARK: Locks and orphans
 
     @Test func theLockIsHeldForTheWritersLifeAndDiscardRemovesTheFile() throws {

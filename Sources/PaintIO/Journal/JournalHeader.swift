@@ -54,6 +54,11 @@ public struct JournalHeader: Equatable, Sendable {
     /// journal starts from, which a restore reads only while it still holds those bytes
     /// (`JournalBaseReference.read`). Never together with `baseImage`.
     public var baseReference: JournalBaseReference?
+    /// What could be read of the damaged source of a picture the journal does not hold as its
+    /// starting picture (a Paste as New Picture of a cut PNG: a blank canvas, then the paste),
+    /// so that the restored drawing is still marked (`Document.damage`). A damaged file's
+    /// bytes as the starting picture say it themselves when decoded; this is nil then.
+    public var sourceDamage: PictureDamage?
 
     /// The version of the header's binary form written by `encoded()` for a header without a
     /// base reference (the form every SwiftPaint reads).
@@ -62,13 +67,19 @@ public struct JournalHeader: Equatable, Sendable {
     /// know references refuse it as written by a newer SwiftPaint, and never replay its
     /// changes on a blank canvas.
     public static let referenceFormatVersion: UInt8 = 2
+    /// The version written for a header with a `sourceDamage` (and a base reference or not):
+    /// builds that do not know it say the journal was written by a newer SwiftPaint and leave
+    /// it for one that does, rather than call it damaged.
+    public static let damageFormatVersion: UInt8 = 3
 
     public init(
         documentPath: String?, width: Int, height: Int, background: JournalBackground,
         baseImage: [UInt8]? = nil, createdAt: Int64 = JournalHeader.now(), pid: Int32 = getpid(),
-        documentVersion: FileVersion? = nil, baseReference: JournalBaseReference? = nil
+        documentVersion: FileVersion? = nil, baseReference: JournalBaseReference? = nil,
+        sourceDamage: PictureDamage? = nil
     ) {
         self.documentPath = documentPath
+        self.sourceDamage = sourceDamage
         self.baseReference = baseReference
         self.documentVersion = documentVersion
         self.width = width
@@ -100,10 +111,11 @@ public struct JournalHeader: Equatable, Sendable {
 
     // MARK: Binary form
     //
-    //   version           UInt8 (= formatVersion, or referenceFormatVersion with a base
-    //                     reference)
+    //   version           UInt8 (= formatVersion; referenceFormatVersion with a base reference;
+    //                     damageFormatVersion with a source damage)
     //   flags             UInt8: bit 0 documentPath present, bit 1 baseImage present, bit 2
-    //                     documentVersion present, bit 3 baseReference present (version 2 only)
+    //                     documentVersion present, bit 3 baseReference present (version 2 and
+    //                     3 only, never with bit 1), bit 4 sourceDamage present (version 3 only)
     //   width, height     UInt32 each
     //   background        UInt8 tag (0 transparent, 1 color) + r, g, b for a color
     //   createdAt         UInt64 (Int64 bit pattern)
@@ -112,6 +124,7 @@ public struct JournalHeader: Equatable, Sendable {
     //   documentVersion   `FileVersion`'s 40 bytes, when present
     //   baseReference     UInt32 byte count + UTF-8 of the path, UInt64 size, UInt32 CRC-32,
     //                     when present
+    //   sourceDamage      `PictureDamage.encode`'s form, when present
     //   baseImage         UInt32 byte count + bytes, when present
     //
     // All little-endian; nothing may follow.
@@ -130,10 +143,12 @@ public struct JournalHeader: Equatable, Sendable {
         let baseCount = baseImage?.count ?? baseCount
         var out = ByteWriter()
         let reference = baseCount == nil ? baseReference : nil
-        out.byte(reference == nil ? Self.formatVersion : Self.referenceFormatVersion)
+        out.byte(
+            sourceDamage != nil
+                ? Self.damageFormatVersion : reference == nil ? Self.formatVersion : Self.referenceFormatVersion)
         out.byte(
             (documentPath == nil ? 0 : 1) | (baseCount == nil ? 0 : 2) | (documentVersion == nil ? 0 : 4)
-                | (reference == nil ? 0 : 8))
+                | (reference == nil ? 0 : 8) | (sourceDamage == nil ? 0 : 16))
         out.uint32(UInt32(clamping: width))
         out.uint32(UInt32(clamping: height))
         background.encode(into: &out)
@@ -152,6 +167,7 @@ public struct JournalHeader: Equatable, Sendable {
             out.uint64(UInt64(reference.count))
             out.uint32(reference.crc)
         }
+        sourceDamage?.encode(into: &out)
         if let baseCount { out.uint32(UInt32(truncatingIfNeeded: baseCount)) }
         return out.bytes
     }
@@ -166,12 +182,12 @@ public struct JournalHeader: Equatable, Sendable {
     static func decode(_ bytes: [UInt8]) throws(DecodingProblem) -> JournalHeader {
         var input = ByteReader(bytes)
         guard let version = input.byte() else { throw .malformed("it is empty") }
-        guard version == formatVersion || version == referenceFormatVersion else {
-            throw .unsupportedVersion(version)
-        }
-        // A reference, and only a reference, makes a version 2 header.
-        let known: UInt8 = version == referenceFormatVersion ? 8 | 5 : 7
-        guard let flags = input.byte(), flags & ~known == 0, (flags & 8 != 0) == (version == referenceFormatVersion)
+        guard (formatVersion...damageFormatVersion).contains(version) else { throw .unsupportedVersion(version) }
+        // A reference, and only a reference, makes a version 2 header; a source damage a version
+        // 3 one. A reference is never with a base image.
+        let known: UInt8 = version == formatVersion ? 7 : version == referenceFormatVersion ? 8 | 5 : 16 | 8 | 7
+        guard let flags = input.byte(), flags & ~known == 0, flags & 10 != 10,
+            version != referenceFormatVersion || flags & 8 != 0, version != damageFormatVersion || flags & 16 != 0
         else { throw .malformed("unknown flags") }
         guard let width = input.uint32(), let height = input.uint32() else { throw .malformed("it is cut short") }
         let background: JournalBackground
@@ -206,6 +222,13 @@ public struct JournalHeader: Equatable, Sendable {
             else { throw .malformed("the starting picture's file is not described") }
             reference = JournalBaseReference(path: path, count: Int(size), crc: crc)
         }
+        var damage: PictureDamage?
+        if flags & 16 != 0 {
+            guard let read = PictureDamage.decode(from: &input) else {
+                throw .malformed("the damaged source is not described")
+            }
+            damage = read
+        }
         var base: [UInt8]? = nil
         if flags & 2 != 0 {
             guard let count = input.uint32(), let image = input.take(Int(count)) else {
@@ -217,6 +240,6 @@ public struct JournalHeader: Equatable, Sendable {
         return JournalHeader(
             documentPath: path, width: Int(width), height: Int(height), background: background,
             baseImage: base, createdAt: Int64(bitPattern: created), pid: Int32(bitPattern: pid),
-            documentVersion: fileVersion, baseReference: reference)
+            documentVersion: fileVersion, baseReference: reference, sourceDamage: damage)
     }
 }
