@@ -140,10 +140,8 @@ struct StrokePath {
             pressure: (a.pressure + b.pressure) / 2)
     }
 
-    /// The width at `pressure`: the style's, or that scaled by the pressure (1 px at least).
-    func width(_ pressure: Double) -> Double {
-        style.dynamics.pressureWidth ? max(1, style.width * min(max(pressure, 0), 1)) : style.width
-    }
+    /// The width at `pressure` (`StrokeStyle.width(pressure:)`).
+    func width(_ pressure: Double) -> Double { style.width(pressure: pressure) }
 
     /// The coverage level at `pressure`: full, or scaled by the pressure (1 at least).
     func level(_ pressure: Double) -> UInt8 {

@@ -102,6 +102,13 @@ public struct StrokeStyle: Hashable, Sendable {
         self.drawing = drawing
     }
 
+    /// The width at `pressure` (0...1): the style's, or, when pressure sets the width, that
+    /// scaled by the pressure (1 px at least). The stroke is drawn so wide there, and zoomed in
+    /// its point is put on the picture pixel by this width (`PixelSnap`).
+    public func width(pressure: Double) -> Double {
+        dynamics.pressureWidth ? max(1, width * min(max(pressure, 0), 1)) : width
+    }
+
     /// Opacity as the 8-bit alpha the compositor uses.
     public var alpha8: UInt32 { UInt32((opacity * 255).rounded()) }
 
