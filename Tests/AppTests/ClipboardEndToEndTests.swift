@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import PaintCore
 import PaintIO
@@ -108,17 +109,26 @@ struct ClipboardEndToEndTests: CanvasChecks {
         try ImageFile.save(sticker, to: file, withAlpha: false)
         let paint = try start(ServerConfig.standard)
         defer { paint.stop() }
+        // In the foreground (-quiet: no fork), xclip serves every request until it is killed:
+        // nothing here depends on how many requests (TARGETS, then the picture) a `-loops` count
+        // lets it answer, which xclip versions count differently.
         let owner = try xclip(
-            paint, ["-selection", "clipboard", "-t", "image/png", "-i", file, "-loops", "1"], background: true)
+            paint, ["-quiet", "-selection", "clipboard", "-t", "image/png", "-i", file], background: true)
         defer { owner.child.killAndReap() }
-        // xclip owns the clipboard once it has forked its server; Ctrl+V until the picture shows.
+        // xclip owns the clipboard once it has read the file (nothing else on this server
+        // copies): one Ctrl+V then, so that one paste is what Ctrl+Z takes back.
+        let owned = Wait.until {
+            XGetSelectionOwner(paint.client.display, paint.client.atom("CLIPBOARD")) != 0
+        }
+        #expect(owned, "xclip never took the clipboard")
+        try paint.key("v", modifiers: [.control])
         var expected = PixelImage(width: Self.size.w, height: Self.size.h, fill: Color.white.pixel)
         for y in 0..<60 {
             for x in 0..<90 { expected[x, y] = sticker[x, y] }
         }
-        // The pasted picture floats (outlined) until put down: Enter.
+        // The pasted picture floats (outlined) until put down: Enter, again until it has come
+        // (Enter with nothing floating does nothing).
         let pasted = Wait.until(poll: .milliseconds(200)) {
-            try? paint.key("v", modifiers: [.control])
             try? paint.key("Return")
             guard let shot = try? paint.captureCanvas() else { return false }
             return differences(screen: shot, file: expected, limit: 1).isEmpty

@@ -208,15 +208,16 @@ struct KeyboardEndToEndTests: CanvasChecks {
             "a blue background")
     }
 
-    /// Puts `text` on the clipboard with xclip (which serves it until killed) and waits until
-    /// it does.
+    /// Puts `text` on the clipboard with xclip and waits until it does. xclip runs in the
+    /// foreground (-quiet: no fork) and serves every request until the returned child is killed,
+    /// however many the paste makes (no `-loops` count).
     func clipboardText(_ paint: PaintWindow, _ text: String, in dir: TemporaryDirectory) throws -> ChildProcess {
         let file = dir.file("clip.txt")
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         var environment = ChildProcess.cleanEnvironment()
         environment["DISPLAY"] = paint.session.server.displayName
         let child = try ChildProcess(
-            executable: "/usr/bin/xclip", arguments: ["-selection", "clipboard", "-i", file, "-loops", "1"],
+            executable: "/usr/bin/xclip", arguments: ["-quiet", "-selection", "clipboard", "-i", file],
             environment: environment, stdoutPath: dir.file("xclip.out"), stderrPath: dir.file("xclip.err"))
         let owned = Wait.until {
             XGetSelectionOwner(paint.client.display, paint.client.atom("CLIPBOARD")) != 0

@@ -10,6 +10,12 @@ import Testing
 /// seed, thousands of variants; `FuzzRun` for more): read as the start reads it, nothing
 /// crashes and every setting taken is within the range the file's reader states.
 @Suite struct HostileSettingsTests {
+    /// Cut, a bit flipped, a run of nines or random bytes put in, a run taken out.
+    static let mutations: [FuzzRun.Mutation] = [
+        .flipBit, .cut, .insertStart(of: Array("99999999999999999999".utf8)), .insertRandom(below: 20),
+        .removeRun(upTo: 30),
+    ]
+
     @Test func cutAndFlippedSettingsNeverCrashAndStayInRange() throws {
         let folder = try TemporaryDirectory(prefix: "PaintAppTests-settings")
         defer { folder.remove() }
@@ -23,21 +29,7 @@ import Testing
         var rng = SplitMix(seed: FuzzRun.seed(0x5E77_1465))
         var problems = 0
         for _ in 0..<FuzzRun.rounds(800) {
-            var bytes = valid
-            for _ in 0..<(1 + Int(rng.next() % 4)) where !bytes.isEmpty {
-                let at = Int(rng.next() % UInt64(bytes.count))
-                switch rng.next() % 5 {
-                case 0: bytes[at] ^= UInt8(1 << (rng.next() % 8))
-                case 1: bytes.removeLast(bytes.count - at)
-                case 2:
-                    bytes.insert(contentsOf: Array("99999999999999999999".utf8.prefix(Int(rng.next() % 21))), at: at)
-                case 3:
-                    bytes.insert(
-                        contentsOf: (0..<Int(rng.next() % 20)).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
-                        at: at)
-                default: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(rng.next() % 30)))
-                }
-            }
+            let bytes = FuzzRun.mutate(valid, &rng, cases: Self.mutations)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let (stored, problem) = StoredSettings.load(from: path)
             if problem != nil { problems += 1 }

@@ -17,23 +17,12 @@ import Testing
     /// `valid` changed one to four times: cut, a bit flipped, random bytes put in, a run taken
     /// out, a 32-bit field made huge, zero or negative.
     static func mutated(_ valid: [UInt8], _ rng: inout SplitMix) -> [UInt8] {
-        var bytes = valid
-        for _ in 0..<(1 + Int(rng.next() % 4)) where !bytes.isEmpty {
-            let at = Int(rng.next() % UInt64(bytes.count))
-            switch rng.next() % 6 {
-            case 0, 1: bytes[at] ^= UInt8(1 << (rng.next() % 8))
-            case 2: bytes.removeLast(bytes.count - at)
-            case 3:
-                bytes.insert(
-                    contentsOf: (0..<Int(rng.next() % 30)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }, at: at)
-            case 4:
-                let values: [UInt32] = [0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, 0, 1, 0xFFFF]
-                let v = values[Int(rng.next() % UInt64(values.count))]
-                for i in 0..<4 where at + i < bytes.count { bytes[at + i] = UInt8(truncatingIfNeeded: v >> (8 * i)) }
-            default: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(rng.next() % 40)))
-            }
-        }
-        return bytes
+        FuzzRun.mutate(
+            valid, &rng,
+            cases: [
+                .flipBit, .flipBit, .cut, .insertRandom(below: 30), .field(FuzzRun.hostileFieldValues),
+                .removeRun(upTo: 40),
+            ])
     }
 
     @Test func everyPictureDecoderSurvivesCutAndFlippedFiles() throws {

@@ -46,6 +46,13 @@ import Testing
         #expect(outcomes["damaged", default: 0] > 100)
     }
 
+    /// A bit flipped, a run taken out, random bytes put in, a length field claiming a huge
+    /// record, the file cut, a record copied elsewhere (an out-of-order sequence number).
+    static let mutations: [FuzzRun.Mutation] = [
+        .flipBit, .removeRun(upTo: 40), .insertRandom(below: 30), .overwrite([0xFF, 0xFF, 0xFF, 0x7F]), .cut,
+        .copyRun(length: 60),
+    ]
+
     /// Mutates the journal at `path` (written from `records`) `rounds` times, reads each back,
     /// and checks that whatever was kept is real; counts whole, damaged and refused reads.
     static func fuzz(
@@ -56,28 +63,7 @@ import Testing
         var rng = SplitMix(seed: FuzzRun.seed(seed))
         var outcomes: [String: Int] = [:]
         for _ in 0..<FuzzRun.rounds(rounds) {
-            var bytes = valid
-            for _ in 0..<(1 + Int(rng.next() % 4)) {
-                let at = Int(rng.next() % UInt64(bytes.count))
-                switch rng.next() % 6 {
-                case 0: bytes[at] ^= UInt8(1 << (rng.next() % 8))
-                case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(rng.next() % 40)))
-                case 2:
-                    bytes.insert(
-                        contentsOf: (0..<Int(rng.next() % 30)).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
-                        at: at)
-                case 3:
-                    // A length field claiming a huge record.
-                    if at + 4 <= bytes.count { bytes.replaceSubrange(at..<(at + 4), with: [0xFF, 0xFF, 0xFF, 0x7F]) }
-                case 4: bytes.removeSubrange(at...)
-                default:
-                    // A record copied elsewhere (an out-of-order sequence number).
-                    let from = Int(rng.next() % UInt64(bytes.count))
-                    let piece = Array(bytes[from..<min(bytes.count, from + 60)])
-                    bytes.insert(contentsOf: piece, at: at)
-                }
-                if bytes.isEmpty { bytes = [0] }
-            }
+            let bytes = FuzzRun.mutate(valid, &rng, cases: Self.mutations, emptied: [0])
             Support.put(bytes, path)
             do {
                 let contents = try JournalReader.read(path: path)

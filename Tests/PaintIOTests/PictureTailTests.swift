@@ -139,17 +139,9 @@ extension PictureTailTests {
         var outcomes: [String: Int] = [:]
         let path = folder.file("fuzz")
         for _ in 0..<FuzzRun.rounds(400) {
-            var bytes = files[Int(rng.next() % UInt64(files.count))]
-            for _ in 0..<Int(rng.next() % 4) where !bytes.isEmpty {
-                let at = Int(rng.next() % UInt64(bytes.count))
-                switch rng.next() % 4 {
-                case 0: bytes[at] ^= UInt8(1 << (rng.next() % 8))
-                case 1: bytes.removeLast(bytes.count - at)
-                case 2:
-                    bytes.insert(contentsOf: (0..<Int(rng.next() % 30)).map { _ in UInt8(rng.next() & 0xFF) }, at: at)
-                default: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(rng.next() % 40)))
-                }
-            }
+            let file = files[Int(rng.next() % UInt64(files.count))]
+            var bytes = FuzzRun.mutate(
+                file, &rng, cases: [.flipBit, .cut, .insertRandom(below: 30), .removeRun(upTo: 40)], times: 0...3)
             if rng.next() % 2 == 0 { bytes += (0..<Int(rng.next() % 5000)).map { _ in UInt8(rng.next() & 0xFF) } }
             let end = PictureEnd(limits: .default, fileSize: bytes.count)
             let capture = JPEGHeaderCapture(limit: ImageLimits.default.maxMetadataBytes + (1 << 20))
