@@ -61,8 +61,10 @@ struct FileDialogEndToEndTests: CanvasChecks {
         let f = paint.fileDialogFrame
         let first = geometry(paint, .open).rowRect(0)
         let point = (f.x + first.x + first.width / 2, f.y + first.y + first.height / 2)
-        try paint.client.click(paint.window, x: point.0, y: point.1)
-        try paint.client.click(paint.window, x: point.0, y: point.1)
+        // Both clicks in one flush: the server stamps them back to back, a double click however
+        // long this thread waits between two requests (two `click`s, each a round trip, were
+        // two single clicks when more than 400 ms went by between them).
+        paint.client.clickRun(paint.window, x: point.0, y: point.1, delays: [0, 0])
         paint.parkPointer()
         // Inside: the picture is the first row, its thumbnail red and blue.
         try Wait.require("the picture's thumbnail in the first row, inside the folder\n\(paint.app.outputSummary)") {
