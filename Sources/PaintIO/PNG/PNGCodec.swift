@@ -270,12 +270,17 @@ private struct PNGReading {
         let transform = ColorTransform.make(for: try sourceColor(), gray: gray)
 
         let wide = header.bit_depth == 16
-        let format = wide ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8
-        try check(
-            spng_decode_image(
-                context, nil, 0, Int32(format.rawValue),
-                Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)))
-        let rows = RowStore(width: width, wide: wide, interlaced: header.interlace_method != 0, transform: transform)
+        // Opaque 8-bit color with nothing to convert, the usual PNG: libspng hands its rows over
+        // as the file has them, three bytes a pixel, and they are packed straight into opaque
+        // pixels, rather than widened to RGBA first and then "premultiplied" by an alpha that is
+        // always 255 (at 1920 x 1080, 28 of libspng's 29 million instructions per picture).
+        let rgb =
+            !wide && !hasAlpha && transform == nil && header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
+        let format = wide ? SPNG_FMT_RGBA16 : rgb ? SPNG_FMT_RGB8 : SPNG_FMT_RGBA8
+        let flags = (rgb ? 0 : SPNG_DECODE_TRNS.rawValue) | SPNG_DECODE_PROGRESSIVE.rawValue
+        try check(spng_decode_image(context, nil, 0, Int32(format.rawValue), Int32(flags)))
+        let rows = RowStore(
+            width: width, wide: wide, rgb: rgb, interlaced: header.interlace_method != 0, transform: transform)
         return (header, hasAlpha, rows)
     }
 

@@ -42,19 +42,22 @@ struct Adam7 {
 struct RowStore {
     let width: Int
     let wide: Bool
+    /// Rows of 3 bytes a pixel (R, G, B: opaque 8-bit color with no transform), not 4.
+    let rgb: Bool
     let interlaced: Bool
     let transform: ColorTransform?
-    /// libspng's output row: width x 4 samples of 8 or 16 bits.
+    /// libspng's output row: width x 4 samples of 8 or 16 bits, or width x 3 bytes (`rgb`).
     let row: UnsafeMutableRawBufferPointer
     /// 16-bit straight RGBA of one row's pixels, for the color transform.
     let scratch: UnsafeMutableBufferPointer<UInt16>
 
-    init(width: Int, wide: Bool, interlaced: Bool, transform: ColorTransform?) {
+    init(width: Int, wide: Bool, rgb: Bool, interlaced: Bool, transform: ColorTransform?) {
         self.width = width
         self.wide = wide
+        self.rgb = rgb && !wide && transform == nil
         self.interlaced = interlaced
         self.transform = transform
-        row = .allocate(byteCount: max(1, width * (wide ? 8 : 4)), alignment: 8)
+        row = .allocate(byteCount: max(1, self.rgb ? width * 3 + 1 : width * (wide ? 8 : 4)), alignment: 8)
         row.initializeMemory(as: UInt8.self, repeating: 0)
         scratch = .allocate(capacity: transform == nil ? 0 : width * 4)
     }
@@ -122,6 +125,18 @@ struct RowStore {
                 out[base + x] = PixelBuffer.pack16(
                     row.load(fromByteOffset: o, as: UInt16.self), row.load(fromByteOffset: o + 2, as: UInt16.self),
                     row.load(fromByteOffset: o + 4, as: UInt16.self), row.load(fromByteOffset: o + 6, as: UInt16.self))
+                x += step
+            }
+        } else if rgb, let source = row.baseAddress, let target = out.baseAddress {
+            // Opaque 8-bit color: each pixel's three bytes straight into an opaque pixel (what
+            // `PixelBuffer.packRGBA` makes of them with an alpha of 255), read as one word (the
+            // row has a byte to spare after its last pixel): R, G, B, next byte, byte-swapped,
+            // is R, G, B from the top, shifted down a byte.
+            let target = target + base
+            var x = first
+            while x < width {
+                let word = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: x * 3, as: UInt32.self))
+                target[x] = word.byteSwapped >> 8 | 0xFF00_0000
                 x += step
             }
         } else if let source = row.baseAddress?.assumingMemoryBound(to: UInt32.self), let target = out.baseAddress {
