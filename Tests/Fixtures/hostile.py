@@ -110,7 +110,7 @@ def main():
     # GIF: a 16000 x 16000 screen and frame with a few bytes of image data.
     gif = b"GIF89a" + struct.pack("<HHBBB", 16000, 16000, 0x80, 0, 0) + bytes(6)
     gif += b"\x2c" + struct.pack("<HHHHB", 0, 0, 16000, 16000, 0) + b"\x08" + b"\x05\x00\x01\x02\x03\x04"
-    add("cut-16k.gif", gif, "cut short")
+    add("cut-16k.gif", gif, "too few for a 16000 x 16000 picture")
     add("huge.gif", b"GIF89a" + struct.pack("<HHBBB", 65535, 65535, 0x80, 0, 0) + bytes(6)
         + b"\x2c" + struct.pack("<HHHHB", 0, 0, 65535, 65535, 0) + b"\x08\x00\x3b", "more than SwiftPaint can edit")
 

@@ -7,6 +7,17 @@ import PaintCore
 /// frame of an animation into memory); the frame is drawn at its place on the logical screen,
 /// which is transparent elsewhere, as browsers show it.
 public enum GIFDecoder {
+    /// The most pixels a GIF's picture claims per byte of its file, checked before its pixels
+    /// are set aside. LZW gives a code of w bits at most 2^w pixels (each code read adds one
+    /// string to the table, one pixel longer than one before it, and a w-bit code names one of
+    /// at most 2^w), and codes are at most 12 bits wide: 4096 pixels in 12 bits, 2731 a byte.
+    /// The logical screen outside the first frame is transparent with no bytes for it, which is
+    /// legal (browsers show it so), so 35 bytes with a 1 x 1 frame claimed a 16384 x 16384
+    /// screen: a gigabyte filled with transparency (`--export` took 1 GB and 200 s). A screen
+    /// larger than the file's bytes could give at that rate is refused as damaged; a frame
+    /// covering its screen always fits.
+    static let mostPixelsPerByte = 2731
+
     /// Decodes the first frame of GIF `bytes`; a `control` told to stop (a paste cancelled)
     /// ends the decode at its next record or row.
     public static func decode(
@@ -29,7 +40,7 @@ public enum GIFDecoder {
         guard let gif = opened else { throw failure(error, name) }
         defer { DGifCloseFile(gif, &error) }
         return try withExtendedLifetime(stream) { () throws(ImageFileError) in
-            try firstFrame(gif, name: name, limits: limits, control: control)
+            try firstFrame(gif, name: name, size: stream.size, limits: limits, control: control)
         }
     }
 
@@ -42,7 +53,8 @@ public enum GIFDecoder {
     }
 
     private static func firstFrame(
-        _ gif: UnsafeMutablePointer<GifFileType>, name: String, limits: ImageLimits, control: ReplayControl?
+        _ gif: UnsafeMutablePointer<GifFileType>, name: String, size: Int, limits: ImageLimits,
+        control: ReplayControl?
     ) throws(ImageFileError) -> DecodedImage {
         var transparentIndex: Int?
         while true {
@@ -63,7 +75,8 @@ public enum GIFDecoder {
                 }
             case IMAGE_DESC_RECORD_TYPE:
                 return try readImage(
-                    gif, transparentIndex: transparentIndex, name: name, limits: limits, control: control)
+                    gif, transparentIndex: transparentIndex, name: name, size: size, limits: limits,
+                    control: control)
             case TERMINATE_RECORD_TYPE:
                 throw .damaged(path: name, reason: "it holds no picture")
             default:
@@ -73,8 +86,8 @@ public enum GIFDecoder {
     }
 
     private static func readImage(
-        _ gif: UnsafeMutablePointer<GifFileType>, transparentIndex: Int?, name: String, limits: ImageLimits,
-        control: ReplayControl?
+        _ gif: UnsafeMutablePointer<GifFileType>, transparentIndex: Int?, name: String, size: Int,
+        limits: ImageLimits, control: ReplayControl?
     ) throws(ImageFileError) -> DecodedImage {
         guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif.pointee.Error, name) }
         let frame = gif.pointee.Image
@@ -89,6 +102,9 @@ public enum GIFDecoder {
         }
         guard width > 0, height > 0, fw > 0, fh > 0 else {
             throw .damaged(path: name, reason: "its picture has no pixels")
+        }
+        guard width * height <= size * mostPixelsPerByte else {
+            throw .damaged(path: name, reason: "it holds \(size) bytes, too few for a \(width) x \(height) picture")
         }
         guard let map = frame.ColorMap ?? gif.pointee.SColorMap, let colors = map.pointee.Colors else {
             throw .damaged(path: name, reason: "it has no color table")
