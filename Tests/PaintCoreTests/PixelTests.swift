@@ -243,6 +243,80 @@ import Testing
         #expect(shown == SpanCompositor.compositePixel(0, source: 0, coverage: 255, opacity: 0, backdrop: 0))
     }
 
+    /// The rim memo gives `compositePixel` for every input, one memo through all rounds as the
+    /// engine keeps one through every stroke: a few paint values (so most pixels are looked up,
+    /// and a coverage value comes back over another paint pixel), every coverage, and the
+    /// source, opacity and backdrop changing every few rounds. Runs of every length go through
+    /// `composite` against `SpanCompositor.composite`.
+    @Test func rimPixelsThroughTheMemoEqualTheGeneralComposite() {
+        var rng = SplitMix(seed: 77)
+        let memo = RimMemo()
+        var source = Color(r: 200, g: 10, b: 40).pixel
+        var opacity: UInt16 = 255
+        var backdrop = Color.white.pixel
+        for round in 0..<4000 {
+            if round % 7 == 0 {
+                source = round % 35 == 0 ? 0 : Color(r: UInt8(rng.next() & 255), g: 9, b: UInt8(rng.next() & 255)).pixel
+                opacity = round % 3 == 0 ? 255 : UInt16(rng.next() % 256)
+                backdrop = Color(r: 250, g: UInt8(rng.next() & 255), b: 7).pixel
+            }
+            let values = (0..<3).map { _ in Self.randomPremultiplied(&rng) } + [0]
+            let count = 1 + round % (SpanCompositor.shortRun + 4)
+            var paint = (0..<count).map { _ in values[Int(rng.next() % 4)] }
+            var coverage = (0..<count).map { _ in UInt8(rng.next() % 256) }
+            var general = [UInt32](repeating: 0, count: count)
+            var remembered = [UInt32](repeating: 0, count: count)
+            let table = memo.table(source: source, opacity: opacity, backdrop: backdrop)
+            paint.withUnsafeMutableBufferPointer { p in
+                coverage.withUnsafeMutableBufferPointer { c in
+                    general.withUnsafeMutableBufferPointer { v in
+                        SpanCompositor.composite(
+                            paint: p.baseAddress!, coverage: c.baseAddress!, view: v.baseAddress!, count: count,
+                            source: source, opacity: opacity, backdrop: backdrop)
+                    }
+                    remembered.withUnsafeMutableBufferPointer { v in
+                        table.composite(
+                            paint: p.baseAddress!, coverage: c.baseAddress!, view: v.baseAddress!, count: count)
+                    }
+                }
+            }
+            #expect(general == remembered, "round \(round), \(count) pixels, opacity \(opacity)")
+        }
+    }
+
+    /// A rim pixel is taken from the memo only when its paint pixel, coverage, source, opacity
+    /// and backdrop are all the ones it was worked out from: pixels that differ from the one
+    /// before in one of them, each in turn (and in none, once), against `compositePixel`. Each
+    /// change shows in the pixel, so a memo that left any of the five out would hand back the
+    /// one before.
+    @Test func theRimMemoIsTakenOnlyForTheSameInputs() {
+        let p0 = Pixel.pack(r: 30, g: 60, b: 90, a: 200)
+        let p1 = Pixel.pack(r: 90, g: 60, b: 90, a: 200)
+        let s0 = Color(r: 200, g: 10, b: 40).pixel
+        let s1 = Color(r: 40, g: 10, b: 200).pixel
+        let d0 = Color.white.pixel
+        let d1 = Color(r: 0, g: 128, b: 9).pixel
+        // Each differs from the one before in one input (the second in none); the eraser's
+        // source is 0, and a paint pixel of 0 is what an empty entry's key reads as.
+        let inputs: [(paint: UInt32, coverage: UInt8, source: UInt32, opacity: UInt16, backdrop: UInt32)] = [
+            (p0, 128, s0, 128, d0), (p0, 128, s0, 128, d0), (p1, 128, s0, 128, d0), (p1, 90, s0, 128, d0),
+            (p1, 90, s1, 128, d0), (p1, 90, s1, 60, d0), (p1, 90, s1, 60, d1), (p1, 90, 0, 60, d1),
+            (p1, 0, 0, 60, d1), (0, 0, 0, 60, d1),
+        ]
+        let memo = RimMemo()
+        var previous: UInt32?
+        for (n, input) in inputs.enumerated() {
+            let shown = memo.table(source: input.source, opacity: input.opacity, backdrop: input.backdrop).pixel(
+                input.paint, coverage: input.coverage)
+            let expected = SpanCompositor.compositePixel(
+                input.paint, source: input.source, coverage: input.coverage, opacity: input.opacity,
+                backdrop: input.backdrop)
+            #expect(shown == expected, "inputs \(n)")
+            if n != 1 { #expect(expected != previous, "inputs \(n) change nothing") }
+            previous = expected
+        }
+    }
+
     @Test func overFlattensOntoBackdrop() {
         let white = Color.white.pixel
         #expect(Pixel.over(0, backdrop: white) == white)
