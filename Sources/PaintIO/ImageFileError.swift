@@ -193,3 +193,11 @@ public enum ImageFileError: Error, CustomStringConvertible, Equatable {
         "\(n / (1 << 20)) MB"
     }
 }
+
+extension ImageFileError {
+    /// The reason given for a file whose `bytes` are too few for the `width` x `height`
+    /// picture its header claims (each decoder bounds pixels per byte in its own way).
+    static func tooFewBytes(_ bytes: Int, width: Int, height: Int) -> String {
+        "it holds \(bytes) bytes, too few for a \(width) x \(height) picture"
+    }
+}

@@ -28,7 +28,7 @@ public enum BMPDecoder {
         guard rows > 0, size >= pixelBytes / mostPixelBytesPerByte else {
             throw .cutShort(
                 path: name,
-                reason: "it holds \(size) bytes, too few for a \(header.width) x \(header.height) picture")
+                reason: ImageFileError.tooFewBytes(size, width: header.width, height: header.height))
         }
         return rows
     }
@@ -53,7 +53,7 @@ public enum BMPDecoder {
         guard header.width * header.height > size * mostRunLengthPixelsPerByte else { return }
         throw .damaged(
             path: name,
-            reason: "it holds \(size) bytes, too few for a \(header.width) x \(header.height) picture")
+            reason: ImageFileError.tooFewBytes(size, width: header.width, height: header.height))
     }
 
     /// What a cut uncompressed or run-length coded file kept: `rows` stored rows of `header`'s.
@@ -62,7 +62,7 @@ public enum BMPDecoder {
         return PictureDamage(
             error: .cutShort(
                 path: name,
-                reason: "it holds \(size) bytes, too few for a \(header.width) x \(header.height) picture"),
+                reason: ImageFileError.tooFewBytes(size, width: header.width, height: header.height)),
             rowsRead: rows, height: header.height, orientation: header.topDown ? .identity : .flipVertical)
     }
 

@@ -104,7 +104,7 @@ public enum GIFDecoder {
             throw .damaged(path: name, reason: "its picture has no pixels")
         }
         guard width * height <= size * mostPixelsPerByte else {
-            throw .damaged(path: name, reason: "it holds \(size) bytes, too few for a \(width) x \(height) picture")
+            throw .damaged(path: name, reason: ImageFileError.tooFewBytes(size, width: width, height: height))
         }
         guard let map = frame.ColorMap ?? gif.pointee.SColorMap, let colors = map.pointee.Colors else {
             throw .damaged(path: name, reason: "it has no color table")

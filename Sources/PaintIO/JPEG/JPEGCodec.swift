@@ -207,7 +207,7 @@ public enum JPEGCodec {
             let blocks = ((width + 7) / 8) * ((height + 7) / 8)
             if info.arithmetic == 0 && fileSize * 8 < blocks {
                 throw .cutShort(
-                    path: name, reason: "it holds \(fileSize) bytes, too few for a \(width) x \(height) picture")
+                    path: name, reason: ImageFileError.tooFewBytes(fileSize, width: width, height: height))
             }
             // libjpeg's own memory: a progressive file keeps every coefficient (2 bytes per
             // sample, at most 4 samples per pixel) until its last scan; anything beyond that is

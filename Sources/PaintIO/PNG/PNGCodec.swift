@@ -330,7 +330,7 @@ private struct PNGReading {
         if fileSize < raw / 1032 {
             throw .cutShort(
                 path: name,
-                reason: "it holds \(fileSize) bytes, too few for a \(header.width) x \(header.height) picture")
+                reason: ImageFileError.tooFewBytes(fileSize, width: Int(header.width), height: Int(header.height)))
         }
     }
 
