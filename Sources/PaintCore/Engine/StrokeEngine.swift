@@ -75,8 +75,6 @@ public final class StrokeEngine {
     let collected = RowRuns()
     /// The last fully covered view pixel worked out (`SpanCompositor.compositeFullBlend`).
     var fullBlendMemo = SpanCompositor.FullBlendMemo()
-    /// The rim pixels worked out for the stroke in progress (`RimMemo`).
-    let rimMemo = RimMemo()
     /// While true, strokes leave the view as it is and only note where it is stale: a replay
     /// (opening a file's history, restoring a journal, re-rendering under a removed stroke)
     /// shows nothing until it ends, so compositing every segment would be wasted. A fill, which

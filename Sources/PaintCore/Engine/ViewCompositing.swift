@@ -212,16 +212,19 @@ extension StrokeEngine {
         let f0 = max(a, fullFrom)
         let f1 = min(b, fullThrough)
         let rimEnd = f0 <= f1 ? f0 : b + 1
-        let rim = rimMemo.table(source: source, opacity: opacity, backdrop: backdrop)
         if a < rimEnd {
-            rim.composite(paint: paintRow + a, coverage: cover + a, view: row + a, count: rimEnd - a)
+            SpanCompositor.composite(
+                paint: paintRow + a, coverage: cover + a, view: row + a, count: rimEnd - a, source: source,
+                opacity: opacity, backdrop: backdrop)
         }
         guard f0 <= f1 else { return }
         SpanCompositor.compositeFull(
             paint: paintRow + f0, view: row + f0, count: f1 - f0 + 1, source: source, opacity: opacity,
             backdrop: backdrop, memo: &fullBlendMemo)
         if f1 < b {
-            rim.composite(paint: paintRow + f1 + 1, coverage: cover + f1 + 1, view: row + f1 + 1, count: b - f1)
+            SpanCompositor.composite(
+                paint: paintRow + f1 + 1, coverage: cover + f1 + 1, view: row + f1 + 1, count: b - f1, source: source,
+                opacity: opacity, backdrop: backdrop)
         }
     }
 
@@ -242,10 +245,6 @@ extension StrokeEngine {
             let cover = tile + r * Tile.size - origin
             let src = coverage.source[t]
             let opacity = coverage.opacity[t]
-            // The stroke in progress's tiles take the rim memo; an earlier stroke's (waiting to
-            // be merged) would only re-key it back and forth.
-            let rim =
-                coverage.owner[t] == serial ? rimMemo.table(source: src, opacity: opacity, backdrop: backdrop) : nil
             var x = from
             while x <= through {
                 var end = x
@@ -262,7 +261,7 @@ extension StrokeEngine {
                     while end < through && cover[end + 1] != 255 { end += 1 }
                     Self.compositeApart(
                         paint: paintRow + x, coverage: cover + x, view: row + x, count: end - x + 1, source: src,
-                        opacity: opacity, backdrop: backdrop, rim: rim)
+                        opacity: opacity, backdrop: backdrop)
                 }
                 x = end + 1
             }
@@ -285,12 +284,8 @@ extension StrokeEngine {
     @inline(never)
     static func compositeApart(
         paint: UnsafeMutablePointer<UInt32>, coverage: UnsafeMutablePointer<UInt8>, view: UnsafeMutablePointer<UInt32>,
-        count: Int, source: UInt32, opacity: UInt16, backdrop: UInt32, rim: RimMemo.Table?
+        count: Int, source: UInt32, opacity: UInt16, backdrop: UInt32
     ) {
-        if let rim {
-            rim.composite(paint: paint, coverage: coverage, view: view, count: count)
-            return
-        }
         // Most rim pieces are one pixel: no loop to set up.
         if count == 1 {
             view[0] = SpanCompositor.compositePixel(
