@@ -52,6 +52,31 @@ import Testing
         #expect(tiled.image == PixelImage(width: 130, height: 300, fill: Color.white.pixel))
     }
 
+    @Test func oneDifferentPixelAnywhereInASquareGivesItATileOfItsOwn() {
+        // 100 x 70: a whole tile, and partial ones to the right and below. The pixel is put on
+        // each square's edges and corners (the last one of its last row too) and inside it.
+        let width = 100
+        let height = 70
+        let spots = [0, 1, 31, 62, 63].flatMap { x in [0, 1, 31, 62, 63].map { y in (x, y) } }
+        for (tx, ty) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            for (x, y) in spots {
+                let px = tx * 64 + x
+                let py = ty * 64 + y
+                guard px < width, py < height else { continue }
+                var image = PixelImage(width: width, height: height, fill: Color.white.pixel)
+                image[px, py] = 0xFFFF_FFFE
+                let tiled = Self.written(image, .identity)
+                #expect(tiled.image == image, "pixel at \(px), \(py)")
+                #expect(tiled.fullTileCount == 1, "pixel at \(px), \(py)")
+            }
+        }
+        // Alpha alone differing counts too.
+        var image = PixelImage(width: width, height: height, fill: 0xFF00_0000)
+        image[99, 69] = 0x0000_0000
+        #expect(Self.written(image, .identity).image == image)
+        #expect(Self.written(image, .identity).fullTileCount == 1)
+    }
+
     @Test func aPictureCutWhileItsMemoryIsGivenBackKeepsEveryPixel() {
         // 700 x 333: bands of 179 KB, so pages are given back inside and across bands.
         let image = Self.picture(width: 700, height: 333)

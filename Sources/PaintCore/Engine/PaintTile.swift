@@ -91,7 +91,13 @@ final class PaintTile: @unchecked Sendable {
         let v = start[0]
         for r in 0..<rows {
             let row = start + r * stride
-            for i in 0..<count where row[i] != v { return nil }
+            // A row's differences from `v` OR-ed together, looked at once the row is done: a
+            // loop with no exit in it, which the compiler vectorizes. The loop that stopped at
+            // the first difference ran a pixel at a time, and a picture read from a file is cut
+            // through here whole (5 instructions a pixel, 10.7 M for a white 1920 x 1080 PNG).
+            var differs: UInt32 = 0
+            for i in 0..<count { differs |= row[i] ^ v }
+            if differs != 0 { return nil }
         }
         return v
     }
