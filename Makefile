@@ -111,7 +111,7 @@ icons: deps
 	for s in $(ICON_SIZES); do \
 	  rsvg-convert -w $$s -h $$s resources/icons/swiftpaint.svg -o resources/icons/swiftpaint-$$s.png || exit 1; \
 	done
-	resources/icons/window-icon-source.sh Sources/PaintX11/WindowIconPNGs.swift resources/icons $(WINDOW_ICON_SIZES)
+	resources/icons/window-icon-source.py Sources/CWindowIcon/window_icon.c resources/icons $(WINDOW_ICON_SIZES)
 
 # The README's screenshots at 1x and 2x, taken under Xvfb from the release build (they need
 # xdotool, installed by this target only; Xvfb and python3-pil are in DEPS).
