@@ -59,6 +59,9 @@ let package = Package(
         // this second C unit in DWARF 5 ("Possibly corrupted debuginfo file"), and `make valgrind`
         // and callgrind need to read it.
         .target(name: "CWindowIcon", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        // Opaque 8-bit RGB rows into pixels with SSSE3's byte shuffle, chosen at run time (Swift
+        // cannot ask for SSSE3 in one function); DWARF 4 for valgrind, as CWindowIcon.
+        .target(name: "CRGBRow", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
@@ -98,7 +101,7 @@ let package = Package(
         // atomic writes, the crash journal, the history chunk and store (SHA-256 from libcrypto).
         .target(
             name: "PaintIO",
-            dependencies: ["PaintCore", "CSPNG", "CLCMS2", "CWebP", "CGIF", "CJPEG", "CZlib", "CCrypto"]),
+            dependencies: ["PaintCore", "CSPNG", "CLCMS2", "CWebP", "CGIF", "CJPEG", "CRGBRow", "CZlib", "CCrypto"]),
         // The program's behaviour without a window: tools, toolbar layout and drawing, keys,
         // documents, saving. Platform-free input events in, pixels and effects out.
         // Release builds without the run-time exclusivity checks, as PaintCore and PaintX11: the

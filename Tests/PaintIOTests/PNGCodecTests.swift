@@ -17,6 +17,23 @@ import Testing
         }
     }
 
+    @Test func opaqueRGBRowsOfEveryWidthDecodeToTheirBytesWholeAndInTiles() throws {
+        // The rows are packed four pixels a step and the rest one by one (`CRGBRow`): every
+        // width up to 40 ends a row at another place in a step, and 70 crosses a tile's edge.
+        // Each pixel's three bytes differ, so a swapped or shifted byte shows.
+        for width in Array(1...40) + [70] {
+            var image = PixelImage(width: width, height: 3)
+            for i in image.pixels.indices {
+                let n = UInt32(i * 3 + width * 7)
+                image.pixels[i] = 0xFF00_0000 | (n & 0xFF) << 16 | ((n + 1) * 37 & 0xFF) << 8 | ((n + 2) * 101 & 0xFF)
+            }
+            let bytes = try PNGCodec.encode(image, withAlpha: false)
+            #expect(bytes[25] == 2, "width \(width): an RGB file")
+            #expect(try PNGCodec.decode(bytes, name: "rgb.png") == image, "width \(width)")
+            #expect(try PNGCodec.decodeTiles(bytes, name: "rgb.png").picture.image == image, "width \(width) in tiles")
+        }
+    }
+
     @Test func colourTypeFollowsWithAlpha() throws {
         let image = Support.opaqueImage(width: 5, height: 3)
         // IHDR data starts at byte 16; the colour type is its 10th byte: 2 = RGB, 6 = RGBA.
