@@ -102,8 +102,9 @@ warnings: deps
 	echo "warnings: none"
 
 # The application icon: one SVG, rendered to PNGs for the hicolor theme, the small sizes also
-# embedded in the program for _NET_WM_ICON. The PNGs and the Swift source are committed; run
-# `make icons` after changing the SVG (it needs rsvg-convert, from librsvg2-bin).
+# embedded in the program for _NET_WM_ICON (decoded into C: Sources/CWindowIcon). The PNGs and
+# the C source are committed; run `make icons` after changing the SVG (it needs rsvg-convert,
+# from librsvg2-bin).
 ICON_SIZES := 16 22 24 32 48 64 128 256 512
 WINDOW_ICON_SIZES := 16 24 32 48 64 128
 icons: DEPS += librsvg2-bin
