@@ -71,6 +71,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h> (mallopt), for the program's memory tuning; part of libc.
         .systemLibrary(name: "CMalloc"),
+        // Cache prefetch hints for the engine's row loops (a header of static inline functions).
+        .systemLibrary(name: "CPrefetch"),
         .systemLibrary(
             name: "CPixman", pkgConfig: "pixman-1",
             providers: [.apt(["libpixman-1-dev"])]),
@@ -90,7 +92,7 @@ let package = Package(
         // The pure engine: pixels, rasterizing, compositing, history (zlib for its cold
         // snapshots, pixman for scaling the picture). No X11, no files.
         .target(
-            name: "PaintCore", dependencies: ["CZlib", "CPixman"],
+            name: "PaintCore", dependencies: ["CZlib", "CPixman", "CPrefetch"],
             swiftSettings: uncheckedInRelease + inlineIntoLargeFunctions),
         // Text: font families and files from fontconfig, bidi runs from FriBidi, shaping with
         // HarfBuzz, glyphs rasterized by FreeType into a coverage mask for the engine.

@@ -1,3 +1,5 @@
+import CPrefetch
+
 extension StrokeEngine {
     // MARK: The region the view keeps
 
@@ -207,7 +209,18 @@ extension StrokeEngine {
         fullThrough: Int
     ) {
         guard let (a, b, row, backdrop) = shownRun(y, x0, x1) else { return }
-        let paintRow = paint.bases[t] + (y & Tile.mask) * paint.strides[t] - (x0 & ~Tile.mask)
+        let paintStride = paint.strides[t]
+        let paintRow = paint.bases[t] + (y & Tile.mask) * paintStride - (x0 & ~Tile.mask)
+        // `stamp` goes down the rows, and the next row's run lies about under this one: its
+        // view, paint and coverage lines are asked for now, to arrive while that row's spans
+        // are worked out. A brush's rows are a view stride apart, so few of them stay in the
+        // first-level cache from one move to the next. (A prefetch never faults: the row below
+        // the last, or in the next tile, is only a wasted hint.)
+        swiftpaint_prefetch_for_write(row + a + viewStride)
+        swiftpaint_prefetch_for_write(row + b + viewStride)
+        swiftpaint_prefetch(paintRow + a + paintStride)
+        swiftpaint_prefetch(paintRow + b + paintStride)
+        swiftpaint_prefetch(cover + a + Tile.size)
         let opacity = UInt16(alpha)
         let f0 = max(a, fullFrom)
         let f1 = min(b, fullThrough)
@@ -232,6 +245,10 @@ extension StrokeEngine {
     /// path, found from the coverage bytes (equal to `compose`, bit for bit).
     func compositeStrokeRun(_ y: Int, _ x0: Int, _ x1: Int) {
         guard let (a, b, row, backdrop) = shownRun(y, x0, x1) else { return }
+        // The collected runs are composited down the rows: the next row's view lines are asked
+        // for now (see `compositeOwnRun`).
+        swiftpaint_prefetch_for_write(row + a + viewStride)
+        swiftpaint_prefetch_for_write(row + b + viewStride)
         let r = y & Tile.mask
         let rowTiles = (y >> Tile.shift) * paint.across
         Tile.segments(from: a, through: b) { tx, from, through in
@@ -241,8 +258,11 @@ extension StrokeEngine {
                 return
             }
             let origin = tx << Tile.shift
-            let paintRow = paint.bases[t] + r * paint.strides[t] - origin
+            let paintStride = paint.strides[t]
+            let paintRow = paint.bases[t] + r * paintStride - origin
             let cover = tile + r * Tile.size - origin
+            swiftpaint_prefetch(paintRow + from + paintStride)
+            swiftpaint_prefetch(cover + from + Tile.size)
             let src = coverage.source[t]
             let opacity = coverage.opacity[t]
             var x = from
