@@ -135,8 +135,8 @@ let package = Package(
 
         // Helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["PaintCore"], path: "Tests/TestSupport"),
-        // The end-to-end tests' and paint-bench's one X driver: Xvfb, child processes, XTest
-        // input and XGetImage read-back.
+        // The end-to-end tests' and paint-bench's one X driver: Xvfb, XTest input and XGetImage
+        // read-back (child processes and polling waits are TestSupport's).
         .target(name: "XDriver", dependencies: ["PaintCore", "CX11", "CXTest", "TestSupport", "XConnect"]),
         .testTarget(name: "PaintCoreTests", dependencies: ["PaintCore", "TestSupport"]),
         .testTarget(name: "PaintTextTests", dependencies: ["PaintCore", "PaintText", "CFreeType", "TestSupport"]),

@@ -1,8 +1,6 @@
 /// A failure of the end-to-end harness itself (as opposed to a failed expectation about the
 /// program under test). Every case carries enough words to diagnose a CI log without rerunning.
 public enum HarnessError: Error, Sendable, CustomStringConvertible {
-    /// `posix_spawn` (or one of its setup calls) failed.
-    case spawnFailed(path: String, errno: Int32)
     /// Xvfb could not be brought up on any of the display numbers tried.
     case xvfbDidNotStart(attempts: [String])
     /// `XOpenDisplay` returned nil.
@@ -20,8 +18,6 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .spawnFailed(let path, let code):
-            return "posix_spawn \(path) failed: errno \(code)"
         case .xvfbDidNotStart(let attempts):
             return "Xvfb did not start:\n" + attempts.joined(separator: "\n")
         case .cannotOpenDisplay(let name):

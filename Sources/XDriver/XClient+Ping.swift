@@ -1,5 +1,6 @@
 import CX11
 import Synchronization
+import TestSupport
 
 /// Matches the answer to one ping: a `_NET_WM_PING` client message on the root window carrying
 /// the token (in the timestamp's place) that `arg` points at.

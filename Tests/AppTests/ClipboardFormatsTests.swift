@@ -31,16 +31,13 @@ struct ClipboardFormatsTests: CanvasChecks {
         default:
             let png = path + ".png"
             try ImageFile.save(sticker, to: png, withAlpha: false)
-            try TestPrograms.require(Reference.python)
-            let python = Process()
-            python.executableURL = URL(fileURLWithPath: Reference.python)
-            python.arguments = [
-                "-c", "import sys; from PIL import Image; Image.open(sys.argv[1]).save(sys.argv[2], sys.argv[3])", png,
-                path, format.uppercased(),
-            ]
-            try python.run()
-            python.waitUntilExit()
-            #expect(python.terminationStatus == 0, "Pillow could not write the \(format)")
+            let python = try ChildProcess.run(
+                Reference.python,
+                [
+                    "-c", "import sys; from PIL import Image; Image.open(sys.argv[1]).save(sys.argv[2], sys.argv[3])",
+                    png, path, format.uppercased(),
+                ])
+            #expect(python.succeeded, "Pillow could not write the \(format): \(python.stderrText)")
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PaintCore
 import PaintIO
+import TestSupport
 import Testing
 
 @testable import PaintApp
@@ -16,14 +17,7 @@ import Testing
     /// Runs a program to its end; whether it exited 0.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        ChildProcess.succeeds(executable, arguments)
     }
 
     /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN, as in the test container).

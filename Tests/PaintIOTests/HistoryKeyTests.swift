@@ -43,15 +43,7 @@ import Testing
             #expect(incremental == Self.hex(SHA256.digest(bytes)), "length \(length)")
             // The system's sha256sum is the independent oracle.
             Support.put(bytes, folder.file("m"))
-            try TestPrograms.require("/usr/bin/sha256sum")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-            process.arguments = [folder.file("m")]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let output = try ChildProcess.run("/usr/bin/sha256sum", [folder.file("m")]).stdoutText
             #expect(output.hasPrefix(incremental + " "), "length \(length): \(output)")
         }
     }

@@ -12,15 +12,7 @@ enum Support {
     /// installed is false here; `everyProgramTheTestsStartIsInstalledByMakeDeps` names it.
     @discardableResult
     static func run(_ program: String, _ arguments: [String]) -> Bool {
-        guard TestPrograms.isInstalled(program) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        ChildProcess.succeeds(program, arguments)
     }
 
     /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN, as in the test container).

@@ -21,17 +21,9 @@ enum HBShape {
 
     /// The glyphs `hb-shape` gives for `text` in the font at `path`, left to right on screen.
     static func shape(_ text: String, font path: String = dejaVuSans, extra: [String] = []) throws -> [Glyph] {
-        try TestPrograms.require("/usr/bin/hb-shape")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/hb-shape")
-        process.arguments = ["--no-glyph-names"] + extra + [path, text]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, line.hasPrefix("["), line.hasSuffix("]") else {
+        let run = try ChildProcess.run("/usr/bin/hb-shape", ["--no-glyph-names"] + extra + [path, text])
+        let line = run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard run.succeeded, line.hasPrefix("["), line.hasSuffix("]") else {
             throw CocoaError(.fileReadCorruptFile, userInfo: ["output": line])
         }
         return try line.dropFirst().dropLast().split(separator: "|").map(parse)

@@ -16,17 +16,8 @@ public enum Reference {
 
     /// Runs a fixture script; returns its stderr when it fails.
     public static func run(_ script: String, _ arguments: [String]) throws -> String? {
-        try TestPrograms.require(python)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [fixtures + "/" + script] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? nil : String(decoding: text, as: UTF8.self)
+        let run = try ChildProcess.run(python, [fixtures + "/" + script] + arguments)
+        return run.succeeded ? nil : run.stderrText
     }
 
     /// Runs a fixture script that writes files and a `manifest.json` (a list of objects) into a
@@ -135,33 +126,15 @@ extension Reference {
     /// -optimize` (optimized Huffman tables, as SwiftPaint writes every JPEG), from a PPM of
     /// its pixels. The reference a JPEG SwiftPaint saves is compared with byte for byte.
     public static func cjpeg(_ image: PixelImage, quality: Int, sample: String) throws -> [UInt8] {
-        try TestPrograms.require(cjpeg)
         var ppm = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
         ppm.reserveCapacity(ppm.count + image.pixels.count * 3)
         for p in image.pixels {
             let (r, g, b, _) = Pixel.unpack(p)
             ppm += [r, g, b]
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cjpeg)
-        process.arguments = ["-quality", String(quality), "-sample", sample, "-optimize"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Written from a thread of its own: cjpeg writes its output only after reading all of it,
-        // but a picture larger than a pipe's buffer would block both ends otherwise.
-        let data = Data(ppm)
-        let writer = Thread {
-            input.fileHandleForWriting.write(data)
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ReferenceError(text: "cjpeg failed") }
-        return [UInt8](bytes)
+        let run = try ChildProcess.run(
+            cjpeg, ["-quality", String(quality), "-sample", sample, "-optimize"], input: ppm)
+        guard run.succeeded else { throw ReferenceError(text: "cjpeg failed: \(run.stderrText)") }
+        return run.stdout
     }
 }

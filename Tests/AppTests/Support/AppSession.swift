@@ -91,4 +91,4 @@ final class AppSession {
 }
 
 /// The driver's exit status (Swift Testing has a type of the same name).
-typealias ExitStatus = XDriver.ExitStatus
+typealias ExitStatus = TestSupport.ExitStatus

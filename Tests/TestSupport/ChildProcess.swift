@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,8 +8,13 @@ import TestSupport
 ///
 /// The child gets an empty signal mask and default dispositions for every signal: Swift
 /// Testing's worker threads block SIGTERM and friends, and the runtime ignores SIGPIPE, and both
-/// would otherwise be inherited across `exec`. Its stdin is `/dev/null`, its stdout and stderr go
-/// to the given files, and every other descriptor of the test process is closed in the child.
+/// would otherwise be inherited across `exec`. Its stdin is `/dev/null` or a given file, its
+/// stdout and stderr go to the given files, and every other descriptor of the test process is
+/// closed in the child.
+///
+/// Every program a test or `paint-bench` starts goes through here, none through Foundation's
+/// `Process` (which runs a run-loop thread of its own in the test process); `run` starts one
+/// and waits for its end.
 ///
 /// Not thread-safe: confine an instance to the test that owns it. `deinit` kills (SIGKILL) and
 /// reaps the child if it is still running, so no process outlives its owner.
@@ -20,14 +24,15 @@ public final class ChildProcess {
     /// The executable that was started.
     public let executable: String
     /// How the child ended, once it has been reaped.
-    private(set) var status: ExitStatus?
+    public private(set) var status: ExitStatus?
 
     /// Starts `executable` with `arguments` (not including argv[0]) and exactly `environment`.
+    /// Its stdin reads `stdinPath` (default `/dev/null`).
     /// - Throws: `MissingProgram` (naming the Debian package to add to `make deps`) when
-    ///   `executable` is not installed, `HarnessError.spawnFailed` when `posix_spawn` fails.
+    ///   `executable` is not installed, `ChildProcessError.spawnFailed` when `posix_spawn` fails.
     public init(
         executable: String, arguments: [String], environment: [String: String],
-        stdoutPath: String, stderrPath: String
+        stdinPath: String = "/dev/null", stdoutPath: String, stderrPath: String
     ) throws {
         self.executable = executable
         try TestPrograms.require(executable)
@@ -51,7 +56,7 @@ public final class ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Close every other descriptor of this process in the child (pipes of the test runner,
@@ -68,14 +73,14 @@ public final class ChildProcess {
         }
         var child: pid_t = 0
         let rc = posix_spawn(&child, executable, &actions, &attr, argv, envp)
-        guard rc == 0 else { throw HarnessError.spawnFailed(path: executable, errno: rc) }
+        guard rc == 0 else { throw ChildProcessError.spawnFailed(path: executable, errno: rc) }
         pid = child
     }
 
     deinit { killAndReap() }
 
     /// The child's peak resident memory (ru_maxrss, in KiB), once it has been reaped.
-    private(set) var peakResidentKilobytes: Int?
+    public private(set) var peakResidentKilobytes: Int?
 
     /// Reaps the child without blocking if it has exited; returns its status if so.
     @discardableResult
