@@ -83,7 +83,7 @@ extension Session {
     }
 
     /// While a saved history is rebuilt the status bar is never left blank between "Opened …"
-    /// and "Undo is ready": once the notice before it has gone (`messageLifetime`, or a change
+    /// and "Undo is ready": once the notice before it has gone (`noticeLifetime`, or a change
     /// drawn meanwhile), it says the history is being restored and how far it got, updated every
     /// `rebuildProgressInterval`, and stays until the rebuild is taken over. Another message
     /// (a notice, an error) is left alone. Returns when next (nil: nothing to update).

@@ -12,6 +12,15 @@ extension Session {
     /// long enough to read a long one twice, as desktop programs' status bars keep theirs.
     public static let messageLifetime = 8.0
 
+    /// The notice lifetime `SWIFTPAINT_NOTICE_SECONDS` asks for (seconds, above 0 and at most
+    /// a day), or nil when it is unset or not such a number. A setting for the end-to-end tests:
+    /// a loaded machine can take longer than `messageLifetime` to look at a notice the test
+    /// waits for, which would then be gone for good.
+    public static func noticeLifetime(environment value: String?) -> Double? {
+        guard let value, let seconds = Double(value), seconds > 0, seconds <= 86_400 else { return nil }
+        return seconds
+    }
+
     /// Does what is due at `now` (CLOCK_MONOTONIC seconds); returns when it should be called
     /// again at the latest (the same clock), or nil when nothing waits on time.
     public func runTimers(at now: Double) -> Double? {
@@ -23,15 +32,15 @@ extension Session {
         return due
     }
 
-    /// A notice shown `messageLifetime` ago goes; returns when the one shown will go.
+    /// A notice shown `noticeLifetime` ago goes; returns when the one shown will go.
     private func fadeMessage(at now: Double) -> Double? {
         guard messageFades, !message.isEmpty else { return nil }
         guard let shown = messageShownAt else {
             // Set since the last turn: it shows from now.
             messageShownAt = now
-            return now + Self.messageLifetime
+            return now + noticeLifetime
         }
-        guard now >= shown + Self.messageLifetime else { return shown + Self.messageLifetime }
+        guard now >= shown + noticeLifetime else { return shown + noticeLifetime }
         // Not in the middle of a drag: the status bar drawn again (its whole width) would
         // hold up the frame that shows the stroke. The release is input, and the window runs
         // the timers at every turn, so the notice goes then without a wake-up of its own.

@@ -74,6 +74,10 @@ public final class Session {
     /// first saw it (nil: not yet).
     var messageFades = false
     var messageShownAt: Double?
+    /// Seconds a notice stays in the status bar: `messageLifetime`, unless the program was
+    /// started with `SWIFTPAINT_NOTICE_SECONDS` (`noticeLifetime(environment:)`), which the
+    /// end-to-end tests set so long that a notice they read cannot go before they look.
+    public var noticeLifetime = Session.messageLifetime
     /// Whether the command running was chosen in a menu (not by its key).
     var runningMenuCommand = false
     /// The image pixel under the pointer, when it is over the image.
@@ -532,7 +536,7 @@ public final class Session {
 
     /// Whether a status-bar message tells of something that went wrong: shown in red and bold,
     /// and kept until the next message or change (a notice such as "Canvas size unchanged" goes
-    /// by itself after `messageLifetime`).
+    /// by itself after `noticeLifetime`).
     public static func isError(_ text: String) -> Bool {
         // A picture opened or pasted from a damaged file says so until something else is said.
         text.hasPrefix("Cannot") || text.hasPrefix("Crash protection stopped") || text.contains(" is damaged: only ")

@@ -88,6 +88,9 @@ session.restore(stored)
 // restored (its journal read and replayed).
 session.savesInBackground = true
 session.restoresInBackground = true
+if let seconds = Session.noticeLifetime(environment: FileSystem.environment("SWIFTPAINT_NOTICE_SECONDS")) {
+    session.noticeLifetime = seconds
+}
 do {
     StartupTrace.mark("session made")
     let app = try X11App(session: session, displayName: nil, windowSize: stored.window)

@@ -11,10 +11,10 @@ import Testing
 struct FeedbackEndToEndTests {
     static let size = (w: 400, h: 300)
 
-    static func start(_ arguments: [String] = []) throws -> PaintWindow {
+    static func start(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> PaintWindow {
         try PaintWindow(
             ServerConfig.standard, arguments: ["--size", "\(size.w)x\(size.h)"] + arguments,
-            imageWidth: size.w, imageHeight: size.h)
+            imageWidth: size.w, imageHeight: size.h, environment: environment)
     }
 
     /// The front (primary) square of the current-colors button, where the secondary one behind
@@ -130,14 +130,27 @@ struct FeedbackEndToEndTests {
     @Test("a notice goes by itself a few seconds after it shows, with no input")
     func aNoticeGoesByItself() throws {
         let dir = try scratchFolder()
-        let paint = try Self.start([dir.file("notice.png")])
-        defer { paint.stop() }
-        let area = Self.messageArea(paint)
-        let blank = { (c: ScreenCapture) in Self.ink(c) == 0 }
-        _ = try paint.client.waitForCapture(paint.window, rect: area, "where Ctrl+S saves, at start") { !blank($0) }
-        // No input from here on: the window's own timer takes it away (8 s; 60 s allowed).
-        _ = try paint.client.waitForCapture(
-            paint.window, rect: area, timeout: .seconds(60), "the notice gone by itself", until: blank)
-        #expect(paint.app.isRunning)
+        // The program's own lifetime (8 s), where the other tests keep notices an hour. Under
+        // load this test may first look after the notice has gone, which it cannot tell from a
+        // notice never shown: the window is then started again, until the notice has been seen.
+        let lifetime = Session.messageLifetime
+        var seen = false
+        for _ in 0..<3 where !seen {
+            let paint = try Self.start(
+                [dir.file("notice.png")], environment: ["SWIFTPAINT_NOTICE_SECONDS": String(lifetime)])
+            defer { paint.stop() }
+            let area = Self.messageArea(paint)
+            let blank = { (c: ScreenCapture) in Self.ink(c) == 0 }
+            let shown = try? paint.client.waitForCapture(
+                paint.window, rect: area, timeout: .seconds(2 * lifetime), "where Ctrl+S saves, at start"
+            ) { !blank($0) }
+            guard shown != nil else { continue }
+            seen = true
+            // No input from here on: the window's own timer takes it away (60 s allowed).
+            _ = try paint.client.waitForCapture(
+                paint.window, rect: area, timeout: .seconds(60), "the notice gone by itself", until: blank)
+            #expect(paint.app.isRunning)
+        }
+        #expect(seen, "the notice of where Ctrl+S saves never showed, in 3 starts")
     }
 }

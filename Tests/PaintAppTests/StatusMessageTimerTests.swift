@@ -45,6 +45,26 @@ import Testing
         #expect(s.message.isEmpty)
     }
 
+    /// `SWIFTPAINT_NOTICE_SECONDS` (what the end-to-end tests set) gives a notice another
+    /// lifetime; a value that is not a number of seconds above 0, up to a day, is ignored.
+    @Test func aNoticeLifetimeFromTheEnvironment() {
+        #expect(Session.noticeLifetime(environment: "3600") == 3600)
+        #expect(Session.noticeLifetime(environment: "8.0") == 8)
+        #expect(Session.noticeLifetime(environment: "0.25") == 0.25)
+        for bad in [nil, "", "0", "-5", "nan", "inf", "86401", "an hour", "3600s"] {
+            #expect(Session.noticeLifetime(environment: bad) == nil, "\(bad ?? "unset")")
+        }
+        let s = T.makeSession()
+        #expect(s.noticeLifetime == Session.messageLifetime)
+        s.noticeLifetime = 3600
+        s.show("A notice")
+        #expect(s.runTimers(at: 10) == 3610)
+        #expect(s.runTimers(at: 10 + Session.messageLifetime) == 3610)
+        #expect(s.message == "A notice", "still shown past the program's own lifetime")
+        #expect(s.runTimers(at: 3610) == nil)
+        #expect(s.message.isEmpty)
+    }
+
     @Test func anErrorStaysUntilReplaced() {
         let (s, _) = ImageCommandTests.session()
         s.show("Cannot open “gone.png”: no such file")

@@ -7,7 +7,8 @@ import XDriver
 /// Its environment is this process's environment without DISPLAY/XAUTHORITY/WAYLAND_DISPLAY/
 /// SWIFTPAINT_*, plus `DISPLAY`, plus `HOME`, `XDG_STATE_HOME`, `XDG_CONFIG_HOME` and
 /// `XDG_DATA_HOME` (the history store) pointing into a private temporary directory (`home`), plus
-/// `environment` (which wins). stdout and stderr are captured to files and readable at any time
+/// `SWIFTPAINT_NOTICE_SECONDS=3600` (notices stay while tests read them), plus `environment`
+/// (which wins). stdout and stderr are captured to files and readable at any time
 /// through `stdout` / `stderr`. `deinit` SIGKILLs and reaps the
 /// program if it is still running.
 ///
@@ -67,6 +68,10 @@ final class AppProcess {
         // The settings file too, so no test reads or writes the settings of whoever runs it.
         env["XDG_CONFIG_HOME"] = "\(home)/.config"
         env["XDG_DATA_HOME"] = "\(home)/.local/share"
+        // A notice stays an hour, not 8 s: a test waiting to read one on a loaded machine can
+        // look later than that, and would wait for a notice already gone. The test of the
+        // fade itself sets the product's lifetime here.
+        env["SWIFTPAINT_NOTICE_SECONDS"] = "3600"
         env.merge(environment) { _, new in new }
         self.environment = env
         process = try ChildProcess(
