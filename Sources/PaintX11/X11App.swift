@@ -329,7 +329,11 @@ public final class X11App {
             // So is a drop whose source never hands its files over.
             if let expired = dropTarget.expire(now: clock) { batch.append(expired) }
             hand(&batch)
-            // What is due with time alone (a drag held past the canvas's edge scrolls on).
+            // What is due with time alone (a drag held past the canvas's edge scrolls on). A
+            // timer that is due may draw into the window's image (the held drag's motion,
+            // repeated, extends the selection in the view): the server must have read the last
+            // put first. Only then: a wait at every turn would be a round trip after each frame.
+            if let timersDue, clock >= timersDue { blitter.waitUntilServerRead() }
             timersDue = session.runTimers(at: clock)
             // The crash journal is watched between events: it may stop (a full disk) or resume
             // while nothing is drawn. The file is looked at every few seconds, not per event.
@@ -371,10 +375,17 @@ public final class X11App {
             let ready = poll(
                 &fds, nfds_t(fds.count), idle ? 0 : pacing.timeout(pollTimeout(), holding: holding, at: clock))
             if ready == 0 && idle {
+                // No wait for the server: a slice merges into the paint layer and packs the
+                // history, and never writes a view pixel (the view already shows a finished
+                // stroke, and a keyframe is taken only between strokes, with nothing deferred).
                 session.history.idleWork(engine: session.engine)
                 continue
             }
             if fds[2...].contains(where: { $0.revents != 0 }) {
+                // What finished may draw into the window's image at once (a paste floats in the
+                // view, a restored drawing or a rebuilt history is composited there): after
+                // the server has read the last put.
+                blitter.waitUntilServerRead()
                 session.takeBackgroundWork()
                 owed.merge(session.takeEffects())
             }
