@@ -41,16 +41,19 @@ public final class XvfbServer {
 
     /// Starts a server and waits (polling `XOpenDisplay`) until it accepts connections.
     ///
-    /// Display numbers are tried from a random start at 90 or above, skipping any N with a
+    /// Display numbers are tried from a random start among `displays`, skipping any N with a
     /// `/tmp/.X11-unix/XN` socket or `/tmp/.XN-lock` file; a server that exits (another one won
     /// the race for N) or never answers is killed and the next number is tried.
     /// - Parameters:
     ///   - startTimeout: how long one attempt may take before it counts as failed.
     ///   - withoutExtensions: further extensions the server leaves out (`-extension NAME`),
     ///     to test what a client does on a server that lacks them.
+    ///   - displays: the display numbers it may take (`displaysAllowed`: 90 to 489, or those
+    ///     `$XVFB_DISPLAYS` names).
     public init(
         width: Int = 1280, height: Int = 1024, depth: Int = 24, shm: Bool = true,
-        startTimeout: Duration = Wait.defaultTimeout, withoutExtensions: [String] = []
+        startTimeout: Duration = Wait.defaultTimeout, withoutExtensions: [String] = [],
+        displays: ClosedRange<Int> = XvfbServer.displaysAllowed
     ) throws {
         precondition(depth == 24 || depth == 16, "Xvfb depth must be 24 or 16")
         self.width = width
@@ -61,11 +64,17 @@ public final class XvfbServer {
         self.directory = directory
 
         var attempts: [String] = []
-        var candidate = 90 + Int.random(in: 0..<400)
+        // Wrapped around inside `displays`: a machine shared by several people gives each a few.
+        func wrapped(_ n: Int) -> Int { displays.lowerBound + (n - displays.lowerBound) % displays.count }
+        var candidate = Int.random(in: displays)
         for attempt in 0..<12 {
-            while Self.displayLooksTaken(candidate) { candidate += 1 }
+            var looked = 0
+            while Self.displayLooksTaken(candidate) && looked < displays.count {
+                candidate = wrapped(candidate + 1)
+                looked += 1
+            }
             let n = candidate
-            candidate += 1 + Int.random(in: 0..<7)
+            candidate = wrapped(candidate + 1 + Int.random(in: 0..<min(7, displays.count)))
             let log = directory.file("xvfb-\(n)-\(attempt).log")
             // -r: keys do not repeat (see above).
             var arguments = [
@@ -115,6 +124,25 @@ public final class XvfbServer {
         guard process.status == nil else { return }
         process.killAndReap()
         Self.removeLeftovers(number, pid: process.pid)
+    }
+
+    /// The display numbers a server may take: those `$XVFB_DISPLAYS` names (`195-199`, or one
+    /// number), so people sharing a machine keep to the displays each was given; else 90 to 489.
+    public static var displaysAllowed: ClosedRange<Int> {
+        displays(named: ProcessInfo.processInfo.environment["XVFB_DISPLAYS"]) ?? 90...489
+    }
+
+    /// The range `text` names, `"195-199"` or `"195"`; nil for anything else (absent, empty,
+    /// backwards, negative).
+    public static func displays(named text: String?) -> ClosedRange<Int>? {
+        guard let text else { return nil }
+        let ends = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard ends.count == 1 || ends.count == 2,
+            let low = Int(ends[0].trimmingCharacters(in: .whitespaces)),
+            let high = Int(ends[ends.count - 1].trimmingCharacters(in: .whitespaces)),
+            low >= 0, low <= high
+        else { return nil }
+        return low...high
     }
 
     /// The Xvfb binary: `$XVFB` if set, else `/usr/bin/Xvfb`.

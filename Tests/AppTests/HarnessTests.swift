@@ -235,6 +235,29 @@ struct HarnessTests {
         #expect(dead == nil, "a program that exits without a window fails the session quickly")
     }
 
+    /// A server keeps to the display numbers it is given (`XVFB_DISPLAYS` on a machine shared by
+    /// several people, each given a few): started twice on a range of two, it takes one, then
+    /// the other, and a third cannot start while both run.
+    @Test("a server takes only the display numbers it is given")
+    func serverKeepsToItsDisplays() throws {
+        #expect(XvfbServer.displays(named: "195-199") == 195...199)
+        #expect(XvfbServer.displays(named: " 7 ") == 7...7)
+        for bad in [nil, "", "9-3", "a-b", "1-2-3", "-4", "5-"] {
+            #expect(XvfbServer.displays(named: bad) == nil, "\(bad ?? "nil")")
+        }
+        // The top two of the numbers allowed here, which nothing else of the suite asks for.
+        let allowed = XvfbServer.displaysAllowed
+        let two = max(allowed.lowerBound, allowed.upperBound - 1)...allowed.upperBound
+        try #require(two.count == 2 && !two.contains { XvfbServer.displayLooksTaken($0) }, "\(two) are in use")
+        let first = try XvfbServer(width: 320, height: 240, displays: two)
+        let second = try XvfbServer(width: 320, height: 240, displays: two)
+        #expect(Set([first.number, second.number]) == Set(two))
+        #expect(throws: (any Error).self) {
+            try XvfbServer(width: 320, height: 240, startTimeout: .seconds(5), displays: two)
+        }
+        #expect(first.isRunning && second.isRunning)
+    }
+
     @Test("a test client survives its server going away")
     func serverLoss() throws {
         let server = try XvfbServer(width: 320, height: 240)
