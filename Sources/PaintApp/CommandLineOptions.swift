@@ -22,9 +22,10 @@ public struct CommandLineOptions: Equatable, Sendable {
           --export OUT IN          convert picture IN to OUT without a window, in the format
                                    OUT's extension names (.png, .jpg, .webp); exit status 0,
                                    or 1 with the reason
-          --quality Q              JPEG quality 1..100 for --export (default 90, or a JPEG
-                                   IN's own quality and color when higher); makes WebP
-                                   lossy (default lossless)
+          --quality Q              JPEG or WebP quality 1..100 for --export, 100 lossless
+                                   WebP (default: JPEG 90, or a JPEG IN's own quality and
+                                   color when higher; WebP lossless, or lossy 90 when IN
+                                   is a JPEG or lossy WebP)
           --history-disk MB        disk space for saved pictures' histories on this computer
                                    (default 1024); past it the least recently used go first
           --save-with-history      saved files carry their editing history inside (the spHS

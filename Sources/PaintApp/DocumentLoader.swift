@@ -66,10 +66,6 @@ public enum DocumentLoader {
         let resolution: PictureResolution?
         let damage: PictureDamage?
         var notes: [String] = []
-        // A WebP's first image chunk says lossy or not; it follows at most a few small chunks.
-        func lossy(_ format: ImageFormat, _ head: [UInt8]) -> Bool {
-            format == .jpeg || (format == .webp && WebPCodec.isLossy(head: head) == true)
-        }
         let lossySource: Bool
         let sourceJPEG: JPEGSource?
         if historyInBackground {
@@ -84,7 +80,7 @@ public enum DocumentLoader {
             case .file(let file): base = .file(file)
             case .memory(let bytes): base = .bytes(bytes)
             }
-            lossySource = lossy(format, opened.head)
+            lossySource = format.storesLossy(head: opened.head)
             sourceJPEG = format == .jpeg ? JPEGSource(head: opened.head) : nil
             engine = StrokeEngine(
                 picture: opened.picture, background: hasAlpha ? .transparent : options.background)
@@ -95,7 +91,7 @@ public enum DocumentLoader {
             (base, format, hasAlpha) = (.bytes(bytes), picture.format, picture.hasAlpha)
             damage = picture.damage
             resolution = opened.resolution
-            lossySource = lossy(format, Array(bytes.prefix(PictureResolution.headBytes)))
+            lossySource = format.storesLossy(head: Array(bytes.prefix(PictureResolution.headBytes)))
             sourceJPEG = format == .jpeg ? JPEGSource(head: Array(bytes.prefix(PictureResolution.headBytes))) : nil
             // Only the chunks' lengths and types: the chunk itself is read with the history.
             carries = format == .png && HistoryChunk.isPresent(in: bytes)

@@ -127,16 +127,12 @@ extension Session {
         save(to: target, as: format, then: then)
     }
 
-    /// The lossy quality the WebP question offers for a picture opened from a lossy file, as
-    /// GIMP's WebP export does: a 1200 x 900 photo from a JPEG was 840 KB lossless, 163 KB at 90.
-    static let lossyWebPQuality = 90
-
-    /// Whether the WebP question offers `lossyWebPQuality`: the picture came from a lossy file
-    /// (JPEG, lossy WebP), where lossless keeps only the compression's noise, and the user did
-    /// not choose a WebP quality: none typed in this window, and none in the settings but the
-    /// default (`Settings.defaultWebPQuality`; `webp-quality = 80` in settings.conf, set by hand
-    /// or typed in an earlier run, is the user's and offered for a JPEG's picture too, where
-    /// the 100 written back by every run is not). Anything else (a screenshot, a PNG, a new
+    /// Whether the WebP question offers `SaveOptions.lossyWebPQuality`: the picture came from a
+    /// lossy file (JPEG, lossy WebP), where lossless keeps only the compression's noise, and the
+    /// user did not choose a WebP quality: none typed in this window, and none in the settings
+    /// but the default (`Settings.defaultWebPQuality`; `webp-quality = 80` in settings.conf, set
+    /// by hand or typed in an earlier run, is the user's and offered for a JPEG's picture too,
+    /// where the 100 written back by every run is not). Anything else (a screenshot, a PNG, a new
     /// drawing) is offered the WebP quality last chosen, lossless (100) at first.
     var offersLossyWebP: Bool {
         document.lossySource && !webpQualityChosen && settings.webpQuality == Settings.defaultWebPQuality
@@ -148,7 +144,7 @@ extension Session {
     /// at 90 lost detail and a third of its size at every Ctrl+S.
     func offeredQuality(for format: ImageFormat) -> Int {
         switch format {
-        case .webp: return offersLossyWebP ? Self.lossyWebPQuality : settings.webpQuality
+        case .webp: return offersLossyWebP ? SaveOptions.lossyWebPQuality : settings.webpQuality
         case .jpeg: return document.sourceJPEG?.quality(over: settings.jpegQuality) ?? settings.jpegQuality
         default: return settings.quality(for: format)
         }

@@ -32,7 +32,7 @@ extension Session {
         let request = BackgroundSave.Request(
             picture: engine.pictureSnapshot(), target: target,
             options: SaveOptions(
-                format: format, quality: quality, lossless: format == .webp && quality == 100,
+                format: format, chosen: quality,
                 sampling: format == .jpeg ? document.sourceJPEG?.sampling : nil, resolution: document.resolution),
             withAlpha: engine.background == .transparent, history: kept, base: kept == nil ? nil : document.base)
         setMessage("Saving “\(FileSystem.lastComponent(target))”…")

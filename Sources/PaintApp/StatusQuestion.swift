@@ -60,7 +60,9 @@ extension Session {
         // Why 90 is offered, where it is: the picture came from a lossy file.
         let range =
             webp
-            ? (offersLossyWebP ? ", 100 lossless; lossy 90 for a picture from a JPEG or lossy WebP" : ", 100 lossless")
+            ? (offersLossyWebP
+                ? ", 100 lossless; lossy \(SaveOptions.lossyWebPQuality) for a picture from a JPEG or lossy WebP"
+                : ", 100 lossless")
             : document.sourceJPEG?.sampling.map { ", color \($0.name) as the JPEG opened" } ?? ""
         let label = "\(webp ? "WebP" : "JPEG") quality for “\(FileSystem.lastComponent(target))” (1–100\(range)):"
         let fieldWidth = s.px(64)

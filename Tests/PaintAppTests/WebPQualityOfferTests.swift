@@ -129,6 +129,52 @@ import Testing
         #expect(next.offered == "75" && next.chunk == "VP8 ", "\(next)")
     }
 
+    /// `swiftpaint --export OUT.webp IN` writes what Save As writes for IN's picture when its
+    /// offer is taken (a window that has chosen no WebP quality): lossy 90 from a JPEG or a
+    /// lossy WebP, lossless from a PNG or a lossless WebP, byte for byte. A `--quality` is a
+    /// quality typed into the question: 100 is lossless, 70 lossy at 70. Before, --export wrote
+    /// a JPEG's picture lossless (840 KB where Save As wrote 163 KB) and `--quality 100` lossy.
+    @Test func exportWritesWhatSaveAsWritesForThePicture() throws {
+        let dir = T.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files: [(String, [UInt8])] = [
+            ("photo.jpg", try JPEGCodec.encode(Self.photo, quality: 85)),
+            ("lossy.webp", try WebPCodec.encode(Self.photo, quality: 75, withAlpha: false)),
+            ("exact.webp", try WebPCodec.encode(Self.photo, quality: nil, withAlpha: false)),
+            ("shot.png", try PNGCodec.encode(Self.photo, withAlpha: false)),
+        ]
+        for (name, bytes) in files {
+            #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(bytes)))
+        }
+        func read(_ name: String) throws -> [UInt8] {
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)))
+        }
+        // (input, --quality or the window's offer taken, the first image chunk expected).
+        let cases: [(String, Int?, String)] = [
+            ("photo.jpg", nil, "VP8 "), ("lossy.webp", nil, "VP8 "), ("exact.webp", nil, "VP8L"),
+            ("shot.png", nil, "VP8L"), ("photo.jpg", 100, "VP8L"), ("shot.png", 70, "VP8 "),
+        ]
+        for (index, (input, quality, chunk)) in cases.enumerated() {
+            let what = "\(input) --quality \(quality.map(String.init) ?? "none")"
+            let exported = "exported\(index).webp"
+            try ImageFile.export(from: dir + "/" + input, to: dir + "/" + exported, quality: quality)
+            let s = try Self.opened(dir + "/" + input, tiles: true)
+            let saved = "saved\(index).webp"
+            FormatsTests.saveAs(s, dir + "/" + saved)
+            if let quality {
+                for _ in 0..<4 { s.handle(.key(.backspace, modifiers: [])) }
+                for c in String(quality) { s.handle(.key(.character(c), modifiers: [])) }
+            }
+            s.handle(.key(.enter, modifiers: []))
+            #expect(s.message.hasPrefix("Saved to"), "\(what): \(s.message)")
+            let window = try read(saved)
+            let export = try read(exported)
+            #expect(String(decoding: export[12..<16], as: UTF8.self) == chunk, "\(what)")
+            let same = export == window
+            #expect(same, "\(what): --export wrote \(export.count) bytes, Save As \(window.count)")
+        }
+    }
+
     @Test func aWebPsFirstImageChunkSaysLossyOrNot() throws {
         let lossy = try WebPCodec.encode(Self.photo, quality: 90, withAlpha: false)
         let lossless = try WebPCodec.encode(Self.photo, quality: nil, withAlpha: false)
