@@ -14,9 +14,9 @@ import PaintCore
 /// the picture has alpha (always, for run-length codes, whose skipped pixels are transparent).
 public enum BMPDecoder {
     /// An uncompressed file cut short claims at most this many bytes of pixel data per byte it
-    /// holds, as a PNG's deflate can pack at most 1032 bytes into one (`PNGCodec`): a few
-    /// hundred bytes claiming a 20000 x 10000 picture are refused before it is set aside.
-    static let mostPixelBytesPerByte = 1032
+    /// holds: the most a PNG's deflate can pack into one (`DeflateBound`), so a few hundred
+    /// bytes claiming a 20000 x 10000 picture are refused before it is set aside.
+    static let mostPixelBytesPerByte = DeflateBound.mostBytesPerByte
 
     /// How many stored rows of an uncompressed picture `size` bytes of file hold: every one,
     /// or as many as a cut file holds, when they are worth showing (see `mostPixelBytesPerByte`);
@@ -43,7 +43,7 @@ public enum BMPDecoder {
     /// last rows), so the codes alone bound nothing: 60 bytes ending in an end of bitmap claim
     /// 16384 x 16384 pixels, a gigabyte of transparent rows. A file may leave this much
     /// unsaid: 1032 pixels a byte, the bound of an uncompressed file cut short and of PNG's
-    /// deflate (`mostPixelBytesPerByte`), eight times the densest coding that gives every
+    /// deflate (`mostPixelBytesPerByte`, `DeflateBound`), eight times the densest coding that gives every
     /// pixel. Past it the file is refused as damaged, with nothing set aside.
     static let mostRunLengthPixelsPerByte = mostPixelBytesPerByte
 

@@ -16,8 +16,9 @@ enum SealedArchive {
     static let maxLength = 256 << 20
     /// The largest uncompressed archive accepted.
     static let maxUncompressedSize = 512 << 20
-    /// The largest ratio of uncompressed to compressed size accepted (zlib's own best is
-    /// about 1032:1 on a run of one byte; a real operation log is nowhere near).
+    /// The largest ratio of uncompressed to compressed size accepted: a little under deflate's
+    /// own bound (`DeflateBound`, 1032:1, reached only on a run of one byte), which a real
+    /// operation log is nowhere near.
     static let maxCompressionRatio = 1000
 
     /// The sealed bytes of `archive`; fails when it would be refused on reading.

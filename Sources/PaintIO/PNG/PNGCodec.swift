@@ -316,9 +316,9 @@ private struct PNGReading {
         if end != 0 && end != SPNG_IO_EOF.rawValue && end != SPNG_EOF.rawValue { try check(end) }
     }
 
-    /// A file cannot be much shorter than its image data compressed: deflate packs at most
-    /// 1032 bytes into one, so a few hundred bytes claiming a 20000 x 10000 picture are refused
-    /// here, before a gigabyte is set aside for it.
+    /// A file cannot be shorter than its image data compressed: deflate packs at most
+    /// `DeflateBound.mostBytesPerByte` bytes into one, so a few hundred bytes claiming a
+    /// 20000 x 10000 picture are refused here, before a gigabyte is set aside for it.
     private func checkPlausible(_ header: spng_ihdr) throws(ImageFileError) {
         let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(header.color_type)] ?? 4
         let bitsPerPixel = channels * Int(header.bit_depth)
@@ -327,7 +327,7 @@ private struct PNGReading {
             let (columns, rows) = pass.size(width: Int(header.width), height: Int(header.height))
             if columns > 0 && rows > 0 { raw += rows * (1 + (columns * bitsPerPixel + 7) / 8) }
         }
-        if fileSize < raw / 1032 {
+        if fileSize < raw / DeflateBound.mostBytesPerByte {
             throw .cutShort(
                 path: name,
                 reason: ImageFileError.tooFewBytes(fileSize, width: Int(header.width), height: Int(header.height)))
