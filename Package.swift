@@ -65,9 +65,10 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
-        // SHA-256 for the history store's entry names (HistoryKey), from libcrypto.
+        // SHA-256 for the history store's entry names (HistoryKey), from libcrypto, linked
+        // statically (shim.h says why): no pkg-config, whose flags link the shared one.
         .systemLibrary(
-            name: "CCrypto", pkgConfig: "libcrypto",
+            name: "CSHA256",
             providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h> (mallopt), for the program's memory tuning; part of libc.
         .systemLibrary(name: "CMalloc"),
@@ -103,7 +104,7 @@ let package = Package(
         // atomic writes, the crash journal, the history chunk and store (SHA-256 from libcrypto).
         .target(
             name: "PaintIO",
-            dependencies: ["PaintCore", "CSPNG", "CLCMS2", "CWebP", "CGIF", "CJPEG", "CRGBRow", "CZlib", "CCrypto"]),
+            dependencies: ["PaintCore", "CSPNG", "CLCMS2", "CWebP", "CGIF", "CJPEG", "CRGBRow", "CZlib", "CSHA256"]),
         // The program's behaviour without a window: tools, toolbar layout and drawing, keys,
         // documents, saving. Platform-free input events in, pixels and effects out.
         // Release builds without the run-time exclusivity checks, as PaintCore and PaintX11: the

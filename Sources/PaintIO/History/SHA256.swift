@@ -1,4 +1,4 @@
-import CCrypto
+import CSHA256
 
 /// SHA-256 (FIPS 180-4), for naming history store entries by the pixels they belong to.
 ///
