@@ -91,8 +91,9 @@ public enum DocumentLoader {
             (base, format, hasAlpha) = (.bytes(bytes), picture.format, picture.hasAlpha)
             damage = picture.damage
             resolution = opened.resolution
-            lossySource = format.storesLossy(head: Array(bytes.prefix(PictureResolution.headBytes)))
-            sourceJPEG = format == .jpeg ? JPEGSource(head: Array(bytes.prefix(PictureResolution.headBytes))) : nil
+            let head = Array(bytes.prefix(PictureResolution.headBytes))
+            lossySource = format.storesLossy(head: head)
+            sourceJPEG = format == .jpeg ? JPEGSource(head: head) : nil
             // Only the chunks' lengths and types: the chunk itself is read with the history.
             carries = format == .png && HistoryChunk.isPresent(in: bytes)
             onDisk = baseline(bytes)

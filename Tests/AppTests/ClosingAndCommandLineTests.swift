@@ -281,12 +281,9 @@ extension DrawingTests {
         env["XDG_STATE_HOME"] = dir.file("state")
         env["XDG_CONFIG_HOME"] = dir.file("config")
         env.merge(environment) { _, new in new }
-        let child = try ChildProcess(
-            executable: try SwiftPaintBinary.locate(), arguments: arguments, environment: env,
-            stdoutPath: dir.file("out"), stderrPath: dir.file("err"))
-        let status = child.waitForExit()
-        if status == nil { child.killAndReap() }
-        return (status, dir.read("out"), dir.read("err"))
+        let ran = try ChildProcess.run(
+            try SwiftPaintBinary.locate(), arguments, environment: env, timeout: Wait.defaultTimeout)
+        return (ran.status, ran.stdoutText, ran.stderrText)
     }
 
     @Test("without a display it exits 1 with one line about DISPLAY")

@@ -27,17 +27,12 @@ struct DesktopIntegrationTests {
     func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:]
     ) throws -> (status: ExitStatus?, out: String, err: String) {
-        let dir = try scratchFolder()
         // A `make test` above us exports its flags (and jobserver descriptors, closed in the
         // child): a make started here must not take itself for a sub-make.
         var env = ChildProcess.cleanEnvironment().filter { !["MAKEFLAGS", "MFLAGS", "MAKELEVEL"].contains($0.key) }
         env.merge(environment) { _, new in new }
-        let child = try ChildProcess(
-            executable: executable, arguments: arguments, environment: env, stdoutPath: dir.file("out"),
-            stderrPath: dir.file("err"))
-        let status = child.waitForExit()
-        if status == nil { child.killAndReap() }
-        return (status, dir.read("out"), dir.read("err"))
+        let ran = try ChildProcess.run(executable, arguments, environment: env, timeout: Wait.defaultTimeout)
+        return (ran.status, ran.stdoutText, ran.stderrText)
     }
 
     /// The premultiplied pixels of a committed icon PNG, decoded as the program decodes them.

@@ -316,15 +316,9 @@ struct HistoryStoreEndToEndTests: CanvasChecks {
         var env = ChildProcess.cleanEnvironment()
         env["HOME"] = computer.home.path
         env["XDG_DATA_HOME"] = computer.home.path + "/.local/share"
-        let out = computer.home.file("out-\(UUID().uuidString)")
-        let err = computer.home.file("err-\(UUID().uuidString)")
-        let child = try ChildProcess(
-            executable: try SwiftPaintBinary.locate(), arguments: arguments, environment: env, stdoutPath: out,
-            stderrPath: err)
-        let status = child.waitForExit()
-        if status == nil { child.killAndReap() }
-        let text = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-        return (status, text(out), text(err))
+        let ran = try ChildProcess.run(
+            try SwiftPaintBinary.locate(), arguments, environment: env, timeout: Wait.defaultTimeout)
+        return (ran.status, ran.stdoutText, ran.stderrText)
     }
 
     @Test("swiftpaint --forget FILE drops that picture's history (the file stays), --forget-all drops every one")

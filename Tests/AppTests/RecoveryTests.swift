@@ -209,29 +209,24 @@ struct RecoveryTests {
 
     /// Runs `swiftpaint` without a display, with `home` as HOME, to completion.
     static func runCommand(_ arguments: [String], home: TemporaryDirectory) throws -> (ExitStatus?, String, String) {
-        let logs = try TemporaryDirectory(prefix: "swiftpaint-run")
         var env = ChildProcess.cleanEnvironment()
         env["HOME"] = home.path
         env["XDG_STATE_HOME"] = home.path + "/.local/state"
-        let child = try ChildProcess(
-            executable: try SwiftPaintBinary.locate(), arguments: arguments, environment: env,
-            stdoutPath: logs.file("out"), stderrPath: logs.file("err"))
-        let status = child.waitForExit()
-        if status == nil { child.killAndReap() }
-        return (status, logs.read("out"), logs.read("err"))
+        let ran = try ChildProcess.run(
+            try SwiftPaintBinary.locate(), arguments, environment: env, timeout: Wait.defaultTimeout)
+        return (ran.status, ran.stdoutText, ran.stderrText)
     }
 
-    /// Runs a system command to completion; returns (exit code or nil, stderr).
+    /// Runs a system command to completion; returns (exit code, or nil when it could not be
+    /// started or did not end, stderr or why not).
     @discardableResult
     static func system(_ executable: String, _ arguments: [String]) -> (Int32?, String) {
-        guard let logs = try? TemporaryDirectory(prefix: "swiftpaint-cmd"),
-            let child = try? ChildProcess(
-                executable: executable, arguments: arguments, environment: ChildProcess.cleanEnvironment(),
-                stdoutPath: logs.file("out"), stderrPath: logs.file("err"))
-        else { return (nil, "cannot start \(executable)") }
-        let status = child.waitForExit()
-        if status == nil { child.killAndReap() }
-        return (status?.shellCode, logs.read("err"))
+        do {
+            let ran = try ChildProcess.run(executable, arguments, timeout: Wait.defaultTimeout)
+            return (ran.status.shellCode, ran.stderrText)
+        } catch {
+            return (nil, "\(executable): \(error)")
+        }
     }
 }
 
